@@ -1,0 +1,27 @@
+# Locates the third-party dependencies. Header-only ones (nlohmann_json, CLI11)
+# may also come from a folder named by TRAINSCOPE_DEPS_DIR, which is how they are
+# carried to machines without Debian packages (the CUDA build machine).
+set(TRAINSCOPE_DEPS_DIR "" CACHE PATH "Extra prefix holding header-only dependencies")
+if(TRAINSCOPE_DEPS_DIR)
+  list(PREPEND CMAKE_PREFIX_PATH ${TRAINSCOPE_DEPS_DIR})
+  include_directories(SYSTEM ${TRAINSCOPE_DEPS_DIR}/include)
+endif()
+
+find_package(Torch REQUIRED)
+find_package(Threads REQUIRED)
+find_package(ZLIB REQUIRED)
+find_package(nlohmann_json 3.9 QUIET)
+if(NOT nlohmann_json_FOUND)
+  find_path(NLOHMANN_JSON_INCLUDE nlohmann/json.hpp REQUIRED)
+  add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
+  target_include_directories(nlohmann_json::nlohmann_json INTERFACE ${NLOHMANN_JSON_INCLUDE})
+endif()
+find_package(CLI11 QUIET CONFIG)
+if(NOT TARGET CLI11::CLI11)
+  find_path(CLI11_INCLUDE CLI/CLI.hpp REQUIRED)
+  add_library(CLI11::CLI11 INTERFACE IMPORTED)
+  target_include_directories(CLI11::CLI11 INTERFACE ${CLI11_INCLUDE})
+endif()
+
+# TorchConfig puts its own flags into TORCH_CXX_FLAGS (the C++ ABI define).
+separate_arguments(TRAINSCOPE_TORCH_FLAGS UNIX_COMMAND "${TORCH_CXX_FLAGS}")

@@ -1,0 +1,103 @@
+#include "analysis/OpStats.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ts {
+
+double OpStat::gflopsPerSec() const {
+    const int64_t ns = self_device_ns > 0 ? self_device_ns : self_cpu_ns;
+    return ns > 0 ? flops / static_cast<double>(ns) : 0;  // FLOP per ns = GFLOP/s
+}
+
+namespace {
+
+// Per-event quantities that need the nesting: time and device time of the
+// direct children, memory of the whole subtree, and whether the event runs
+// inside autograd's backward pass.
+struct EventTotals {
+    std::vector<int64_t> child_ns, child_device_ns, subtree_mem;
+    std::vector<char> backward;
+};
+
+EventTotals eventTotals(const Trace& trace) {
+    const size_t n = trace.events.size();
+    EventTotals t;
+    t.child_ns.assign(n, 0);
+    t.child_device_ns.assign(n, 0);
+    t.subtree_mem.assign(n, 0);
+    t.backward.assign(n, 0);
+    for (size_t i = 0; i < n; ++i) {  // parents precede children
+        const TraceEvent& e = trace.events[i];
+        t.backward[i] = e.kind == EventKind::Backward || (e.parent >= 0 && t.backward[e.parent]);
+    }
+    for (size_t i = n; i-- > 0;) {  // children are complete before their parent
+        const TraceEvent& e = trace.events[i];
+        t.subtree_mem[i] += e.alloc_bytes - e.free_bytes;
+        if (e.parent < 0) continue;
+        t.child_ns[e.parent] += e.dur_ns;
+        t.child_device_ns[e.parent] += e.device_ns;
+        t.subtree_mem[e.parent] += t.subtree_mem[i];
+    }
+    return t;
+}
+
+bool inScope(OpScope scope, bool backward) {
+    return scope == OpScope::All || (scope == OpScope::Backward) == backward;
+}
+
+} // namespace
+
+OpTable computeOpStats(const Trace& trace, OpGrouping grouping, OpScope scope) {
+    const EventTotals totals = eventTotals(trace);
+    OpTable table;
+    std::unordered_map<std::string, size_t> rows;
+    std::vector<char> all_backward;
+    for (size_t i = 0; i < trace.events.size(); ++i) {
+        const TraceEvent& e = trace.events[i];
+        const bool backward = totals.backward[i];
+        if (!inScope(scope, backward)) continue;
+        const bool by_shapes = grouping == OpGrouping::NameAndShapes;
+        std::string key = trace.nameOf(e);
+        if (by_shapes) key += '\x1f' + trace.shapesOf(e);
+        auto [it, added] = rows.emplace(key, table.rows.size());
+        if (added) {
+            OpStat row;
+            row.name = trace.nameOf(e);
+            if (by_shapes) row.shapes = trace.shapesOf(e);
+            table.rows.push_back(row);
+            all_backward.push_back(1);
+        }
+        OpStat& row = table.rows[it->second];
+        all_backward[it->second] &= backward ? 1 : 0;
+        row.calls++;
+        const bool device_lane =
+            e.lane >= 0 && static_cast<size_t>(e.lane) < trace.lanes.size() &&
+            trace.lanes[e.lane].device;
+        if (device_lane) {
+            row.self_device_ns += e.dur_ns;
+            row.device_total_ns += e.dur_ns;
+        } else {
+            row.self_cpu_ns += std::max<int64_t>(0, e.dur_ns - totals.child_ns[i]);
+            row.cpu_total_ns += e.dur_ns;
+            row.self_device_ns += std::max<int64_t>(0, e.device_ns - totals.child_device_ns[i]);
+            row.device_total_ns += e.device_ns;
+        }
+        row.self_cpu_mem_bytes += e.alloc_bytes - e.free_bytes;
+        row.cpu_mem_bytes += totals.subtree_mem[i];
+        row.flops += e.flops;
+        row.bytes += e.bytes;
+    }
+    for (size_t r = 0; r < table.rows.size(); ++r) {
+        table.rows[r].backward = all_backward[r] != 0;
+        table.total_self_cpu_ns += table.rows[r].self_cpu_ns;
+        table.total_self_device_ns += table.rows[r].self_device_ns;
+    }
+    std::stable_sort(table.rows.begin(), table.rows.end(), [](const OpStat& a, const OpStat& b) {
+        if (a.self_cpu_ns != b.self_cpu_ns) return a.self_cpu_ns > b.self_cpu_ns;
+        return a.name < b.name;
+    });
+    return table;
+}
+
+} // namespace ts

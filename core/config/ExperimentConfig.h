@@ -1,0 +1,94 @@
+#pragma once
+// The one experiment description shared by CLI, GUI, engine and run records.
+// Plain values only (no torch, no Qt) so every layer can include it cheaply.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+// torch.profiler-style schedule: skip_first steps, then cycles of
+// wait -> warmup -> active, `repeat` times (0 = until the run ends).
+struct ProfileConfig {
+    bool enabled = false;
+    int skip_first = 0;
+    int wait = 0;
+    int warmup = 2;
+    int active = 3;
+    int repeat = 1;
+    // >= 0: ignore the schedule and profile exactly one step after this many
+    // warm-up steps (the seeds' "--profile-one-step --warmup-iters N").
+    int one_step_after = -1;
+    bool record_shapes = true;
+    bool profile_memory = true;
+    bool with_flops = true;
+    // Traces above this many events are truncated with a note in the file,
+    // so viewers (Perfetto, chrome://tracing) can still open them.
+    int64_t max_trace_events = 1000000;
+
+};
+
+struct ExperimentConfig {
+    std::string name = "experiment";       // free label shown in run lists
+    std::string model = "resnet18";        // resnet18 | resnet34 | resnet50 | torchscript
+    std::string model_path;                // TorchScript module when model == torchscript
+    std::string stem = "cifar";            // cifar | imagenet
+    int num_classes = 10;
+    std::string dataset = "fashion-mnist";  // fashion-mnist | cifar10 | cifar100 | synthetic
+    std::string data_dir;                  // empty: the dataset's default location
+    int64_t synthetic_samples = 2048;      // synthetic dataset size (train; val is 1/4)
+    int image_size = 32;                   // synthetic images are image_size x image_size
+    int synthetic_channels = 3;
+    std::string device = "cpu";            // cpu | cuda | cuda:N
+    std::string precision = "fp32";        // fp32 | bf16 | fp16
+    int batch_size = 64;
+    int epochs = 1;
+    int64_t max_steps = 0;                 // cap on train steps per epoch, 0 = whole epoch
+    int64_t val_max_steps = 0;             // cap on validation batches, 0 = whole split
+    std::string optimizer = "sgd";         // sgd | adam | adamw
+    double lr = 0.05;
+    double momentum = 0.9;
+    double weight_decay = 5e-4;
+    std::string schedule = "cosine";       // constant | cosine | step
+    int64_t warmup_steps = 0;              // linear warm-up, in optimizer steps
+    int lr_step_epochs = 30;               // `step` schedule: decay every N epochs
+    double lr_gamma = 0.1;                 // `step` schedule: decay factor
+    double label_smoothing = 0.0;
+    int workers = 0;                       // loader threads; 0 = load on the training thread
+    int prefetch = 2;                      // batches queued per worker
+    bool pin_memory = false;               // CUDA only
+    int threads = 0;                       // intra-op threads, 0 = LibTorch default
+    bool channels_last = false;
+    bool cudnn_benchmark = false;
+    bool deterministic = false;
+    uint64_t seed = 42;
+    bool augment = true;                   // random crop (pad 4) + horizontal flip
+    int val_every = 1;                     // validate every N epochs, 0 = never
+    int checkpoint_every = 0;              // also keep epoch_N.pt every N epochs, 0 = off
+    std::string resume;                    // checkpoint to continue from
+    std::string pretrained;                // state_dict (torch.save) or TorchScript weights
+    int warmup_steps_excluded = 5;         // first steps left out of steady-state medians
+    ProfileConfig profile;
+
+};
+
+// One problem found in a config: the key (dotted for nested ones, e.g.
+// "profile.active"), the offending value as text, and a sentence.
+struct ConfigIssue {
+    std::string key;
+    std::string value;
+    std::string message;
+};
+
+// Semantic checks that need no file system access beyond existence checks of
+// the files the config names. Empty result = valid.
+std::vector<ConfigIssue> validateConfig(const ExperimentConfig& config);
+
+// The keys the config understands (top level and "profile.*"), in display order.
+const std::vector<std::string>& configKeys();
+
+// Allowed values of enumerated keys (empty for free-form ones).
+const std::vector<std::string>& allowedValues(const std::string& key);
+
+} // namespace ts

@@ -1,0 +1,25 @@
+#pragma once
+// Accumulates step and epoch records into the run summary (steady-state
+// medians, peaks, final metrics). Torch-free so it is unit-testable.
+#include <vector>
+
+#include "engine/Records.h"
+
+namespace ts {
+
+class SummaryBuilder {
+public:
+    explicit SummaryBuilder(int warmup_steps_excluded) : warmup_(warmup_steps_excluded) {}
+    void addStep(const StepRecord& step);
+    void addEpoch(const EpochRecord& epoch);
+    RunSummary build(RunStatus status, const std::string& error, double total_time_s) const;
+
+private:
+    int warmup_;
+    std::vector<StepRecord> steady_;   // steps past the warm-up of their epoch
+    std::vector<StepRecord> all_;      // fallback when no steady steps
+    std::vector<EpochRecord> epochs_;
+    RunSummary peaks_;
+};
+
+} // namespace ts

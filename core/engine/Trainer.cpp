@@ -1,0 +1,368 @@
+#include "engine/Trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <mutex>
+
+#include <torch/torch.h>
+
+#include "config/ConfigError.h"
+#include "config/ConfigJson.h"
+#include "data/DataLoader.h"
+#include "engine/Checkpoint.h"
+#include "engine/Evaluate.h"
+#include "engine/LossScaler.h"
+#include "engine/LrSchedule.h"
+#include "engine/OptimizerFactory.h"
+#include "engine/SummaryBuilder.h"
+#include "models/Model.h"
+#include "models/ModelSummary.h"
+#include "profiling/MemoryTracker.h"
+#include "profiling/ProfileSession.h"
+#include "util/ProcessMemory.h"
+#include "util/TorchCompat.h"
+
+namespace ts {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msBetween(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+// Sums over one epoch's training steps.
+struct EpochTotals {
+    double loss_sum = 0;
+    int64_t correct = 0;
+    int64_t samples = 0;
+    int64_t steps = 0;
+    double seconds = 0;
+};
+
+} // namespace
+
+struct Trainer::Impl {
+    ExperimentConfig config;
+    TrainerObserver& observer;
+    std::atomic<bool> cancel{false};
+    std::string checkpoint_dir;
+
+    torch::Device device{torch::kCPU};
+    ImageDataset train_set, val_set;
+    std::unique_ptr<DataLoader> train_loader, val_loader;
+    std::mutex loader_mutex;  // guards the loader pointers against requestCancel()
+    std::unique_ptr<Model> model;
+    std::unique_ptr<torch::optim::Optimizer> optimizer;
+    std::unique_ptr<LossScaler> scaler;
+    std::unique_ptr<LrSchedule> schedule;
+    std::shared_ptr<MemoryTracker> memory = MemoryTracker::create();
+    std::unique_ptr<ProfileSession> profiler;
+    CheckpointPosition position;
+    Clock::time_point run_start;
+
+    Impl(ExperimentConfig c, TrainerObserver& o) : config(std::move(c)), observer(o) {}
+
+    void setupRuntime();
+    void setupData();
+    void setupModel();
+    RunInfo makeRunInfo() const;
+    void trainEpoch(int epoch, SummaryBuilder& summary, EpochTotals& totals);
+    bool trainStep(int epoch, int64_t step, SummaryBuilder& summary, EpochTotals& totals);
+    void endEpoch(int epoch, const EpochTotals& totals, SummaryBuilder& summary);
+    void sync() {
+        if (device.is_cuda()) compat::cudaSynchronize(device.index() < 0 ? 0 : device.index());
+    }
+    void writeCheckpoint(const std::string& file, int epoch, int64_t step_in_epoch);
+};
+
+void Trainer::Impl::setupRuntime() {
+    device = torch::Device(config.device);
+    if (config.threads > 0) at::set_num_threads(config.threads);
+    torch::manual_seed(config.seed);
+    if (device.is_cuda()) {
+        torch::cuda::manual_seed_all(config.seed);
+        compat::setCudnnBenchmark(config.cudnn_benchmark);
+    } else if (config.cudnn_benchmark) {
+        observer.onMessage(LogLevel::Warning, "cudnn_benchmark has no effect on " + config.device);
+    }
+    at::globalContext().setDeterministicAlgorithms(config.deterministic, /*warn_only=*/true);
+    if (config.deterministic) at::globalContext().setDeterministicCuDNN(true);
+    if (config.precision == "fp16") scaler = std::make_unique<LossScaler>(device);
+}
+
+void Trainer::Impl::setupData() {
+    train_set = loadDataset(config, Split::Train);
+    val_set = loadDataset(config, Split::Test);
+    LoaderOptions train;
+    train.batch_size = config.batch_size;
+    train.shuffle = true;
+    train.augment = config.augment;
+    train.workers = config.workers;
+    train.prefetch = config.prefetch;
+    train.pin_memory = config.pin_memory;
+    train.channels_last = config.channels_last;
+    train.seed = config.seed;
+    train.max_batches = config.max_steps;
+    LoaderOptions val = train;
+    val.shuffle = false;
+    val.augment = false;
+    val.drop_last = false;
+    val.max_batches = config.val_max_steps;
+    std::lock_guard<std::mutex> lock(loader_mutex);
+    train_loader = std::make_unique<DataLoader>(train_set, train);
+    val_loader = std::make_unique<DataLoader>(val_set, val);
+    if (train_loader->batchesPerEpoch() == 0)
+        throw ConfigError("batch_size " + std::to_string(config.batch_size) +
+                          " is larger than the training set (" +
+                          std::to_string(train_set.size()) + " images)");
+}
+
+void Trainer::Impl::setupModel() {
+    model = createModel(config, train_set.channels);
+    if (!config.pretrained.empty()) {
+        const auto weights = isTrainscopeCheckpoint(config.pretrained)
+                                 ? readCheckpointWeights(config.pretrained)
+                                 : readStateDict(config.pretrained);
+        observer.onMessage(LogLevel::Info, loadPretrained(*model, weights, config.pretrained));
+    }
+    model->to(device, config.channels_last);
+    model->train(true);
+    optimizer = makeOptimizer(config, model->parameters());
+    schedule = std::make_unique<LrSchedule>(config, train_loader->batchesPerEpoch());
+    if (!config.resume.empty()) {
+        position = loadCheckpoint(config.resume, *model, *optimizer, scaler.get());
+        observer.onMessage(LogLevel::Info, "resumed from " + config.resume + " at epoch " +
+                                               std::to_string(position.epoch + 1) + ", step " +
+                                               std::to_string(position.global_step));
+    }
+}
+
+RunInfo Trainer::Impl::makeRunInfo() const {
+    RunInfo info;
+    info.config = config;
+    info.env = probeEnvironment();
+    info.train_samples = train_set.size();
+    info.val_samples = val_set.size();
+    info.steps_per_epoch = train_loader->batchesPerEpoch();
+    for (const auto& p : model->parameters()) info.parameters += p.numel();
+    if (config.model != "torchscript") {
+        info.forward_macs = summarizeModel(config.model, config.stem, train_set.channels,
+                                           train_set.height, config.num_classes)
+                                .total_macs;
+    }
+    info.start_epoch = position.epoch;
+    info.start_global_step = position.global_step;
+    return info;
+}
+
+bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
+                              EpochTotals& totals) {
+    const int64_t global = position.global_step;
+    profiler->stepBegin(global);
+    memory->resetPeak();
+    const int cuda_index = device.index() < 0 ? 0 : device.index();
+    if (device.is_cuda()) compat::cudaResetPeak(cuda_index);
+    const auto t0 = Clock::now();
+    std::optional<Batch> batch;
+    {
+        ProfileSession::Range range(profiler.get(), "data");
+        batch = train_loader->next();
+    }
+    if (!batch) {
+        profiler->stepEnd(global, observer);
+        return false;
+    }
+    const auto t1 = Clock::now();
+    torch::Tensor images, labels;
+    {
+        ProfileSession::Range range(profiler.get(), "copy");
+        images = batch->images.to(device, /*non_blocking=*/config.pin_memory);
+        labels = batch->labels.to(device, /*non_blocking=*/config.pin_memory);
+        sync();
+    }
+    const auto t2 = Clock::now();
+    torch::Tensor logits, loss;
+    {
+        ProfileSession::Range range(profiler.get(), "forward");
+        AutocastScope autocast(device, config.precision);
+        logits = model->forward(images);
+        loss = classificationLoss(logits, labels, config.label_smoothing);
+        sync();
+    }
+    const auto t3 = Clock::now();
+    {
+        ProfileSession::Range range(profiler.get(), "backward");
+        (scaler ? scaler->scale(loss) : loss).backward();
+        sync();
+    }
+    const auto t4 = Clock::now();
+    const double lr = schedule->at(global);
+    bool skipped = false;
+    {
+        ProfileSession::Range range(profiler.get(), "optimizer");
+        setLearningRate(*optimizer, lr);
+        if (scaler) {
+            skipped = !scaler->unscale(model->parameters());
+            if (!skipped) optimizer->step();
+            scaler->update();
+        } else {
+            optimizer->step();
+        }
+        optimizer->zero_grad();
+        sync();
+    }
+    const auto t5 = Clock::now();
+
+    StepRecord r;
+    r.epoch = epoch;
+    r.step = step;
+    r.global_step = global;
+    r.batch_size = static_cast<int>(labels.size(0));
+    r.loss = loss.item<double>();
+    r.correct = logits.argmax(1).eq(labels).sum().item<int64_t>();
+    r.lr = lr;
+    r.skipped = skipped;
+    if (scaler) r.loss_scale = scaler->currentScale();
+    r.tensor_bytes = memory->liveBytes();
+    r.tensor_peak_bytes = memory->peakBytes();
+    r.rss_bytes = currentRssBytes();
+    if (device.is_cuda()) {
+        const auto m = compat::cudaMemory(cuda_index);
+        r.device_bytes = m.allocated;
+        r.device_peak_bytes = m.peak_allocated;
+    }
+    r.profiled = profiler->recording();
+    const auto t6 = Clock::now();
+    r.phases.data_ms = msBetween(t0, t1);
+    r.phases.copy_ms = msBetween(t1, t2);
+    r.phases.forward_ms = msBetween(t2, t3);
+    r.phases.backward_ms = msBetween(t3, t4);
+    r.phases.optimizer_ms = msBetween(t4, t5);
+    r.phases.other_ms = msBetween(t5, t6);
+    r.step_ms = msBetween(t0, t6);
+    r.images_per_sec = r.step_ms > 0 ? r.batch_size * 1000.0 / r.step_ms : 0;
+    r.wall_s = std::chrono::duration<double>(t6 - run_start).count();
+
+    totals.loss_sum += r.loss * r.batch_size;
+    totals.correct += r.correct;
+    totals.samples += r.batch_size;
+    totals.steps++;
+    totals.seconds += r.step_ms / 1000.0;
+    position.global_step++;
+    position.step_in_epoch = step + 1;
+    summary.addStep(r);
+    observer.onStep(r);
+    profiler->stepEnd(global, observer);
+    return true;
+}
+
+void Trainer::Impl::trainEpoch(int epoch, SummaryBuilder& summary, EpochTotals& totals) {
+    train_loader->startEpoch(epoch);
+    int64_t step = 0;
+    if (epoch == position.epoch && position.step_in_epoch > 0) {
+        step = position.step_in_epoch;  // resumed mid-epoch
+        train_loader->skip(step);
+    }
+    while (!cancel.load() && trainStep(epoch, step, summary, totals)) ++step;
+}
+
+void Trainer::Impl::endEpoch(int epoch, const EpochTotals& totals, SummaryBuilder& summary) {
+    EpochRecord e;
+    e.epoch = epoch;
+    e.steps = totals.steps;
+    e.epoch_time_s = totals.seconds;
+    e.images_per_sec = totals.seconds > 0 ? totals.samples / totals.seconds : 0;
+    e.train_loss = totals.samples ? totals.loss_sum / totals.samples : NAN;
+    e.train_accuracy = totals.samples ? double(totals.correct) / totals.samples : NAN;
+    e.lr = schedule->at(std::max<int64_t>(0, position.global_step - 1));
+    const bool last = epoch + 1 == config.epochs;
+    if (config.val_every > 0 && ((epoch + 1) % config.val_every == 0 || last)) {
+        const auto result = evaluateModel(*model, *val_loader, 0, device, config.precision,
+                                          config.label_smoothing, &cancel);
+        e.has_val = result.samples > 0;
+        e.val_loss = result.loss;
+        e.val_accuracy = result.accuracy;
+        e.val_time_s = result.seconds;
+    }
+    summary.addEpoch(e);
+    position.epoch = epoch + 1;
+    position.step_in_epoch = 0;
+    if (e.has_val && e.val_accuracy > position.best_val_accuracy) {
+        position.best_val_accuracy = e.val_accuracy;
+        writeCheckpoint("best.pt", position.epoch, 0);
+    }
+    if (config.checkpoint_every > 0 && (epoch + 1) % config.checkpoint_every == 0)
+        writeCheckpoint("epoch_" + std::to_string(epoch + 1) + ".pt", position.epoch, 0);
+    observer.onEpoch(e);
+}
+
+void Trainer::Impl::writeCheckpoint(const std::string& file, int epoch, int64_t step_in_epoch) {
+    if (checkpoint_dir.empty()) return;
+    CheckpointPosition at = position;
+    at.epoch = epoch;
+    at.step_in_epoch = step_in_epoch;
+    saveCheckpoint(std::filesystem::path(checkpoint_dir) / file, *model, *optimizer, scaler.get(),
+                   at, configToJson(config).dump());
+}
+
+Trainer::Trainer(ExperimentConfig config, TrainerObserver& observer)
+    : impl_(std::make_unique<Impl>(std::move(config), observer)) {
+    auto issues = validateConfig(impl_->config);
+    if (!issues.empty()) throw ConfigError("experiment \"" + impl_->config.name + "\"", issues);
+}
+
+Trainer::~Trainer() = default;
+
+void Trainer::setCheckpointDir(const std::string& dir) { impl_->checkpoint_dir = dir; }
+
+void Trainer::requestCancel() {
+    impl_->cancel.store(true);
+    std::lock_guard<std::mutex> lock(impl_->loader_mutex);
+    if (impl_->train_loader) impl_->train_loader->cancel();
+}
+
+bool Trainer::cancelRequested() const { return impl_->cancel.load(); }
+
+RunSummary Trainer::run() {
+    auto& s = *impl_;
+    s.run_start = Clock::now();
+    MemoryTracker::Scope memory_scope(s.memory);
+    s.setupRuntime();
+    s.setupData();
+    s.setupModel();
+    s.profiler = std::make_unique<ProfileSession>(s.config.profile, s.device.is_cuda(), s.memory);
+    s.observer.onRunStarted(s.makeRunInfo());
+
+    SummaryBuilder summary(s.config.warmup_steps_excluded);
+    RunStatus status = RunStatus::Completed;
+    std::string error;
+    try {
+        for (int epoch = s.position.epoch; epoch < s.config.epochs && !s.cancel.load(); ++epoch) {
+            EpochTotals totals;
+            s.trainEpoch(epoch, summary, totals);
+            if (s.cancel.load()) break;
+            s.endEpoch(epoch, totals, summary);
+        }
+        if (s.cancel.load()) status = RunStatus::Cancelled;
+    } catch (const std::exception& e) {
+        status = RunStatus::Failed;
+        error = e.what();
+        error = error.substr(0, error.find("\nException raised from"));
+        s.observer.onMessage(LogLevel::Error, error);
+    }
+    s.profiler->finish(s.observer);
+    try {
+        if (status != RunStatus::Failed) s.writeCheckpoint("final.pt", s.position.epoch,
+                                                           s.position.step_in_epoch);
+    } catch (const std::exception& e) {
+        s.observer.onMessage(LogLevel::Error, std::string("final checkpoint: ") + e.what());
+    }
+    const double total = std::chrono::duration<double>(Clock::now() - s.run_start).count();
+    RunSummary result = summary.build(status, error, total);
+    result.peak_rss_bytes = std::max(result.peak_rss_bytes, peakRssBytes());
+    s.observer.onRunFinished(result);
+    return result;
+}
+
+} // namespace ts

@@ -1,0 +1,156 @@
+#include "report/RunDirectory.h"
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "config/ConfigJson.h"
+#include "profiling/RunProfileWriter.h"
+#include "report/StepsCsv.h"
+#include "util/AtomicFile.h"
+
+namespace ts {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+bool RunRecord::hasTrace() const { return fs::exists(dir / run_files::kTraceJson); }
+bool RunRecord::hasOps() const { return fs::exists(dir / run_files::kOpsCsv); }
+
+RunRecorder::RunRecorder(fs::path dir) : dir_(std::move(dir)) {
+    fs::create_directories(dir_);
+    steps_.open(dir_ / run_files::kStepsCsv, std::ios::trunc);
+    if (!steps_) throw RunFormatError((dir_ / run_files::kStepsCsv).string() + ": cannot write");
+    steps_ << stepsCsvHeader();
+}
+
+RunRecorder::~RunRecorder() = default;
+
+void RunRecorder::onRunStarted(const RunInfo& info) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    info_ = info;
+    summary_.status = RunStatus::Running;
+    writeRunJson();
+}
+
+void RunRecorder::onStep(const StepRecord& step) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    steps_ << stepsCsvRow(step);
+}
+
+void RunRecorder::onEpoch(const EpochRecord& epoch) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    epochs_.push_back(epoch);
+    steps_.flush();
+    writeRunJson();
+}
+
+void RunRecorder::onProfile(const ProfileCapture& capture) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (profile_.is_null()) profile_ = json::array();
+    try {
+        profile_.push_back(writeProfileOutputs(capture, dir_));
+    } catch (const std::exception& e) {
+        messages_.push_back(std::string("error: writing profile outputs failed: ") + e.what());
+    }
+    writeRunJson();
+}
+
+void RunRecorder::onMessage(LogLevel level, const std::string& text) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const char* prefix = level == LogLevel::Error ? "error: "
+                         : level == LogLevel::Warning ? "warning: " : "";
+    messages_.push_back(prefix + text);
+}
+
+void RunRecorder::onRunFinished(const RunSummary& summary) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    summary_ = summary;
+    steps_.flush();
+    writeRunJson();
+}
+
+void RunRecorder::writeRunJson() {
+    json epochs = json::array();
+    for (const auto& e : epochs_) epochs.push_back(toJson(e));
+    json run = toJson(info_);
+    run["format"] = "trainscope-run-1";
+    run["epochs"] = epochs;
+    run["summary"] = toJson(summary_);
+    run["profile"] = profile_;
+    run["messages"] = messages_;
+    writeFileAtomically(dir_ / run_files::kRunJson, run.dump(2) + "\n");
+}
+
+RunRecord loadRun(const fs::path& dir, bool with_steps) {
+    const auto path = dir / run_files::kRunJson;
+    std::ifstream in(path);
+    if (!in) throw RunFormatError(path.string() + ": cannot open (is " + dir.string() +
+                                  " a Trainscope run directory?)");
+    json j;
+    try {
+        j = json::parse(in);
+    } catch (const json::parse_error& e) {
+        throw RunFormatError(path.string() + ": not valid JSON (" + e.what() + ")");
+    }
+    RunRecord r;
+    r.dir = dir;
+    try {
+        if (j.value("format", "") != "trainscope-run-1")
+            throw RunFormatError(path.string() + ": not a Trainscope run (format field missing)");
+        r.info.config = configFromJson(j.at("config"), path.string());
+        r.info.env = environmentFromJson(j.value("environment", json::object()));
+        r.info.train_samples = j.value("train_samples", int64_t(0));
+        r.info.val_samples = j.value("val_samples", int64_t(0));
+        r.info.steps_per_epoch = j.value("steps_per_epoch", int64_t(0));
+        r.info.parameters = j.value("parameters", int64_t(0));
+        r.info.forward_macs = j.value("forward_macs", 0.0);
+        r.info.start_epoch = j.value("start_epoch", 0);
+        r.info.start_global_step = j.value("start_global_step", int64_t(0));
+        for (const auto& e : j.value("epochs", json::array())) r.epochs.push_back(epochFromJson(e));
+        r.summary = summaryFromJson(j.value("summary", json::object()));
+        r.profile = j.value("profile", json());
+    } catch (const RunFormatError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw RunFormatError(path.string() + ": " + e.what());
+    }
+    if (with_steps && fs::exists(dir / run_files::kStepsCsv))
+        r.steps = readStepsCsv(dir / run_files::kStepsCsv);
+    return r;
+}
+
+std::vector<fs::path> findRuns(const fs::path& root) {
+    std::vector<std::pair<fs::file_time_type, fs::path>> found;
+    std::error_code ec;
+    if (fs::exists(root / run_files::kRunJson, ec))
+        found.emplace_back(fs::last_write_time(root / run_files::kRunJson, ec), root);
+    for (const auto& entry : fs::directory_iterator(root, ec)) {
+        const auto file = entry.path() / run_files::kRunJson;
+        if (entry.is_directory(ec) && fs::exists(file, ec))
+            found.emplace_back(fs::last_write_time(file, ec), entry.path());
+    }
+    std::sort(found.begin(), found.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    std::vector<fs::path> out;
+    for (auto& f : found) out.push_back(f.second);
+    return out;
+}
+
+fs::path makeRunDirectory(const fs::path& root, const std::string& name) {
+    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    localtime_r(&now, &tm);
+    std::ostringstream stamp;
+    stamp << std::put_time(&tm, "%Y%m%d-%H%M%S");
+    std::string safe;
+    for (char c : name) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
+    fs::path dir = root / (stamp.str() + "-" + safe);
+    for (int i = 2; fs::exists(dir); ++i)
+        dir = root / (stamp.str() + "-" + safe + "-" + std::to_string(i));
+    fs::create_directories(dir);
+    return dir;
+}
+
+} // namespace ts

@@ -1,0 +1,119 @@
+#include "util/TorchCompat.h"
+
+#include <ATen/autocast_mode.h>
+#include <ATen/Context.h>
+#include <torch/cuda.h>
+
+#ifdef TRAINSCOPE_WITH_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAFunctions.h>
+#include <cuda_runtime_api.h>
+#if __has_include(<nvtx3/nvToolsExt.h>)
+#include <nvtx3/nvToolsExt.h>
+#define TRAINSCOPE_HAVE_NVTX 1
+#elif __has_include(<nvToolsExt.h>)
+#include <nvToolsExt.h>
+#define TRAINSCOPE_HAVE_NVTX 1
+#endif
+#endif
+
+namespace ts::compat {
+
+void setAutocast(c10::DeviceType device, bool enabled, c10::ScalarType dtype) {
+#if TRAINSCOPE_TORCH_AT_LEAST(2, 4)
+    at::autocast::set_autocast_enabled(device, enabled);
+    if (enabled) at::autocast::set_autocast_dtype(device, dtype);
+#else
+    if (device == c10::DeviceType::CPU) {
+        at::autocast::set_cpu_enabled(enabled);
+        if (enabled) at::autocast::set_autocast_cpu_dtype(dtype);
+    } else {
+        at::autocast::set_enabled(enabled);
+        if (enabled) at::autocast::set_autocast_gpu_dtype(dtype);
+    }
+#endif
+}
+
+void clearAutocastCache() { at::autocast::clear_cache(); }
+
+bool cudaBuilt() {
+#ifdef TRAINSCOPE_WITH_CUDA
+    return true;
+#else
+    return false;
+#endif
+}
+
+std::string cudaDeviceName(int index) {
+#ifdef TRAINSCOPE_WITH_CUDA
+    return at::cuda::getDeviceProperties(index)->name;
+#else
+    return "cuda:" + std::to_string(index);
+#endif
+}
+
+bool cudaSupportsBf16(int index) {
+#ifdef TRAINSCOPE_WITH_CUDA
+    return at::cuda::getDeviceProperties(index)->major >= 8;
+#else
+    (void)index;
+    return false;
+#endif
+}
+
+void cudaSynchronize(int index) {
+    if (torch::cuda::is_available()) torch::cuda::synchronize(index);
+}
+
+CudaMemory cudaMemory(int index) {
+    CudaMemory m;
+#ifdef TRAINSCOPE_WITH_CUDA
+    using namespace c10::cuda::CUDACachingAllocator;
+    const auto stats = getDeviceStats(index);
+    const auto all = static_cast<size_t>(StatType::AGGREGATE);
+    m.allocated = stats.allocated_bytes[all].current;
+    m.peak_allocated = stats.allocated_bytes[all].peak;
+    m.reserved = stats.reserved_bytes[all].current;
+    size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) == cudaSuccess) {
+        m.free = static_cast<int64_t>(free);
+        m.total = static_cast<int64_t>(total);
+    }
+#else
+    (void)index;
+#endif
+    return m;
+}
+
+void cudaResetPeak(int index) {
+#ifdef TRAINSCOPE_WITH_CUDA
+    c10::cuda::CUDACachingAllocator::resetPeakStats(index);
+#else
+    (void)index;
+#endif
+}
+
+void cudaEmptyCache() {
+#ifdef TRAINSCOPE_WITH_CUDA
+    c10::cuda::CUDACachingAllocator::emptyCache();
+#endif
+}
+
+void setCudnnBenchmark(bool on) { at::globalContext().setBenchmarkCuDNN(on); }
+
+void nvtxPush(const char* name) {
+#ifdef TRAINSCOPE_HAVE_NVTX
+    nvtxRangePushA(name);
+#else
+    (void)name;
+#endif
+}
+
+void nvtxPop() {
+#ifdef TRAINSCOPE_HAVE_NVTX
+    nvtxRangePop();
+#endif
+}
+
+} // namespace ts::compat

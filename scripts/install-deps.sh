@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Trainscope needs, only those missing, so that a
+# second call returns at once. Used by scripts/run.sh and scripts/test.sh.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config zlib1g-dev
+  libtorch-dev libopenblas0-pthread
+  qt6-base-dev libqcustomplot-dev libgl-dev
+  nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev
+  dataset-fashion-mnist python3-torchvision
+  xvfb xauth fonts-dejavu-core
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  [ -n "$p" ] || continue
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

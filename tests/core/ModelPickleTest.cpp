@@ -1,0 +1,104 @@
+// The pickle machine on plain Python data (bytes from pickle.dumps).
+#include <gtest/gtest.h>
+
+#include "models/Model.h"
+#include "models/Unpickler.h"
+
+namespace ts {
+namespace {
+
+using pickle::Kind;
+using pickle::ValuePtr;
+
+// pickle.dumps({'a': [1, -300, 2.5, True, 70000], 'b': (None, 'x'),
+//               'c': {'d': b'\x01\x02'}, 'e': -2**40}, protocol=P)
+const char kProtocol0[] =
+    "(dp0\nVa\np1\n(lp2\nI1\naI-300\naF2.5\naI01\naI70000\nasVb\np3\n(NVx\np4\ntp5\nsVc\np6"
+    "\n(dp7\nVd\np8\nc_codecs\nencode\np9\n(V\001\002\np10\nVlatin1\np11\ntp12\nRp13\nssVe"
+    "\np14\nL-1099511627776L\ns.";
+const char kProtocol2[] =
+    "\200\002}q\000(X\001\000\000\000aq\001]q\002(K\001J\324\376\377\377G@\004\000\000\000"
+    "\000\000\000\210Jp\021\001\000eX\001\000\000\000bq\003NX\001\000\000\000xq\004\206q"
+    "\005X\001\000\000\000cq\006}q\007X\001\000\000\000dq\010c_codecs\nencode\nq\011X\002"
+    "\000\000\000\001\002q\nX\006\000\000\000latin1q\013\206q\014Rq\015sX\001\000\000\000eq"
+    "\016\212\006\000\000\000\000\000\377u.";
+const char kProtocol4[] =
+    "\200\004\225J\000\000\000\000\000\000\000}\224(\214\001a\224]\224(K\001J\324\376\377"
+    "\377G@\004\000\000\000\000\000\000\210Jp\021\001\000e\214\001b\224N\214\001x\224\206"
+    "\224\214\001c\224}\224\214\001d\224C\002\001\002\224s\214\001e\224\212\006\000\000\000"
+    "\000\000\377u.";
+
+template <size_t N> std::string bytesOf(const char (&literal)[N]) { return {literal, N - 1}; }
+
+ValuePtr run(const std::string& bytes) {
+    return pickle::unpickle(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
+                            "'test.pkl'", {});
+}
+
+void expectSample(const ValuePtr& top, bool bytes_decoded) {
+    ASSERT_EQ(top->kind, Kind::Dict);
+    ASSERT_EQ(top->entries.size(), 4u);
+    const ValuePtr a = top->get("a");
+    ASSERT_TRUE(a && a->kind == Kind::List && a->items.size() == 5);
+    EXPECT_EQ(a->items[0]->integer, 1);
+    EXPECT_EQ(a->items[1]->integer, -300);
+    EXPECT_EQ(a->items[2]->kind, Kind::Float);
+    EXPECT_DOUBLE_EQ(a->items[2]->real, 2.5);
+    EXPECT_EQ(a->items[3]->kind, Kind::Bool);
+    EXPECT_EQ(a->items[3]->integer, 1);
+    EXPECT_EQ(a->items[4]->integer, 70000);
+    const ValuePtr b = top->get("b");
+    ASSERT_TRUE(b && b->kind == Kind::Tuple && b->items.size() == 2);
+    EXPECT_EQ(b->items[0]->kind, Kind::None);
+    EXPECT_EQ(b->items[1]->text, "x");
+    const ValuePtr d = top->get("c")->get("d");
+    ASSERT_TRUE(d);
+    if (bytes_decoded) {
+        EXPECT_EQ(d->kind, Kind::Bytes);
+        EXPECT_EQ(d->text, std::string("\x01\x02"));
+    } else {
+        EXPECT_EQ(d->kind, Kind::Opaque); // _codecs.encode(...) is not evaluated
+        EXPECT_EQ(d->text, "_codecs.encode");
+    }
+    EXPECT_EQ(top->get("e")->integer, -(int64_t(1) << 40));
+}
+
+TEST(ModelPickle, ReadsProtocolZeroTwoAndFour) {
+    expectSample(run(bytesOf(kProtocol0)), false);
+    expectSample(run(bytesOf(kProtocol2)), false);
+    expectSample(run(bytesOf(kProtocol4)), true);
+}
+
+TEST(ModelPickle, TruncatedOrUnknownInputNamesTheOrigin) {
+    const std::string sample = bytesOf(kProtocol4);
+    for (size_t cut : {size_t(1), size_t(20), sample.size() - 1}) {
+        try {
+            run(sample.substr(0, cut));
+            ADD_FAILURE() << "no error for a pickle cut at " << cut;
+        } catch (const ModelError& e) {
+            EXPECT_NE(std::string(e.what()).find("'test.pkl'"), std::string::npos) << e.what();
+        }
+    }
+    try {
+        run(bytesOf("\x80\x02\xff."));
+        ADD_FAILURE() << "no error for opcode 0xff";
+    } catch (const ModelError& e) {
+        EXPECT_NE(std::string(e.what()).find("opcode 0xff"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(run(bytesOf("h\x05.")), ModelError); // memo entry never stored
+    EXPECT_THROW(run(bytesOf(".")), ModelError);     // STOP on an empty stack
+}
+
+TEST(ModelPickle, DuplicateDictKeysKeepTheirPlace) {
+    // pickle of {'k': 1} then SETITEM 'j'=2 and SETITEM 'k'=3 (hand-assembled).
+    const char bytes[] =
+        "\200\002}(X\001\000\000\000kK\001uX\001\000\000\000jK\002sX\001\000\000\000kK\003s.";
+    const ValuePtr top = run(bytesOf(bytes));
+    ASSERT_EQ(top->entries.size(), 2u);
+    EXPECT_EQ(top->entries[0].first->text, "k");
+    EXPECT_EQ(top->entries[0].second->integer, 3);
+    EXPECT_EQ(top->get("j")->integer, 2);
+}
+
+} // namespace
+} // namespace ts

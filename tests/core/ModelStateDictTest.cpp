@@ -1,0 +1,155 @@
+// readStateDict on the small checked-in fixtures (tests/data/models, made by
+// make_fixtures.py) and on broken files. Needs no Python.
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include "core/ModelTestSupport.h"
+#include "models/Model.h"
+
+namespace ts {
+namespace {
+
+std::map<std::string, torch::Tensor> asMap(const StateDict& dict) {
+    return std::map<std::string, torch::Tensor>(dict.begin(), dict.end());
+}
+
+std::vector<std::string> namesOf(const StateDict& dict) {
+    std::vector<std::string> names;
+    for (const auto& item : dict) names.push_back(item.first);
+    return names;
+}
+
+// what() of the ModelError readStateDict throws for `path` ("" if none).
+std::string readError(const std::filesystem::path& path) {
+    try {
+        readStateDict(path.string());
+    } catch (const ModelError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(ModelStateDict, ReadsEveryDtypeAndStridedViews) {
+    const StateDict dict = readStateDict(test::modelFixture("dtypes.pt").string());
+    EXPECT_EQ(namesOf(dict), (std::vector<std::string>{"f32", "f64", "f16", "bf16", "i64", "i32",
+                                                       "u8", "bool", "transposed", "base", "view",
+                                                       "scalar", "empty"}));
+    auto t = asMap(dict);
+    EXPECT_TRUE(t["f32"].equal(torch::arange(6, torch::kFloat).reshape({2, 3}) * 0.5));
+    EXPECT_TRUE(t["f64"].equal(torch::arange(4, torch::kDouble) / 4));
+    EXPECT_TRUE(t["f16"].equal(torch::arange(4, torch::kHalf) * 0.25));
+    EXPECT_TRUE(t["bf16"].equal(torch::arange(4, torch::kBFloat16) * 0.5));
+    EXPECT_TRUE(t["i64"].equal(torch::arange(5, torch::kLong) - 2));
+    EXPECT_TRUE(t["i32"].equal(torch::arange(3, torch::kInt) * 7));
+    EXPECT_TRUE(t["u8"].equal(torch::arange(4, torch::kUInt8) * 60));
+    EXPECT_TRUE(t["bool"].equal(torch::tensor({true, false, true})));
+    const torch::Tensor expected_t = torch::arange(12, torch::kFloat).reshape({3, 4}).t();
+    EXPECT_TRUE(t["transposed"].equal(expected_t));
+    EXPECT_EQ(t["transposed"].strides(), expected_t.strides());
+    EXPECT_TRUE(t["view"].equal(torch::arange(5, 15, torch::kFloat).reshape({2, 5})));
+    EXPECT_TRUE(t["view"].is_alias_of(t["base"])); // one storage, as in the file
+    EXPECT_EQ(t["scalar"].dim(), 0);
+    EXPECT_EQ(t["scalar"].item<float>(), 3.5f);
+    EXPECT_EQ(t["empty"].sizes(), (std::vector<int64_t>{0, 3}));
+}
+
+// The two-tensor "head" dict the fixtures nest in several layouts.
+void expectHead(const StateDict& dict) {
+    ASSERT_EQ(namesOf(dict), (std::vector<std::string>{"fc.weight", "fc.bias"}));
+    EXPECT_TRUE(dict[0].second.equal(torch::arange(6, torch::kFloat).reshape({2, 3})));
+    EXPECT_TRUE(dict[1].second.equal(torch::tensor({1.0f, 2.0f})));
+}
+
+TEST(ModelStateDict, FindsNestedStateDictsAndStripsDataParallelPrefix) {
+    SCOPED_TRACE("{'state_dict': {'module.fc.weight': ...}, 'optimizer': ...}, protocol 4");
+    expectHead(readStateDict(test::modelFixture("checkpoint_p4.pt").string()));
+    SCOPED_TRACE("{'model': {'module.fc.weight': ...}}, protocol 5");
+    expectHead(readStateDict(test::modelFixture("model_key_p5.pt").string()));
+    SCOPED_TRACE("state_dict(keep_vars=True): nn.Parameter values");
+    const StateDict params = readStateDict(test::modelFixture("keep_vars.pt").string());
+    EXPECT_EQ(namesOf(params), (std::vector<std::string>{"weight", "bias"}));
+    EXPECT_TRUE(params[0].second.equal(torch::arange(6, torch::kFloat).reshape({2, 3})));
+}
+
+TEST(ModelStateDict, TorchScriptArchiveYieldsParametersAndBuffers) {
+    auto t = asMap(readStateDict(test::modelFixture("tiny_script.pt").string()));
+    for (const char* name : {"conv.weight", "bn.weight", "bn.bias", "bn.running_mean",
+                             "bn.running_var", "bn.num_batches_tracked", "fc.weight", "fc.bias"})
+        EXPECT_EQ(t.count(name), 1u) << name;
+    EXPECT_TRUE(t["bn.running_var"].equal(torch::tensor({1.5f, 0.5f, 1.0f, 2.0f})));
+    EXPECT_EQ(t["conv.weight"].sizes(), (std::vector<int64_t>{4, 3, 3, 3}));
+}
+
+TEST(ModelStateDict, TorchScriptModelMatchesItsPythonOutput) {
+    ExperimentConfig config;
+    config.model = "torchscript";
+    config.model_path = test::modelFixture("tiny_script.pt").string();
+    auto model = createModel(config, 3);
+    EXPECT_EQ(model->name(), "torchscript:tiny_script.pt");
+    EXPECT_EQ(model->namedParameters().size(), 5u);
+    EXPECT_EQ(model->namedBuffers().size(), 3u);
+    auto io = asMap(readStateDict(test::modelFixture("tiny_script_io.pt").string()));
+    model->train(false);
+    torch::NoGradGuard no_grad;
+    EXPECT_LT((model->forward(io["input"]) - io["output"]).abs().max().item<double>(), 1e-5);
+    model->to(torch::kCPU, /*channels_last=*/true);
+    EXPECT_TRUE(model->namedParameters()[0].second.is_contiguous(at::MemoryFormat::ChannelsLast));
+    EXPECT_LT((model->forward(io["input"]) - io["output"]).abs().max().item<double>(), 1e-5);
+}
+
+TEST(ModelStateDict, RejectsLegacyAndNonStateDictFilesWithAdvice) {
+    const auto legacy = test::modelFixture("legacy.pt");
+    const std::string legacy_error = readError(legacy);
+    EXPECT_NE(legacy_error.find(legacy.string()), std::string::npos) << legacy_error;
+    EXPECT_NE(legacy_error.find("re-save"), std::string::npos) << legacy_error;
+    const std::string module_error = readError(test::modelFixture("whole_module.pt"));
+    EXPECT_NE(module_error.find("torch.nn.modules.linear.Linear"), std::string::npos)
+        << module_error;
+    EXPECT_NE(module_error.find("state_dict()"), std::string::npos) << module_error;
+}
+
+class ModelStateDictBroken : public ::testing::Test {
+protected:
+    void SetUp() override { dir_ = test::freshTempDir("model_broken"); }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+
+    // A copy of a fixture with `edit` applied to its bytes.
+    std::filesystem::path brokenCopy(const std::string& fixture,
+                                     const std::function<void(std::string&)>& edit) {
+        std::ifstream in(test::modelFixture(fixture), std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        edit(bytes);
+        const auto path = dir_ / ("broken_" + fixture);
+        std::ofstream(path, std::ios::binary) << bytes;
+        return path;
+    }
+
+    std::filesystem::path dir_;
+};
+
+TEST_F(ModelStateDictBroken, TruncatedCorruptEmptyOrMissingFilesAreNamed) {
+    std::vector<std::filesystem::path> paths{
+        brokenCopy("dtypes.pt", [](std::string& b) { b.resize(b.size() / 2); }),
+        brokenCopy("dtypes.pt", [](std::string& b) { b.resize(b.size() - 30); }),
+        brokenCopy("tiny_script.pt", [](std::string& b) { b.resize(b.size() - 100); }),
+        // data.pkl sits right after the first local header: garble the pickle
+        brokenCopy("dtypes.pt", [](std::string& b) { std::fill_n(b.begin() + 80, 200, '\x7f'); }),
+        brokenCopy("dtypes.pt", [](std::string& b) { b = "hello, not a weights file"; }),
+        brokenCopy("dtypes.pt", [](std::string& b) { b.clear(); }),
+        dir_ / "missing.pt",
+    };
+    for (const auto& path : paths) {
+        const std::string error = readError(path);
+        EXPECT_NE(error.find(path.string()), std::string::npos)
+            << path << " gave: " << (error.empty() ? "no error" : error);
+    }
+    const std::string garbage = readError(paths[4]);
+    EXPECT_NE(garbage.find("torch.jit.save"), std::string::npos) << garbage; // lists formats
+}
+
+} // namespace
+} // namespace ts

@@ -1,0 +1,76 @@
+"""Regenerates the small checked-in weights fixtures of ModelStateDictTest.cpp.
+Run from this folder with a Python that has torch: /usr/bin/python3 make_fixtures.py
+The tests check the values below, so keep them in sync.
+"""
+import collections
+
+import torch
+
+
+def dtypes():
+    base = torch.arange(20, dtype=torch.float32)
+    return collections.OrderedDict([
+        ("f32", torch.arange(6, dtype=torch.float32).reshape(2, 3) * 0.5),
+        ("f64", torch.arange(4, dtype=torch.float64) / 4),
+        ("f16", torch.arange(4, dtype=torch.float16) * 0.25),
+        ("bf16", torch.arange(4, dtype=torch.bfloat16) * 0.5),
+        ("i64", torch.arange(5, dtype=torch.int64) - 2),
+        ("i32", torch.arange(3, dtype=torch.int32) * 7),
+        ("u8", torch.arange(4, dtype=torch.uint8) * 60),
+        ("bool", torch.tensor([True, False, True])),
+        ("transposed", torch.arange(12, dtype=torch.float32).reshape(3, 4).t()),
+        ("base", base),
+        ("view", base[5:15].view(2, 5)),  # shares base's storage at offset 5
+        ("scalar", torch.tensor(3.5)),
+        ("empty", torch.zeros(0, 3)),
+        ("note", "not a tensor"),
+    ])
+
+
+def head():
+    return collections.OrderedDict([
+        ("module.fc.weight", torch.arange(6, dtype=torch.float32).reshape(2, 3)),
+        ("module.fc.bias", torch.tensor([1.0, 2.0])),
+    ])
+
+
+class Tiny(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3, bias=False)
+        self.bn = torch.nn.BatchNorm2d(4)
+        self.fc = torch.nn.Linear(4, 2)
+
+    def forward(self, x):
+        x = torch.relu(self.bn(self.conv(x)))
+        return self.fc(torch.flatten(torch.nn.functional.adaptive_avg_pool2d(x, 1), 1))
+
+
+def main():
+    torch.manual_seed(0)
+    torch.save(dtypes(), "dtypes.pt")
+    checkpoint = {"epoch": 3, "state_dict": head(), "tags": ["a", "b"], "big": 2 ** 70,
+                  "optimizer": {"lr": 0.1, "betas": (0.9, 0.999), "state": {0: {"step": torch.tensor(5.0)}}}}
+    torch.save(checkpoint, "checkpoint_p4.pt", pickle_protocol=4)
+    torch.save({"model": head()}, "model_key_p5.pt", pickle_protocol=5)
+    linear = torch.nn.Linear(3, 2)
+    with torch.no_grad():
+        linear.weight.copy_(torch.arange(6, dtype=torch.float32).reshape(2, 3))
+        linear.bias.copy_(torch.tensor([1.0, 2.0]))
+    torch.save(linear.state_dict(keep_vars=True), "keep_vars.pt")
+    torch.save(head(), "legacy.pt", _use_new_zipfile_serialization=False)
+    torch.save(linear, "whole_module.pt")
+
+    tiny = Tiny()
+    with torch.no_grad():
+        tiny.bn.running_mean.copy_(torch.tensor([0.1, -0.2, 0.3, 0.0]))
+        tiny.bn.running_var.copy_(torch.tensor([1.5, 0.5, 1.0, 2.0]))
+    tiny.eval()
+    torch.jit.script(tiny).save("tiny_script.pt")
+    x = torch.randn(2, 3, 8, 8)
+    with torch.no_grad():
+        torch.save({"input": x, "output": tiny(x)}, "tiny_script_io.pt")
+
+
+if __name__ == "__main__":
+    main()

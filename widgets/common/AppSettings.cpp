@@ -1,0 +1,119 @@
+#include "common/AppSettings.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+
+namespace ts::gui {
+namespace {
+
+// All keys, in one place.
+namespace key {
+constexpr const char* kGeometry = "window/geometry";
+constexpr const char* kState = "window/state";
+constexpr const char* kHeaderPrefix = "window/header/";
+constexpr const char* kView = "window/view";
+constexpr const char* kTheme = "appearance/theme";
+constexpr const char* kLastConfig = "experiment/config";
+constexpr const char* kLastPreset = "experiment/preset";
+constexpr const char* kRunsRoot = "runs/root";
+constexpr const char* kRunFolders = "runs/folders";
+constexpr const char* kRecent = "files/recent";
+constexpr const char* kBrowseDir = "files/browse_dir";
+} // namespace key
+
+QString canonical(const QString& path) {
+    const QFileInfo info(path);
+    const QString resolved = info.canonicalFilePath();
+    return resolved.isEmpty() ? info.absoluteFilePath() : resolved;
+}
+
+} // namespace
+
+QString toString(Theme theme) {
+    switch (theme) {
+    case Theme::Light: return QStringLiteral("light");
+    case Theme::Dark: return QStringLiteral("dark");
+    case Theme::System: break;
+    }
+    return QStringLiteral("system");
+}
+
+Theme themeFromString(const QString& text) {
+    if (text.compare(QLatin1String("light"), Qt::CaseInsensitive) == 0) return Theme::Light;
+    if (text.compare(QLatin1String("dark"), Qt::CaseInsensitive) == 0) return Theme::Dark;
+    return Theme::System;
+}
+
+AppSettings::AppSettings() : store_(std::make_unique<QSettings>()) {}
+
+AppSettings::AppSettings(const QString& iniPath)
+    : store_(std::make_unique<QSettings>(iniPath, QSettings::IniFormat)) {}
+
+AppSettings::~AppSettings() = default;
+
+QByteArray AppSettings::windowGeometry() const { return store_->value(key::kGeometry).toByteArray(); }
+void AppSettings::setWindowGeometry(const QByteArray& g) { store_->setValue(key::kGeometry, g); }
+QByteArray AppSettings::windowState() const { return store_->value(key::kState).toByteArray(); }
+void AppSettings::setWindowState(const QByteArray& s) { store_->setValue(key::kState, s); }
+
+QByteArray AppSettings::headerState(const QString& table) const {
+    return store_->value(QLatin1String(key::kHeaderPrefix) + table).toByteArray();
+}
+void AppSettings::setHeaderState(const QString& table, const QByteArray& state) {
+    store_->setValue(QLatin1String(key::kHeaderPrefix) + table, state);
+}
+
+QString AppSettings::currentView() const { return store_->value(key::kView).toString(); }
+void AppSettings::setCurrentView(const QString& view) { store_->setValue(key::kView, view); }
+
+Theme AppSettings::theme() const { return themeFromString(store_->value(key::kTheme).toString()); }
+void AppSettings::setTheme(Theme theme) { store_->setValue(key::kTheme, toString(theme)); }
+
+QString AppSettings::lastConfigJson() const { return store_->value(key::kLastConfig).toString(); }
+void AppSettings::setLastConfigJson(const QString& json) { store_->setValue(key::kLastConfig, json); }
+QString AppSettings::lastPreset() const { return store_->value(key::kLastPreset).toString(); }
+void AppSettings::setLastPreset(const QString& p) { store_->setValue(key::kLastPreset, p); }
+
+QString AppSettings::runsRoot() const {
+    if (!runs_root_override_.isEmpty()) return runs_root_override_;
+    const QString stored = store_->value(key::kRunsRoot).toString();
+    return stored.isEmpty() ? QDir::current().absoluteFilePath(QStringLiteral("runs")) : stored;
+}
+void AppSettings::setRunsRoot(const QString& dir) { store_->setValue(key::kRunsRoot, dir); }
+
+QStringList AppSettings::runFolders() const { return store_->value(key::kRunFolders).toStringList(); }
+
+void AppSettings::addRunFolder(const QString& dir) {
+    QStringList folders = runFolders();
+    const QString path = canonical(dir);
+    if (!folders.contains(path)) folders.append(path);
+    store_->setValue(key::kRunFolders, folders);
+}
+
+void AppSettings::removeRunFolder(const QString& dir) {
+    QStringList folders = runFolders();
+    folders.removeAll(dir);
+    folders.removeAll(canonical(dir));
+    store_->setValue(key::kRunFolders, folders);
+}
+
+QStringList AppSettings::recentFiles() const { return store_->value(key::kRecent).toStringList(); }
+
+void AppSettings::addRecentFile(const QString& path) {
+    QStringList recent = recentFiles();
+    const QString entry = canonical(path);
+    recent.removeAll(entry);
+    recent.prepend(entry);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    store_->setValue(key::kRecent, recent);
+}
+
+void AppSettings::clearRecentFiles() { store_->remove(key::kRecent); }
+
+QString AppSettings::lastBrowseDir() const { return store_->value(key::kBrowseDir).toString(); }
+void AppSettings::setLastBrowseDir(const QString& dir) { store_->setValue(key::kBrowseDir, dir); }
+
+void AppSettings::sync() { store_->sync(); }
+
+} // namespace ts::gui

@@ -1,0 +1,72 @@
+#pragma once
+// The application's persistent settings, typed. Every QSettings key lives in
+// AppSettings.cpp and nowhere else; panels ask this object, never QSettings.
+#include <memory>
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+class QSettings;
+
+namespace ts::gui {
+
+enum class Theme { System, Light, Dark };
+QString toString(Theme theme);
+Theme themeFromString(const QString& text);  // unknown text -> System
+
+class AppSettings {
+public:
+    // The user's settings file (organisation/application names from QCoreApplication).
+    AppSettings();
+    // A specific ini file (tests, --settings).
+    explicit AppSettings(const QString& iniPath);
+    ~AppSettings();
+    AppSettings(const AppSettings&) = delete;
+    AppSettings& operator=(const AppSettings&) = delete;
+
+    QByteArray windowGeometry() const;
+    void setWindowGeometry(const QByteArray& geometry);
+    QByteArray windowState() const;
+    void setWindowState(const QByteArray& state);
+    QByteArray headerState(const QString& table) const;
+    void setHeaderState(const QString& table, const QByteArray& state);
+    QString currentView() const;
+    void setCurrentView(const QString& view);
+
+    Theme theme() const;
+    void setTheme(Theme theme);
+
+    // The experiment last shown in the form, as config JSON (empty = preset default).
+    QString lastConfigJson() const;
+    void setLastConfigJson(const QString& json);
+    QString lastPreset() const;
+    void setLastPreset(const QString& preset);
+
+    // Where new runs are written and the first folder the Runs view scans.
+    QString runsRoot() const;
+    void setRunsRoot(const QString& dir);
+    // For this session only (--runs-dir): not written to the settings file.
+    void overrideRunsRoot(const QString& dir) { runs_root_override_ = dir; }
+    // Further folders scanned for runs (e.g. where trainscope-cli wrote some).
+    QStringList runFolders() const;
+    void addRunFolder(const QString& dir);
+    void removeRunFolder(const QString& dir);
+
+    // Recently opened runs and traces, most recent first, at most kMaxRecent.
+    static constexpr int kMaxRecent = 10;
+    QStringList recentFiles() const;
+    void addRecentFile(const QString& path);
+    void clearRecentFiles();
+
+    QString lastBrowseDir() const;
+    void setLastBrowseDir(const QString& dir);
+
+    void sync();
+
+private:
+    std::unique_ptr<QSettings> store_;
+    QString runs_root_override_;
+};
+
+} // namespace ts::gui

@@ -1,0 +1,167 @@
+#include "live/LiveChart.h"
+
+#include <QToolTip>
+
+#include "common/ThemePalette.h"
+
+namespace ts::gui {
+
+LiveChart::LiveChart(const QString& title, QWidget* parent)
+    : QCustomPlot(parent), title_(new QCPTextElement(this, title)),
+      cursor_(new QCPItemStraightLine(this)) {
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, title_);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    axisRect()->setRangeDrag(Qt::Horizontal);
+    axisRect()->setRangeZoom(Qt::Horizontal);
+    legend->setVisible(true);
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    setNoAntialiasingOnDrag(true);
+    cursor_->setVisible(false);
+    cursor_->setSelectable(false);
+    setMinimumSize(240, 160);
+    applyPalette();
+}
+
+QCPGraph* LiveChart::addSeries(const QString& name, const QColor& color, QCPAxis* valueAxis) {
+    QCPGraph* graph = addGraph(xAxis, valueAxis ? valueAxis : yAxis);
+    graph->setName(name);
+    graph->setPen(QPen(color, 1.6));
+    graph->setAdaptiveSampling(true);
+    return graph;
+}
+
+void LiveChart::setFollowing(bool following) {
+    following_ = following;
+    if (following) updateRanges();
+}
+
+QCPRange LiveChart::dataKeyRange(bool* found) const {
+    QCPRange all;
+    *found = false;
+    for (int i = 0; i < plottableCount(); ++i) {
+        bool has = false;
+        const QCPRange r = plottable(i)->getKeyRange(has);
+        if (!has) continue;
+        all = *found ? QCPRange(qMin(all.lower, r.lower), qMax(all.upper, r.upper)) : r;
+        *found = true;
+    }
+    return all;
+}
+
+void LiveChart::updateRanges() {
+    if (following_) {
+        bool found = false;
+        const QCPRange data = dataKeyRange(&found);
+        if (found) {
+            const double lower = follow_window_ > 0 ? qMax(data.lower, data.upper - follow_window_)
+                                                    : data.lower;
+            const double pad = qMax(0.5, (data.upper - lower) * 0.02);
+            xAxis->setRange(lower - pad, data.upper + pad);
+        }
+    }
+    fitValueAxes();
+}
+
+void LiveChart::fitValueAxes() {
+    fitAxis(yAxis);
+    if (yAxis2->visible() && fit_second_axis_) fitAxis(yAxis2);
+}
+
+void LiveChart::fitAxis(QCPAxis* axis) {
+    bool any = false;
+    QCPRange range;
+    for (int i = 0; i < plottableCount(); ++i) {
+        QCPAbstractPlottable* p = plottable(i);
+        if (p->valueAxis() != axis || !p->visible()) continue;
+        bool found = false;
+        const QCPRange r = p->getValueRange(found, QCP::sdBoth, p->keyAxis()->range());
+        if (!found) continue;
+        range = any ? QCPRange(qMin(range.lower, r.lower), qMax(range.upper, r.upper)) : r;
+        any = true;
+    }
+    if (!any) return;
+    if (include_zero_) range.lower = qMin(0.0, range.lower);
+    const double span = range.size() > 0 ? range.size() : qMax(1.0, qAbs(range.upper));
+    axis->setRange(range.lower - (include_zero_ && range.lower == 0 ? 0 : span * 0.05),
+                   range.upper + span * 0.08);
+}
+
+void LiveChart::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton) emit userNavigated();
+    QCustomPlot::mousePressEvent(event);
+}
+
+void LiveChart::wheelEvent(QWheelEvent* event) {
+    emit userNavigated();
+    QCustomPlot::wheelEvent(event);
+    fitValueAxes();
+    replot(rpQueuedReplot);
+}
+
+void LiveChart::mouseMoveEvent(QMouseEvent* event) {
+    QCustomPlot::mouseMoveEvent(event);
+    if (event->buttons() & Qt::LeftButton) {
+        fitValueAxes();  // while panning, keep y fitted to what is visible
+        return;
+    }
+    const QPointF pos = event->position();
+    if (!hover_text_ || !axisRect()->rect().contains(pos.toPoint())) {
+        leaveEvent(event);
+        return;
+    }
+    const double key = xAxis->pixelToCoord(pos.x());
+    const QString text = hover_text_(key);
+    cursor_->point1->setCoords(key, 0);
+    cursor_->point2->setCoords(key, 1);
+    cursor_->setVisible(!text.isEmpty());
+    QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    replot(rpQueuedReplot);
+}
+
+void LiveChart::leaveEvent(QEvent* event) {
+    QCustomPlot::leaveEvent(event);
+    if (cursor_->visible()) {
+        cursor_->setVisible(false);
+        replot(rpQueuedReplot);
+    }
+    QToolTip::hideText();
+}
+
+void LiveChart::changeEvent(QEvent* event) {
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        replot(rpQueuedReplot);
+    }
+}
+
+void LiveChart::applyPalette() {
+    const QPalette p = palette();
+    const QColor text = p.color(QPalette::WindowText);
+    const QColor grid = isDark(p) ? QColor(255, 255, 255, 28) : QColor(0, 0, 0, 28);
+    setBackground(p.color(QPalette::Base));
+    for (QCPAxis* axis : {xAxis, yAxis, xAxis2, yAxis2}) {
+        axis->setBasePen(QPen(p.color(QPalette::Mid)));
+        axis->setTickPen(QPen(p.color(QPalette::Mid)));
+        axis->setSubTickPen(QPen(p.color(QPalette::Mid)));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+        axis->grid()->setZeroLinePen(QPen(grid));
+    }
+    legend->setBrush(QColor(p.color(QPalette::Base).red(), p.color(QPalette::Base).green(),
+                            p.color(QPalette::Base).blue(), 200));
+    legend->setBorderPen(QPen(p.color(QPalette::Mid)));
+    legend->setTextColor(text);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    legend->setFont(small);
+    title_->setTextColor(text);
+    QFont bold = font();
+    bold.setBold(true);
+    title_->setFont(bold);
+    cursor_->setPen(QPen(p.color(QPalette::Highlight), 1, Qt::DashLine));
+}
+
+} // namespace ts::gui

@@ -1,0 +1,97 @@
+#pragma once
+// The five charts of the Live view. Each reads the shared RunHistory and only
+// appends what is new on every tick; none of them replots by itself.
+#include <cstddef>
+
+#include "live/LiveChart.h"
+#include "live/RunHistory.h"
+
+namespace ts::gui {
+
+class HistoryChart : public LiveChart {
+    Q_OBJECT
+public:
+    HistoryChart(const QString& title, const RunHistory& history, QWidget* parent = nullptr);
+    // Adds history.steps[first_step..] and history.epochs[first_epoch..].
+    virtual void append(size_t first_step, size_t first_epoch) = 0;
+    // Forgets all data (a new run starts, or another run is opened).
+    virtual void reset();
+
+protected:
+    const RunHistory& history_;
+};
+
+// images/s per step, smoothed, with the profiled steps marked.
+class ThroughputChart : public HistoryChart {
+    Q_OBJECT
+public:
+    explicit ThroughputChart(const RunHistory& history, QWidget* parent = nullptr);
+    void append(size_t first_step, size_t first_epoch) override;
+    void reset() override;
+
+private:
+    QString hover(double key) const;
+    QCPGraph* raw_;
+    QCPGraph* smooth_;
+    QCPGraph* profiled_;
+    double ema_ = -1;
+};
+
+// Step time stacked by phase: data, copy, forward, backward, optimizer, other.
+class StepTimeChart : public HistoryChart {
+    Q_OBJECT
+public:
+    explicit StepTimeChart(const RunHistory& history, QWidget* parent = nullptr);
+    void append(size_t first_step, size_t first_epoch) override;
+
+private:
+    QString hover(double key) const;
+    std::vector<QCPGraph*> layers_;
+};
+
+// Live tensor bytes, their per-step peak, process RSS and device memory.
+class MemoryChart : public HistoryChart {
+    Q_OBJECT
+public:
+    explicit MemoryChart(const RunHistory& history, QWidget* parent = nullptr);
+    void append(size_t first_step, size_t first_epoch) override;
+    void reset() override;
+
+private:
+    QString hover(double key) const;
+    QCPGraph* tensor_;
+    QCPGraph* peak_;
+    QCPGraph* rss_;
+    QCPGraph* device_;
+};
+
+// Loss (left axis), smoothed batch accuracy and per-epoch validation accuracy (right, %).
+class LossChart : public HistoryChart {
+    Q_OBJECT
+public:
+    explicit LossChart(const RunHistory& history, QWidget* parent = nullptr);
+    void append(size_t first_step, size_t first_epoch) override;
+    void reset() override;
+
+private:
+    QString hover(double key) const;
+    QCPGraph* loss_;
+    QCPGraph* accuracy_;
+    QCPGraph* val_accuracy_;
+    double ema_ = -1;
+};
+
+// Training and validation time per epoch, stacked bars.
+class EpochChart : public HistoryChart {
+    Q_OBJECT
+public:
+    explicit EpochChart(const RunHistory& history, QWidget* parent = nullptr);
+    void append(size_t first_step, size_t first_epoch) override;
+
+private:
+    QString hover(double key) const;
+    QCPBars* train_;
+    QCPBars* val_;
+};
+
+} // namespace ts::gui

@@ -1,0 +1,111 @@
+#include "operators/TopOpsChart.h"
+
+#include <QAbstractItemModel>
+#include <QFontMetrics>
+
+#include "common/TableModel.h"
+#include "common/ThemePalette.h"
+
+namespace ts::gui {
+namespace {
+
+constexpr int kMaxNameChars = 30;
+
+} // namespace
+
+TopOpsChart::TopOpsChart(QAbstractItemModel* model, int nameColumn, int fallbackColumn,
+                         QWidget* parent)
+    : QCustomPlot(parent), model_(model), name_column_(nameColumn),
+      fallback_column_(fallbackColumn), column_(fallbackColumn),
+      bars_(new QCPBars(yAxis, xAxis)), title_(new QCPTextElement(this)) {
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, title_);
+    bars_->setWidth(0.7);
+    bars_->setBrush(seriesColor(0));
+    bars_->setPen(Qt::NoPen);
+    yAxis->setRangeReversed(true);  // the largest bar on top
+    yAxis->grid()->setVisible(false);
+    xAxis->setTickLabels(false);
+    setMinimumWidth(260);
+    for (auto signal : {&QAbstractItemModel::modelReset, &QAbstractItemModel::layoutChanged})
+        connect(model_, signal, this, &TopOpsChart::rebuild);
+    connect(model_, &QAbstractItemModel::rowsInserted, this, &TopOpsChart::rebuild);
+    connect(model_, &QAbstractItemModel::rowsRemoved, this, &TopOpsChart::rebuild);
+    applyPalette();
+    rebuild();
+}
+
+void TopOpsChart::setTopN(int n) {
+    top_n_ = qMax(1, n);
+    rebuild();
+}
+
+int TopOpsChart::barCount() const { return bars_->dataCount(); }
+
+void TopOpsChart::setColumn(int column) {
+    const QVariant probe = model_->rowCount() > 0 ? model_->index(0, column).data(SortRole) : QVariant();
+    const bool numeric = probe.isValid() ? probe.canConvert<double>() && probe.typeId() != QMetaType::QString
+                                         : column != name_column_;
+    column_ = numeric ? column : fallback_column_;
+    rebuild();
+}
+
+void TopOpsChart::rebuild() {
+    for (QCPItemText* label : labels_) removeItem(label);
+    labels_.clear();
+    QVector<double> keys, values;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    const int rows = qMin(top_n_, model_->rowCount());
+    double max_value = 0;
+    for (int row = 0; row < rows; ++row) {
+        const QVariant raw = model_->index(row, column_).data(SortRole);
+        const double value = raw.isValid() ? raw.toDouble() : 0.0;
+        keys << row;
+        values << value;
+        max_value = qMax(max_value, value);
+        QString name = model_->index(row, name_column_).data().toString();
+        if (name.size() > kMaxNameChars) name = name.left(kMaxNameChars - 1) + QChar(0x2026);
+        ticker->addTick(row, name);
+        auto* label = new QCPItemText(this);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->position->setAxes(xAxis, yAxis);
+        label->position->setCoords(value, row);
+        label->setText(QStringLiteral(" ") + model_->index(row, column_).data().toString());
+        label->setColor(palette().color(QPalette::WindowText));
+        label->setClipToAxisRect(false);
+        labels_ << label;
+    }
+    bars_->setData(keys, values, true);
+    yAxis->setTicker(ticker);
+    yAxis->setRange(-0.6, qMax(1, rows) - 0.4);
+    xAxis->setRange(0, max_value > 0 ? max_value * 1.35 : 1.0);  // room for the value labels
+    title_->setText(tr("Top %1 by %2").arg(rows).arg(model_->headerData(column_, Qt::Horizontal).toString()));
+    replot(rpQueuedReplot);
+}
+
+void TopOpsChart::changeEvent(QEvent* event) {
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        rebuild();
+    }
+}
+
+void TopOpsChart::applyPalette() {
+    const QPalette p = palette();
+    setBackground(p.color(QPalette::Base));
+    for (QCPAxis* axis : {xAxis, yAxis}) {
+        axis->setBasePen(QPen(p.color(QPalette::Mid)));
+        axis->setTickPen(QPen(p.color(QPalette::Mid)));
+        axis->setSubTickPen(Qt::NoPen);
+        axis->setTickLabelColor(p.color(QPalette::WindowText));
+        axis->grid()->setPen(QPen(isDark(p) ? QColor(255, 255, 255, 28) : QColor(0, 0, 0, 28), 1, Qt::DotLine));
+    }
+    title_->setTextColor(p.color(QPalette::WindowText));
+    QFont bold = font();
+    bold.setBold(true);
+    title_->setFont(bold);
+}
+
+} // namespace ts::gui

@@ -1,0 +1,48 @@
+#include "run/LiveBuffer.h"
+
+#include <utility>
+
+namespace ts::gui {
+
+void LiveBuffer::onRunStarted(const RunInfo& info) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.started = info;
+}
+
+void LiveBuffer::onStep(const StepRecord& step) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.steps.push_back(step);
+}
+
+void LiveBuffer::onEpoch(const EpochRecord& epoch) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.epochs.push_back(epoch);
+}
+
+void LiveBuffer::onProfile(const ProfileCapture& capture) {
+    // Copy outside the lock: a trace can be large.
+    auto copy = std::make_shared<const ProfileCapture>(capture);
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.profiles.push_back(std::move(copy));
+}
+
+void LiveBuffer::onMessage(LogLevel level, const std::string& text) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.messages.push_back({level, text});
+}
+
+void LiveBuffer::onRunFinished(const RunSummary& summary) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.finished = summary;
+}
+
+LiveUpdate LiveBuffer::take() {
+    LiveUpdate taken;
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::swap(taken, pending_);
+    return taken;
+}
+
+void LiveBuffer::clear() { take(); }
+
+} // namespace ts::gui

@@ -1,0 +1,30 @@
+#pragma once
+// The hand-over point between the training thread and the GUI (PlotJuggler
+// style): the trainer's observer calls append under a mutex, the GUI timer
+// takes everything at once. Neither side ever waits on the other for long.
+#include <mutex>
+
+#include "engine/TrainerObserver.h"
+#include "run/LiveUpdate.h"
+
+namespace ts::gui {
+
+class LiveBuffer : public TrainerObserver {
+public:
+    void onRunStarted(const RunInfo& info) override;
+    void onStep(const StepRecord& step) override;
+    void onEpoch(const EpochRecord& epoch) override;
+    void onProfile(const ProfileCapture& capture) override;
+    void onMessage(LogLevel level, const std::string& text) override;
+    void onRunFinished(const RunSummary& summary) override;
+
+    // Everything appended since the previous call (GUI thread).
+    LiveUpdate take();
+    void clear();
+
+private:
+    std::mutex mutex_;
+    LiveUpdate pending_;
+};
+
+} // namespace ts::gui

@@ -1,0 +1,105 @@
+#include "run/RunController.h"
+
+#include <filesystem>
+#include <sstream>
+
+#include <QDir>
+
+#include "report/RunDirectory.h"
+#include "run/RunWorker.h"
+
+namespace ts::gui {
+namespace {
+
+QString describeIssues(const std::vector<ConfigIssue>& issues) {
+    std::ostringstream text;
+    text << "The experiment cannot start:";
+    for (const ConfigIssue& issue : issues) text << "\n• " << issue.key << ": " << issue.message;
+    return QString::fromStdString(text.str());
+}
+
+} // namespace
+
+RunController::RunController(QObject* parent)
+    : QObject(parent), runs_root_(QDir::current().absoluteFilePath(QStringLiteral("runs"))) {
+    qRegisterMetaType<LiveUpdate>();
+    qRegisterMetaType<RunLaunch>();
+    qRegisterMetaType<RunProgress>();
+    qRegisterMetaType<RunOutcome>();
+    timer_.setInterval(kTickMs);
+    connect(&timer_, &QTimer::timeout, this, &RunController::tick);
+}
+
+RunController::~RunController() {
+    if (worker_) {
+        worker_->requestStop();
+        worker_->wait();
+    }
+}
+
+void RunController::start(const ExperimentConfig& config) {
+    if (worker_) {
+        emit startFailed(tr("A run is already in progress; stop it first."));
+        return;
+    }
+    const std::vector<ConfigIssue> issues = validateConfig(config);
+    if (!issues.empty()) {
+        emit startFailed(describeIssues(issues));
+        return;
+    }
+    std::filesystem::path dir;
+    try {
+        dir = makeRunDirectory(runs_root_.toStdString(), config.name);
+    } catch (const std::exception& error) {
+        emit startFailed(tr("Cannot create a run directory under %1: %2")
+                             .arg(runs_root_, QString::fromUtf8(error.what())));
+        return;
+    }
+    current_dir_ = QString::fromStdString(dir.string());
+    buffer_.clear();
+    progress_ = ProgressEstimator();
+    worker_ = std::make_unique<RunWorker>(config, dir, buffer_, checkpoints_);
+    connect(worker_.get(), &QThread::finished, this, &RunController::onWorkerFinished);
+    worker_->start();
+    timer_.start();
+    emit runStarted(RunLaunch{config, current_dir_});
+}
+
+void RunController::stop() {
+    if (!worker_) return;
+    worker_->requestStop();
+    emit stopRequested();
+}
+
+void RunController::tick() {
+    LiveUpdate update = buffer_.take();
+    if (update.empty()) return;
+    progress_.add(update);
+    emit updated(update);
+    emit progressChanged(progress_.progress());
+}
+
+void RunController::onWorkerFinished() {
+    timer_.stop();
+    tick();  // whatever arrived after the last tick
+    RunOutcome outcome{worker_->summary(), current_dir_};
+    worker_.reset();
+    if (!std::filesystem::exists(std::filesystem::path(current_dir_.toStdString()) /
+                                 run_files::kRunJson)) {
+        discardEmptyRunDir();
+        outcome.runDir.clear();
+    }
+    emit runFinished(outcome);
+}
+
+// A run that never started (the Trainer rejected the config) leaves at most
+// an empty steps.csv; remove it so the Runs view does not list a ghost run.
+void RunController::discardEmptyRunDir() {
+    const std::filesystem::path dir = current_dir_.toStdString();
+    std::error_code ignored;
+    std::filesystem::remove(dir / run_files::kStepsCsv, ignored);
+    std::filesystem::remove(dir, ignored);  // only succeeds when empty
+    current_dir_.clear();
+}
+
+} // namespace ts::gui

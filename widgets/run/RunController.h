@@ -1,0 +1,64 @@
+#pragma once
+// Starts and stops runs and turns the worker's buffer into typed signals: a
+// ~30 Hz timer drains the LiveBuffer and emits at most ONE update per tick, so
+// views replot once per tick however fast the steps come.
+#include <memory>
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include "config/ExperimentConfig.h"
+#include "run/LiveBuffer.h"
+#include "run/LiveUpdate.h"
+#include "run/ProgressEstimator.h"
+
+namespace ts::gui {
+
+class RunWorker;
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kTickMs = 33;
+
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;
+
+    // Where new run directories are created.
+    void setRunsRoot(const QString& dir) { runs_root_ = dir; }
+    QString runsRoot() const { return runs_root_; }
+    void setWriteCheckpoints(bool enabled) { checkpoints_ = enabled; }
+    bool isRunning() const { return worker_ != nullptr; }
+    QString currentRunDir() const { return current_dir_; }
+
+public slots:
+    // Validates, creates the run directory and starts the worker. A config that
+    // fails validation emits startFailed and starts nothing.
+    void start(const ts::ExperimentConfig& config);
+    // The run stops within one step; what was measured is kept on disk.
+    void stop();
+
+signals:
+    void runStarted(const ts::gui::RunLaunch& launch);
+    void updated(const ts::gui::LiveUpdate& update);
+    void progressChanged(const ts::gui::RunProgress& progress);
+    void runFinished(const ts::gui::RunOutcome& outcome);
+    void startFailed(const QString& message);
+    void stopRequested();
+
+private:
+    void tick();
+    void onWorkerFinished();
+    void discardEmptyRunDir();
+
+    QString runs_root_;
+    bool checkpoints_ = true;
+    QString current_dir_;
+    LiveBuffer buffer_;
+    ProgressEstimator progress_;
+    std::unique_ptr<RunWorker> worker_;
+    QTimer timer_;
+};
+
+} // namespace ts::gui

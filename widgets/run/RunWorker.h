@@ -1,0 +1,48 @@
+#pragma once
+// The training thread: builds a ts::Trainer, runs it with the run directory's
+// recorder and the GUI's LiveBuffer as observers, and finishes. Stop is
+// thread-safe and also works before the Trainer exists (model loading).
+#include <filesystem>
+#include <mutex>
+
+#include <QThread>
+
+#include "config/ExperimentConfig.h"
+#include "engine/Records.h"
+
+namespace ts {
+class Trainer;
+class TrainerObserver;
+} // namespace ts
+
+namespace ts::gui {
+
+class RunWorker : public QThread {
+    Q_OBJECT
+public:
+    // `checkpoints`: also write best.pt/final.pt into the run directory.
+    RunWorker(ExperimentConfig config, std::filesystem::path runDir, TrainerObserver& live,
+              bool checkpoints, QObject* parent = nullptr);
+    ~RunWorker() override;
+
+    void requestStop();
+    // Valid once the thread has finished.
+    const RunSummary& summary() const { return summary_; }
+    const std::filesystem::path& runDir() const { return run_dir_; }
+
+protected:
+    void run() override;
+
+private:
+    RunSummary runTrainer();
+    ExperimentConfig config_;
+    std::filesystem::path run_dir_;
+    TrainerObserver& live_;
+    bool checkpoints_;
+    RunSummary summary_;
+    std::mutex mutex_;
+    Trainer* trainer_ = nullptr;  // guarded by mutex_; only set while run() uses it
+    bool stop_requested_ = false;
+};
+
+} // namespace ts::gui

@@ -1,0 +1,77 @@
+#include "shell/AppActions.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QMainWindow>
+#include <QMenuBar>
+
+namespace ts::gui {
+namespace {
+
+QAction* make(QObject* owner, const QString& text, const QList<QKeySequence>& keys = {}) {
+    auto* action = new QAction(text, owner);
+    action->setShortcuts(keys);
+    return action;
+}
+
+} // namespace
+
+AppActions::AppActions(QObject* owner)
+    : open_run(make(owner, QObject::tr("&Open Run…"), {QKeySequence::Open})),
+      open_trace(make(owner, QObject::tr("Open &Trace…"), {QKeySequence(QStringLiteral("Ctrl+Shift+O"))})),
+      load_config(make(owner, QObject::tr("&Load Experiment…"), {QKeySequence(QStringLiteral("Ctrl+L"))})),
+      save_config(make(owner, QObject::tr("&Save Experiment…"), {QKeySequence::Save})),
+      screenshot(make(owner, QObject::tr("Save Screens&hot…"), {QKeySequence(QStringLiteral("Ctrl+Shift+S"))})),
+      quit(make(owner, QObject::tr("&Quit"), {QKeySequence::Quit})),
+      start(make(owner, QObject::tr("&Start"), {QKeySequence(Qt::Key_F5), QKeySequence(QStringLiteral("Ctrl+Return"))})),
+      stop(make(owner, QObject::tr("S&top"), {QKeySequence(QStringLiteral("Shift+F5")), QKeySequence(QStringLiteral("Ctrl+."))})),
+      view_live(make(owner, QObject::tr("&Live"), {QKeySequence(QStringLiteral("Ctrl+1"))})),
+      view_operators(make(owner, QObject::tr("&Operators"), {QKeySequence(QStringLiteral("Ctrl+2"))})),
+      view_timeline(make(owner, QObject::tr("&Timeline"), {QKeySequence(QStringLiteral("Ctrl+3"))})),
+      view_runs(make(owner, QObject::tr("&Runs"), {QKeySequence(QStringLiteral("Ctrl+4"))})),
+      toggle_form(make(owner, QObject::tr("&Experiment Panel"), {QKeySequence(QStringLiteral("Ctrl+E"))})),
+      theme(new QActionGroup(owner)),
+      theme_system(make(owner, QObject::tr("&System Colours"))),
+      theme_light(make(owner, QObject::tr("&Light"))),
+      theme_dark(make(owner, QObject::tr("&Dark"))),
+      shortcuts(make(owner, QObject::tr("&Keyboard Shortcuts"), {QKeySequence::HelpContents})),
+      about(make(owner, QObject::tr("&About Trainscope"))) {
+    quit->setMenuRole(QAction::QuitRole);
+    about->setMenuRole(QAction::AboutRole);
+    toggle_form->setCheckable(true);
+    for (QAction* a : {theme_system, theme_light, theme_dark}) {
+        a->setCheckable(true);
+        theme->addAction(a);
+    }
+    theme_system->setChecked(true);
+}
+
+QList<QAction*> AppActions::all() const {
+    return {open_run, open_trace, load_config, save_config, screenshot, quit, start, stop, view_live,
+            view_operators, view_timeline, view_runs, toggle_form, shortcuts};
+}
+
+void buildMenus(QMainWindow& window, const AppActions& a, QMenu* recent) {
+    QMenuBar* bar = window.menuBar();
+    QMenu* file = bar->addMenu(QObject::tr("&File"));
+    file->addActions({a.open_run, a.open_trace});
+    file->addMenu(recent);
+    file->addSeparator();
+    file->addActions({a.load_config, a.save_config});
+    file->addSeparator();
+    file->addAction(a.screenshot);
+    file->addSeparator();
+    file->addAction(a.quit);
+    QMenu* run = bar->addMenu(QObject::tr("&Run"));
+    run->addActions({a.start, a.stop});
+    QMenu* view = bar->addMenu(QObject::tr("&View"));
+    view->addActions({a.view_live, a.view_operators, a.view_timeline, a.view_runs});
+    view->addSeparator();
+    view->addAction(a.toggle_form);
+    QMenu* theme = view->addMenu(QObject::tr("&Theme"));
+    theme->addActions({a.theme_system, a.theme_light, a.theme_dark});
+    QMenu* help = bar->addMenu(QObject::tr("&Help"));
+    help->addActions({a.shortcuts, a.about});
+}
+
+} // namespace ts::gui

@@ -1,0 +1,43 @@
+#pragma once
+// Every menu action of the main window with its shortcut, in one place (also
+// what Help ▸ Keyboard shortcuts lists).
+#include <QList>
+#include <QObject>
+
+class QAction;
+class QActionGroup;
+class QMainWindow;
+class QMenu;
+
+namespace ts::gui {
+
+struct AppActions {
+    explicit AppActions(QObject* owner);
+
+    QAction* open_run;
+    QAction* open_trace;
+    QAction* load_config;
+    QAction* save_config;
+    QAction* screenshot;
+    QAction* quit;
+    QAction* start;
+    QAction* stop;
+    QAction* view_live;
+    QAction* view_operators;
+    QAction* view_timeline;
+    QAction* view_runs;
+    QAction* toggle_form;
+    QActionGroup* theme;
+    QAction* theme_system;
+    QAction* theme_light;
+    QAction* theme_dark;
+    QAction* shortcuts;
+    QAction* about;
+
+    QList<QAction*> all() const;
+};
+
+// File, Run, View and Help menus; `recent` is inserted into File.
+void buildMenus(QMainWindow& window, const AppActions& actions, QMenu* recent);
+
+} // namespace ts::gui

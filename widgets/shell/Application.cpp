@@ -1,0 +1,84 @@
+#include "shell/Application.h"
+
+#include <cstdio>
+#include <memory>
+
+#include <QApplication>
+#include <QDir>
+#include <QIcon>
+#include <QTimer>
+
+#include "common/AppSettings.h"
+#include "common/ThemePalette.h"
+#include "run/RunController.h"
+#include "shell/Automation.h"
+#include "shell/ExperimentFiles.h"
+#include "shell/LaunchOptions.h"
+#include "shell/MainWindow.h"
+
+// Q_INIT_RESOURCE must be called from the global namespace.
+static void initTrainscopeResources() { Q_INIT_RESOURCE(trainscope); }
+
+namespace ts::gui {
+namespace {
+
+const QSize kDefaultWindowSize(1440, 900);
+
+std::unique_ptr<AppSettings> makeSettings(const LaunchOptions& options) {
+    auto settings = options.settings_file.isEmpty() ? std::make_unique<AppSettings>()
+                                                    : std::make_unique<AppSettings>(options.settings_file);
+    if (!options.runs_dir.isEmpty()) settings->overrideRunsRoot(QDir(options.runs_dir).absolutePath());
+    return settings;
+}
+
+} // namespace
+
+void initApplication() {
+    initTrainscopeResources();
+    QCoreApplication::setOrganizationName(QStringLiteral("Trainscope"));
+    QCoreApplication::setApplicationName(QStringLiteral("trainscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(TRAINSCOPE_VERSION));
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("Trainscope"));
+    QGuiApplication::setDesktopFileName(QStringLiteral("trainscope"));
+    QIcon icon;
+    for (int size : {16, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/trainscope-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
+}
+
+int runApplication(const QStringList& arguments) {
+    QString error, help;
+    const std::optional<LaunchOptions> options = parseLaunchOptions(arguments, &error, &help);
+    if (!options) {
+        if (!help.isEmpty()) {
+            std::fputs(qPrintable(help), stdout);
+            return 0;
+        }
+        std::fprintf(stderr, "trainscope: %s\n", qPrintable(error));
+        return 2;
+    }
+    std::unique_ptr<AppSettings> settings = makeSettings(*options);
+    applyTheme(options->theme.isEmpty() ? settings->theme() : themeFromString(options->theme));
+
+    MainWindow window(*settings, Machine::probe());
+    window.resize(kDefaultWindowSize);
+    window.restoreSession();
+    if (options->size.isValid()) window.resize(options->size);
+    if (options->no_checkpoints) window.controller()->setWriteCheckpoints(false);
+    if (!applyExperimentSources(*window.form(), options->preset, options->config_file, options->overrides,
+                                &error)) {
+        std::fprintf(stderr, "trainscope: %s\n", qPrintable(error));
+        return 2;
+    }
+    window.show();
+
+    std::unique_ptr<Automation> automation;
+    if (options->automated()) {
+        automation = std::make_unique<Automation>(window, *options);
+        QObject::connect(automation.get(), &Automation::finished, qApp, &QCoreApplication::exit);
+        QTimer::singleShot(0, automation.get(), &Automation::begin);
+    }
+    return QApplication::exec();
+}
+
+} // namespace ts::gui

@@ -1,0 +1,110 @@
+#include "shell/Automation.h"
+
+#include <cstdio>
+
+#include <QTableView>
+
+#include "run/RunController.h"
+#include "runs/RunModels.h"
+#include "runs/RunsView.h"
+#include "shell/DocumentLoader.h"
+#include "shell/MainWindow.h"
+
+namespace ts::gui {
+namespace {
+
+constexpr int kComparedRunsInScreenshots = 4;
+constexpr int kPollMs = 100;
+
+} // namespace
+
+Automation::Automation(MainWindow& window, LaunchOptions options, QObject* parent)
+    : QObject(parent), window_(window), options_(std::move(options)) {
+    settle_.setSingleShot(true);
+    connect(&settle_, &QTimer::timeout, this, &Automation::finish);
+    connect(&window_, &MainWindow::documentShown, this, &Automation::afterOpen);
+    connect(window_.controller(), &RunController::runFinished, this, &Automation::afterRun);
+    connect(&window_, &MainWindow::errorReported, this, [this](const QString& message) {
+        if (waiting_run_ && !window_.controller()->isRunning()) fail(message);  // refused or failed
+        else if (!waiting_open_) std::fprintf(stderr, "trainscope: %s\n", qPrintable(message));
+    });
+}
+
+void Automation::begin() {
+    if (!options_.open.isEmpty()) {
+        waiting_open_ = true;
+        window_.openPath(options_.open);
+        return;
+    }
+    startRunOrFinish();
+}
+
+void Automation::afterOpen(const OpenedDocument& document) {
+    if (!waiting_open_) return;
+    waiting_open_ = false;
+    if (!document.ok()) {
+        fail(document.error);
+        return;
+    }
+    startRunOrFinish();
+}
+
+void Automation::startRunOrFinish() {
+    if (!options_.run) {
+        finishWhenSettled();
+        return;
+    }
+    waiting_run_ = true;
+    window_.startRun();
+}
+
+void Automation::afterRun(const RunOutcome& outcome) {
+    if (!waiting_run_) return;
+    waiting_run_ = false;
+    if (outcome.summary.status == RunStatus::Failed) {
+        fail(QString::fromStdString(outcome.summary.error));
+        return;
+    }
+    std::fprintf(stdout, "run %s: %s\n", toString(outcome.summary.status), qPrintable(outcome.runDir));
+    finishWhenSettled();
+}
+
+// Picks the tab, waits for background work that changes it (run scan), then
+// leaves the charts a moment for their queued replots.
+void Automation::finishWhenSettled() {
+    if (const auto view = viewFromName(options_.view)) window_.showView(*view);
+    RunsView* runs = window_.runsView();
+    if (runs->isScanning() || window_.loader()->busy()) {
+        QTimer::singleShot(kPollMs, this, &Automation::finishWhenSettled);
+        return;
+    }
+    if (window_.currentView() == View::Runs && runs->runTable()->selectionModel()->selectedRows().isEmpty()) {
+        QStringList newest;
+        for (int i = 0; i < qMin(kComparedRunsInScreenshots, runs->runModel()->rowCount()); ++i)
+            newest << runs->runModel()->rowAt(i).dir;
+        runs->selectRuns(newest);
+    }
+    settle_.start(kSettleMs);
+}
+
+void Automation::finish() {
+    if (!options_.screenshot.isEmpty()) {
+        if (window_.grab().save(options_.screenshot)) {
+            std::fprintf(stdout, "screenshot %s\n", qPrintable(options_.screenshot));
+        } else {
+            std::fprintf(stderr, "trainscope: cannot write the screenshot %s.\n", qPrintable(options_.screenshot));
+            exit_code_ = 1;
+        }
+    }
+    std::fflush(stdout);
+    if (options_.quit_when_done) emit finished(exit_code_);
+}
+
+void Automation::fail(const QString& message) {
+    std::fprintf(stderr, "trainscope: %s\n", qPrintable(message));
+    exit_code_ = 1;
+    waiting_open_ = waiting_run_ = false;
+    finishWhenSettled();
+}
+
+} // namespace ts::gui

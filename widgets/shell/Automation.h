@@ -1,0 +1,45 @@
+#pragma once
+// Drives the window from the command line for documentation and tests:
+// open a path, run the experiment, pick a tab, save a screenshot, quit.
+#include <QObject>
+#include <QTimer>
+
+#include "shell/LaunchOptions.h"
+
+namespace ts::gui {
+
+class MainWindow;
+struct OpenedDocument;
+struct RunOutcome;
+
+class Automation : public QObject {
+    Q_OBJECT
+public:
+    // How long charts get to finish queued replots before the screenshot.
+    static constexpr int kSettleMs = 400;
+
+    Automation(MainWindow& window, LaunchOptions options, QObject* parent = nullptr);
+    // Starts the sequence (call once the window is shown).
+    void begin();
+    int exitCode() const { return exit_code_; }
+
+signals:
+    void finished(int exitCode);
+
+private:
+    void afterOpen(const OpenedDocument& document);
+    void afterRun(const RunOutcome& outcome);
+    void startRunOrFinish();
+    void finishWhenSettled();
+    void finish();
+    void fail(const QString& message);
+
+    MainWindow& window_;
+    LaunchOptions options_;
+    QTimer settle_;
+    int exit_code_ = 0;
+    bool waiting_open_ = false;
+    bool waiting_run_ = false;
+};
+
+} // namespace ts::gui

@@ -1,0 +1,103 @@
+#include "shell/LaunchOptions.h"
+
+#include <QCommandLineParser>
+#include <QRegularExpression>
+
+#include "shell/Views.h"
+
+namespace ts::gui {
+namespace {
+
+std::optional<QSize> parseSize(const QString& text) {
+    static const QRegularExpression pattern(QStringLiteral("^(\\d+)x(\\d+)$"));
+    const auto match = pattern.match(text.trimmed());
+    if (!match.hasMatch()) return std::nullopt;
+    const QSize size(match.captured(1).toInt(), match.captured(2).toInt());
+    if (size.width() < 320 || size.height() < 240) return std::nullopt;
+    return size;
+}
+
+} // namespace
+
+std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QString* error,
+                                                QString* helpText) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QObject::tr("Trainscope: configure, run and profile neural-network training."));
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
+    const QCommandLineOption preset({QStringLiteral("p"), QStringLiteral("preset")},
+                                    QObject::tr("Load the experiment preset NAME."), QStringLiteral("NAME"));
+    const QCommandLineOption config({QStringLiteral("c"), QStringLiteral("config")},
+                                    QObject::tr("Load the experiment from a JSON file."), QStringLiteral("FILE"));
+    const QCommandLineOption set(QStringLiteral("set"), QObject::tr("Override one setting (repeatable)."),
+                                 QStringLiteral("KEY=VALUE"));
+    const QCommandLineOption run(QStringLiteral("run"), QObject::tr("Start the experiment right away."));
+    const QCommandLineOption open(QStringLiteral("open"), QObject::tr("Open a run directory or a Chrome trace."),
+                                  QStringLiteral("PATH"));
+    const QCommandLineOption view(QStringLiteral("view"), QObject::tr("Tab to show: live, operators, timeline or runs."),
+                                  QStringLiteral("VIEW"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QObject::tr("Save a PNG of the window when done."), QStringLiteral("FILE"));
+    const QCommandLineOption quit(QStringLiteral("quit-when-done"), QObject::tr("Exit when the run or the opening is done."));
+    const QCommandLineOption runs(QStringLiteral("runs-dir"), QObject::tr("Where new runs are written."),
+                                  QStringLiteral("DIR"));
+    const QCommandLineOption theme(QStringLiteral("theme"), QObject::tr("system, light or dark."), QStringLiteral("THEME"));
+    const QCommandLineOption settings(QStringLiteral("settings"), QObject::tr("Use this settings file (ini)."),
+                                      QStringLiteral("FILE"));
+    const QCommandLineOption size(QStringLiteral("size"), QObject::tr("Window size, e.g. 1400x900."),
+                                  QStringLiteral("WxH"));
+    const QCommandLineOption no_checkpoints(QStringLiteral("no-checkpoints"),
+                                            QObject::tr("Do not write model checkpoints into the run."));
+    parser.addPositionalArgument(QStringLiteral("path"), QObject::tr("Run directory or trace to open."),
+                                 QStringLiteral("[PATH]"));
+    parser.addOptions({preset, config, set, run, open, view, screenshot, quit, runs, theme, settings, size,
+                       no_checkpoints});
+
+    if (!parser.parse(arguments)) {
+        *error = parser.errorText() + QLatin1Char('.');
+        return std::nullopt;
+    }
+    if (parser.isSet(help) || parser.isSet(version)) {
+        *helpText = parser.isSet(help) ? parser.helpText() : QStringLiteral("trainscope %1\n").arg(QStringLiteral(TRAINSCOPE_VERSION));
+        return std::nullopt;
+    }
+    // `trainscope PATH` (file managers, the .desktop entry) means --open PATH.
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(open))) {
+        *error = QObject::tr("Unexpected argument '%1'; give one run directory or trace to open.")
+                     .arg(positional.last());
+        return std::nullopt;
+    }
+    LaunchOptions o;
+    o.preset = parser.value(preset);
+    o.config_file = parser.value(config);
+    o.overrides = parser.values(set);
+    o.run = parser.isSet(run);
+    o.open = positional.isEmpty() ? parser.value(open) : positional.first();
+    o.view = parser.value(view);
+    o.screenshot = parser.value(screenshot);
+    o.quit_when_done = parser.isSet(quit);
+    o.runs_dir = parser.value(runs);
+    o.theme = parser.value(theme);
+    o.settings_file = parser.value(settings);
+    o.no_checkpoints = parser.isSet(no_checkpoints);
+    if (!o.view.isEmpty() && !viewFromName(o.view)) {
+        *error = QObject::tr("--view '%1' is not one of live, operators, timeline, runs.").arg(o.view);
+        return std::nullopt;
+    }
+    if (!o.theme.isEmpty() && !QStringList{"system", "light", "dark"}.contains(o.theme.toLower())) {
+        *error = QObject::tr("--theme '%1' is not one of system, light, dark.").arg(o.theme);
+        return std::nullopt;
+    }
+    if (parser.isSet(size)) {
+        const auto parsed = parseSize(parser.value(size));
+        if (!parsed) {
+            *error = QObject::tr("--size '%1' is not WIDTHxHEIGHT of at least 320x240.").arg(parser.value(size));
+            return std::nullopt;
+        }
+        o.size = *parsed;
+    }
+    return o;
+}
+
+} // namespace ts::gui

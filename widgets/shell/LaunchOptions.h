@@ -1,0 +1,36 @@
+#pragma once
+// Command-line options of the trainscope GUI, e.g. for documentation and tests:
+//   trainscope --preset NAME --run --screenshot FILE.png --quit-when-done
+//   trainscope --open RUN_DIR_OR_TRACE --view timeline --screenshot t.png --quit-when-done
+#include <optional>
+
+#include <QSize>
+#include <QStringList>
+
+namespace ts::gui {
+
+struct LaunchOptions {
+    QString preset;
+    QString config_file;       // experiment JSON
+    QStringList overrides;     // key=value, applied after preset / config
+    bool run = false;
+    QString open;              // run directory or trace file
+    QString view;              // live | operators | timeline | runs
+    QString screenshot;        // PNG written when the run (or the open) is done
+    bool quit_when_done = false;
+    QString runs_dir;          // where new runs go (default ./runs)
+    QString theme;             // system | light | dark
+    QString settings_file;     // ini file instead of the user's settings
+    QSize size;                // window size for screenshots (invalid = saved/default)
+    bool no_checkpoints = false;
+
+    bool automated() const { return run || !open.isEmpty() || !screenshot.isEmpty() || quit_when_done; }
+};
+
+// Parses QCoreApplication::arguments()-style lists. Returns nullopt and sets
+// `error` (a sentence naming the option) on bad input; --help/--version are
+// handled by the caller via `helpText`.
+std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QString* error,
+                                                QString* helpText);
+
+} // namespace ts::gui

@@ -1,0 +1,301 @@
+#include "shell/MainWindow.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "common/AppSettings.h"
+#include "common/ThemePalette.h"
+#include "form/ExperimentForm.h"
+#include "form/RunPanel.h"
+#include "live/LiveView.h"
+#include "operators/OperatorsView.h"
+#include "run/RunController.h"
+#include "runs/RunsView.h"
+#include "shell/AppActions.h"
+#include "shell/DocumentLoader.h"
+#include "shell/ExperimentFiles.h"
+#include "shell/StatusBar.h"
+#include "timeline/TimelineView.h"
+
+namespace ts::gui {
+
+MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* parent)
+    : QMainWindow(parent), settings_(settings), machine_(machine),
+      actions_(std::make_unique<AppActions>(this)),
+      form_(new ExperimentForm(machine.presets, machine.devices)), run_panel_(new RunPanel),
+      live_(new LiveView), operators_(new OperatorsView), timeline_(new TimelineView),
+      runs_(new RunsView(settings)), controller_(new RunController(this)),
+      loader_(new DocumentLoader(this)), status_(new StatusBar(machine.env)), tabs_(new QTabWidget),
+      recent_(new QMenu(tr("Open &Recent"), this)) {
+    setWindowTitle(tr("Trainscope"));
+    setObjectName(QStringLiteral("mainWindow"));
+    setAcceptDrops(true);
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(live_, tr("Live"));
+    tabs_->addTab(operators_, tr("Operators"));
+    tabs_->addTab(timeline_, tr("Timeline"));
+    tabs_->addTab(runs_, tr("Runs"));
+    setCentralWidget(tabs_);
+    setStatusBar(status_);
+    buildDock();
+    buildMenus(*this, *actions_, recent_);
+    controller_->setRunsRoot(settings_.runsRoot());
+    wireRun();
+    wireDocuments();
+    wireActions();
+    rebuildRecentMenu();
+    runs_->rescan();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDock() {
+    auto* panel = new QWidget;
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(form_, 1);
+    layout->addWidget(run_panel_);
+    dock_ = new QDockWidget(tr("Experiment"), this);
+    dock_->setObjectName(QStringLiteral("experimentDock"));
+    dock_->setWidget(panel);
+    dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock_);
+    resizeDocks({dock_}, {380}, Qt::Horizontal);
+}
+
+void MainWindow::wireRun() {
+    connect(form_, &ExperimentForm::issuesChanged, run_panel_, [this](const std::vector<ConfigIssue>& issues) {
+        run_panel_->setStartBlocked(issues.empty() ? QString()
+                                                   : tr("Fix the highlighted fields first (%1 issues).").arg(issues.size()));
+    });
+    connect(form_, &ExperimentForm::configEdited, this,
+            [this] { status_->setDevice(QString::fromStdString(form_->config().device)); });
+    connect(run_panel_, &RunPanel::startClicked, this, &MainWindow::startRun);
+    connect(run_panel_, &RunPanel::stopClicked, controller_, &RunController::stop);
+    connect(controller_, &RunController::stopRequested, run_panel_, &RunPanel::setStopping);
+    connect(controller_, &RunController::runStarted, this, [this](const RunLaunch& launch) {
+        form_->setRunning(true);
+        run_panel_->setRunning(true);
+        live_->beginRun(launch);
+        showView(View::Live);
+        status_->showMessage(tr("Run started in %1").arg(launch.runDir));
+    });
+    connect(controller_, &RunController::updated, this, &MainWindow::onUpdate);
+    connect(controller_, &RunController::progressChanged, run_panel_, &RunPanel::setProgress);
+    connect(controller_, &RunController::progressChanged, status_, &StatusBar::showProgress);
+    connect(controller_, &RunController::runFinished, this, &MainWindow::onRunFinished);
+    connect(controller_, &RunController::startFailed, this, &MainWindow::reportError);
+    run_panel_->setStartBlocked(form_->isValid() ? QString() : tr("Fix the highlighted fields first."));
+}
+
+void MainWindow::wireDocuments() {
+    connect(loader_, &DocumentLoader::started, this,
+            [this](const QString& path) { status_->showMessage(tr("Opening %1 …").arg(path)); });
+    connect(loader_, &DocumentLoader::opened, this, &MainWindow::showDocument);
+    connect(runs_, &RunsView::openRequested, this, &MainWindow::openPath);
+}
+
+void MainWindow::wireActions() {
+    const AppActions& a = *actions_;
+    connect(a.open_run, &QAction::triggered, this, [this] { chooseAndOpen(true); });
+    connect(a.open_trace, &QAction::triggered, this, [this] { chooseAndOpen(false); });
+    connect(a.load_config, &QAction::triggered, this, [this] { loadExperimentInteractive(this, settings_, *form_); });
+    connect(a.save_config, &QAction::triggered, this, [this] { saveExperimentInteractive(this, settings_, *form_); });
+    connect(a.screenshot, &QAction::triggered, this, &MainWindow::saveScreenshotInteractive);
+    connect(a.quit, &QAction::triggered, this, &QWidget::close);
+    connect(a.start, &QAction::triggered, this, &MainWindow::startRun);
+    connect(a.stop, &QAction::triggered, controller_, &RunController::stop);
+    connect(a.view_live, &QAction::triggered, this, [this] { showView(View::Live); });
+    connect(a.view_operators, &QAction::triggered, this, [this] { showView(View::Operators); });
+    connect(a.view_timeline, &QAction::triggered, this, [this] { showView(View::Timeline); });
+    connect(a.view_runs, &QAction::triggered, this, [this] { showView(View::Runs); });
+    a.toggle_form->setChecked(true);
+    connect(a.toggle_form, &QAction::toggled, dock_, &QDockWidget::setVisible);
+    connect(dock_, &QDockWidget::visibilityChanged, a.toggle_form, &QAction::setChecked);
+    const std::pair<QAction*, Theme> themes[] = {
+        {a.theme_system, Theme::System}, {a.theme_light, Theme::Light}, {a.theme_dark, Theme::Dark}};
+    for (const auto& [action, theme] : themes) {
+        action->setChecked(settings_.theme() == theme);
+        connect(action, &QAction::triggered, this, [this, theme = theme] {
+            settings_.setTheme(theme);
+            applyTheme(theme);
+        });
+    }
+    connect(a.shortcuts, &QAction::triggered, this, &MainWindow::showShortcuts);
+    connect(a.about, &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Trainscope"),
+                           tr("<b>Trainscope %1</b><p>A workbench for profiling neural-network training "
+                              "with LibTorch.</p><p>%2</p>")
+                               .arg(QStringLiteral(TRAINSCOPE_VERSION), status_->environmentText().toHtmlEscaped()));
+    });
+}
+
+void MainWindow::startRun() {
+    form_->revalidate();
+    controller_->start(form_->config());
+}
+
+void MainWindow::onUpdate(const LiveUpdate& update) {
+    live_->append(update);
+    if (update.profiles.empty()) return;
+    const std::shared_ptr<const ProfileCapture>& capture = update.profiles.back();
+    // Aliasing pointer: the trace lives as long as its capture.
+    showTrace(std::shared_ptr<const Trace>(capture, &capture->trace),
+              tr("Profiling window %1 of the current run: steps %2–%3, %4 events")
+                  .arg(capture->window + 1).arg(capture->first_step).arg(capture->last_step)
+                  .arg(capture->trace.events.size()));
+}
+
+void MainWindow::onRunFinished(const RunOutcome& outcome) {
+    form_->setRunning(false);
+    run_panel_->setFinished(outcome);
+    live_->finishRun(outcome);
+    status_->showMessage(tr("Run %1").arg(QString::fromLatin1(toString(outcome.summary.status))));
+    if (!outcome.runDir.isEmpty()) runs_->addRun(outcome.runDir);
+    if (outcome.summary.status == RunStatus::Failed) reportError(QString::fromStdString(outcome.summary.error));
+}
+
+void MainWindow::openPath(const QString& path) { loader_->open(path); }
+
+void MainWindow::showDocument(const OpenedDocument& doc) {
+    if (!doc.ok()) {
+        reportError(doc.error);
+        emit documentShown(doc);
+        return;
+    }
+    settings_.addRecentFile(doc.path);
+    rebuildRecentMenu();
+    setWindowTitle(tr("%1 — Trainscope").arg(doc.title()));
+    if (doc.run) live_->showRun(*doc.run);
+    if (doc.trace) {
+        showTrace(doc.trace, tr("%1: %2 events on %3 lanes (%4)")
+                                 .arg(doc.trace_path).arg(doc.trace->events.size()).arg(doc.trace->lanes.size())
+                                 .arg(QString::fromStdString(doc.trace->source)));
+    } else {
+        const QString why = doc.trace_error.isEmpty() ? tr("this run was not profiled") : doc.trace_error;
+        showTrace(nullptr, tr("No trace: %1").arg(why));
+    }
+    showView(doc.run ? View::Live : View::Timeline);
+    status_->showMessage(tr("Opened %1").arg(doc.path), 5000);
+    emit documentShown(doc);
+}
+
+void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& description) {
+    if (trace) {
+        operators_->setTrace(trace, description);
+        timeline_->setTrace(trace, description);
+    } else {
+        operators_->clear();
+        timeline_->setTrace(nullptr, description);
+    }
+}
+
+void MainWindow::showView(View view) { tabs_->setCurrentIndex(int(view)); }
+
+View MainWindow::currentView() const { return View(tabs_->currentIndex()); }
+
+void MainWindow::rebuildRecentMenu() {
+    recent_->clear();
+    for (const QString& path : settings_.recentFiles())
+        recent_->addAction(QFileInfo(path).fileName() + QStringLiteral("  —  ") + path, this,
+                           [this, path] { openPath(path); });
+    if (recent_->isEmpty()) recent_->addAction(tr("(none)"))->setEnabled(false);
+    recent_->addSeparator();
+    recent_->addAction(tr("Clear"), this, [this] {
+        settings_.clearRecentFiles();
+        rebuildRecentMenu();
+    });
+}
+
+void MainWindow::reportError(const QString& message) {
+    status_->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
+    emit errorReported(message);
+}
+
+void MainWindow::chooseAndOpen(bool directory) {
+    const QString start = settings_.lastBrowseDir().isEmpty() ? settings_.runsRoot() : settings_.lastBrowseDir();
+    const QString path = directory
+        ? QFileDialog::getExistingDirectory(this, tr("Open a run directory"), start)
+        : QFileDialog::getOpenFileName(this, tr("Open a trace"), start,
+                                       tr("Chrome traces (*.json *.json.gz *.pt.trace.json);;All files (*)"));
+    if (path.isEmpty()) return;
+    settings_.setLastBrowseDir(QFileInfo(path).absolutePath());
+    openPath(path);
+}
+
+void MainWindow::saveScreenshotInteractive() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"),
+                                                      QFileInfo(settings_.lastBrowseDir(), QStringLiteral("trainscope.png")).filePath(),
+                                                      tr("PNG images (*.png)"));
+    if (!path.isEmpty() && !grab().save(path)) reportError(tr("Cannot write %1.").arg(path));
+}
+
+void MainWindow::showShortcuts() {
+    QString html = QStringLiteral("<table>");
+    for (QAction* action : actions_->all()) {
+        const QString keys = QKeySequence::listToString(action->shortcuts(), QKeySequence::NativeText);
+        if (!keys.isEmpty())
+            html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), action->text().remove(QLatin1Char('&')));
+    }
+    html += tr("<tr><td colspan=2><br><b>Timeline</b></td></tr>"
+               "<tr><td><b>Wheel, W / S</b></td><td>zoom in / out</td></tr>"
+               "<tr><td><b>Drag, A / D, ← / →</b></td><td>pan</td></tr>"
+               "<tr><td><b>Shift+Wheel, ↑ / ↓</b></td><td>scroll lanes</td></tr>"
+               "<tr><td><b>Click / F / 0</b></td><td>select / zoom to selection / show all</td></tr>"
+               "<tr><td><b>Ctrl+F, Enter</b></td><td>search, next match</td></tr>"
+               "<tr><td colspan=2><br><b>Live charts</b></td></tr>"
+               "<tr><td><b>Wheel / drag / End</b></td><td>zoom / pan / follow the newest steps</td></tr></table>");
+    QMessageBox::information(this, tr("Keyboard shortcuts"), html);
+}
+
+void MainWindow::restoreSession() {
+    restoreGeometry(settings_.windowGeometry());
+    restoreState(settings_.windowState());
+    if (const auto view = viewFromName(settings_.currentView())) showView(*view);
+    restoreExperiment(settings_, *form_);
+    status_->setDevice(QString::fromStdString(form_->config().device));
+}
+
+void MainWindow::saveSession() {
+    settings_.setWindowGeometry(saveGeometry());
+    settings_.setWindowState(saveState());
+    settings_.setCurrentView(viewName(currentView()));
+    rememberExperiment(settings_, *form_);
+    settings_.sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (controller_->isRunning()) {
+        const auto answer = QMessageBox::question(this, tr("Quit"), tr("A run is in progress. Stop it and quit? "
+                                                                        "What was measured so far is kept."));
+        if (answer != QMessageBox::Yes) {
+            event->ignore();
+            return;
+        }
+        controller_->stop();
+    }
+    saveSession();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile()) openPath(url.toLocalFile());
+    event->acceptProposedAction();
+}
+
+} // namespace ts::gui

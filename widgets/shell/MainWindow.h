@@ -1,0 +1,102 @@
+#pragma once
+// The main window only assembles the panels and connects their typed
+// signals: experiment form + run panel (dock), Live / Operators / Timeline /
+// Runs tabs, status bar, menus. The panels do the work.
+#include <memory>
+
+#include <QMainWindow>
+
+#include "profiling/Trace.h"
+#include "shell/Machine.h"
+#include "shell/OpenedDocument.h"
+#include "shell/Views.h"
+
+class QDockWidget;
+class QMenu;
+class QTabWidget;
+
+namespace ts::gui {
+
+class AppSettings;
+class DocumentLoader;
+class ExperimentForm;
+class LiveView;
+class OperatorsView;
+class RunController;
+class RunPanel;
+class RunsView;
+class StatusBar;
+class TimelineView;
+struct AppActions;
+struct LiveUpdate;
+struct RunOutcome;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    MainWindow(AppSettings& settings, const Machine& machine, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ExperimentForm* form() const { return form_; }
+    RunPanel* runPanel() const { return run_panel_; }
+    LiveView* liveView() const { return live_; }
+    OperatorsView* operatorsView() const { return operators_; }
+    TimelineView* timelineView() const { return timeline_; }
+    RunsView* runsView() const { return runs_; }
+    RunController* controller() const { return controller_; }
+    DocumentLoader* loader() const { return loader_; }
+    StatusBar* statusBarWidget() const { return status_; }
+
+    void showView(View view);
+    View currentView() const;
+    // Restores geometry, dock layout, tab and the last experiment.
+    void restoreSession();
+
+public slots:
+    void openPath(const QString& path);
+    void startRun();
+
+signals:
+    void documentShown(const ts::gui::OpenedDocument& document);
+    // Start failed, or a path could not be opened (automation reports it).
+    void errorReported(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildDock();
+    void wireRun();
+    void wireDocuments();
+    void wireActions();
+    void onUpdate(const LiveUpdate& update);
+    void onRunFinished(const RunOutcome& outcome);
+    void showDocument(const OpenedDocument& document);
+    void showTrace(std::shared_ptr<const Trace> trace, const QString& description);
+    void rebuildRecentMenu();
+    void reportError(const QString& message);
+    void saveSession();
+    void chooseAndOpen(bool directory);
+    void saveScreenshotInteractive();
+    void showShortcuts();
+
+    AppSettings& settings_;
+    Machine machine_;
+    std::unique_ptr<AppActions> actions_;
+    ExperimentForm* form_;
+    RunPanel* run_panel_;
+    LiveView* live_;
+    OperatorsView* operators_;
+    TimelineView* timeline_;
+    RunsView* runs_;
+    RunController* controller_;
+    DocumentLoader* loader_;
+    StatusBar* status_;
+    QTabWidget* tabs_;
+    QDockWidget* dock_ = nullptr;
+    QMenu* recent_;
+};
+
+} // namespace ts::gui

@@ -1,0 +1,31 @@
+#pragma once
+// The status bar: the device, threads and math libraries in use (from
+// ts::probeEnvironment) on the right, run progress and messages on the left.
+#include <QStatusBar>
+
+#include "env/Environment.h"
+#include "run/LiveUpdate.h"
+
+class QLabel;
+
+namespace ts::gui {
+
+class StatusBar : public QStatusBar {
+    Q_OBJECT
+public:
+    explicit StatusBar(const EnvironmentInfo& env, QWidget* parent = nullptr);
+
+    void setDevice(const QString& device);
+    QString environmentText() const;
+
+public slots:
+    void showProgress(const ts::gui::RunProgress& progress);
+
+private:
+    QLabel* device_;
+    QLabel* threads_;
+    QLabel* blas_;
+    QLabel* onednn_;
+};
+
+} // namespace ts::gui

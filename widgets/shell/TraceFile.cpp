@@ -1,0 +1,11 @@
+#include "shell/TraceFile.h"
+
+#include "profiling/ChromeTraceReader.h"
+
+namespace ts::gui {
+
+std::shared_ptr<const Trace> readTraceFile(const QString& path) {
+    return std::make_shared<const Trace>(readChromeTrace(path.toStdString()));
+}
+
+} // namespace ts::gui

@@ -1,0 +1,15 @@
+#pragma once
+// Reads a trace file (Chrome trace JSON as written by Trainscope, torch.profiler
+// or Kineto) into the shared trace model, through core's reader.
+#include <memory>
+
+#include <QString>
+
+#include "profiling/Trace.h"
+
+namespace ts::gui {
+
+// Throws (std::exception with a sentence naming the file) when unreadable.
+std::shared_ptr<const Trace> readTraceFile(const QString& path);
+
+} // namespace ts::gui

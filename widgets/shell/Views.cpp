@@ -1,0 +1,21 @@
+#include "shell/Views.h"
+
+namespace ts::gui {
+
+QString viewName(View view) {
+    switch (view) {
+    case View::Live: return QStringLiteral("live");
+    case View::Operators: return QStringLiteral("operators");
+    case View::Timeline: return QStringLiteral("timeline");
+    case View::Runs: return QStringLiteral("runs");
+    }
+    return QStringLiteral("live");
+}
+
+std::optional<View> viewFromName(const QString& name) {
+    for (View v : {View::Live, View::Operators, View::Timeline, View::Runs})
+        if (name.compare(viewName(v), Qt::CaseInsensitive) == 0) return v;
+    return std::nullopt;
+}
+
+} // namespace ts::gui

@@ -1,0 +1,200 @@
+#include "timeline/TimelineLayout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace ts::gui {
+namespace {
+
+// Boxes narrower than this are merged with their neighbours in the same pixel.
+constexpr double kMinBoxPx = 1.0;
+// Bound on the candidates a hit test looks at (dense, zoomed-out rows).
+constexpr int kMaxHitCandidates = 4096;
+
+void sortRowByStart(TimelineLayout::Row& row, const Trace& trace) {
+    if (std::is_sorted(row.ids.begin(), row.ids.end(), [&](int32_t a, int32_t b) {
+            return trace.events[size_t(a)].start_ns < trace.events[size_t(b)].start_ns;
+        }))
+        return;
+    std::stable_sort(row.ids.begin(), row.ids.end(), [&](int32_t a, int32_t b) {
+        return trace.events[size_t(a)].start_ns < trace.events[size_t(b)].start_ns;
+    });
+}
+
+} // namespace
+
+void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
+    trace_ = std::move(trace);
+    rows_.clear();
+    lanes_.clear();
+    start_ns_ = 0;
+    end_ns_ = 1;
+    if (!trace_) {
+        computeYs();
+        return;
+    }
+    const Trace& t = *trace_;
+    // Depth of each lane decides how many rows it needs.
+    std::vector<int> depth(t.lanes.size(), -1);
+    for (const TraceEvent& e : t.events)
+        if (e.lane >= 0 && size_t(e.lane) < depth.size()) depth[size_t(e.lane)] = std::max(depth[size_t(e.lane)], int(e.depth));
+    for (size_t lane = 0; lane < t.lanes.size(); ++lane) {
+        if (depth[lane] < 0) continue;  // lanes without events take no room
+        Lane block;
+        block.first_row = int(rows_.size());
+        block.row_count = depth[lane] + 1;
+        for (int d = 0; d <= depth[lane]; ++d) rows_.push_back(Row{int(lane), d, 0, {}, {}, {}});
+        lanes_.push_back(block);
+    }
+    std::vector<int> lane_first_row(t.lanes.size(), -1);
+    for (const Lane& block : lanes_) lane_first_row[size_t(rows_[size_t(block.first_row)].lane)] = block.first_row;
+
+    int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+    for (size_t i = 0; i < t.events.size(); ++i) {
+        const TraceEvent& e = t.events[i];
+        if (e.lane < 0 || size_t(e.lane) >= t.lanes.size() || e.depth < 0) continue;
+        rows_[size_t(lane_first_row[size_t(e.lane)] + e.depth)].ids.push_back(int32_t(i));
+        lo = std::min(lo, e.start_ns);
+        hi = std::max(hi, e.end_ns());
+    }
+    for (Row& row : rows_) {
+        sortRowByStart(row, t);
+        row.starts.reserve(row.ids.size());
+        row.max_end.reserve(row.ids.size());
+        int64_t running = std::numeric_limits<int64_t>::min();
+        for (int32_t id : row.ids) {
+            const TraceEvent& e = t.events[size_t(id)];
+            row.starts.push_back(e.start_ns);
+            running = std::max(running, e.end_ns());
+            row.max_end.push_back(running);
+        }
+    }
+    if (lo <= hi) {
+        start_ns_ = lo;
+        end_ns_ = std::max(hi, lo + 1);
+    }
+    computeYs();
+}
+
+void TimelineLayout::setRowHeight(int px) {
+    row_height_ = std::max(4, px);
+    computeYs();
+}
+
+void TimelineLayout::computeYs() {
+    int y = 0;
+    for (Lane& block : lanes_) {
+        block.y = y;
+        block.height = block.row_count * row_height_;
+        for (int r = 0; r < block.row_count; ++r) rows_[size_t(block.first_row + r)].y = y + r * row_height_;
+        y += block.height + kLaneGap;
+    }
+    content_height_ = y;
+}
+
+int TimelineLayout::rowAt(double y) const {
+    const auto it = std::upper_bound(lanes_.begin(), lanes_.end(), y,
+                                     [](double v, const Lane& b) { return v < double(b.y); });
+    if (it == lanes_.begin()) return -1;
+    const Lane& block = *std::prev(it);
+    const int r = int(std::floor((y - block.y) / row_height_));
+    return r >= 0 && r < block.row_count ? block.first_row + r : -1;
+}
+
+int TimelineLayout::rowOf(int32_t event) const {
+    if (!trace_ || event < 0 || size_t(event) >= trace_->events.size()) return -1;
+    const TraceEvent& e = trace_->events[size_t(event)];
+    for (const Lane& block : lanes_)
+        if (rows_[size_t(block.first_row)].lane == e.lane)
+            return e.depth < block.row_count ? block.first_row + e.depth : -1;
+    return -1;
+}
+
+size_t TimelineLayout::firstEndingAfter(const Row& row, double t_ns) const {
+    return size_t(std::lower_bound(row.max_end.begin(), row.max_end.end(), t_ns,
+                                   [](int64_t end, double t) { return double(end) < t; }) -
+                  row.max_end.begin());
+}
+
+void TimelineLayout::collectBoxes(const TimelineViewport& view, double y0, double y1,
+                                  std::vector<Box>& out) const {
+    out.clear();
+    for (size_t r = 0; r < rows_.size(); ++r) {
+        const Row& row = rows_[r];
+        if (row.y + row_height_ <= y0 || row.y >= y1) continue;
+        collectRow(view, int(r), out);
+    }
+}
+
+// Walks one row left to right. An event at least kMinBoxPx wide is one box;
+// narrower ones are merged with every event starting in the same pixel column,
+// and the walk jumps (binary search) to the first event of the next column.
+void TimelineLayout::collectRow(const TimelineViewport& view, int row_index, std::vector<Box>& out) const {
+    const Row& row = rows_[size_t(row_index)];
+    const Trace& t = *trace_;
+    const double t1 = view.endNs();
+    size_t i = firstEndingAfter(row, view.start_ns);
+    const size_t n = row.ids.size();
+    while (i < n && double(row.starts[i]) <= t1) {
+        const TraceEvent& e = t.events[size_t(row.ids[i])];
+        const double x0 = view.xOf(double(e.start_ns));
+        const double x1 = view.xOf(double(e.end_ns()));
+        if (x1 - x0 >= kMinBoxPx) {
+            out.push_back({float(std::max(x0, -1.0)), float(std::min(x1, view.width_px + 1.0)), row_index,
+                           row.ids[i], 1});
+            ++i;
+            continue;
+        }
+        const double column_end_t = view.timeAt(std::floor(x0) + 1.0);
+        const size_t j = size_t(std::lower_bound(row.starts.begin() + long(i), row.starts.end(),
+                                                 column_end_t,
+                                                 [](int64_t s, double v) { return double(s) < v; }) -
+                                row.starts.begin());
+        const size_t last = std::max(j, i + 1) - 1;
+        const double end_x = std::min(view.xOf(double(row.max_end[last])), view.width_px + 1.0);
+        out.push_back({float(std::floor(x0)), float(std::max(std::floor(x0) + 1.0, end_x)), row_index,
+                       row.ids[i], int32_t(last - i + 1)});
+        i = last + 1;
+    }
+}
+
+int32_t TimelineLayout::hitTest(const TimelineViewport& view, double x, double y,
+                                double tolerance_px) const {
+    const int r = rowAt(y);
+    if (r < 0 || !trace_) return -1;
+    const Row& row = rows_[size_t(r)];
+    const double t = view.timeAt(x);
+    const double tol = tolerance_px * view.ns_per_px;
+    int32_t best = -1;
+    double best_distance = std::numeric_limits<double>::max();
+    size_t i = firstEndingAfter(row, t - tol);
+    for (int seen = 0; i < row.ids.size() && double(row.starts[i]) <= t + tol && seen < kMaxHitCandidates;
+         ++i, ++seen) {
+        const TraceEvent& e = trace_->events[size_t(row.ids[i])];
+        const double s = double(e.start_ns), end = double(e.end_ns());
+        const double distance = t < s ? s - t : t > end ? t - end : 0.0;
+        if (distance < best_distance || (distance == 0 && best_distance == 0)) {
+            // Inside several (overlapping import)? The later-starting one is the narrower.
+            best_distance = distance;
+            best = row.ids[i];
+        }
+    }
+    return best_distance <= tol ? best : -1;
+}
+
+std::vector<int32_t> TimelineLayout::childrenOf(int32_t event) const {
+    std::vector<int32_t> children;
+    const int r = rowOf(event);
+    if (r < 0 || size_t(r) + 1 >= rows_.size()) return children;
+    const Row& below = rows_[size_t(r) + 1];
+    if (below.lane != rows_[size_t(r)].lane) return children;
+    const TraceEvent& e = trace_->events[size_t(event)];
+    auto it = std::lower_bound(below.starts.begin(), below.starts.end(), e.start_ns);
+    for (size_t i = size_t(it - below.starts.begin()); i < below.ids.size() && below.starts[i] <= e.end_ns(); ++i)
+        if (trace_->events[size_t(below.ids[i])].parent == event) children.push_back(below.ids[i]);
+    return children;
+}
+
+} // namespace ts::gui

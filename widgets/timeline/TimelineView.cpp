@@ -1,0 +1,164 @@
+#include "timeline/TimelineView.h"
+
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QShortcut>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "timeline/EventDetails.h"
+#include "timeline/TimelineWidget.h"
+
+namespace ts::gui {
+namespace {
+
+constexpr int kSearchDelayMs = 200;
+
+QToolButton* toolButton(const QString& text, const QString& tip) {
+    auto* button = new QToolButton;
+    button->setText(text);
+    button->setToolTip(tip);
+    return button;
+}
+
+} // namespace
+
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent), timeline_(new TimelineWidget), scroll_(new QScrollBar(Qt::Vertical)),
+      details_(new QTextBrowser), search_edit_(new QLineEdit), match_label_(new QLabel),
+      source_(new QLabel) {
+    search_edit_->setPlaceholderText(tr("Search events by name (Ctrl+F, Enter = next)"));
+    search_edit_->setClearButtonEnabled(true);
+    search_edit_->setObjectName(QStringLiteral("timelineSearch"));
+    auto* prev = toolButton(QStringLiteral("◀"), tr("Previous match (Shift+Enter)"));
+    auto* next = toolButton(QStringLiteral("▶"), tr("Next match (Enter)"));
+    auto* fit = toolButton(tr("Fit"), tr("Show the whole trace (0)"));
+    auto* find = new QShortcut(QKeySequence::Find, this);
+    find->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(find, &QShortcut::activated, this, [this] {
+        search_edit_->setFocus();
+        search_edit_->selectAll();
+    });
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(search_edit_, 2);
+    bar->addWidget(prev);
+    bar->addWidget(next);
+    bar->addWidget(match_label_);
+    bar->addStretch(1);
+    bar->addWidget(new QLabel(tr("Wheel/W/S zoom · drag/A/D pan · click selects")));
+    bar->addWidget(fit);
+
+    auto* track = new QWidget;
+    auto* track_layout = new QHBoxLayout(track);
+    track_layout->setContentsMargins(0, 0, 0, 0);
+    track_layout->setSpacing(0);
+    track_layout->addWidget(timeline_, 1);
+    track_layout->addWidget(scroll_);
+    details_->setOpenLinks(false);
+    details_->setMinimumWidth(220);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(track);
+    split->addWidget(details_);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(source_);
+    layout->addWidget(split, 1);
+
+    search_timer_.setSingleShot(true);
+    search_timer_.setInterval(kSearchDelayMs);
+    connect(&search_timer_, &QTimer::timeout, this, &TimelineView::runSearch);
+    connect(search_edit_, &QLineEdit::textChanged, this, [this] { search_timer_.start(); });
+    connect(search_edit_, &QLineEdit::returnPressed, this, [this] {
+        if (search_timer_.isActive()) runSearch();
+        (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier) ? previousMatch() : nextMatch();
+    });
+    connect(prev, &QToolButton::clicked, this, &TimelineView::previousMatch);
+    connect(next, &QToolButton::clicked, this, &TimelineView::nextMatch);
+    connect(fit, &QToolButton::clicked, timeline_, &TimelineWidget::fitAll);
+    connect(timeline_, &TimelineWidget::eventSelected, this, &TimelineView::showDetails);
+    connect(timeline_, &TimelineWidget::scrollRangeChanged, this, [this](int maximum, int page) {
+        scroll_->setRange(0, maximum);
+        scroll_->setPageStep(page);
+        scroll_->setValue(timeline_->scrollY());
+    });
+    connect(scroll_, &QScrollBar::valueChanged, timeline_, &TimelineWidget::setScrollY);
+    connect(details_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        const int32_t event = eventFromLink(url.toString());
+        if (event >= 0) timeline_->selectEvent(event, true);
+    });
+    clear();
+}
+
+void TimelineView::clear() { setTrace(nullptr, tr("No trace yet: run with profiling enabled, or open a run or a Chrome trace.")); }
+
+void TimelineView::setTrace(std::shared_ptr<const Trace> trace, const QString& description) {
+    trace_ = std::move(trace);
+    search_.clear();
+    timeline_->setTrace(trace_);
+    source_->setText(description);
+    showDetails(-1);
+    if (!search_edit_->text().isEmpty()) runSearch();
+    updateMatchLabel();
+}
+
+QString TimelineView::detailsHtml() const { return details_->toHtml(); }
+
+void TimelineView::setSearchText(const QString& text) {
+    search_edit_->setText(text);
+    runSearch();
+}
+
+void TimelineView::runSearch() {
+    search_timer_.stop();
+    if (!trace_) return;
+    search_.run(*trace_, search_edit_->text().trimmed().toStdString());
+    timeline_->setNameMatches(search_.active() ? search_.nameMatches() : std::vector<uint8_t>());
+    updateMatchLabel();
+}
+
+void TimelineView::nextMatch() {
+    if (!trace_) return;
+    const int32_t current = timeline_->selectedEvent();
+    const double after = current >= 0 ? double(trace_->events[size_t(current)].start_ns)
+                                      : timeline_->viewport().start_ns - 1;
+    const int32_t event = search_.next(*trace_, after);
+    if (event >= 0) timeline_->selectEvent(event, true);
+    updateMatchLabel();
+}
+
+void TimelineView::previousMatch() {
+    if (!trace_) return;
+    const int32_t current = timeline_->selectedEvent();
+    const double before = current >= 0 ? double(trace_->events[size_t(current)].start_ns)
+                                       : timeline_->viewport().endNs();
+    const int32_t event = search_.previous(*trace_, before);
+    if (event >= 0) timeline_->selectEvent(event, true);
+    updateMatchLabel();
+}
+
+void TimelineView::updateMatchLabel() {
+    if (!search_.active()) {
+        match_label_->clear();
+        return;
+    }
+    const int index = trace_ ? search_.indexOf(*trace_, timeline_->selectedEvent()) : -1;
+    const auto count = search_.matches().size();
+    match_label_->setText(index >= 0 ? tr("%1 of %2").arg(index + 1).arg(count) : tr("%1 matches").arg(count));
+}
+
+void TimelineView::showDetails(int32_t event) {
+    details_->setHtml(eventDetailsHtml(timeline_->layout(), event));
+    updateMatchLabel();
+}
+
+} // namespace ts::gui

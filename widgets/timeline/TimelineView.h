@@ -1,0 +1,53 @@
+#pragma once
+// The Timeline tab: search bar, the timeline with its vertical scroll bar,
+// and the details of the selected event.
+#include <memory>
+
+#include <QTimer>
+#include <QWidget>
+
+#include "profiling/Trace.h"
+#include "timeline/TimelineSearch.h"
+
+class QLabel;
+class QLineEdit;
+class QScrollBar;
+class QTextBrowser;
+
+namespace ts::gui {
+
+class TimelineWidget;
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+
+    void setTrace(std::shared_ptr<const Trace> trace, const QString& description);
+    void clear();
+    TimelineWidget* timeline() const { return timeline_; }
+    const TimelineSearch& search() const { return search_; }
+    QString detailsHtml() const;
+
+public slots:
+    void setSearchText(const QString& text);
+    void nextMatch();
+    void previousMatch();
+
+private:
+    void runSearch();
+    void showDetails(int32_t event);
+    void updateMatchLabel();
+
+    std::shared_ptr<const Trace> trace_;
+    TimelineWidget* timeline_;
+    QScrollBar* scroll_;
+    QTextBrowser* details_;
+    QLineEdit* search_edit_;
+    QLabel* match_label_;
+    QLabel* source_;
+    TimelineSearch search_;
+    QTimer search_timer_;
+};
+
+} // namespace ts::gui

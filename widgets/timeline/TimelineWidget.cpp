@@ -1,0 +1,232 @@
+#include "timeline/TimelineWidget.h"
+
+#include <cmath>
+
+#include <QElapsedTimer>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include "common/Format.h"
+
+namespace ts::gui {
+namespace {
+
+constexpr double kWheelZoomPerNotch = 1.25;
+constexpr double kKeyZoom = 1.3;
+constexpr double kKeyPanFraction = 0.12;  // of the visible width
+constexpr int kDragThresholdPx = 4;
+constexpr double kHitTolerancePx = 3;
+
+} // namespace
+
+TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumSize(400, 200);
+    scene_.layout = &layout_;
+    updateMetrics();
+}
+
+void TimelineWidget::updateMetrics() {
+    const QFontMetrics metrics(font());
+    layout_.setRowHeight(metrics.height() + 6);
+    scene_.ruler_px = metrics.height() * 2 + 6;
+    scene_.gutter_px = metrics.horizontalAdvance(QLatin1Char('m')) * 18;
+    scene_.view.setWidth(width() - scene_.gutter_px);
+}
+
+void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace) {
+    layout_.setTrace(trace);
+    if (trace) painter_.prepare(*trace, palette());
+    scene_.selected = scene_.linked = -1;
+    scene_.scroll_y = 0;
+    name_matches_.clear();
+    scene_.name_matches = nullptr;
+    scene_.view.setBounds(double(layout_.startNs()), double(layout_.endNs()));
+    scene_.view.setWidth(width() - scene_.gutter_px);
+    scene_.view.fit();
+    changed();
+}
+
+int TimelineWidget::maxScrollY() const {
+    return std::max(0, layout_.contentHeight() - (height() - scene_.ruler_px));
+}
+
+QPointF TimelineWidget::eventCenter(int32_t event) const {
+    const int row = layout_.rowOf(event);
+    if (row < 0) return {};
+    const TraceEvent& e = layout_.trace()->events[size_t(event)];
+    const double mid = (double(e.start_ns) + double(e.end_ns())) / 2;
+    return {scene_.gutter_px + scene_.view.xOf(mid),
+            scene_.ruler_px + layout_.rows()[size_t(row)].y - scene_.scroll_y + layout_.rowHeight() / 2.0};
+}
+
+int32_t TimelineWidget::eventAt(QPointF pos) const {
+    if (pos.x() < scene_.gutter_px || pos.y() < scene_.ruler_px) return -1;
+    return layout_.hitTest(scene_.view, trackX(pos.x()), contentY(pos.y()), kHitTolerancePx);
+}
+
+void TimelineWidget::selectEvent(int32_t event, bool reveal) {
+    const auto& trace = layout_.trace();
+    if (!trace || event >= int32_t(trace->events.size())) event = -1;
+    scene_.selected = event;
+    scene_.linked = event >= 0 ? trace->events[size_t(event)].link : -1;
+    if (event >= 0 && reveal) {
+        const TraceEvent& e = trace->events[size_t(event)];
+        if (e.start_ns < scene_.view.start_ns || e.end_ns() > scene_.view.endNs())
+            scene_.view.centerOn((double(e.start_ns) + double(e.end_ns())) / 2);
+        const int row = layout_.rowOf(event);
+        const int y = row >= 0 ? layout_.rows()[size_t(row)].y : 0;
+        const int page = height() - scene_.ruler_px;
+        if (y < scene_.scroll_y || y + layout_.rowHeight() > scene_.scroll_y + page)
+            setScrollY(y - page / 3);
+    }
+    emit eventSelected(event);
+    changed();
+}
+
+void TimelineWidget::zoomToEvent(int32_t event) {
+    if (!layout_.trace() || event < 0) return;
+    const TraceEvent& e = layout_.trace()->events[size_t(event)];
+    scene_.view.show(double(e.start_ns), double(e.end_ns()), 0.15);
+    selectEvent(event, true);
+}
+
+void TimelineWidget::fitAll() {
+    scene_.view.fit();
+    changed();
+}
+
+void TimelineWidget::setScrollY(int y) {
+    const int clamped = std::clamp(y, 0, maxScrollY());
+    if (clamped == scene_.scroll_y) return;
+    scene_.scroll_y = clamped;
+    changed();
+}
+
+void TimelineWidget::setNameMatches(std::vector<uint8_t> matches) {
+    name_matches_ = std::move(matches);
+    scene_.name_matches = name_matches_.empty() ? nullptr : &name_matches_;
+    update();
+}
+
+void TimelineWidget::changed() {
+    emit scrollRangeChanged(maxScrollY(), height() - scene_.ruler_px);
+    emit viewChanged();
+    update();
+}
+
+void TimelineWidget::paintEvent(QPaintEvent*) {
+    QElapsedTimer timer;
+    timer.start();
+    QPainter painter(this);
+    painter_.paint(painter, size(), scene_, palette());
+    frames_.record(double(timer.nsecsElapsed()) / 1e6);
+}
+
+void TimelineWidget::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    scene_.view.setWidth(width() - scene_.gutter_px);
+    setScrollY(scene_.scroll_y);
+    changed();
+}
+
+void TimelineWidget::wheelEvent(QWheelEvent* event) {
+    const QPoint delta = event->angleDelta();
+    if (event->modifiers() & Qt::ShiftModifier) {
+        setScrollY(scene_.scroll_y - (delta.y() != 0 ? delta.y() : delta.x()) / 2);
+    } else if (std::abs(delta.x()) > std::abs(delta.y())) {
+        scene_.view.panPx(delta.x() / 2.0);
+        changed();
+    } else {
+        scene_.view.zoomAt(trackX(event->position().x()), std::pow(kWheelZoomPerNotch, delta.y() / 120.0));
+        changed();
+    }
+    event->accept();
+}
+
+void TimelineWidget::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;
+    press_pos_ = last_drag_pos_ = event->position();
+    dragging_ = false;
+}
+
+void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
+    if (!(event->buttons() & Qt::LeftButton)) return;
+    const QPointF pos = event->position();
+    if (!dragging_ && (pos - press_pos_).manhattanLength() < kDragThresholdPx) return;
+    if (!dragging_) setCursor(Qt::ClosedHandCursor);
+    dragging_ = true;
+    const QPointF delta = pos - last_drag_pos_;
+    last_drag_pos_ = pos;
+    scene_.view.panPx(delta.x());
+    scene_.scroll_y = std::clamp(int(scene_.scroll_y - delta.y()), 0, maxScrollY());
+    changed();
+}
+
+void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;
+    if (!dragging_) selectEvent(eventAt(event->position()), false);
+    dragging_ = false;
+    unsetCursor();
+}
+
+void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* event) {
+    const int32_t hit = eventAt(event->position());
+    if (hit >= 0) zoomToEvent(hit);
+}
+
+double TimelineWidget::keyboardAnchorX() const {
+    const QPointF mouse = mapFromGlobal(QCursor::pos());
+    if (rect().contains(mouse.toPoint()) && mouse.x() >= scene_.gutter_px) return trackX(mouse.x());
+    return scene_.view.width_px / 2.0;
+}
+
+void TimelineWidget::keyPressEvent(QKeyEvent* event) {
+    const double pan = scene_.view.width_px * kKeyPanFraction;
+    const int page = height() - scene_.ruler_px;
+    switch (event->key()) {
+    case Qt::Key_W: scene_.view.zoomAt(keyboardAnchorX(), kKeyZoom); break;
+    case Qt::Key_S: scene_.view.zoomAt(keyboardAnchorX(), 1.0 / kKeyZoom); break;
+    case Qt::Key_A: case Qt::Key_Left: scene_.view.panPx(pan); break;
+    case Qt::Key_D: case Qt::Key_Right: scene_.view.panPx(-pan); break;
+    case Qt::Key_Up: setScrollY(scene_.scroll_y - layout_.rowHeight()); return;
+    case Qt::Key_Down: setScrollY(scene_.scroll_y + layout_.rowHeight()); return;
+    case Qt::Key_PageUp: setScrollY(scene_.scroll_y - page); return;
+    case Qt::Key_PageDown: setScrollY(scene_.scroll_y + page); return;
+    case Qt::Key_0: case Qt::Key_Home: scene_.view.fit(); break;
+    case Qt::Key_F: zoomToEvent(scene_.selected); return;
+    case Qt::Key_Escape: selectEvent(-1, false); return;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    changed();
+}
+
+bool TimelineWidget::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int32_t hit = eventAt(help->pos());
+        if (hit < 0) {
+            QToolTip::hideText();
+            return true;
+        }
+        const TraceEvent& e = layout_.trace()->events[size_t(hit)];
+        QToolTip::showText(help->globalPos(),
+                           QStringLiteral("%1\n%2").arg(QString::fromStdString(layout_.trace()->nameOf(e)),
+                                                        format::durationNs(e.dur_ns)),
+                           this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void TimelineWidget::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && layout_.trace()) painter_.prepare(*layout_.trace(), palette());
+    if (event->type() == QEvent::FontChange) updateMetrics();
+}
+
+} // namespace ts::gui

@@ -1,0 +1,75 @@
+#pragma once
+// The trace timeline: one lane per thread, nested operators, wheel to zoom,
+// drag to pan, W/A/S/D like Perfetto, click to select, double-click or F to
+// zoom to the selection. Painting is done by TimelinePainter.
+#include <memory>
+#include <vector>
+
+#include <QWidget>
+
+#include "common/FrameMeter.h"
+#include "timeline/TimelineLayout.h"
+#include "timeline/TimelinePainter.h"
+
+namespace ts::gui {
+
+class TimelineWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineWidget(QWidget* parent = nullptr);
+
+    void setTrace(std::shared_ptr<const Trace> trace);
+    const TimelineLayout& layout() const { return layout_; }
+    const TimelineViewport& viewport() const { return scene_.view; }
+    TimelineViewport& viewport() { return scene_.view; }
+    int32_t selectedEvent() const { return scene_.selected; }
+    int scrollY() const { return scene_.scroll_y; }
+    int maxScrollY() const;
+    const FrameMeter& frameMeter() const { return frames_; }
+    // Widget coordinates of the middle of an event's box (tests, automation).
+    QPointF eventCenter(int32_t event) const;
+    int32_t eventAt(QPointF pos) const;
+
+public slots:
+    void selectEvent(int32_t event, bool reveal);
+    void zoomToEvent(int32_t event);
+    void fitAll();
+    void setScrollY(int y);
+    // Name matches to highlight; empty = no search.
+    void setNameMatches(std::vector<uint8_t> matches);
+
+signals:
+    void eventSelected(int32_t event);
+    void viewChanged();
+    void scrollRangeChanged(int maximum, int page);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    double trackX(double widget_x) const { return widget_x - scene_.gutter_px; }
+    double contentY(double widget_y) const { return widget_y - scene_.ruler_px + scene_.scroll_y; }
+    double keyboardAnchorX() const;
+    void updateMetrics();
+    void changed();
+
+    TimelineLayout layout_;
+    TimelinePainter painter_;
+    TimelineScene scene_;
+    std::vector<uint8_t> name_matches_;
+    FrameMeter frames_;
+    QPointF press_pos_;
+    QPointF last_drag_pos_;
+    bool dragging_ = false;
+};
+
+} // namespace ts::gui
