@@ -36,7 +36,8 @@ std::vector<double> timeEpochs(const ts::ImageDataset& data, int workers, int ep
         const auto start = std::chrono::steady_clock::now();
         loader.startEpoch(epoch);
         int64_t images = 0;
-        while (auto batch = loader.next()) images += batch->images.size(0);
+        while (auto batch = loader.next())
+            images += batch->images.size(0);
         rates.push_back(double(images) / seconds(std::chrono::steady_clock::now() - start));
     }
     return rates;
@@ -46,8 +47,8 @@ std::vector<double> timeEpochs(const ts::ImageDataset& data, int workers, int ep
 
 int main(int argc, char** argv) {
     try {
-        const auto dir = argc > 1 ? std::filesystem::path(argv[1])
-                                  : ts::defaultDataDir("fashion-mnist");
+        const auto dir =
+            argc > 1 ? std::filesystem::path(argv[1]) : ts::defaultDataDir("fashion-mnist");
         const int epochs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
         const auto load_start = std::chrono::steady_clock::now();
         const ts::ImageDataset data = ts::readFashionMnist(dir, ts::Split::Train);

@@ -1,12 +1,14 @@
 // trainscope-cli: the headless front end. Parsing only; every command lives in
 // core/commands so the GUI and tests share it.
 #include <csignal>
+#include <functional>
 #include <iostream>
 #include <thread>
 
 #include <CLI/CLI.hpp>
 
 #include "commands/Commands.h"
+#include "commands/ExperimentCommands.h"
 #include "commands/TraceStatsCommand.h"
 
 namespace {
@@ -83,6 +85,88 @@ int main(int argc, char** argv) {
     trace_cmd->add_option("--sort", trace.sort, "column to sort by");
     trace_cmd->add_option("--limit", trace.limit, "rows to print (0 = all)");
 
+    // --- experiments: sweep, ladder, advise, roofline, prune, compare ------------
+    ts::SweepOptions sweep;
+    auto* sweep_cmd = app.add_subcommand("sweep", "one short measured run per value of a key");
+    addConfigOptions(sweep_cmd, sweep.source);
+    sweep_cmd->add_option("--key", sweep.key, "config key to sweep (default batch_size)");
+    sweep_cmd->add_option("--values", sweep.values, "comma-separated values, e.g. 16,32,64")
+        ->required();
+    sweep_cmd->add_option("--key2", sweep.key2, "second key: sweep the grid of both");
+    sweep_cmd->add_option("--values2", sweep.values2, "values of --key2");
+    sweep_cmd->add_option("--steps", sweep.steps, "measured steps per point");
+    sweep_cmd->add_option("--warmup", sweep.warmup, "warm-up steps per point (not measured)");
+    sweep_cmd->add_flag("--validate", sweep.validate, "also measure validation accuracy");
+    sweep_cmd->add_option("--memory-margin", sweep.memory_margin,
+                          "share of free memory a point may be predicted to need (0.9)");
+    sweep_cmd->add_option("--out", sweep.out_dir, "output directory");
+    bool sweep_quiet = false;
+    sweep_cmd->add_flag("--no-progress", sweep_quiet, "no per-step progress");
+
+    ts::LadderOptions ladder;
+    auto* ladder_cmd = app.add_subcommand("ladder", "baseline, then each optimization on top");
+    addConfigOptions(ladder_cmd, ladder.source);
+    ladder_cmd->add_option("--steps", ladder.steps, "measured steps per rung");
+    ladder_cmd->add_option("--warmup", ladder.warmup, "warm-up steps per rung (not measured)");
+    ladder_cmd->add_option("--val-batches", ladder.val_batches, "validation batches (0 = all)");
+    ladder_cmd->add_option("--margin", ladder.margin, "keep a rung above this gain (0.03)");
+    ladder_cmd->add_option("--out", ladder.out_dir, "output directory");
+    bool ladder_quiet = false;
+    ladder_cmd->add_flag("--no-progress", ladder_quiet, "no per-step progress");
+
+    ts::AdviseOptions advise;
+    auto* advise_cmd = app.add_subcommand("advise", "what to change, from a run's measurements");
+    advise_cmd->add_option("run", advise.run_dir, "run directory")->required();
+    advise_cmd->add_flag("--json", advise.json, "JSON output");
+
+    ts::RooflineOptions roofline;
+    auto* roofline_cmd = app.add_subcommand("roofline", "operators against the machine's peaks");
+    roofline_cmd->add_option("--run", roofline.run_dir, "profiled run directory");
+    roofline_cmd->add_option("--ncu", roofline.ncu_file, "Nsight Compute CSV export");
+    roofline_cmd->add_option("--peak-gflops", roofline.peak_gflops, "fp32 peak (GFLOP/s)");
+    roofline_cmd->add_option("--peak-low-gflops", roofline.peak_low_gflops,
+                             "bf16/fp16 peak (GFLOP/s)");
+    roofline_cmd->add_option("--peak-gbs", roofline.peak_gbs, "memory bandwidth (GB/s)");
+    roofline_cmd->add_option("--device", roofline.device, "where to measure the peaks");
+    roofline_cmd->add_option("--limit", roofline.limit, "operators to print (0 = all)");
+    roofline_cmd->add_option("--out", roofline.out_dir, "write roofline.csv/png, peaks.json");
+
+    ts::PruneCommandOptions prune;
+    auto* prune_cmd = app.add_subcommand("prune", "prune trained weights; accuracy and latency");
+    addConfigOptions(prune_cmd, prune.source);
+    prune_cmd->add_option("--weights", prune.weights, "checkpoint or state_dict")->required();
+    prune_cmd->add_option("--amount", prune.amount, "share of weights or channels (0.3)");
+    prune_cmd->add_flag("--structured", prune.structured, "zero whole output channels");
+    prune_cmd->add_flag("--global", prune.global, "one threshold over all layers");
+    prune_cmd->add_option("--norm", prune.norm, "structured: 1 (L1) or 2 (L2)");
+    prune_cmd->add_flag("--include-linear", prune.include_linear, "also the fc layer");
+    prune_cmd->add_option("--latency-runs", prune.latency_runs, "timed forward passes");
+    prune_cmd->add_option("--eval-batches", prune.eval_batches, "test batches (0 = config's)");
+    prune_cmd->add_option("--out", prune.out_dir, "output directory");
+
+    ts::CompareOptions compare;
+    auto* compare_cmd = app.add_subcommand("compare", "runs side by side: CSV, charts, report.md");
+    compare_cmd->add_option("runs", compare.runs, "run directories (first = baseline)")
+        ->required();
+    compare_cmd->add_option("--out", compare.out_dir, "write comparison.csv, PNGs, report.md");
+
+    const std::vector<std::pair<CLI::App*, std::function<int()>>> experiment_cmds = {
+        {sweep_cmd,
+         [&] {
+             sweep.progress = !sweep_quiet;
+             return ts::sweepCommand(sweep, std::cout, std::cerr);
+         }},
+        {ladder_cmd,
+         [&] {
+             ladder.progress = !ladder_quiet;
+             return ts::ladderCommand(ladder, std::cout, std::cerr);
+         }},
+        {advise_cmd, [&] { return ts::adviseCommand(advise, std::cout, std::cerr); }},
+        {roofline_cmd, [&] { return ts::rooflineCommand(roofline, std::cout, std::cerr); }},
+        {prune_cmd, [&] { return ts::pruneCommand(prune, std::cout, std::cerr); }},
+        {compare_cmd, [&] { return ts::compareCommand(compare, std::cout, std::cerr); }},
+    };
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -100,5 +184,7 @@ int main(int argc, char** argv) {
     if (*env_cmd) return ts::envCommand(env, std::cout, std::cerr);
     if (*presets_cmd) return ts::presetsCommand(std::cout, std::cerr);
     if (*trace_cmd) return ts::runTraceStats(trace, std::cout, std::cerr);
+    for (const auto& [cmd, run_command] : experiment_cmds)
+        if (*cmd) return run_command();
     return ts::exit_code::kBadInput;
 }

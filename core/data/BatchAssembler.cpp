@@ -9,7 +9,7 @@ namespace ts {
 
 namespace {
 
-constexpr int kCropPad = 4;  // random crop from the image zero-padded by 4 pixels
+constexpr int kCropPad = 4; // random crop from the image zero-padded by 4 pixels
 
 void checkDataset(const ImageDataset& data) {
     const std::string where = "Dataset '" + data.name + "'";
@@ -17,8 +17,9 @@ void checkDataset(const ImageDataset& data) {
         throw DataError(where + " has an empty image shape.");
     if (int64_t(data.pixels.size()) != data.size() * data.imageBytes())
         throw DataError(where + " holds " + std::to_string(data.pixels.size()) +
-                        " pixel bytes, expected " + std::to_string(data.size() * data.imageBytes()) +
-                        " for its " + std::to_string(data.size()) + " images.");
+                        " pixel bytes, expected " +
+                        std::to_string(data.size() * data.imageBytes()) + " for its " +
+                        std::to_string(data.size()) + " images.");
     if (int(data.mean.size()) != data.channels || int(data.std.size()) != data.channels)
         throw DataError(where + " needs one mean and one std per channel (" +
                         std::to_string(data.channels) + "), got " +
@@ -89,18 +90,22 @@ void BatchAssembler::writeImage(int64_t sample, int epoch, float* dst) const {
             float* out = dst + c * channel_stride_ + y * row_stride_;
             const int sy = y + at.dy;
             if (sy < 0 || sy >= height) {
-                for (int x = 0; x < width; ++x) out[x * col_stride_] = pad;
+                for (int x = 0; x < width; ++x)
+                    out[x * col_stride_] = pad;
                 continue;
             }
             const uint8_t* src = plane + int64_t(sy) * width;
-            for (int x = 0; x < x_begin; ++x) out[x * col_stride_] = pad;
+            for (int x = 0; x < x_begin; ++x)
+                out[x * col_stride_] = pad;
             if (at.flip) {
                 for (int x = x_begin; x < x_end; ++x)
                     out[x * col_stride_] = table[src[width - 1 - x + at.dx]];
             } else {
-                for (int x = x_begin; x < x_end; ++x) out[x * col_stride_] = table[src[x + at.dx]];
+                for (int x = x_begin; x < x_end; ++x)
+                    out[x * col_stride_] = table[src[x + at.dx]];
             }
-            for (int x = x_end; x < width; ++x) out[x * col_stride_] = pad;
+            for (int x = x_end; x < width; ++x)
+                out[x * col_stride_] = pad;
         }
     }
 }
@@ -112,8 +117,9 @@ Batch BatchAssembler::make(const std::vector<int64_t>& order, int epoch, int64_t
         options_.channels_last ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::Contiguous;
     Batch batch;
     batch.index = index;
-    batch.images = torch::empty({count, data_.channels, data_.height, data_.width},
-                                torch::TensorOptions().dtype(torch::kFloat32).memory_format(format));
+    batch.images =
+        torch::empty({count, data_.channels, data_.height, data_.width},
+                     torch::TensorOptions().dtype(torch::kFloat32).memory_format(format));
     batch.labels = torch::empty({count}, torch::TensorOptions().dtype(torch::kInt64));
     float* images = batch.images.data_ptr<float>();
     int64_t* labels = batch.labels.data_ptr<int64_t>();

@@ -11,7 +11,7 @@
 namespace ts {
 
 class BatchAssembler {
-public:
+  public:
     // Throws DataError when the dataset's statistics or sizes are inconsistent.
     BatchAssembler(const ImageDataset& dataset, const LoaderOptions& options);
 
@@ -20,7 +20,7 @@ public:
     // Batch `index` of `epoch` when the epoch visits the samples in `order`.
     Batch make(const std::vector<int64_t>& order, int epoch, int64_t index) const;
 
-private:
+  private:
     // Where a sample lands after augmentation: shifted by (dx, dy), then mirrored.
     struct Placement {
         int dx = 0, dy = 0;
@@ -31,7 +31,7 @@ private:
 
     const ImageDataset& data_;
     LoaderOptions options_;
-    std::vector<float> table_;  // [channel * 256 + value] -> normalised value
+    std::vector<float> table_; // [channel * 256 + value] -> normalised value
     // Element strides of channel, row and column inside one output image:
     // CHW for the default layout, HWC for channels_last.
     int64_t channel_stride_ = 0, row_stride_ = 0, col_stride_ = 0;

@@ -8,17 +8,20 @@ BatchPrefetcher::BatchPrefetcher(Producer produce, int64_t first, int64_t end, i
       lanes_(size_t(workers)) {
     threads_.reserve(size_t(workers));
     try {
-        for (size_t w = 0; w < size_t(workers); ++w) threads_.emplace_back([this, w] { work(w); });
+        for (size_t w = 0; w < size_t(workers); ++w)
+            threads_.emplace_back([this, w] { work(w); });
     } catch (...) {
         stop();
-        for (auto& thread : threads_) thread.join();
+        for (auto& thread : threads_)
+            thread.join();
         throw;
     }
 }
 
 BatchPrefetcher::~BatchPrefetcher() {
     stop();
-    for (auto& thread : threads_) thread.join();
+    for (auto& thread : threads_)
+        thread.join();
 }
 
 void BatchPrefetcher::stop() {
@@ -62,8 +65,10 @@ void BatchPrefetcher::work(size_t worker) {
         {
             std::lock_guard<std::mutex> lock(mutex_);
             if (stopped_) return;
-            if (error) lane.error = error;
-            else lane.ready.push_back(std::move(*batch));
+            if (error)
+                lane.error = error;
+            else
+                lane.ready.push_back(std::move(*batch));
         }
         ready_changed_.notify_all();
         if (error) return;

@@ -18,12 +18,12 @@
 namespace ts {
 
 class BatchPrefetcher {
-public:
+  public:
     using Producer = std::function<Batch(int64_t index)>;
 
     // Starts the workers on batches [first, end).
     BatchPrefetcher(Producer produce, int64_t first, int64_t end, int workers, int prefetch);
-    ~BatchPrefetcher();  // stops and joins
+    ~BatchPrefetcher(); // stops and joins
     BatchPrefetcher(const BatchPrefetcher&) = delete;
     BatchPrefetcher& operator=(const BatchPrefetcher&) = delete;
 
@@ -33,10 +33,10 @@ public:
     // Wakes every waiting thread; workers exit after their current batch.
     void stop();
 
-private:
+  private:
     struct Lane {
         std::deque<Batch> ready;
-        std::exception_ptr error;  // set when producing the lane's next batch failed
+        std::exception_ptr error; // set when producing the lane's next batch failed
     };
     void work(size_t worker);
 
@@ -44,8 +44,8 @@ private:
     int64_t first_, end_;
     size_t prefetch_;
     std::mutex mutex_;
-    std::condition_variable ready_changed_;  // a batch (or error) was queued
-    std::condition_variable room_changed_;   // a batch was taken
+    std::condition_variable ready_changed_; // a batch (or error) was queued
+    std::condition_variable room_changed_;  // a batch was taken
     std::vector<Lane> lanes_;
     bool stopped_ = false;
     std::vector<std::thread> threads_;

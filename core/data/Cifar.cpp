@@ -16,33 +16,51 @@ constexpr int kChannels = 3;
 constexpr int64_t kPixels = kChannels * kSide * kSide;
 
 struct CifarLayout {
-    std::string title;                  // "CIFAR-10"
-    std::string name;                   // ImageDataset::name
-    std::string folder;                 // folder inside the official tarball
-    std::string archive;                // the tarball's file name
+    std::string title;   // "CIFAR-10"
+    std::string name;    // ImageDataset::name
+    std::string folder;  // folder inside the official tarball
+    std::string archive; // the tarball's file name
     std::vector<std::string> train, test;
-    int label_bytes = 1;                // bytes before the pixels
-    int label_index = 0;                // which of them is the class used
+    int label_bytes = 1; // bytes before the pixels
+    int label_index = 0; // which of them is the class used
     int num_classes = 10;
     std::vector<float> mean, std;
 };
 
 const CifarLayout& cifar10() {
-    static const CifarLayout layout{
-        "CIFAR-10", "cifar10", "cifar-10-batches-bin", "cifar-10-binary.tar.gz",
-        {"data_batch_1.bin", "data_batch_2.bin", "data_batch_3.bin", "data_batch_4.bin",
-         "data_batch_5.bin"},
-        {"test_batch.bin"}, 1, 0, 10,
-        {0.4914f, 0.4822f, 0.4465f}, {0.2470f, 0.2435f, 0.2616f}};
+    static const CifarLayout layout = [] {
+        CifarLayout l;
+        l.title = "CIFAR-10";
+        l.name = "cifar10";
+        l.folder = "cifar-10-batches-bin";
+        l.archive = "cifar-10-binary.tar.gz";
+        for (int b = 1; b <= 5; ++b)
+            l.train.push_back("data_batch_" + std::to_string(b) + ".bin");
+        l.test = {"test_batch.bin"};
+        l.mean = {0.4914f, 0.4822f, 0.4465f};
+        l.std = {0.2470f, 0.2435f, 0.2616f};
+        return l;
+    }();
     return layout;
 }
 
 const CifarLayout& cifar100() {
-    // Records are <coarse label> <fine label> <pixels>; the 100 fine classes are used.
-    static const CifarLayout layout{
-        "CIFAR-100", "cifar100", "cifar-100-binary", "cifar-100-binary.tar.gz",
-        {"train.bin"}, {"test.bin"}, 2, 1, 100,
-        {0.5071f, 0.4865f, 0.4409f}, {0.2673f, 0.2564f, 0.2762f}};
+    static const CifarLayout layout = [] {
+        CifarLayout l;
+        l.title = "CIFAR-100";
+        l.name = "cifar100";
+        l.folder = "cifar-100-binary";
+        l.archive = "cifar-100-binary.tar.gz";
+        l.train = {"train.bin"};
+        l.test = {"test.bin"};
+        // Records are <coarse label> <fine label> <pixels>; the 100 fine classes are used.
+        l.label_bytes = 2;
+        l.label_index = 1;
+        l.num_classes = 100;
+        l.mean = {0.5071f, 0.4865f, 0.4409f};
+        l.std = {0.2673f, 0.2564f, 0.2762f};
+        return l;
+    }();
     return layout;
 }
 
@@ -73,8 +91,8 @@ void requireFile(const std::filesystem::path& path, const std::filesystem::path&
     if (std::filesystem::is_regular_file(path, ec)) return;
     throw DataError(layout.title + " file " + quoted(path) + " does not exist. Expected " +
                     fileList(layout) + " in " + quoted(dir) + " or in its subfolder " +
-                    layout.folder + "; download the \"" + layout.title +
-                    " binary version\" (" + layout.archive +
+                    layout.folder + "; download the \"" + layout.title + " binary version\" (" +
+                    layout.archive +
                     ") from https://www.cs.toronto.edu/~kriz/cifar.html and extract it there.");
 }
 
@@ -84,8 +102,10 @@ void appendRecords(const std::filesystem::path& path, const CifarLayout& layout,
     const int64_t record = layout.label_bytes + kPixels;
     if (bytes.empty() || int64_t(bytes.size()) % record != 0)
         throw DataError(layout.title + " file " + quoted(path) + " has " +
-                        std::to_string(bytes.size()) + " bytes, which is not a positive multiple "
-                        "of the " + std::to_string(record) + "-byte record size (" +
+                        std::to_string(bytes.size()) +
+                        " bytes, which is not a positive multiple "
+                        "of the " +
+                        std::to_string(record) + "-byte record size (" +
                         std::to_string(layout.label_bytes) + " label byte(s) + 3072 pixels).");
     const int64_t count = int64_t(bytes.size()) / record;
     const size_t first = out.labels.size();
@@ -108,7 +128,8 @@ ImageDataset readCifar(const std::filesystem::path& given_dir, Split split,
                        const CifarLayout& layout) {
     const auto dir = resolveDir(given_dir, layout);
     const auto& names = split == Split::Train ? layout.train : layout.test;
-    for (const auto& name : names) requireFile(dir / name, given_dir, layout);
+    for (const auto& name : names)
+        requireFile(dir / name, given_dir, layout);
 
     ImageDataset out;
     out.name = layout.name;
@@ -117,7 +138,8 @@ ImageDataset readCifar(const std::filesystem::path& given_dir, Split split,
     out.num_classes = layout.num_classes;
     out.mean = layout.mean;
     out.std = layout.std;
-    for (const auto& name : names) appendRecords(dir / name, layout, out);
+    for (const auto& name : names)
+        appendRecords(dir / name, layout, out);
     return out;
 }
 

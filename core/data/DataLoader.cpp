@@ -17,8 +17,8 @@ namespace {
 
 void checkThreading(const LoaderOptions& options) {
     if (options.workers < 0)
-        throw DataError("Loader workers must be 0 or more, got " +
-                        std::to_string(options.workers) + ".");
+        throw DataError("Loader workers must be 0 or more, got " + std::to_string(options.workers) +
+                        ".");
     if (options.prefetch < 1)
         throw DataError("Loader prefetch must be at least 1 batch per worker, got " +
                         std::to_string(options.prefetch) + ".");
@@ -45,7 +45,7 @@ struct DataLoader::Impl {
             std::lock_guard<std::mutex> lock(prefetcher_mutex);
             old = std::move(prefetcher);
         }
-        old.reset();  // joins outside the lock, so cancel() never waits on a join
+        old.reset(); // joins outside the lock, so cancel() never waits on a join
     }
 
     // False when cancelled: no workers are started after cancel().
@@ -67,7 +67,7 @@ struct DataLoader::Impl {
 
     int epoch = 0;
     std::vector<int64_t> order;
-    int64_t position = 0;  // next batch index of the epoch
+    int64_t position = 0; // next batch index of the epoch
 
     std::atomic<bool> cancelled{false};
     std::mutex prefetcher_mutex;
@@ -84,13 +84,15 @@ DataLoader::~DataLoader() {
     impl_->dropPrefetcher();
 }
 
-int64_t DataLoader::batchesPerEpoch() const { return impl_->per_epoch; }
+int64_t DataLoader::batchesPerEpoch() const {
+    return impl_->per_epoch;
+}
 
 void DataLoader::startEpoch(int epoch) {
     impl_->dropPrefetcher();
     impl_->epoch = epoch;
-    impl_->order = epochOrder(impl_->data.size(), impl_->options.shuffle, impl_->options.seed,
-                              epoch);
+    impl_->order =
+        epochOrder(impl_->data.size(), impl_->options.shuffle, impl_->options.seed, epoch);
     impl_->position = 0;
 }
 

@@ -13,14 +13,14 @@ const char* const kKnownDatasets = "fashion-mnist, cifar10, cifar100 or syntheti
 
 ImageDataset loadSynthetic(const ExperimentConfig& config, Split split) {
     const int64_t samples = split == Split::Train
-        ? config.synthetic_samples
-        : std::max<int64_t>(config.synthetic_samples / 4, 1);
+                                ? config.synthetic_samples
+                                : std::max<int64_t>(config.synthetic_samples / 4, 1);
     // Both splits share the class prototypes (config.seed) but draw their
     // samples from different streams, so the test split is unseen data.
-    const uint64_t sample_seed = mixSeeds(config.seed, split == Split::Train ? 0x7261696eu
-                                                                             : 0x74657374u);
-    return makeSynthetic(samples, config.synthetic_channels, config.image_size,
-                         config.num_classes, config.seed, sample_seed);
+    const uint64_t sample_seed =
+        mixSeeds(config.seed, split == Split::Train ? 0x7261696eu : 0x74657374u);
+    return makeSynthetic(samples, config.synthetic_channels, config.image_size, config.num_classes,
+                         config.seed, sample_seed);
 }
 
 } // namespace
@@ -39,9 +39,8 @@ ImageDataset loadDataset(const ExperimentConfig& config, Split split) {
         throw DataError("Unknown dataset '" + name + "' in key 'dataset'; expected " +
                         kKnownDatasets + ".");
     if (name == "synthetic") return loadSynthetic(config, split);
-    const std::filesystem::path dir = config.data_dir.empty()
-        ? defaultDataDir(name)
-        : std::filesystem::path(config.data_dir);
+    const std::filesystem::path dir =
+        config.data_dir.empty() ? defaultDataDir(name) : std::filesystem::path(config.data_dir);
     if (name == "fashion-mnist") return readFashionMnist(dir, split);
     if (name == "cifar10") return readCifar10(dir, split);
     return readCifar100(dir, split);

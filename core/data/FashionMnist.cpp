@@ -26,7 +26,8 @@ std::filesystem::path locate(const std::filesystem::path& dir, const std::string
     throw DataError("Fashion-MNIST file " + quoted(gz) + " (or uncompressed " + quoted(plain) +
                     ") does not exist. Expected train-images-idx3-ubyte, "
                     "train-labels-idx1-ubyte, t10k-images-idx3-ubyte and t10k-labels-idx1-ubyte "
-                    "(optionally .gz) in " + quoted(dir) +
+                    "(optionally .gz) in " +
+                    quoted(dir) +
                     "; Debian's dataset-fashion-mnist package installs them in "
                     "/usr/share/datasets/fashion-mnist.");
 }

@@ -2,13 +2,16 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "data/Dataset.h"
 
 namespace ts {
 
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+std::string quoted(const std::filesystem::path& path) {
+    return "'" + path.string() + "'";
+}
 
 namespace {
 
@@ -63,7 +66,7 @@ FileBytes readFileBytes(const std::filesystem::path& path) {
         }
         break;
     }
-    result.bytes.resize(filled);  // no shrink_to_fit: it would copy the whole file
+    result.bytes.resize(filled); // no shrink_to_fit: it would copy the whole file
     return result;
 }
 

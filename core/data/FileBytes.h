@@ -9,7 +9,7 @@
 namespace ts {
 
 struct FileBytes {
-    std::vector<uint8_t> bytes;  // decompressed content
+    std::vector<uint8_t> bytes; // decompressed content
     // Non-empty when a gzip stream ended before its end marker (a truncated
     // download); `bytes` then holds what could be inflated.
     std::string truncation_note;

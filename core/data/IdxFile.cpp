@@ -1,5 +1,6 @@
 #include "data/IdxFile.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -24,24 +25,27 @@ std::string hex32(uint32_t value) {
 
 std::string shapeText(const std::vector<int64_t>& dims) {
     std::string text;
-    for (size_t i = 0; i < dims.size(); ++i) text += (i ? " x " : "") + std::to_string(dims[i]);
+    for (size_t i = 0; i < dims.size(); ++i)
+        text += (i ? " x " : "") + std::to_string(dims[i]);
     return text;
 }
 
 void checkSize(const std::filesystem::path& path, const IdxArray& idx, const FileBytes& file) {
-    uint64_t expected = idx.offset;
+    // Saturating product: a corrupt header must not wrap around to a plausible size.
     uint64_t count = 1;
-    for (int64_t d : idx.dims) count *= uint64_t(d);
-    expected += count;
+    for (int64_t d : idx.dims)
+        count = d != 0 && count > (UINT64_MAX >> 1) / uint64_t(d) ? UINT64_MAX >> 1
+                                                                  : count * uint64_t(d);
+    const uint64_t expected = idx.offset + count;
     const uint64_t actual = idx.bytes.size();
     if (actual == expected) return;
     const std::string header = "its header announces " + shapeText(idx.dims) + " values (" +
                                std::to_string(expected) + " bytes with the header)";
     std::string message = actual < expected
-        ? "IDX file " + quoted(path) + " is truncated: " + header + " but it holds only " +
-              std::to_string(actual) + " bytes"
-        : "IDX file " + quoted(path) + " is too long: " + header + " but it holds " +
-              std::to_string(actual) + " bytes";
+                              ? "IDX file " + quoted(path) + " is truncated: " + header +
+                                    " but it holds only " + std::to_string(actual) + " bytes"
+                              : "IDX file " + quoted(path) + " is too long: " + header +
+                                    " but it holds " + std::to_string(actual) + " bytes";
     if (!file.truncation_note.empty()) message += "; " + file.truncation_note;
     throw DataError(message + ".");
 }
@@ -61,9 +65,11 @@ IdxArray readIdxUbyte(const std::filesystem::path& path, int rank, const char* w
     const uint32_t expected_magic = kUbyteType << 8 | uint32_t(rank);
     if (magic != expected_magic)
         throw DataError("File " + quoted(path) + " is not an IDX " + what + " file: magic number " +
-                        hex32(magic) + ", expected " + hex32(expected_magic) + " (unsigned bytes, " +
-                        std::to_string(rank) + " dimension" + (rank == 1 ? "" : "s") + ").");
-    for (int d = 0; d < rank; ++d) idx.dims.push_back(bigEndian32(idx.bytes.data() + 4 + 4 * d));
+                        hex32(magic) + ", expected " + hex32(expected_magic) +
+                        " (unsigned bytes, " + std::to_string(rank) + " dimension" +
+                        (rank == 1 ? "" : "s") + ").");
+    for (int d = 0; d < rank; ++d)
+        idx.dims.push_back(bigEndian32(idx.bytes.data() + 4 + 4 * d));
     checkSize(path, idx, file);
     return idx;
 }

@@ -10,8 +10,8 @@ namespace ts {
 
 struct IdxArray {
     std::vector<int64_t> dims;
-    std::vector<uint8_t> bytes;  // the whole file, header included
-    size_t offset = 0;           // where the values start in `bytes`
+    std::vector<uint8_t> bytes; // the whole file, header included
+    size_t offset = 0;          // where the values start in `bytes`
 
     const uint8_t* values() const { return bytes.data() + offset; }
 };

@@ -29,7 +29,9 @@ struct SplitMix64 {
 };
 
 // Combines two values into a seed; order matters.
-inline uint64_t mixSeeds(uint64_t a, uint64_t b) { return splitmix64(splitmix64(a) ^ b); }
+inline uint64_t mixSeeds(uint64_t a, uint64_t b) {
+    return splitmix64(splitmix64(a) ^ b);
+}
 
 // The order in which an epoch visits the dataset: identity without shuffle,
 // else a Fisher-Yates permutation seeded by (seed, epoch).

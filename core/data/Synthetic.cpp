@@ -14,11 +14,11 @@ namespace ts {
 
 namespace {
 
-constexpr int kGrid = 4;          // prototype blocks per side
-constexpr int kBaseMin = 80;      // base level in [80, 175]
+constexpr int kGrid = 4;     // prototype blocks per side
+constexpr int kBaseMin = 80; // base level in [80, 175]
 constexpr int kBaseSpan = 96;
-constexpr int kBlockAmp = 32;     // block offsets in [-32, 32]
-constexpr int kNoiseAmp = 48;     // noise in [-48, 48]: pixels stay within [0, 255]
+constexpr int kBlockAmp = 32; // block offsets in [-32, 32]
+constexpr int kNoiseAmp = 48; // noise in [-48, 48]: pixels stay within [0, 255]
 constexpr double kNoiseVariance = ((2.0 * kNoiseAmp + 1) * (2.0 * kNoiseAmp + 1) - 1) / 12.0;
 
 void checkPositive(int64_t value, const char* key) {
@@ -38,7 +38,8 @@ std::vector<std::vector<uint8_t>> makePrototypes(int channels, int size, int num
             const int base = kBaseMin + int(random() % kBaseSpan);
             int block[kGrid][kGrid];
             for (auto& row : block)
-                for (int& cell : row) cell = int(random() % (2 * kBlockAmp + 1)) - kBlockAmp;
+                for (int& cell : row)
+                    cell = int(random() % (2 * kBlockAmp + 1)) - kBlockAmp;
             uint8_t* plane = proto.data() + size_t(c) * size * size;
             for (int y = 0; y < size; ++y)
                 for (int x = 0; x < size; ++x)
@@ -78,7 +79,7 @@ void fillSamples(const std::vector<std::vector<uint8_t>>& prototypes, uint64_t s
         uint8_t* dst = out.pixels.data() + i * bytes;
         uint64_t bits = 0;
         for (size_t p = 0; p < bytes; ++p) {
-            if (p % 4 == 0) bits = random();  // four 16-bit noise draws per call
+            if (p % 4 == 0) bits = random(); // four 16-bit noise draws per call
             const int noise = int(((bits & 0xffff) * (2 * kNoiseAmp + 1)) >> 16) - kNoiseAmp;
             bits >>= 16;
             dst[p] = uint8_t(proto[p] + noise);

@@ -23,7 +23,8 @@ public:
         h_ = convOutputSize(h_, spec.kernel, spec.stride, spec.padding);
         w_ = convOutputSize(w_, spec.kernel, spec.stride, spec.padding);
         channels_ = spec.out_channels;
-        const int64_t weights = int64_t(spec.in_channels) * spec.out_channels * spec.kernel * spec.kernel;
+        const int64_t weights =
+            int64_t(spec.in_channels) * spec.out_channels * spec.kernel * spec.kernel;
         add(prefix + spec.name, "Conv2d", weights, double(weights) * h_ * w_);
         add(prefix + batchNormNameFor(spec), "BatchNorm2d", 2 * int64_t(channels_), 0);
     }
@@ -37,14 +38,16 @@ public:
     // The residual sum takes the shape of the block's main path.
     void block(const BlockSpec& block) {
         const int h_in = h_, w_in = w_;
-        for (const auto& spec : block.convs) conv(block.name + ".", spec);
+        for (const auto& spec : block.convs)
+            conv(block.name + ".", spec);
         if (!block.downsample) return;
         const int h_out = h_, w_out = w_;
         h_ = h_in;
         w_ = w_in;
         conv(block.name + ".", *block.downsample);
         if (h_ != h_out || w_ != w_out)
-            throw std::logic_error("ResNet block " + block.name + " has mismatched residual shapes.");
+            throw std::logic_error("ResNet block " + block.name +
+                                   " has mismatched residual shapes.");
     }
 
     void head(int features, int classes) {
@@ -66,13 +69,15 @@ private:
 
 std::string withThousands(int64_t v) {
     std::string digits = std::to_string(v);
-    for (int i = int(digits.size()) - 3; i > 0; i -= 3) digits.insert(size_t(i), ",");
+    for (int i = int(digits.size()) - 3; i > 0; i -= 3)
+        digits.insert(size_t(i), ",");
     return digits;
 }
 
 std::string shapeText(const std::vector<int64_t>& shape) {
     std::string out;
-    for (size_t i = 0; i < shape.size(); ++i) out += (i ? "x" : "") + std::to_string(shape[i]);
+    for (size_t i = 0; i < shape.size(); ++i)
+        out += (i ? "x" : "") + std::to_string(shape[i]);
     return out;
 }
 
@@ -112,7 +117,8 @@ ModelSummary summarizeModel(const std::string& model, const std::string& stem, i
     SummaryBuilder builder(summary, input_size);
     builder.conv("", spec.stem_conv);
     if (spec.maxpool) builder.maxPool();
-    for (const auto& block : spec.blocks) builder.block(block);
+    for (const auto& block : spec.blocks)
+        builder.block(block);
     builder.head(spec.features, num_classes);
     for (const auto& layer : summary.layers) {
         summary.total_params += layer.params;
@@ -125,12 +131,13 @@ std::string formatModelSummary(const ModelSummary& summary) {
     const std::vector<std::string> header{"Layer", "Type", "Output", "Params", "MACs"};
     std::vector<std::vector<std::string>> rows;
     for (const auto& l : summary.layers)
-        rows.push_back({l.name, l.type, shapeText(l.output_shape), withThousands(l.params),
-                        scaled(l.macs)});
+        rows.push_back(
+            {l.name, l.type, shapeText(l.output_shape), withThousands(l.params), scaled(l.macs)});
     std::vector<size_t> widths(header.size());
     for (size_t c = 0; c < header.size(); ++c) {
         widths[c] = header[c].size();
-        for (const auto& row : rows) widths[c] = std::max(widths[c], row[c].size());
+        for (const auto& row : rows)
+            widths[c] = std::max(widths[c], row[c].size());
     }
     auto line = [&](const std::vector<std::string>& cells) {
         std::string out;
@@ -139,14 +146,16 @@ std::string formatModelSummary(const ModelSummary& summary) {
         return out + "\n";
     };
     std::string rule;
-    for (size_t c = 0; c < widths.size(); ++c) rule += std::string(widths[c] + (c ? 2 : 0), '-');
+    for (size_t c = 0; c < widths.size(); ++c)
+        rule += std::string(widths[c] + (c ? 2 : 0), '-');
     std::string text = summary.model + " (" + summary.stem + " stem), input " +
                        std::to_string(summary.in_channels) + "x" +
                        std::to_string(summary.input_size) + "x" +
                        std::to_string(summary.input_size) + ", " +
                        std::to_string(summary.num_classes) + " classes\n";
     text += line(header) + rule + "\n";
-    for (const auto& row : rows) text += line(row);
+    for (const auto& row : rows)
+        text += line(row);
     text += rule + "\n";
     text += "Total params: " + withThousands(summary.total_params) + "\n";
     text += "Total MACs:   " + scaled(summary.total_macs) + " (" +
@@ -157,12 +166,19 @@ std::string formatModelSummary(const ModelSummary& summary) {
 nlohmann::json toJson(const ModelSummary& summary) {
     nlohmann::json layers = nlohmann::json::array();
     for (const auto& l : summary.layers)
-        layers.push_back({{"name", l.name}, {"type", l.type}, {"output_shape", l.output_shape},
-                          {"params", l.params}, {"macs", l.macs}});
-    return {{"model", summary.model},           {"stem", summary.stem},
-            {"in_channels", summary.in_channels}, {"input_size", summary.input_size},
-            {"num_classes", summary.num_classes}, {"total_params", summary.total_params},
-            {"total_macs", summary.total_macs},   {"layers", layers}};
+        layers.push_back({{"name", l.name},
+                          {"type", l.type},
+                          {"output_shape", l.output_shape},
+                          {"params", l.params},
+                          {"macs", l.macs}});
+    return {{"model", summary.model},
+            {"stem", summary.stem},
+            {"in_channels", summary.in_channels},
+            {"input_size", summary.input_size},
+            {"num_classes", summary.num_classes},
+            {"total_params", summary.total_params},
+            {"total_macs", summary.total_macs},
+            {"layers", layers}};
 }
 
 } // namespace ts

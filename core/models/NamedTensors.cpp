@@ -4,7 +4,8 @@ namespace ts {
 
 NamedTensorList toNamedTensorList(const torch::OrderedDict<std::string, torch::Tensor>& named) {
     NamedTensorList out;
-    for (const auto& item : named) out.emplace_back(item.key(), item.value());
+    for (const auto& item : named)
+        out.emplace_back(item.key(), item.value());
     return out;
 }
 

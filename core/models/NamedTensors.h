@@ -13,7 +13,8 @@ using NamedTensorList = std::vector<std::pair<std::string, torch::Tensor>>;
 // Converts TorchScript's named_parameters()/named_buffers() lists.
 template <typename Named> NamedTensorList toNamedTensorList(const Named& named) {
     NamedTensorList out;
-    for (const auto& item : named) out.emplace_back(item.name, item.value);
+    for (const auto& item : named)
+        out.emplace_back(item.name, item.value);
     return out;
 }
 

@@ -7,11 +7,15 @@ namespace {
 // the key cannot be indexed (then it is always appended).
 std::string indexKey(const Value& key) {
     switch (key.kind) {
-    case Kind::String: return "s" + key.text;
-    case Kind::Bytes: return "b" + key.text;
+    case Kind::String:
+        return "s" + key.text;
+    case Kind::Bytes:
+        return "b" + key.text;
     case Kind::Int:
-    case Kind::Bool: return "i" + std::to_string(key.integer);
-    default: return {};
+    case Kind::Bool:
+        return "i" + std::to_string(key.integer);
+    default:
+        return {};
     }
 }
 
@@ -61,19 +65,32 @@ ValuePtr Value::get(const std::string& key) const {
 
 const char* kindName(Kind kind) {
     switch (kind) {
-    case Kind::None: return "None";
-    case Kind::Bool: return "bool";
-    case Kind::Int: return "int";
-    case Kind::Float: return "float";
-    case Kind::String: return "str";
-    case Kind::Bytes: return "bytes";
-    case Kind::Tuple: return "tuple";
-    case Kind::List: return "list";
-    case Kind::Dict: return "dict";
-    case Kind::Global: return "class or function";
-    case Kind::Storage: return "storage";
-    case Kind::Tensor: return "tensor";
-    case Kind::Opaque: return "object";
+    case Kind::None:
+        return "None";
+    case Kind::Bool:
+        return "bool";
+    case Kind::Int:
+        return "int";
+    case Kind::Float:
+        return "float";
+    case Kind::String:
+        return "str";
+    case Kind::Bytes:
+        return "bytes";
+    case Kind::Tuple:
+        return "tuple";
+    case Kind::List:
+        return "list";
+    case Kind::Dict:
+        return "dict";
+    case Kind::Global:
+        return "class or function";
+    case Kind::Storage:
+        return "storage";
+    case Kind::Tensor:
+        return "tensor";
+    case Kind::Opaque:
+        return "object";
     }
     return "object";
 }

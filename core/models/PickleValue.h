@@ -13,7 +13,21 @@
 
 namespace ts::pickle {
 
-enum class Kind { None, Bool, Int, Float, String, Bytes, Tuple, List, Dict, Global, Storage, Tensor, Opaque };
+enum class Kind {
+    None,
+    Bool,
+    Int,
+    Float,
+    String,
+    Bytes,
+    Tuple,
+    List,
+    Dict,
+    Global,
+    Storage,
+    Tensor,
+    Opaque
+};
 
 struct Value;
 // Shared because pickle memoizes objects and later ops mutate them in place.
@@ -21,14 +35,14 @@ using ValuePtr = std::shared_ptr<Value>;
 
 struct Value {
     Kind kind = Kind::None;
-    int64_t integer = 0; // Bool, Int
-    double real = 0;     // Float
-    std::string text;    // String, Bytes, Global ("module.qualname"), Opaque (its class)
-    std::vector<ValuePtr> items;                         // Tuple, List (and sets)
-    std::vector<std::pair<ValuePtr, ValuePtr>> entries;  // Dict, in insertion order
-    std::unordered_map<std::string, size_t> index;       // Dict: hashable key -> entry
-    torch::Tensor tensor;                                // Tensor; Storage: 1-D uint8 bytes
-    c10::ScalarType dtype = c10::ScalarType::Byte;       // Storage element type
+    int64_t integer = 0;         // Bool, Int
+    double real = 0;             // Float
+    std::string text;            // String, Bytes, Global ("module.qualname"), Opaque (its class)
+    std::vector<ValuePtr> items; // Tuple, List (and sets)
+    std::vector<std::pair<ValuePtr, ValuePtr>> entries; // Dict, in insertion order
+    std::unordered_map<std::string, size_t> index;      // Dict: hashable key -> entry
+    torch::Tensor tensor;                               // Tensor; Storage: 1-D uint8 bytes
+    c10::ScalarType dtype = c10::ScalarType::Byte;      // Storage element type
 
     static ValuePtr make(Kind kind);
     static ValuePtr makeInt(int64_t v);

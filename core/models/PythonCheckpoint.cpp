@@ -18,16 +18,33 @@ using pickle::ValuePtr;
 // ("torch.float32", as _rebuild_tensor_v3 passes it); nullopt if unknown.
 std::optional<c10::ScalarType> scalarTypeOf(const std::string& global) {
     static const std::map<std::string, c10::ScalarType> types{
-        {"FloatStorage", c10::kFloat},   {"float32", c10::kFloat},   {"float", c10::kFloat},
-        {"DoubleStorage", c10::kDouble}, {"float64", c10::kDouble},  {"double", c10::kDouble},
-        {"HalfStorage", c10::kHalf},     {"float16", c10::kHalf},    {"half", c10::kHalf},
-        {"BFloat16Storage", c10::kBFloat16}, {"bfloat16", c10::kBFloat16},
-        {"LongStorage", c10::kLong},     {"int64", c10::kLong},      {"long", c10::kLong},
-        {"IntStorage", c10::kInt},       {"int32", c10::kInt},       {"int", c10::kInt},
-        {"ShortStorage", c10::kShort},   {"int16", c10::kShort},     {"short", c10::kShort},
-        {"CharStorage", c10::kChar},     {"int8", c10::kChar},
-        {"ByteStorage", c10::kByte},     {"uint8", c10::kByte},      {"UntypedStorage", c10::kByte},
-        {"BoolStorage", c10::kBool},     {"bool", c10::kBool},
+        {"FloatStorage", c10::kFloat},
+        {"float32", c10::kFloat},
+        {"float", c10::kFloat},
+        {"DoubleStorage", c10::kDouble},
+        {"float64", c10::kDouble},
+        {"double", c10::kDouble},
+        {"HalfStorage", c10::kHalf},
+        {"float16", c10::kHalf},
+        {"half", c10::kHalf},
+        {"BFloat16Storage", c10::kBFloat16},
+        {"bfloat16", c10::kBFloat16},
+        {"LongStorage", c10::kLong},
+        {"int64", c10::kLong},
+        {"long", c10::kLong},
+        {"IntStorage", c10::kInt},
+        {"int32", c10::kInt},
+        {"int", c10::kInt},
+        {"ShortStorage", c10::kShort},
+        {"int16", c10::kShort},
+        {"short", c10::kShort},
+        {"CharStorage", c10::kChar},
+        {"int8", c10::kChar},
+        {"ByteStorage", c10::kByte},
+        {"uint8", c10::kByte},
+        {"UntypedStorage", c10::kByte},
+        {"BoolStorage", c10::kBool},
+        {"bool", c10::kBool},
     };
     if (global.rfind("torch.", 0) != 0) return std::nullopt;
     const auto found = types.find(global.substr(6));
@@ -61,14 +78,17 @@ private:
         if (!archive_.hasRecord("byteorder")) return; // older writers: always little-endian
         const auto [data, size] = archive_.getRecord("byteorder");
         const std::string order(static_cast<const char*>(data.get()), size);
-        if (order != "little") fail("its tensors are stored " + order + "-endian; only little-endian files are supported");
+        if (order != "little")
+            fail("its tensors are stored " + order +
+                 "-endian; only little-endian files are supported");
     }
 
     // Persistent id ('storage', storage_type, key, location, numel).
     ValuePtr loadStorage(const ValuePtr& pid) {
         const auto& f = pid->items;
-        if (pid->kind != Kind::Tuple || f.size() < 5 || !f[0]->isTextual() || f[0]->text != "storage" ||
-            f[1]->kind != Kind::Global || !f[2]->isTextual() || f[4]->kind != Kind::Int)
+        if (pid->kind != Kind::Tuple || f.size() < 5 || !f[0]->isTextual() ||
+            f[0]->text != "storage" || f[1]->kind != Kind::Global || !f[2]->isTextual() ||
+            f[4]->kind != Kind::Int)
             fail("it refers to data in a form other than a tensor storage");
         const std::optional<c10::ScalarType> dtype = scalarTypeOf(f[1]->text);
         if (!dtype) fail("it holds a storage of unsupported type " + f[1]->text);
@@ -81,7 +101,8 @@ private:
         const int64_t numel = f[4]->integer;
         const uint64_t needed = uint64_t(numel) * c10::elementSize(*dtype);
         if (numel < 0 || size < needed)
-            fail("record " + record + " holds " + std::to_string(size) + " bytes but its storage needs " + std::to_string(needed));
+            fail("record " + record + " holds " + std::to_string(size) +
+                 " bytes but its storage needs " + std::to_string(needed));
         auto storage = Value::make(Kind::Storage);
         storage->dtype = *dtype;
         storage->tensor = torch::from_blob(data.get(), {int64_t(needed)}, torch::kUInt8).clone();
@@ -97,7 +118,8 @@ private:
         if (v->kind != Kind::Tuple) fail(std::string("a tensor's ") + what + " is not a tuple");
         std::vector<int64_t> out;
         for (const auto& item : v->items) {
-            if (item->kind != Kind::Int || item->integer < 0) fail(std::string("a tensor's ") + what + " holds a non-integer or negative entry");
+            if (item->kind != Kind::Int || item->integer < 0)
+                fail(std::string("a tensor's ") + what + " holds a non-integer or negative entry");
             out.push_back(item->integer);
         }
         return out;
@@ -105,14 +127,17 @@ private:
 
     // _rebuild_tensor[_v2|_v3](storage, offset, size, stride, ...): a strided
     // view of the storage, checked against its bounds first.
-    ValuePtr rebuildTensor(const std::vector<ValuePtr>& args, std::optional<c10::ScalarType> dtype) {
-        if (args.size() < 4 || args[0]->kind != Kind::Storage) fail("a tensor is not built from a storage");
+    ValuePtr rebuildTensor(const std::vector<ValuePtr>& args,
+                           std::optional<c10::ScalarType> dtype) {
+        if (args.size() < 4 || args[0]->kind != Kind::Storage)
+            fail("a tensor is not built from a storage");
         const ValuePtr& storage = args[0];
         const c10::ScalarType type = dtype.value_or(storage->dtype);
         const int64_t offset = intAt(args, 1);
         const std::vector<int64_t> size = intTuple(args[2], "size");
         const std::vector<int64_t> stride = intTuple(args[3], "stride");
-        if (offset < 0 || size.size() != stride.size()) fail("a tensor has an invalid offset or stride");
+        if (offset < 0 || size.size() != stride.size())
+            fail("a tensor has an invalid offset or stride");
         const int64_t elements = storage->tensor.numel() / int64_t(c10::elementSize(type));
         int64_t last = offset;
         bool empty = false;
@@ -136,7 +161,8 @@ private:
             if (!dtype) fail("it holds a tensor of unsupported dtype " + args[6]->text);
             return rebuildTensor(args, dtype);
         }
-        if (f == "torch._utils._rebuild_parameter" || f == "torch._utils._rebuild_parameter_with_state")
+        if (f == "torch._utils._rebuild_parameter" ||
+            f == "torch._utils._rebuild_parameter_with_state")
             return args.empty() ? nullptr : args[0];
         if (f == "torch._tensor._rebuild_from_type_v2" && args.size() >= 3 &&
             args[0]->kind == Kind::Global && args[2]->kind == Kind::Tuple)

@@ -21,7 +21,9 @@ torch::nn::BatchNorm2d makeNorm(int channels) {
 }
 
 // "layer2.0" -> "layer2"
-std::string layerOf(const BlockSpec& block) { return block.name.substr(0, block.name.find('.')); }
+std::string layerOf(const BlockSpec& block) {
+    return block.name.substr(0, block.name.find('.'));
+}
 
 } // namespace
 
@@ -31,9 +33,9 @@ ResidualBlockImpl::ResidualBlockImpl(const BlockSpec& spec) {
         norms_.push_back(register_module(batchNormNameFor(conv), makeNorm(conv.out_channels)));
     }
     if (spec.downsample) {
-        downsample_ = register_module(
-            "downsample",
-            torch::nn::Sequential(makeConv(*spec.downsample), makeNorm(spec.out_channels)));
+        downsample_ =
+            register_module("downsample", torch::nn::Sequential(makeConv(*spec.downsample),
+                                                                makeNorm(spec.out_channels)));
     }
 }
 
@@ -65,7 +67,8 @@ ResNetImpl::ResNetImpl(const ResNetSpec& spec) : spec_(spec) {
 torch::Tensor ResNetImpl::forward(const torch::Tensor& x) {
     torch::Tensor out = torch::relu(bn1_->forward(conv1_->forward(x)));
     if (spec_.maxpool) out = torch::max_pool2d(out, {3, 3}, {2, 2}, {1, 1});
-    for (auto& layer : layers_) out = layer->forward(out);
+    for (auto& layer : layers_)
+        out = layer->forward(out);
     out = torch::adaptive_avg_pool2d(out, {1, 1}).flatten(1);
     return fc_->forward(out);
 }

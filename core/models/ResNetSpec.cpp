@@ -22,7 +22,8 @@ constexpr std::array<Depth, 3> kDepths{{
 
 std::string joinNames(const std::vector<std::string>& names) {
     std::string out;
-    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    for (const auto& n : names)
+        out += (out.empty() ? "" : ", ") + n;
     return out;
 }
 

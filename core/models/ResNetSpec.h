@@ -17,8 +17,8 @@ struct ConvSpec {
 // One BasicBlock or Bottleneck ("layer2.0").
 struct BlockSpec {
     std::string name;
-    std::vector<ConvSpec> convs;         // conv1, conv2[, conv3]; each has its bnN
-    std::optional<ConvSpec> downsample;  // "downsample.0", followed by "downsample.1"
+    std::vector<ConvSpec> convs;        // conv1, conv2[, conv3]; each has its bnN
+    std::optional<ConvSpec> downsample; // "downsample.0", followed by "downsample.1"
     int out_channels = 0;
 };
 
@@ -27,7 +27,7 @@ struct ResNetSpec {
     std::string stem;  // imagenet | cifar
     int in_channels = 3, num_classes = 1000;
     bool bottleneck = false;
-    ConvSpec stem_conv; // "conv1"
+    ConvSpec stem_conv;  // "conv1"
     bool maxpool = true; // imagenet stem: 3x3 stride-2 max pool after conv1/bn1/relu
     std::vector<BlockSpec> blocks;
     int features = 512; // input width of fc

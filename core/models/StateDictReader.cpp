@@ -30,8 +30,8 @@ const char* const kAcceptedFormats =
 // Legacy (pre-1.6) torch.save files begin with a protocol-2 pickle of this
 // magic number (LONG1 0x1950a86a20f9469cfc6c).
 bool isLegacyTorchSave(const std::array<unsigned char, 16>& head) {
-    static const unsigned char magic[] = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46,
-                                          0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19};
+    static const unsigned char magic[] = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c,
+                                          0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19};
     return std::memcmp(head.data(), magic, sizeof magic) == 0;
 }
 
@@ -47,7 +47,8 @@ ValuePtr stateDictOf(const ValuePtr& top, const std::string& path) {
     }
     const std::string what =
         top->kind == Kind::Opaque ? "a pickled " + top->text + " object" : kindName(top->kind);
-    unknownFormat(path, "holds " + what + " instead of a dict of tensors (save model.state_dict())");
+    unknownFormat(path,
+                  "holds " + what + " instead of a dict of tensors (save model.state_dict())");
 }
 
 StateDict tensorsOf(const ValuePtr& dict, const std::string& path) {
@@ -68,7 +69,8 @@ StateDict readTorchScriptWeights(const std::string& path) {
     StateDict out = toNamedTensorList(module.named_parameters(/*recurse=*/true));
     for (auto& item : toNamedTensorList(module.named_buffers(/*recurse=*/true)))
         out.push_back(std::move(item));
-    for (auto& [name, tensor] : out) tensor = tensor.detach();
+    for (auto& [name, tensor] : out)
+        tensor = tensor.detach();
     if (out.empty()) unknownFormat(path, "is a TorchScript module without parameters or buffers");
     return out;
 }
@@ -102,7 +104,8 @@ StateDict readStateDict(const std::string& path) {
     in.close();
     if (got == 0) unknownFormat(path, "is empty");
     if (isLegacyTorchSave(head))
-        throw ModelError("Weights file '" + path + "' uses the legacy torch.save format of "
+        throw ModelError("Weights file '" + path +
+                         "' uses the legacy torch.save format of "
                          "PyTorch before 1.6, which is not supported; re-save it with a newer "
                          "PyTorch: torch.save(torch.load(f), f2).");
     if (got < 4 || std::memcmp(head.data(), "PK\x03\x04", 4) != 0)
@@ -110,8 +113,8 @@ StateDict readStateDict(const std::string& path) {
     try {
         return readZip(path);
     } catch (const c10::Error& e) {
-        throw ModelError("Cannot read weights file '" + path + "' (truncated or corrupt?): " +
-                         e.what_without_backtrace());
+        throw ModelError("Cannot read weights file '" + path +
+                         "' (truncated or corrupt?): " + e.what_without_backtrace());
     }
 }
 

@@ -33,7 +33,8 @@ torch::Tensor TorchScriptModel::forward(const torch::Tensor& input) {
 
 std::vector<torch::Tensor> TorchScriptModel::parameters() {
     std::vector<torch::Tensor> out;
-    for (const auto& p : module_.parameters(/*recurse=*/true)) out.push_back(p);
+    for (const auto& p : module_.parameters(/*recurse=*/true))
+        out.push_back(p);
     return out;
 }
 

@@ -12,17 +12,66 @@ namespace {
 
 // Opcode bytes, named as in CPython's Lib/pickle.py.
 enum Op : uint8_t {
-    MARK = '(', STOP = '.', POP = '0', POP_MARK = '1', DUP = '2', FLOAT = 'F', INT = 'I',
-    BININT = 'J', BININT1 = 'K', LONG = 'L', BININT2 = 'M', NONE = 'N', PERSID = 'P',
-    BINPERSID = 'Q', REDUCE = 'R', BINSTRING = 'T', SHORT_BINSTRING = 'U', BINUNICODE = 'X',
-    APPEND = 'a', BUILD = 'b', GLOBAL = 'c', DICT = 'd', EMPTY_DICT = '}', APPENDS = 'e',
-    GET = 'g', BINGET = 'h', LONG_BINGET = 'j', LIST = 'l', EMPTY_LIST = ']', PUT = 'p',
-    BINPUT = 'q', LONG_BINPUT = 'r', UNICODE = 'V', SETITEM = 's', TUPLE = 't', EMPTY_TUPLE = ')',
-    SETITEMS = 'u', BINFLOAT = 'G', BINBYTES = 'B', SHORT_BINBYTES = 'C', PROTO = 0x80,
-    NEWOBJ = 0x81, TUPLE1 = 0x85, TUPLE2 = 0x86, TUPLE3 = 0x87, NEWTRUE = 0x88,
-    NEWFALSE = 0x89, LONG1 = 0x8a, LONG4 = 0x8b, SHORT_BINUNICODE = 0x8c, BINUNICODE8 = 0x8d,
-    BINBYTES8 = 0x8e, EMPTY_SET = 0x8f, ADDITEMS = 0x90, FROZENSET = 0x91, NEWOBJ_EX = 0x92,
-    STACK_GLOBAL = 0x93, MEMOIZE = 0x94, FRAME = 0x95, BYTEARRAY8 = 0x96,
+    MARK = '(',
+    STOP = '.',
+    POP = '0',
+    POP_MARK = '1',
+    DUP = '2',
+    FLOAT = 'F',
+    INT = 'I',
+    BININT = 'J',
+    BININT1 = 'K',
+    LONG = 'L',
+    BININT2 = 'M',
+    NONE = 'N',
+    PERSID = 'P',
+    BINPERSID = 'Q',
+    REDUCE = 'R',
+    BINSTRING = 'T',
+    SHORT_BINSTRING = 'U',
+    BINUNICODE = 'X',
+    APPEND = 'a',
+    BUILD = 'b',
+    GLOBAL = 'c',
+    DICT = 'd',
+    EMPTY_DICT = '}',
+    APPENDS = 'e',
+    GET = 'g',
+    BINGET = 'h',
+    LONG_BINGET = 'j',
+    LIST = 'l',
+    EMPTY_LIST = ']',
+    PUT = 'p',
+    BINPUT = 'q',
+    LONG_BINPUT = 'r',
+    UNICODE = 'V',
+    SETITEM = 's',
+    TUPLE = 't',
+    EMPTY_TUPLE = ')',
+    SETITEMS = 'u',
+    BINFLOAT = 'G',
+    BINBYTES = 'B',
+    SHORT_BINBYTES = 'C',
+    PROTO = 0x80,
+    NEWOBJ = 0x81,
+    TUPLE1 = 0x85,
+    TUPLE2 = 0x86,
+    TUPLE3 = 0x87,
+    NEWTRUE = 0x88,
+    NEWFALSE = 0x89,
+    LONG1 = 0x8a,
+    LONG4 = 0x8b,
+    SHORT_BINUNICODE = 0x8c,
+    BINUNICODE8 = 0x8d,
+    BINBYTES8 = 0x8e,
+    EMPTY_SET = 0x8f,
+    ADDITEMS = 0x90,
+    FROZENSET = 0x91,
+    NEWOBJ_EX = 0x92,
+    STACK_GLOBAL = 0x93,
+    MEMOIZE = 0x94,
+    FRAME = 0x95,
+    BYTEARRAY8 = 0x96,
 };
 
 void appendUtf8(std::string& out, uint32_t cp) {
@@ -43,18 +92,24 @@ void appendUtf8(std::string& out, uint32_t cp) {
     }
 }
 
+// Hex digits of the \\uXXXX or \\UXXXXXXXX escape starting at raw[i]; 0 if none.
+size_t escapeDigits(const std::string& raw, size_t i) {
+    if (raw[i] != '\\' || i + 1 >= raw.size()) return 0;
+    const size_t digits = raw[i + 1] == 'u' ? 4 : raw[i + 1] == 'U' ? 8 : 0;
+    if (digits == 0 || i + 2 + digits > raw.size()) return 0;
+    const auto first = raw.begin() + long(i + 2);
+    const bool hex = std::all_of(first, first + long(digits), [](char c) {
+        return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+    });
+    return hex ? digits : 0;
+}
+
 // Protocol 0's UNICODE argument is "raw-unicode-escape": latin-1 bytes plus
-// \uXXXX / \UXXXXXXXX escapes. Returns UTF-8.
+// \\uXXXX / \\UXXXXXXXX escapes. Returns UTF-8.
 std::string decodeRawUnicodeEscape(const std::string& raw) {
     std::string out;
     for (size_t i = 0; i < raw.size(); ++i) {
-        const size_t digits = raw[i] == '\\' && i + 1 < raw.size()
-                                  ? (raw[i + 1] == 'u' ? 4 : raw[i + 1] == 'U' ? 8 : 0)
-                                  : 0;
-        const bool escape = digits && i + 2 + digits <= raw.size() &&
-                            std::all_of(raw.begin() + long(i + 2), raw.begin() + long(i + 2 + digits),
-                                        [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
-        if (escape) {
+        if (const size_t digits = escapeDigits(raw, i)) {
             appendUtf8(out, uint32_t(std::stoul(raw.substr(i + 2, digits), nullptr, 16)));
             i += 1 + digits;
         } else {
@@ -74,15 +129,17 @@ public:
             op_pos_ = pos_;
             const uint8_t op = readByte();
             if (op == STOP) return pop();
-            if (!scalarOp(op) && !containerOp(op) && !memoOp(op) && !objectOp(op))
-                fail("uses unsupported pickle opcode 0x" + hex(op));
+            if (!numberOp(op) && !textOp(op) && !stackOp(op) && !collectionOp(op) && !memoOp(op) &&
+                !objectOp(op))
+                fail("unsupported pickle opcode 0x" + hex(op));
         }
     }
 
 private:
     [[noreturn]] void fail(const std::string& what) const {
-        throw ModelError("Cannot read " + origin_ + ": the pickle " + what + " at byte " +
-                         std::to_string(op_pos_) + ".");
+        throw ModelError("Cannot read " + origin_ + ": " + what + " at pickle byte " +
+                         std::to_string(op_pos_) +
+                         " (a corrupt file, or a pickle feature this reader does not support).");
     }
     static std::string hex(uint8_t b) {
         const char* digits = "0123456789abcdef";
@@ -90,7 +147,7 @@ private:
     }
 
     const uint8_t* take(uint64_t n) {
-        if (n > size_ - pos_) fail("is truncated (needs " + std::to_string(n) + " more bytes)");
+        if (n > size_ - pos_) fail("data ends early (" + std::to_string(n) + " more bytes needed)");
         const uint8_t* p = data_ + pos_;
         pos_ += static_cast<size_t>(n);
         return p;
@@ -100,7 +157,8 @@ private:
     uint64_t readUnsigned(size_t n) {
         const uint8_t* p = take(n);
         uint64_t v = 0;
-        for (size_t i = 0; i < n; ++i) v |= uint64_t(p[i]) << (8 * i);
+        for (size_t i = 0; i < n; ++i)
+            v |= uint64_t(p[i]) << (8 * i);
         return v;
     }
     std::string readString(uint64_t n) {
@@ -109,7 +167,7 @@ private:
     }
     std::string readLine() {
         const void* nl = std::memchr(data_ + pos_, '\n', size_ - pos_);
-        if (!nl) fail("has an unterminated text argument");
+        if (!nl) fail("unterminated text argument");
         const size_t len = static_cast<const uint8_t*>(nl) - (data_ + pos_);
         std::string line = readString(len);
         ++pos_;
@@ -122,23 +180,38 @@ private:
             if (used == text.size() || (used + 1 == text.size() && text.back() == 'L')) return v;
         } catch (const std::exception&) {
         }
-        fail("has a malformed integer '" + text + "'");
+        fail("malformed integer '" + text + "'");
     }
 
     void push(ValuePtr v) { stack_.push_back(std::move(v)); }
     ValuePtr pop() {
-        if (stack_.size() <= (marks_.empty() ? 0 : marks_.back())) fail("pops an empty stack");
+        if (stack_.size() <= (marks_.empty() ? 0 : marks_.back())) fail("pop from an empty stack");
         ValuePtr v = std::move(stack_.back());
         stack_.pop_back();
         return v;
     }
     ValuePtr& top() {
-        if (stack_.empty()) fail("reads an empty stack");
+        if (stack_.empty()) fail("read from an empty stack");
         return stack_.back();
+    }
+    // The last n items, in push order.
+    std::vector<ValuePtr> popLast(size_t n) {
+        const size_t floor = marks_.empty() ? 0 : marks_.back();
+        if (stack_.size() < floor + n) fail("pop from an empty stack");
+        std::vector<ValuePtr> items(stack_.end() - long(n), stack_.end());
+        stack_.resize(stack_.size() - n);
+        return items;
+    }
+    // Drops the last MARK and returns how many items were pushed after it.
+    size_t popMarkCount() {
+        if (marks_.empty()) fail("no MARK to pop to");
+        const size_t count = stack_.size() - marks_.back();
+        marks_.pop_back();
+        return count;
     }
     // Items pushed since the last MARK; the mark is consumed.
     std::vector<ValuePtr> popMark() {
-        if (marks_.empty()) fail("has no MARK to pop to");
+        if (marks_.empty()) fail("no MARK to pop to");
         const size_t start = marks_.back();
         marks_.pop_back();
         std::vector<ValuePtr> items(stack_.begin() + start, stack_.end());
@@ -151,26 +224,40 @@ private:
         t->items = std::move(items);
         return t;
     }
-    ValuePtr makeLong(const uint8_t* bytes, uint64_t n) {
-        if (n > 8) return Value::makeText(Kind::Opaque, "int wider than 64 bits");
-        uint64_t v = 0;
-        for (uint64_t i = 0; i < n; ++i) v |= uint64_t(bytes[i]) << (8 * i);
-        if (n > 0 && n < 8 && (bytes[n - 1] & 0x80)) v |= ~uint64_t(0) << (8 * n); // sign-extend
-        return Value::makeInt(static_cast<int64_t>(v));
-    }
     ValuePtr makeBool(bool b) {
         auto v = Value::make(Kind::Bool);
         v->integer = b;
         return v;
     }
 
-    bool scalarOp(uint8_t op);
-    bool containerOp(uint8_t op);
+    bool numberOp(uint8_t op);
+    bool textOp(uint8_t op);
+    bool stackOp(uint8_t op);
+    bool collectionOp(uint8_t op);
     bool memoOp(uint8_t op);
     bool objectOp(uint8_t op);
+    void pushLong(uint64_t n);
+    void pushTupleOfLast(size_t n);
+    void pushList(std::vector<ValuePtr> items);
+    void pushDict(const std::vector<ValuePtr>& kv);
+    void appendPopped(size_t n);
+    void setPopped(size_t n);
+    void pushTextInt(const std::string& line);
+    void pushBinFloat();
+    void pushTextFloat(const std::string& line);
+    void pushText(Kind kind, std::string text) { push(Value::makeText(kind, std::move(text))); }
     void setItems(const ValuePtr& target, const std::vector<ValuePtr>& kv);
     void appendItems(const ValuePtr& target, const std::vector<ValuePtr>& items);
-    ValuePtr call(const ValuePtr& callable, const ValuePtr& args);
+    void pushGlobal(const std::string& module, const std::string& name);
+    void pushTextGlobal();
+    void pushStackGlobal();
+    // BUILD: an object's __setstate__ data, which nothing we build needs.
+    void dropState() {
+        pop();
+        top();
+    }
+    void pushPersistent(const ValuePtr& pid);
+    void pushCall(const std::vector<ValuePtr>& callable_args);
 
     const uint8_t* data_;
     size_t size_;
@@ -182,95 +269,256 @@ private:
     std::unordered_map<uint64_t, ValuePtr> memo_;
 };
 
-bool Machine::scalarOp(uint8_t op) {
+bool Machine::numberOp(uint8_t op) {
     switch (op) {
-    case PROTO: readByte(); return true;
-    case FRAME: readUnsigned(8); return true; // frames only group bytes; nothing to do
-    case NONE: push(Value::make(Kind::None)); return true;
-    case NEWTRUE: push(makeBool(true)); return true;
-    case NEWFALSE: push(makeBool(false)); return true;
-    case BININT: push(Value::makeInt(static_cast<int32_t>(readUnsigned(4)))); return true;
-    case BININT1: push(Value::makeInt(readUnsigned(1))); return true;
-    case BININT2: push(Value::makeInt(readUnsigned(2))); return true;
-    case LONG1: { const uint64_t n = readUnsigned(1); push(makeLong(take(n), n)); return true; }
-    case LONG4: { const uint64_t n = readUnsigned(4); push(makeLong(take(n), n)); return true; }
-    case INT: {
-        const std::string line = readLine();
-        if (line == "00" || line == "01") push(makeBool(line == "01"));
-        else push(Value::makeInt(parseInt(line)));
-        return true;
+    case PROTO:
+        readByte();
+        break;
+    case FRAME:
+        readUnsigned(8);
+        break; // frames only group bytes; nothing to do
+    case NONE:
+        push(Value::make(Kind::None));
+        break;
+    case NEWTRUE:
+        push(makeBool(true));
+        break;
+    case NEWFALSE:
+        push(makeBool(false));
+        break;
+    case BININT:
+        push(Value::makeInt(static_cast<int32_t>(readUnsigned(4))));
+        break;
+    case BININT1:
+        push(Value::makeInt(readUnsigned(1)));
+        break;
+    case BININT2:
+        push(Value::makeInt(readUnsigned(2)));
+        break;
+    case LONG1:
+        pushLong(readUnsigned(1));
+        break;
+    case LONG4:
+        pushLong(readUnsigned(4));
+        break;
+    case INT:
+        pushTextInt(readLine());
+        break;
+    case LONG:
+        push(Value::makeInt(parseInt(readLine())));
+        break;
+    case BINFLOAT:
+        pushBinFloat();
+        break;
+    case FLOAT:
+        pushTextFloat(readLine());
+        break;
+    default:
+        return false;
     }
-    case LONG: push(Value::makeInt(parseInt(readLine()))); return true;
-    case BINFLOAT: {
-        uint64_t bits = 0;
-        for (const uint8_t* p = take(8), *e = p + 8; p < e; ++p) bits = (bits << 8) | *p;
-        auto v = Value::make(Kind::Float);
-        std::memcpy(&v->real, &bits, sizeof bits); // big-endian IEEE double
-        push(v);
-        return true;
-    }
-    case FLOAT: {
-        auto v = Value::make(Kind::Float);
-        const std::string line = readLine();
-        try { v->real = std::stod(line); } catch (const std::exception&) { fail("has a malformed float '" + line + "'"); }
-        push(v);
-        return true;
-    }
-    case UNICODE: push(Value::makeText(Kind::String, decodeRawUnicodeEscape(readLine()))); return true;
-    case SHORT_BINUNICODE: push(Value::makeText(Kind::String, readString(readUnsigned(1)))); return true;
-    case BINUNICODE: push(Value::makeText(Kind::String, readString(readUnsigned(4)))); return true;
-    case BINUNICODE8: push(Value::makeText(Kind::String, readString(readUnsigned(8)))); return true;
-    case SHORT_BINSTRING: push(Value::makeText(Kind::Bytes, readString(readUnsigned(1)))); return true;
-    case BINSTRING: push(Value::makeText(Kind::Bytes, readString(readUnsigned(4)))); return true;
-    case SHORT_BINBYTES: push(Value::makeText(Kind::Bytes, readString(readUnsigned(1)))); return true;
-    case BINBYTES: push(Value::makeText(Kind::Bytes, readString(readUnsigned(4)))); return true;
-    case BINBYTES8:
-    case BYTEARRAY8: push(Value::makeText(Kind::Bytes, readString(readUnsigned(8)))); return true;
-    default: return false;
-    }
+    return true;
 }
 
-bool Machine::containerOp(uint8_t op) {
+bool Machine::textOp(uint8_t op) {
     switch (op) {
-    case MARK: marks_.push_back(stack_.size()); return true;
-    case POP: pop(); return true;
-    case POP_MARK: popMark(); return true;
-    case DUP: push(top()); return true;
-    case EMPTY_TUPLE: push(makeTuple({})); return true;
-    case TUPLE: push(makeTuple(popMark())); return true;
-    case TUPLE1: { auto a = pop(); push(makeTuple({a})); return true; }
-    case TUPLE2: { auto b = pop(), a = pop(); push(makeTuple({a, b})); return true; }
-    case TUPLE3: { auto c = pop(), b = pop(), a = pop(); push(makeTuple({a, b, c})); return true; }
-    case EMPTY_LIST: push(Value::make(Kind::List)); return true;
-    case EMPTY_SET: push(Value::make(Kind::List)); return true;
-    case LIST:
-    case FROZENSET: { auto l = Value::make(Kind::List); l->items = popMark(); push(l); return true; }
-    case APPEND: { auto v = pop(); appendItems(top(), {v}); return true; }
-    case APPENDS:
-    case ADDITEMS: { auto items = popMark(); appendItems(top(), items); return true; }
-    case EMPTY_DICT: push(Value::make(Kind::Dict)); return true;
-    case DICT: { auto d = Value::make(Kind::Dict); setItems(d, popMark()); push(d); return true; }
-    case SETITEM: { auto v = pop(), k = pop(); setItems(top(), {k, v}); return true; }
-    case SETITEMS: { auto kv = popMark(); setItems(top(), kv); return true; }
-    default: return false;
+    case UNICODE:
+        pushText(Kind::String, decodeRawUnicodeEscape(readLine()));
+        break;
+    case SHORT_BINUNICODE:
+        pushText(Kind::String, readString(readUnsigned(1)));
+        break;
+    case BINUNICODE:
+        pushText(Kind::String, readString(readUnsigned(4)));
+        break;
+    case BINUNICODE8:
+        pushText(Kind::String, readString(readUnsigned(8)));
+        break;
+    case SHORT_BINSTRING:
+    case SHORT_BINBYTES:
+        pushText(Kind::Bytes, readString(readUnsigned(1)));
+        break;
+    case BINSTRING:
+    case BINBYTES:
+        pushText(Kind::Bytes, readString(readUnsigned(4)));
+        break;
+    case BINBYTES8:
+    case BYTEARRAY8:
+        pushText(Kind::Bytes, readString(readUnsigned(8)));
+        break;
+    default:
+        return false;
     }
+    return true;
+}
+
+void Machine::pushLong(uint64_t n) {
+    const uint8_t* bytes = take(n);
+    if (n > 8) {
+        push(Value::makeText(Kind::Opaque, "int wider than 64 bits"));
+        return;
+    }
+    uint64_t v = 0;
+    for (uint64_t i = 0; i < n; ++i)
+        v |= uint64_t(bytes[i]) << (8 * i);
+    if (n > 0 && n < 8 && (bytes[n - 1] & 0x80)) v |= ~uint64_t(0) << (8 * n); // sign-extend
+    push(Value::makeInt(static_cast<int64_t>(v)));
+}
+
+// Protocol 0 writes booleans as INT "00" / "01".
+void Machine::pushTextInt(const std::string& line) {
+    if (line == "00" || line == "01")
+        push(makeBool(line == "01"));
+    else
+        push(Value::makeInt(parseInt(line)));
+}
+
+void Machine::pushBinFloat() {
+    uint64_t bits = 0;
+    for (const uint8_t *p = take(8), *end = p + 8; p < end; ++p)
+        bits = (bits << 8) | *p;
+    auto v = Value::make(Kind::Float);
+    std::memcpy(&v->real, &bits, sizeof bits); // big-endian IEEE double
+    push(v);
+}
+
+void Machine::pushTextFloat(const std::string& line) {
+    auto v = Value::make(Kind::Float);
+    try {
+        v->real = std::stod(line);
+    } catch (const std::exception&) {
+        fail("malformed float '" + line + "'");
+    }
+    push(v);
+}
+
+bool Machine::stackOp(uint8_t op) {
+    switch (op) {
+    case MARK:
+        marks_.push_back(stack_.size());
+        break;
+    case POP:
+        pop();
+        break;
+    case POP_MARK:
+        popMark();
+        break;
+    case DUP:
+        push(top());
+        break;
+    case EMPTY_TUPLE:
+        push(makeTuple({}));
+        break;
+    case TUPLE:
+        push(makeTuple(popMark()));
+        break;
+    case TUPLE1:
+        pushTupleOfLast(1);
+        break;
+    case TUPLE2:
+        pushTupleOfLast(2);
+        break;
+    case TUPLE3:
+        pushTupleOfLast(3);
+        break;
+    default:
+        return false;
+    }
+    return true;
+}
+
+// Sets become lists: checkpoints only need their items.
+bool Machine::collectionOp(uint8_t op) {
+    switch (op) {
+    case EMPTY_LIST:
+    case EMPTY_SET:
+        push(Value::make(Kind::List));
+        break;
+    case LIST:
+    case FROZENSET:
+        pushList(popMark());
+        break;
+    case APPEND:
+        appendPopped(1);
+        break;
+    case APPENDS:
+    case ADDITEMS:
+        appendPopped(popMarkCount());
+        break;
+    case EMPTY_DICT:
+        push(Value::make(Kind::Dict));
+        break;
+    case DICT:
+        pushDict(popMark());
+        break;
+    case SETITEM:
+        setPopped(2);
+        break;
+    case SETITEMS:
+        setPopped(popMarkCount());
+        break;
+    default:
+        return false;
+    }
+    return true;
+}
+
+void Machine::pushTupleOfLast(size_t n) {
+    push(makeTuple(popLast(n)));
+}
+
+void Machine::pushList(std::vector<ValuePtr> items) {
+    auto list = Value::make(Kind::List);
+    list->items = std::move(items);
+    push(list);
+}
+
+void Machine::pushDict(const std::vector<ValuePtr>& kv) {
+    auto dict = Value::make(Kind::Dict);
+    setItems(dict, kv);
+    push(dict);
+}
+
+void Machine::appendPopped(size_t n) {
+    const std::vector<ValuePtr> items = popLast(n);
+    appendItems(top(), items);
+}
+
+void Machine::setPopped(size_t n) {
+    const std::vector<ValuePtr> kv = popLast(n);
+    setItems(top(), kv);
 }
 
 bool Machine::memoOp(uint8_t op) {
     uint64_t key = 0;
     switch (op) {
-    case PUT: key = static_cast<uint64_t>(parseInt(readLine())); break;
-    case BINPUT: key = readUnsigned(1); break;
-    case LONG_BINPUT: key = readUnsigned(4); break;
-    case MEMOIZE: key = memo_.size(); break;
-    case GET: key = static_cast<uint64_t>(parseInt(readLine())); break;
-    case BINGET: key = readUnsigned(1); break;
-    case LONG_BINGET: key = readUnsigned(4); break;
-    default: return false;
+    case PUT:
+        key = static_cast<uint64_t>(parseInt(readLine()));
+        break;
+    case BINPUT:
+        key = readUnsigned(1);
+        break;
+    case LONG_BINPUT:
+        key = readUnsigned(4);
+        break;
+    case MEMOIZE:
+        key = memo_.size();
+        break;
+    case GET:
+        key = static_cast<uint64_t>(parseInt(readLine()));
+        break;
+    case BINGET:
+        key = readUnsigned(1);
+        break;
+    case LONG_BINGET:
+        key = readUnsigned(4);
+        break;
+    default:
+        return false;
     }
     if (op == GET || op == BINGET || op == LONG_BINGET) {
         const auto found = memo_.find(key);
-        if (found == memo_.end()) fail("refers to memo entry " + std::to_string(key) + " that was never stored");
+        if (found == memo_.end())
+            fail("memo entry " + std::to_string(key) + " read before it was stored");
         push(found->second);
     } else {
         memo_[key] = top();
@@ -280,52 +528,85 @@ bool Machine::memoOp(uint8_t op) {
 
 bool Machine::objectOp(uint8_t op) {
     switch (op) {
-    case GLOBAL: {
-        std::string module = readLine();
-        push(Value::makeText(Kind::Global, module + "." + readLine()));
-        return true;
-    }
-    case STACK_GLOBAL: {
-        auto name = pop(), module = pop();
-        if (name->kind != Kind::String || module->kind != Kind::String) fail("has a STACK_GLOBAL without string names");
-        push(Value::makeText(Kind::Global, module->text + "." + name->text));
-        return true;
-    }
+    case GLOBAL:
+        pushTextGlobal();
+        break;
+    case STACK_GLOBAL:
+        pushStackGlobal();
+        break;
     case REDUCE:
-    case NEWOBJ: { auto args = pop(), callable = pop(); push(call(callable, args)); return true; }
-    case NEWOBJ_EX: { pop(); auto args = pop(), cls = pop(); push(call(cls, args)); return true; }
-    case BUILD: pop(); top(); return true; // object state (__setstate__): not needed for tensors
+    case NEWOBJ:
+        pushCall(popLast(2));
+        break;
+    case NEWOBJ_EX:
+        pushCall(popLast(3));
+        break; // kwargs: unused by what we build
+    case BUILD:
+        dropState();
+        break;
     case BINPERSID:
-    case PERSID: {
-        auto pid = op == PERSID ? Value::makeText(Kind::String, readLine()) : pop();
-        if (!hooks_.persistent_load) fail("has a persistent id but the file holds no storages");
-        push(hooks_.persistent_load(pid));
-        return true;
+        pushPersistent(pop());
+        break;
+    case PERSID:
+        pushPersistent(Value::makeText(Kind::String, readLine()));
+        break;
+    default:
+        return false;
     }
-    default: return false;
-    }
+    return true;
+}
+
+void Machine::pushGlobal(const std::string& module, const std::string& name) {
+    push(Value::makeText(Kind::Global, module + "." + name));
+}
+
+// Protocol 0-3: GLOBAL "module\nname\n".
+void Machine::pushTextGlobal() {
+    const std::string module = readLine();
+    const std::string name = readLine();
+    pushGlobal(module, name);
+}
+
+void Machine::pushStackGlobal() {
+    const std::vector<ValuePtr> names = popLast(2);
+    if (names[0]->kind != Kind::String || names[1]->kind != Kind::String)
+        fail("STACK_GLOBAL without string names");
+    pushGlobal(names[0]->text, names[1]->text);
+}
+
+void Machine::pushPersistent(const ValuePtr& pid) {
+    if (!hooks_.persistent_load) fail("persistent id in a pickle without storages");
+    push(hooks_.persistent_load(pid));
 }
 
 void Machine::setItems(const ValuePtr& target, const std::vector<ValuePtr>& kv) {
-    if (kv.size() % 2) fail("has an odd number of items for a dict");
+    if (kv.size() % 2) fail("odd number of items for a dict");
     if (target->kind == Kind::Opaque) return; // a dict subclass we do not model
-    if (target->kind != Kind::Dict) fail(std::string("sets dict items on a ") + kindName(target->kind));
-    for (size_t i = 0; i < kv.size(); i += 2) target->setItem(kv[i], kv[i + 1]);
+    if (target->kind != Kind::Dict)
+        fail(std::string("dict items set on a ") + kindName(target->kind));
+    for (size_t i = 0; i < kv.size(); i += 2)
+        target->setItem(kv[i], kv[i + 1]);
 }
 
 void Machine::appendItems(const ValuePtr& target, const std::vector<ValuePtr>& items) {
     if (target->kind == Kind::Opaque) return;
-    if (target->kind != Kind::List) fail(std::string("appends to a ") + kindName(target->kind));
+    if (target->kind != Kind::List)
+        fail(std::string("list items appended to a ") + kindName(target->kind));
     target->items.insert(target->items.end(), items.begin(), items.end());
 }
 
-ValuePtr Machine::call(const ValuePtr& callable, const ValuePtr& args) {
-    if (args->kind != Kind::Tuple) fail("calls an object with non-tuple arguments");
-    if (callable->kind != Kind::Global) return Value::makeText(Kind::Opaque, "result of a call");
-    if (hooks_.call) {
-        if (ValuePtr built = hooks_.call(callable->text, args->items)) return built;
-    }
-    return Value::makeText(Kind::Opaque, callable->text);
+// [callable, args]: known callables are built by the hooks, the rest stay opaque.
+void Machine::pushCall(const std::vector<ValuePtr>& callable_args) {
+    const ValuePtr& callable = callable_args[0];
+    const ValuePtr& args = callable_args[1];
+    if (args->kind != Kind::Tuple) fail("call with non-tuple arguments");
+    ValuePtr built;
+    if (callable->kind == Kind::Global && hooks_.call)
+        built = hooks_.call(callable->text, args->items);
+    if (!built)
+        built = Value::makeText(Kind::Opaque, callable->kind == Kind::Global ? callable->text
+                                                                             : "result of a call");
+    push(built);
 }
 
 } // namespace

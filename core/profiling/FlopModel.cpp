@@ -101,13 +101,16 @@ bool resolvePadding(const std::string& arg, std::vector<int64_t>& padding, bool&
     return !padding.empty();
 }
 
-OpCost convCost(const std::string& op, const ConvLayout& layout, const OpInputs& in) {
-    Dims x, w;
-    const size_t xi = static_cast<size_t>(layout.first_tensor);
-    if (!tensorAt(in, xi, x) || !tensorAt(in, xi + 1, w) || w.size() < 3) return {};
-    if (x.size() + 1 == w.size()) x.insert(x.begin(), 1);  // unbatched input
-    if (x.size() != w.size()) return {};
+// Output spatial sizes of a (non-transposed) convolution of `x` by `w`;
+// empty when the recorded inputs do not tell.
+Dims convOutputSpatial(const std::string& op, const ConvLayout& layout, const OpInputs& in,
+                       const Dims& x, const Dims& w) {
     const size_t spatial = x.size() - 2;
+    Dims out;
+    // convolution_backward's grad_output has the output dims outright.
+    Dims grad_out;
+    if (op == "convolution_backward" && tensorAt(in, 0, grad_out) && grad_out.size() == x.size())
+        return Dims(grad_out.begin() + 2, grad_out.end());
     const auto stride = parseIntList(in.argAt(static_cast<size_t>(layout.stride)));
     std::vector<int64_t> padding;
     bool same = false;
@@ -116,22 +119,33 @@ OpCost convCost(const std::string& op, const ConvLayout& layout, const OpInputs&
         return {};
     const auto dilation =
         layout.dilation < 0 ? std::vector<int64_t>{} : parseIntList(in.argAt(layout.dilation));
+    for (size_t i = 0; i < spatial; ++i) {
+        out.push_back(same ? x[2 + i]
+                           : windowOutput(x[2 + i], w[2 + i], listValue(stride, i, 1),
+                                          listValue(padding, i, 0), listValue(dilation, i, 1),
+                                          false));
+    }
+    return out;
+}
+
+OpCost convCost(const std::string& op, const ConvLayout& layout, const OpInputs& in) {
+    Dims x, w;
+    const size_t xi = static_cast<size_t>(layout.first_tensor);
+    if (!tensorAt(in, xi, x) || !tensorAt(in, xi + 1, w) || w.size() < 3) return {};
+    if (x.size() + 1 == w.size()) x.insert(x.begin(), 1);  // unbatched input
+    if (x.size() != w.size()) return {};
     const bool transposed = layout.always_transposed ||
                             (layout.transposed >= 0 && in.argAt(layout.transposed) == "True");
-    // Non-transposed: out spatial from the window formula, weight [Cout, Cin/g, k...].
-    // Transposed: every input position meets the kernel, weight [Cin, Cout/g, k...].
+    // Non-transposed: every output position meets Cin/g x kernel weights of
+    // each of Cout filters, weight [Cout, Cin/g, k...]. Transposed: every
+    // input position meets the kernel, weight [Cin, Cout/g, k...].
+    const Dims positions_dims =
+        transposed ? Dims(x.begin() + 2, x.end()) : convOutputSpatial(op, layout, in, x, w);
+    if (positions_dims.size() != x.size() - 2) return {};
     double positions = static_cast<double>(x[0]);
+    for (int64_t d : positions_dims) positions *= static_cast<double>(d);
     double kernel = 1;
-    for (size_t i = 0; i < spatial; ++i) {
-        const int64_t k = w[2 + i];
-        kernel *= static_cast<double>(k);
-        const int64_t out = same || transposed
-                                ? x[2 + i]
-                                : windowOutput(x[2 + i], k, listValue(stride, i, 1),
-                                               listValue(padding, i, 0),
-                                               listValue(dilation, i, 1), false);
-        positions *= static_cast<double>(out);
-    }
+    for (size_t i = 2; i < w.size(); ++i) kernel *= static_cast<double>(w[i]);
     const double macs = positions * static_cast<double>(w[0]) * static_cast<double>(w[1]) * kernel;
     const double out_bytes = positions * static_cast<double>(transposed ? w[1] : w[0]) *
                              elementSize(in.typeAt(xi));
@@ -208,7 +222,9 @@ OpCost windowPoolCost(const std::string& op, const OpInputs& in) {
     const bool max_pool = op.rfind("max_pool", 0) == 0;
     const auto dilation = max_pool ? parseIntList(in.argAt(4)) : std::vector<int64_t>{};
     const bool ceil_mode = in.argAt(max_pool ? 5 : 4) == "True";
-    const size_t spatial = kernel.size() == 1 ? 2 : kernel.size();
+    const size_t spatial = op.find("1d") != std::string::npos   ? 1
+                           : op.find("3d") != std::string::npos ? 3
+                                                                : 2;
     if (x.size() < spatial) return {};
     double out = 1, window = 1;
     for (size_t i = 0; i + spatial < x.size(); ++i) out *= static_cast<double>(x[i]);

@@ -368,7 +368,7 @@ bool OpCollector::attach(std::string* why) {
     s.record_shapes = options_.record_shapes;
     s.cuda = options_.cuda;
     s.max_events = options_.max_events > 0 ? options_.max_events : INT64_MAX;
-    clear();
+    drain(0);  // whatever an earlier collector left behind
     handle_ = at::addGlobalCallback(
         at::RecordFunctionCallback(&onOpStart, &onOpEnd)
             .needsInputs(options_.record_shapes)
@@ -386,19 +386,25 @@ void OpCollector::detach() {
     at::removeCallback(handle_);
     handle_ = 0;
     if (options_.memory && memory_) memory_->setListener(nullptr);
-    clear();
+    drain(0);
     s.owner = nullptr;
 }
 
+// The process-wide state belongs to the attached collector only.
 void OpCollector::setCollecting(bool on, int64_t step) {
+    if (!attached()) return;
     CollectorState& s = state();
     s.step = step;
-    s.collecting = on && attached();
+    s.collecting = on;
 }
 
-void OpCollector::markMainThread() { state().main_tid = osThreadId(); }
+void OpCollector::markMainThread() {
+    if (attached()) state().main_tid = osThreadId();
+}
 
-void OpCollector::clear() { harvest(0); }
+void OpCollector::clear() {
+    if (attached()) drain(0);
+}
 
 void OpCollector::addAnnotation(const char* name, int64_t start_ns, int64_t end_ns) {
     CollectorState& s = state();
@@ -418,7 +424,9 @@ void OpCollector::addAnnotation(const char* name, int64_t start_ns, int64_t end_
     b.events.push_back(e);
 }
 
-Trace OpCollector::harvest(int64_t origin_ns) {
+Trace OpCollector::harvest(int64_t origin_ns) { return attached() ? drain(origin_ns) : Trace{}; }
+
+Trace OpCollector::drain(int64_t origin_ns) {
     CollectorState& s = state();
     std::vector<std::shared_ptr<ThreadBuffer>> buffers;
     {

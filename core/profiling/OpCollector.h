@@ -54,6 +54,8 @@ public:
     static int64_t unixOffsetNs();
 
 private:
+    Trace drain(int64_t origin_ns);
+
     CollectorOptions options_;
     std::shared_ptr<MemoryTracker> memory_;
     uint64_t handle_ = 0;

@@ -159,7 +159,13 @@ void linkBackward(std::vector<TraceEvent>& events) {
         auto it = candidate.find(e.seq);
         if (it == candidate.end() || e.link >= 0) continue;
         e.link = it->second;
-        if (events[it->second].link < 0) events[it->second].link = i;
+        // torch.profiler gives the engine's wrapper ("autograd::engine::
+        // evaluate_function: X") the node's number too: the op links to the
+        // innermost of them, the node itself.
+        int32_t& forward_link = events[it->second].link;
+        if (forward_link < 0 || (events[forward_link].lane == e.lane &&
+                                 e.start_ns < events[forward_link].end_ns()))
+            forward_link = i;
     }
 }
 

@@ -2,11 +2,13 @@
 // worker counts, epochs, restarts, skipping and cancellation.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <set>
 #include <thread>
 
+#include "data/BatchPrefetcher.h"
 #include "data/DataLoader.h"
 #include "data/SeededRandom.h"
 
@@ -23,14 +25,17 @@ ImageDataset indexedDataset(int64_t count, int channels = 2, int side = 8) {
     data.mean.assign(size_t(channels), 0.5f);
     data.std.assign(size_t(channels), 0.25f);
     data.pixels.resize(size_t(count * data.imageBytes()));
-    for (size_t p = 0; p < data.pixels.size(); ++p) data.pixels[p] = uint8_t(splitmix64(p) >> 56);
-    for (int64_t i = 0; i < count; ++i) data.labels.push_back(i);
+    for (size_t p = 0; p < data.pixels.size(); ++p)
+        data.pixels[p] = uint8_t(splitmix64(p) >> 56);
+    for (int64_t i = 0; i < count; ++i)
+        data.labels.push_back(i);
     return data;
 }
 
 std::vector<Batch> wholeEpoch(DataLoader& loader) {
     std::vector<Batch> batches;
-    while (auto batch = loader.next()) batches.push_back(std::move(*batch));
+    while (auto batch = loader.next())
+        batches.push_back(std::move(*batch));
     return batches;
 }
 
@@ -95,7 +100,8 @@ TEST(DataLoaderBatches, NormalisesAKnownImage) {
     data.mean = {0.5f, 0.2f, 0.0f};
     data.std = {0.25f, 0.5f, 2.0f};
     std::fill(data.pixels.begin(), data.pixels.end(), uint8_t(0));
-    for (int c = 0; c < 3; ++c) data.pixels[size_t(c * 16 + 5)] = 255;  // (y 1, x 1) of image 0
+    for (int c = 0; c < 3; ++c)
+        data.pixels[size_t(c * 16 + 5)] = 255; // (y 1, x 1) of image 0
     LoaderOptions options;
     options.batch_size = 2;
     options.shuffle = false;
@@ -151,7 +157,7 @@ TEST(DataLoaderAugment, ImagesAreCropsAndFlipsOfThePaddedOriginal) {
         EXPECT_TRUE(found) << "image " << i << " is no crop/flip of its original";
         identical += torch::allclose(normalised(data, i), batch.images[i], 0, 1e-6);
     }
-    EXPECT_GT(seen.size(), 20u);  // the placements vary
+    EXPECT_GT(seen.size(), 20u); // the placements vary
     EXPECT_LT(identical, 10);
 }
 
@@ -224,7 +230,7 @@ TEST(DataLoaderEpochs, SkipEqualsDroppingBatches) {
 
         loader.startEpoch(3);
         ASSERT_TRUE(loader.next());
-        loader.skip(2);  // mid-epoch, with batches already prefetched
+        loader.skip(2); // mid-epoch, with batches already prefetched
         const auto rest = wholeEpoch(loader);
         expectSameBatches({expected.begin() + 3, expected.end()}, rest);
 
@@ -242,7 +248,7 @@ TEST(DataLoaderCancel, CancelWithBlockedWorkersReturnsPromptly) {
     options.prefetch = 1;
     auto loader = std::make_unique<DataLoader>(data, options);
     ASSERT_TRUE(loader->next());
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // workers now wait for room
+    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // workers now wait for room
     const auto start = std::chrono::steady_clock::now();
     loader->cancel();
     EXPECT_FALSE(loader->next().has_value());
@@ -259,22 +265,63 @@ TEST(DataLoaderCancel, CancelFromAnotherThreadWakesNext) {
     options.workers = 1;
     options.augment = true;
     DataLoader loader(data, options);
+    std::atomic<int64_t> batches{0};
     // Consume forever: restart the epoch whenever it ends, until cancelled.
     auto consumer = std::async(std::launch::async, [&] {
-        int64_t batches = 0;
-        for (int epoch = 0; epoch < 100000; ++epoch) {
+        for (int epoch = 0; epoch < 1000000; ++epoch) {
             loader.startEpoch(epoch);
-            auto batch = loader.next();
-            if (!batch) return batches;
+            if (!loader.next()) return true;
             ++batches;
-            while (loader.next()) ++batches;
+            while (loader.next())
+                ++batches;
         }
-        return int64_t(-1);
+        return false;
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (batches == 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_GT(batches.load(), 0); // no ASSERT: the consumer must still be cancelled
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     loader.cancel();
     ASSERT_EQ(consumer.wait_for(std::chrono::seconds(5)), std::future_status::ready);
-    EXPECT_GT(consumer.get(), 0);
+    EXPECT_TRUE(consumer.get());
+}
+
+Batch markerBatch(int64_t index) {
+    Batch batch;
+    batch.index = index;
+    batch.labels = torch::full({1}, index, torch::kInt64);
+    return batch;
+}
+
+TEST(DataLoaderPrefetcher, UnevenWorkersStillDeliverInOrder) {
+    // Worker 0 is slow, so the others run ahead up to their prefetch limit.
+    BatchPrefetcher prefetcher(
+        [](int64_t index) {
+            if (index % 3 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            return markerBatch(index);
+        },
+        5, 40, 3, 2);
+    for (int64_t index = 5; index < 40; ++index) {
+        auto batch = prefetcher.take(index);
+        ASSERT_TRUE(batch.has_value());
+        EXPECT_EQ(batch->index, index);
+        EXPECT_EQ(batch->labels[0].item<int64_t>(), index);
+    }
+}
+
+TEST(DataLoaderPrefetcher, ProducerErrorSurfacesAtItsBatch) {
+    BatchPrefetcher prefetcher(
+        [](int64_t index) {
+            if (index == 3) throw DataError("batch 3 failed");
+            return markerBatch(index);
+        },
+        0, 10, 2, 2);
+    for (int64_t index = 0; index < 3; ++index)
+        EXPECT_TRUE(prefetcher.take(index).has_value());
+    EXPECT_THROW(prefetcher.take(3), DataError);
+    prefetcher.stop();
+    EXPECT_FALSE(prefetcher.take(4).has_value());
 }
 
 TEST(DataLoaderOptions, InvalidOptionsAndPinMemoryWithoutCuda) {

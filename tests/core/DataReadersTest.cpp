@@ -10,7 +10,7 @@
 namespace ts {
 namespace {
 
-using testing::TempFolder;
+using data_test::TempFolder;
 
 // Runs `read`, expects a DataError and returns its message.
 std::string dataErrorOf(const std::function<void()>& read) {
@@ -36,7 +36,7 @@ void expectPaddedFashionImages(const ImageDataset& data, int64_t count) {
         for (int y = 0; y < 32; ++y)
             for (int x = 0; x < 32; ++x) {
                 const bool border = y < 2 || y >= 30 || x < 2 || x >= 30;
-                const uint8_t expected = border ? 0 : testing::testPixel(i, y - 2, x - 2);
+                const uint8_t expected = border ? 0 : data_test::testPixel(i, y - 2, x - 2);
                 ASSERT_EQ(image[y * 32 + x], expected) << "image " << i << " at " << y << "," << x;
             }
     }
@@ -44,7 +44,7 @@ void expectPaddedFashionImages(const ImageDataset& data, int64_t count) {
 
 TEST(DataReadersIdx, ReadsGzipFilesAndPadsTo32) {
     TempFolder folder;
-    testing::writeFashionMnist(folder.path(), 12, 5, true);
+    data_test::writeFashionMnist(folder.path(), 12, 5, true);
     expectPaddedFashionImages(readFashionMnist(folder.path(), Split::Train), 12);
     expectPaddedFashionImages(readFashionMnist(folder.path(), Split::Test), 5);
     const ImageDataset data = readFashionMnist(folder.path(), Split::Test);
@@ -55,16 +55,16 @@ TEST(DataReadersIdx, ReadsGzipFilesAndPadsTo32) {
 
 TEST(DataReadersIdx, ReadsUncompressedFiles) {
     TempFolder folder;
-    testing::writeFashionMnist(folder.path(), 7, 3, false);
+    data_test::writeFashionMnist(folder.path(), 7, 3, false);
     expectPaddedFashionImages(readFashionMnist(folder.path(), Split::Train), 7);
     expectPaddedFashionImages(readFashionMnist(folder.path(), Split::Test), 3);
 }
 
 TEST(DataReadersIdx, WrongMagicNamesFileAndMagic) {
     TempFolder folder;
-    testing::writeFashionMnist(folder.path(), 4, 2, true);
+    data_test::writeFashionMnist(folder.path(), 4, 2, true);
     const auto path = folder.path() / "train-images-idx3-ubyte.gz";
-    testing::writeBytes(path, testing::idxImages(4, 28, 28, 0x00000801), true);
+    data_test::writeBytes(path, data_test::idxImages(4, 28, 28, 0x00000801), true);
     const std::string message = dataErrorOf([&] { readFashionMnist(folder.path(), Split::Train); });
     EXPECT_NE(message.find(path.string()), std::string::npos) << message;
     EXPECT_NE(message.find("0x00000801"), std::string::npos) << message;
@@ -74,12 +74,12 @@ TEST(DataReadersIdx, WrongMagicNamesFileAndMagic) {
 TEST(DataReadersIdx, TruncatedFileReportsExpectedAndActualSize) {
     for (bool gzip : {false, true}) {
         TempFolder folder;
-        testing::writeFashionMnist(folder.path(), 4, 2, gzip);
-        const auto path = folder.path() / (gzip ? "t10k-images-idx3-ubyte.gz"
-                                                : "t10k-images-idx3-ubyte");
-        auto bytes = testing::idxImages(2, 28, 28);
+        data_test::writeFashionMnist(folder.path(), 4, 2, gzip);
+        const auto path =
+            folder.path() / (gzip ? "t10k-images-idx3-ubyte.gz" : "t10k-images-idx3-ubyte");
+        auto bytes = data_test::idxImages(2, 28, 28);
         bytes.resize(bytes.size() - 100);
-        testing::writeBytes(path, bytes, gzip);
+        data_test::writeBytes(path, bytes, gzip);
         const std::string message =
             dataErrorOf([&] { readFashionMnist(folder.path(), Split::Test); });
         EXPECT_NE(message.find(path.string()), std::string::npos) << message;
@@ -91,11 +91,11 @@ TEST(DataReadersIdx, TruncatedFileReportsExpectedAndActualSize) {
 
 TEST(DataReadersIdx, CutGzipStreamIsReportedAsTruncated) {
     TempFolder folder;
-    testing::writeFashionMnist(folder.path(), 30, 2, true);
+    data_test::writeFashionMnist(folder.path(), 30, 2, true);
     const auto path = folder.path() / "train-images-idx3-ubyte.gz";
-    auto compressed = testing::readBytes(path);
+    auto compressed = data_test::readBytes(path);
     compressed.resize(compressed.size() / 2);
-    testing::writeBytes(path, compressed);
+    data_test::writeBytes(path, compressed);
     const std::string message = dataErrorOf([&] { readFashionMnist(folder.path(), Split::Train); });
     EXPECT_NE(message.find(path.string()), std::string::npos) << message;
     EXPECT_NE(message.find("truncated"), std::string::npos) << message;
@@ -103,20 +103,21 @@ TEST(DataReadersIdx, CutGzipStreamIsReportedAsTruncated) {
 
 TEST(DataReadersIdx, CorruptGzipDataNamesFile) {
     TempFolder folder;
-    testing::writeFashionMnist(folder.path(), 20, 2, true);
+    data_test::writeFashionMnist(folder.path(), 20, 2, true);
     const auto path = folder.path() / "train-labels-idx1-ubyte.gz";
-    auto compressed = testing::readBytes(path);
-    for (size_t i = 12; i < compressed.size(); ++i) compressed[i] ^= 0x5a;
-    testing::writeBytes(path, compressed);
+    auto compressed = data_test::readBytes(path);
+    for (size_t i = 12; i < compressed.size(); ++i)
+        compressed[i] ^= 0x5a;
+    data_test::writeBytes(path, compressed);
     const std::string message = dataErrorOf([&] { readFashionMnist(folder.path(), Split::Train); });
     EXPECT_NE(message.find(path.string()), std::string::npos) << message;
 }
 
 TEST(DataReadersIdx, TooShortForHeaderIsReported) {
     TempFolder folder;
-    testing::writeFashionMnist(folder.path(), 4, 2, false);
+    data_test::writeFashionMnist(folder.path(), 4, 2, false);
     const auto path = folder.path() / "train-labels-idx1-ubyte";
-    testing::writeBytes(path, {0, 0, 8});
+    data_test::writeBytes(path, {0, 0, 8});
     const std::string message = dataErrorOf([&] { readFashionMnist(folder.path(), Split::Train); });
     EXPECT_NE(message.find(path.string()), std::string::npos) << message;
     EXPECT_NE(message.find("header"), std::string::npos) << message;
@@ -124,9 +125,9 @@ TEST(DataReadersIdx, TooShortForHeaderIsReported) {
 
 TEST(DataReadersIdx, ImageAndLabelCountMismatchNamesBothFiles) {
     TempFolder folder;
-    testing::writeFashionMnist(folder.path(), 6, 2, true);
+    data_test::writeFashionMnist(folder.path(), 6, 2, true);
     const auto labels = folder.path() / "train-labels-idx1-ubyte.gz";
-    testing::writeBytes(labels, testing::idxLabels(5), true);
+    data_test::writeBytes(labels, data_test::idxLabels(5), true);
     const std::string message = dataErrorOf([&] { readFashionMnist(folder.path(), Split::Train); });
     EXPECT_NE(message.find(labels.string()), std::string::npos) << message;
     EXPECT_NE(message.find("train-images-idx3-ubyte.gz"), std::string::npos) << message;
@@ -136,17 +137,17 @@ TEST(DataReadersIdx, ImageAndLabelCountMismatchNamesBothFiles) {
 
 TEST(DataReadersIdx, WrongImageSizeAndBadLabelAreReported) {
     TempFolder folder;
-    testing::writeFashionMnist(folder.path(), 3, 3, false);
+    data_test::writeFashionMnist(folder.path(), 3, 3, false);
     const auto images = folder.path() / "t10k-images-idx3-ubyte";
-    testing::writeBytes(images, testing::idxImages(3, 30, 28));
+    data_test::writeBytes(images, data_test::idxImages(3, 30, 28));
     std::string message = dataErrorOf([&] { readFashionMnist(folder.path(), Split::Test); });
     EXPECT_NE(message.find(images.string()), std::string::npos) << message;
     EXPECT_NE(message.find("30x28"), std::string::npos) << message;
 
     const auto labels = folder.path() / "train-labels-idx1-ubyte";
-    auto bytes = testing::idxLabels(3);
+    auto bytes = data_test::idxLabels(3);
     bytes.back() = 11;
-    testing::writeBytes(labels, bytes);
+    data_test::writeBytes(labels, bytes);
     message = dataErrorOf([&] { readFashionMnist(folder.path(), Split::Train); });
     EXPECT_NE(message.find(labels.string()), std::string::npos) << message;
     EXPECT_NE(message.find("label 11"), std::string::npos) << message;
@@ -178,7 +179,8 @@ TEST(DataReadersFashionMnist, RealDatasetWhenInstalled) {
             const uint8_t* image = data->image(i);
             ASSERT_EQ(image[0] + image[31] + image[32 * 31], 0);
             for (int y = 2; y < 30; ++y)
-                for (int x = 2; x < 30; ++x) sum += image[y * 32 + x];
+                for (int x = 2; x < 30; ++x)
+                    sum += image[y * 32 + x];
         }
         EXPECT_NEAR(sum / (255.0 * 784 * double(data->size())), 0.2860, 0.003);
     }
@@ -189,9 +191,9 @@ void writeCifar10(const std::filesystem::path& dir) {
     std::filesystem::create_directories(dir);
     const auto label = [](int64_t i, int) { return (i * 3) % 10; };
     for (int b = 1; b <= 5; ++b)
-        testing::writeBytes(dir / ("data_batch_" + std::to_string(b) + ".bin"),
-                            testing::cifarRecords(3, 1, (b - 1) * 3, label));
-    testing::writeBytes(dir / "test_batch.bin", testing::cifarRecords(2, 1, 100, label));
+        data_test::writeBytes(dir / ("data_batch_" + std::to_string(b) + ".bin"),
+                              data_test::cifarRecords(3, 1, (b - 1) * 3, label));
+    data_test::writeBytes(dir / "test_batch.bin", data_test::cifarRecords(2, 1, 100, label));
 }
 
 void expectCifarPixels(const ImageDataset& data, int64_t first_image) {
@@ -200,7 +202,7 @@ void expectCifarPixels(const ImageDataset& data, int64_t first_image) {
             for (int64_t y = 0; y < 32; y += 7)
                 for (int64_t x = 0; x < 32; x += 5)
                     ASSERT_EQ(data.image(i)[(c * 32 + y) * 32 + x],
-                              testing::testPixel(first_image + i, c * 32 + y, x));
+                              data_test::testPixel(first_image + i, c * 32 + y, x));
 }
 
 TEST(DataReadersCifar, ReadsCifar10FromFolderOrItsParent) {
@@ -214,7 +216,8 @@ TEST(DataReadersCifar, ReadsCifar10FromFolderOrItsParent) {
         EXPECT_EQ(train.height, 32);
         EXPECT_EQ(train.num_classes, 10);
         EXPECT_EQ(train.mean.size(), 3u);
-        for (int64_t i = 0; i < 15; ++i) EXPECT_EQ(train.labels[size_t(i)], (i * 3) % 10);
+        for (int64_t i = 0; i < 15; ++i)
+            EXPECT_EQ(train.labels[size_t(i)], (i * 3) % 10);
         expectCifarPixels(train, 0);
         const ImageDataset test = readCifar10(given, Split::Test);
         ASSERT_EQ(test.size(), 2);
@@ -229,13 +232,14 @@ TEST(DataReadersCifar, Cifar100UsesFineLabels) {
     std::filesystem::create_directories(dir);
     // coarse = i % 20, fine = 50 + i.
     const auto label = [](int64_t i, int k) { return k == 0 ? i % 20 : 50 + i; };
-    testing::writeBytes(dir / "train.bin", testing::cifarRecords(4, 2, 0, label));
-    testing::writeBytes(dir / "test.bin", testing::cifarRecords(2, 2, 10, label));
+    data_test::writeBytes(dir / "train.bin", data_test::cifarRecords(4, 2, 0, label));
+    data_test::writeBytes(dir / "test.bin", data_test::cifarRecords(2, 2, 10, label));
     const ImageDataset train = readCifar100(folder.path(), Split::Train);
     ASSERT_EQ(train.size(), 4);
     EXPECT_EQ(train.num_classes, 100);
     EXPECT_EQ(train.name, "cifar100");
-    for (int64_t i = 0; i < 4; ++i) EXPECT_EQ(train.labels[size_t(i)], 50 + i);
+    for (int64_t i = 0; i < 4; ++i)
+        EXPECT_EQ(train.labels[size_t(i)], 50 + i);
     expectCifarPixels(train, 0);
     const ImageDataset test = readCifar100(dir, Split::Test);
     EXPECT_EQ(test.labels.at(1), 61);
@@ -246,9 +250,9 @@ TEST(DataReadersCifar, SizeNotMultipleOfRecordIsReported) {
     TempFolder folder;
     writeCifar10(folder.path());
     const auto path = folder.path() / "data_batch_4.bin";
-    auto bytes = testing::readBytes(path);
+    auto bytes = data_test::readBytes(path);
     bytes.pop_back();
-    testing::writeBytes(path, bytes);
+    data_test::writeBytes(path, bytes);
     const std::string message = dataErrorOf([&] { readCifar10(folder.path(), Split::Train); });
     EXPECT_NE(message.find(path.string()), std::string::npos) << message;
     EXPECT_NE(message.find(std::to_string(bytes.size())), std::string::npos) << message;
@@ -272,7 +276,8 @@ TEST(DataReadersCifar, MissingFileNamesPathAndBinaryVersion) {
 TEST(DataReadersCifar, LabelOutOfRangeIsReported) {
     TempFolder folder;
     const auto label = [](int64_t, int) { return 10; };
-    testing::writeBytes(folder.path() / "test_batch.bin", testing::cifarRecords(1, 1, 0, label));
+    data_test::writeBytes(folder.path() / "test_batch.bin",
+                          data_test::cifarRecords(1, 1, 0, label));
     const std::string message = dataErrorOf([&] { readCifar10(folder.path(), Split::Test); });
     EXPECT_NE(message.find("test_batch.bin"), std::string::npos) << message;
     EXPECT_NE(message.find("label 10"), std::string::npos) << message;
@@ -288,7 +293,8 @@ TEST(DataReadersSynthetic, SameSeedSameDataDifferentSeedDifferent) {
     EXPECT_EQ(a.size(), 64);
     EXPECT_EQ(a.pixels.size(), 64u * 3 * 16 * 16);
     EXPECT_EQ(a.num_classes, 5);
-    for (int64_t label : a.labels) EXPECT_TRUE(label >= 0 && label < 5);
+    for (int64_t label : a.labels)
+        EXPECT_TRUE(label >= 0 && label < 5);
 }
 
 TEST(DataReadersSynthetic, StatisticsMatchThePixels) {
@@ -319,7 +325,8 @@ TEST(DataReadersSynthetic, ClassesAreSeparable) {
     for (int64_t i = 0; i < train.size(); ++i) {
         const auto label = size_t(train.labels[size_t(i)]);
         ++counts[label];
-        for (size_t p = 0; p < bytes; ++p) means[label][p] += train.image(i)[p];
+        for (size_t p = 0; p < bytes; ++p)
+            means[label][p] += train.image(i)[p];
     }
     int correct = 0;
     for (int64_t i = 0; i < test.size(); ++i) {
@@ -365,7 +372,7 @@ TEST(DataReadersDispatch, DefaultDirsDataDirAndUnknownDataset) {
     EXPECT_EQ(defaultDataDir("cifar100"), std::filesystem::path("data/cifar-100-binary"));
 
     TempFolder folder;
-    testing::writeFashionMnist(folder.path(), 3, 2, false);
+    data_test::writeFashionMnist(folder.path(), 3, 2, false);
     ExperimentConfig config;
     config.dataset = "fashion-mnist";
     config.data_dir = folder.path().string();

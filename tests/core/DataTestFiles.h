@@ -14,10 +14,10 @@
 
 #include <unistd.h>
 
-namespace ts::testing {
+namespace ts::data_test {
 
 class TempFolder {
-public:
+  public:
     TempFolder() {
         static std::atomic<int> counter{0};
         const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
@@ -32,7 +32,7 @@ public:
     }
     const std::filesystem::path& path() const { return path_; }
 
-private:
+  private:
     std::filesystem::path path_;
 };
 
@@ -55,7 +55,8 @@ inline std::vector<uint8_t> readBytes(const std::filesystem::path& path) {
 }
 
 inline void appendBigEndian(std::vector<uint8_t>& out, uint32_t value) {
-    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(uint8_t(value >> shift));
+    for (int shift = 24; shift >= 0; shift -= 8)
+        out.push_back(uint8_t(value >> shift));
 }
 
 // A recognisable pixel value for image i at (y, x).
@@ -66,17 +67,21 @@ inline uint8_t testPixel(int64_t i, int64_t y, int64_t x) {
 inline std::vector<uint8_t> idxImages(uint32_t count, uint32_t rows, uint32_t cols,
                                       uint32_t magic = 0x00000803) {
     std::vector<uint8_t> bytes;
-    for (uint32_t v : {magic, count, rows, cols}) appendBigEndian(bytes, v);
+    for (uint32_t v : {magic, count, rows, cols})
+        appendBigEndian(bytes, v);
     for (uint32_t i = 0; i < count; ++i)
         for (uint32_t y = 0; y < rows; ++y)
-            for (uint32_t x = 0; x < cols; ++x) bytes.push_back(testPixel(i, y, x));
+            for (uint32_t x = 0; x < cols; ++x)
+                bytes.push_back(testPixel(i, y, x));
     return bytes;
 }
 
 inline std::vector<uint8_t> idxLabels(uint32_t count, int classes = 10) {
     std::vector<uint8_t> bytes;
-    for (uint32_t v : {0x00000801u, count}) appendBigEndian(bytes, v);
-    for (uint32_t i = 0; i < count; ++i) bytes.push_back(uint8_t(i % uint32_t(classes)));
+    for (uint32_t v : {0x00000801u, count})
+        appendBigEndian(bytes, v);
+    for (uint32_t i = 0; i < count; ++i)
+        bytes.push_back(uint8_t(i % uint32_t(classes)));
     return bytes;
 }
 
@@ -96,7 +101,8 @@ std::vector<uint8_t> cifarRecords(int64_t count, int label_bytes, int64_t first_
                                   LabelOf label) {
     std::vector<uint8_t> bytes;
     for (int64_t i = 0; i < count; ++i) {
-        for (int k = 0; k < label_bytes; ++k) bytes.push_back(uint8_t(label(first_image + i, k)));
+        for (int k = 0; k < label_bytes; ++k)
+            bytes.push_back(uint8_t(label(first_image + i, k)));
         for (int64_t c = 0; c < 3; ++c)
             for (int64_t y = 0; y < 32; ++y)
                 for (int64_t x = 0; x < 32; ++x)
@@ -105,4 +111,4 @@ std::vector<uint8_t> cifarRecords(int64_t count, int label_bytes, int64_t first_
     return bytes;
 }
 
-} // namespace ts::testing
+} // namespace ts::data_test

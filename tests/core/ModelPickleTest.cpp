@@ -28,7 +28,9 @@ const char kProtocol4[] =
     "\224\214\001c\224}\224\214\001d\224C\002\001\002\224s\214\001e\224\212\006\000\000\000"
     "\000\000\377u.";
 
-template <size_t N> std::string bytesOf(const char (&literal)[N]) { return {literal, N - 1}; }
+template <size_t N> std::string bytesOf(const char (&literal)[N]) {
+    return {literal, N - 1};
+}
 
 ValuePtr run(const std::string& bytes) {
     return pickle::unpickle(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
@@ -86,7 +88,7 @@ TEST(ModelPickle, TruncatedOrUnknownInputNamesTheOrigin) {
         EXPECT_NE(std::string(e.what()).find("opcode 0xff"), std::string::npos) << e.what();
     }
     EXPECT_THROW(run(bytesOf("h\x05.")), ModelError); // memo entry never stored
-    EXPECT_THROW(run(bytesOf(".")), ModelError);     // STOP on an empty stack
+    EXPECT_THROW(run(bytesOf(".")), ModelError);      // STOP on an empty stack
 }
 
 TEST(ModelPickle, DuplicateDictKeysKeepTheirPlace) {

@@ -25,13 +25,15 @@ std::unique_ptr<Model> makeResNet(const std::string& model, const std::string& s
 
 std::vector<std::string> namesOf(const std::vector<std::pair<std::string, torch::Tensor>>& list) {
     std::vector<std::string> names;
-    for (const auto& item : list) names.push_back(item.first);
+    for (const auto& item : list)
+        names.push_back(item.first);
     return names;
 }
 
 int64_t countParameters(Model& model) {
     int64_t total = 0;
-    for (const auto& p : model.parameters()) total += p.numel();
+    for (const auto& p : model.parameters())
+        total += p.numel();
     return total;
 }
 
@@ -67,15 +69,24 @@ TEST(ModelResNet, SpotNamesAndTorchvisionParameterCounts) {
         std::vector<std::string> names;
     };
     const std::vector<Expected> cases{
-        {"resnet18", 11689512, 62, 60,
+        {"resnet18",
+         11689512,
+         62,
+         60,
          {"conv1.weight", "bn1.weight", "bn1.bias", "bn1.running_mean", "bn1.running_var",
           "bn1.num_batches_tracked", "layer1.0.conv1.weight", "layer1.1.bn2.bias",
           "layer2.0.downsample.0.weight", "layer2.0.downsample.1.running_mean",
           "layer4.1.conv2.weight", "fc.weight", "fc.bias"}},
-        {"resnet34", 21797672, 110, 108,
+        {"resnet34",
+         21797672,
+         110,
+         108,
          {"layer3.5.conv2.weight", "layer4.2.bn2.num_batches_tracked",
           "layer4.0.downsample.1.running_var"}},
-        {"resnet50", 25557032, 161, 159,
+        {"resnet50",
+         25557032,
+         161,
+         159,
          {"layer1.0.conv3.weight", "layer1.0.bn3.running_var", "layer1.0.downsample.0.weight",
           "layer4.2.bn3.bias", "fc.weight"}},
     };
@@ -117,8 +128,10 @@ TEST(ModelResNet, ParameterCountsEqualTheAnalyticSummary) {
                 std::map<std::string, int64_t> by_module;
                 for (const auto& [name, p] : net->namedParameters())
                     by_module[name.substr(0, name.rfind('.'))] += p.numel();
-                for (const auto& layer : summary.layers)
-                    if (layer.params > 0) EXPECT_EQ(by_module[layer.name], layer.params) << layer.name;
+                for (const auto& layer : summary.layers) {
+                    if (layer.params == 0) continue; // pooling: no module parameters
+                    EXPECT_EQ(by_module[layer.name], layer.params) << layer.name;
+                }
             }
 }
 
@@ -140,7 +153,8 @@ TEST(ModelResNet, InitialisesLikeTorchvision) {
     torch::manual_seed(3);
     auto net = makeResNet("resnet18", "cifar", 3, 10);
     std::map<std::string, torch::Tensor> params;
-    for (const auto& [name, p] : net->namedParameters()) params[name] = p;
+    for (const auto& [name, p] : net->namedParameters())
+        params[name] = p;
     // kaiming_normal_(fan_out, relu): std = sqrt(2 / (out_channels * k * k)).
     const double expected_std = std::sqrt(2.0 / (512 * 3 * 3));
     const double measured_std = params.at("layer4.1.conv2.weight").std().item<double>();
@@ -157,8 +171,9 @@ TEST(ModelResNet, ChannelsLastKeepsTheFunctionAndConvertsFourDimTensors) {
     auto last = makeResNet("resnet18", "imagenet", 3, 10);
     last->to(torch::kCPU, /*channels_last=*/true);
     for (const auto& [name, p] : last->namedParameters()) {
-        if (p.dim() == 4)
+        if (p.dim() == 4) {
             EXPECT_TRUE(p.is_contiguous(at::MemoryFormat::ChannelsLast)) << name;
+        }
     }
     plain->train(false);
     last->train(false);

@@ -19,7 +19,8 @@ std::map<std::string, torch::Tensor> asMap(const StateDict& dict) {
 
 std::vector<std::string> namesOf(const StateDict& dict) {
     std::vector<std::string> names;
-    for (const auto& item : dict) names.push_back(item.first);
+    for (const auto& item : dict)
+        names.push_back(item.first);
     return names;
 }
 
@@ -35,9 +36,9 @@ std::string readError(const std::filesystem::path& path) {
 
 TEST(ModelStateDict, ReadsEveryDtypeAndStridedViews) {
     const StateDict dict = readStateDict(test::modelFixture("dtypes.pt").string());
-    EXPECT_EQ(namesOf(dict), (std::vector<std::string>{"f32", "f64", "f16", "bf16", "i64", "i32",
-                                                       "u8", "bool", "transposed", "base", "view",
-                                                       "scalar", "empty"}));
+    EXPECT_EQ(namesOf(dict),
+              (std::vector<std::string>{"f32", "f64", "f16", "bf16", "i64", "i32", "u8", "bool",
+                                        "transposed", "base", "view", "scalar", "empty"}));
     auto t = asMap(dict);
     EXPECT_TRUE(t["f32"].equal(torch::arange(6, torch::kFloat).reshape({2, 3}) * 0.5));
     EXPECT_TRUE(t["f64"].equal(torch::arange(4, torch::kDouble) / 4));

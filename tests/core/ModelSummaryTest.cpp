@@ -1,4 +1,5 @@
 // Analytic parameter/MAC counts against the published ResNet figures.
+#include <cmath>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -15,25 +16,32 @@ const LayerSummary& layerNamed(const ModelSummary& summary, const std::string& n
     throw std::runtime_error("no layer " + name);
 }
 
+// MACs of convs and fc only, which is what torchvision publishes (its model
+// docs list 1.81 / 3.66 / 4.09 GFLOPS, meaning MACs). Tools that also count
+// BatchNorm (thop) report 1.82 / 3.67 / 4.11 G: within 1% of ours.
 TEST(ModelSummary, ImagenetTotalsMatchThePublishedFigures) {
     struct Published {
         const char* model;
         int64_t params;
-        double gmacs;
+        double torchvision_gmacs, thop_gmacs;
     };
-    for (const auto& p : {Published{"resnet18", 11689512, 1.82}, Published{"resnet34", 21797672, 3.67},
-                          Published{"resnet50", 25557032, 4.11}}) {
+    for (const auto& p :
+         {Published{"resnet18", 11689512, 1.81, 1.82}, Published{"resnet34", 21797672, 3.66, 3.67},
+          Published{"resnet50", 25557032, 4.09, 4.11}}) {
         SCOPED_TRACE(p.model);
         const ModelSummary s = summarizeModel(p.model, "imagenet", 3, 224, 1000);
         EXPECT_EQ(s.total_params, p.params);
-        EXPECT_NEAR(s.total_macs / 1e9, p.gmacs, 0.005 * p.gmacs);
+        EXPECT_NEAR(s.total_macs / 1e9, p.torchvision_gmacs, 0.005 * p.torchvision_gmacs);
+        EXPECT_NEAR(s.total_macs / 1e9, p.thop_gmacs, 0.01 * p.thop_gmacs);
     }
 }
 
+// The CIFAR ResNet-18 usually quoted as "0.56 GFLOPs" (555.4 M MACs).
 TEST(ModelSummary, CifarStemResnet18) {
     const ModelSummary s = summarizeModel("resnet18", "cifar", 3, 32, 10);
     EXPECT_EQ(s.total_params, 11173962);
-    EXPECT_NEAR(s.total_macs / 1e9, 0.56, 0.005 * 0.56);
+    EXPECT_NEAR(s.total_macs / 1e9, 0.56, 0.01 * 0.56);
+    EXPECT_EQ(std::round(s.total_macs / 1e7), 56); // rounds to 0.56 G
     EXPECT_EQ(layerNamed(s, "conv1").output_shape, (std::vector<int64_t>{64, 32, 32}));
     EXPECT_EQ(layerNamed(s, "layer4.1.conv2").output_shape, (std::vector<int64_t>{512, 4, 4}));
 }
@@ -71,7 +79,7 @@ TEST(ModelSummary, TextTableIsAlignedAndHasTotals) {
     const ModelSummary s = summarizeModel("resnet18", "imagenet", 3, 224, 1000);
     const std::string text = formatModelSummary(s);
     EXPECT_NE(text.find("Total params: 11,689,512"), std::string::npos) << text;
-    EXPECT_NE(text.find("1.82 G"), std::string::npos) << text;
+    EXPECT_NE(text.find("Total MACs:   1.81 G"), std::string::npos) << text;
     EXPECT_NE(text.find("layer3.1.bn2"), std::string::npos);
     // Every table row ends its right-aligned MACs column at the same width.
     std::istringstream lines(text);

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <unistd.h>
@@ -19,9 +21,9 @@ inline std::filesystem::path modelFixture(const std::string& name) {
 // A fresh folder under the system temp dir, unique per process and call.
 inline std::filesystem::path freshTempDir(const std::string& tag) {
     static std::atomic<int> counter{0};
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("trainscope_" + tag + "_" + std::to_string(::getpid()) + "_" +
-                      std::to_string(counter++));
+    const auto dir =
+        std::filesystem::temp_directory_path() /
+        ("trainscope_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;
@@ -34,16 +36,18 @@ inline bool pythonTorchAvailable() {
     return available;
 }
 
-// Runs torchvision_reference.py MODE TARGET; false (with the log in *log) on failure.
+// Runs torchvision_reference.py MODE TARGET; false (with its output in *log) on failure.
 inline bool runTorchvisionReference(const std::string& mode, const std::filesystem::path& target,
                                     std::string* log) {
     const auto log_path = target.parent_path() / (mode + "_python.log");
-    const std::string cmd = "/usr/bin/python3 '" + modelFixture("torchvision_reference.py").string() +
-                            "' " + mode + " '" + target.string() + "' >'" + log_path.string() +
-                            "' 2>&1";
-    const bool ok = std::system(cmd.c_str()) == 0;
-    if (!ok && log) *log = "command failed: " + cmd;
-    return ok;
+    const std::string cmd = "/usr/bin/python3 '" +
+                            modelFixture("torchvision_reference.py").string() + "' " + mode +
+                            " '" + target.string() + "' >'" + log_path.string() + "' 2>&1";
+    if (std::system(cmd.c_str()) == 0) return true;
+    std::ifstream in(log_path);
+    *log = "command failed: " + cmd + "\n" +
+           std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return false;
 }
 
 } // namespace ts::test

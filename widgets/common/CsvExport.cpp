@@ -21,6 +21,7 @@ QString quoted(QString field) {
 QString cell(const QAbstractItemModel& model, int row, int column) {
     const QModelIndex index = model.index(row, column);
     const QVariant raw = index.data(SortRole);
+    if (!raw.isValid()) return {};  // unknown: an empty field, not the "–" shown on screen
     switch (raw.typeId()) {
     case QMetaType::Double: return QString::number(raw.toDouble(), 'g', 10);
     case QMetaType::Int:

@@ -260,8 +260,6 @@ void ExperimentForm::revalidate() {
     ExperimentConfig config = base_;
     std::vector<ConfigIssue> issues = collect(config);
     for (ConfigIssue& issue : validateConfig(config)) issues.push_back(std::move(issue));
-    const std::string problem = precisionSupportProblem(config.device, config.precision);
-    if (!problem.empty()) issues.push_back({"precision", config.precision, problem});
     issues_ = std::move(issues);
 
     fields_->markIssues(issues_);

@@ -36,7 +36,7 @@ void LiveChart::setFollowing(bool following) {
     if (following) updateRanges();
 }
 
-QCPRange LiveChart::dataKeyRange(bool* found) const {
+QCPRange LiveChart::dataKeyRange(bool* found) {
     QCPRange all;
     *found = false;
     for (int i = 0; i < plottableCount(); ++i) {

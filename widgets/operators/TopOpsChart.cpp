@@ -27,8 +27,8 @@ TopOpsChart::TopOpsChart(QAbstractItemModel* model, int nameColumn, int fallback
     yAxis->grid()->setVisible(false);
     xAxis->setTickLabels(false);
     setMinimumWidth(260);
-    for (auto signal : {&QAbstractItemModel::modelReset, &QAbstractItemModel::layoutChanged})
-        connect(model_, signal, this, &TopOpsChart::rebuild);
+    connect(model_, &QAbstractItemModel::modelReset, this, &TopOpsChart::rebuild);
+    connect(model_, &QAbstractItemModel::layoutChanged, this, &TopOpsChart::rebuild);
     connect(model_, &QAbstractItemModel::rowsInserted, this, &TopOpsChart::rebuild);
     connect(model_, &QAbstractItemModel::rowsRemoved, this, &TopOpsChart::rebuild);
     applyPalette();

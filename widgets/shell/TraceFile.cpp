@@ -5,7 +5,7 @@
 namespace ts::gui {
 
 std::shared_ptr<const Trace> readTraceFile(const QString& path) {
-    return std::make_shared<const Trace>(readChromeTrace(path.toStdString()));
+    return std::make_shared<const Trace>(readChromeTraceFile(path.toStdString()));
 }
 
 } // namespace ts::gui

@@ -1,5 +1,8 @@
 #include "timeline/EventDetails.h"
 
+#include <QObject>
+#include <QStringList>
+
 #include "common/Format.h"
 #include "timeline/TimelineLayout.h"
 

@@ -137,7 +137,7 @@ void TimelineLayout::collectRow(const TimelineViewport& view, int row_index, std
     const double t1 = view.endNs();
     size_t i = firstEndingAfter(row, view.start_ns);
     const size_t n = row.ids.size();
-    while (i < n && double(row.starts[i]) <= t1) {
+    while (i < n && double(row.starts[i]) < t1) {
         const TraceEvent& e = t.events[size_t(row.ids[i])];
         const double x0 = view.xOf(double(e.start_ns));
         const double x1 = view.xOf(double(e.end_ns()));

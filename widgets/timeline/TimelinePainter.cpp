@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <QFontMetrics>
+#include <QObject>
 #include <QPainter>
 
 #include "common/ThemePalette.h"

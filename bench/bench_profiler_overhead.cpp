@@ -1,0 +1,154 @@
+// Profiler overhead: images/s of ResNet-18 (CIFAR stem) training steps on
+// synthetic 32x32 batches, on the calling thread without the Trainer, with
+// (a) no profiling, (b) operator timing only (no shapes, no memory) and
+// (c) full profiling (shapes, memory, FLOPs). The modes alternate round by
+// round so that drift in machine load hits all of them alike; medians are
+// reported. Every mode runs inside a MemoryTracker scope, as the engine does.
+//
+// usage: bench_profiler_overhead [--rounds N] [--steps N] [--batch N] [--threads N]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "engine/TrainerObserver.h"
+#include "models/Model.h"
+#include "profiling/MemoryTracker.h"
+#include "profiling/ProfileSession.h"
+#include "util/Statistics.h"
+
+namespace {
+
+struct Options {
+    int rounds = 5;
+    int steps = 6;
+    int batch = 32;
+    int threads = 0;
+};
+
+Options parse(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const int value = std::atoi(argv[i + 1]);
+        if (!std::strcmp(argv[i], "--rounds")) o.rounds = value;
+        else if (!std::strcmp(argv[i], "--steps")) o.steps = value;
+        else if (!std::strcmp(argv[i], "--batch")) o.batch = value;
+        else if (!std::strcmp(argv[i], "--threads")) o.threads = value;
+        else std::fprintf(stderr, "ignoring unknown option %s\n", argv[i]);
+    }
+    return o;
+}
+
+struct Mode {
+    const char* name;
+    bool profile, shapes_and_memory;
+};
+
+class CountingObserver : public ts::TrainerObserver {
+public:
+    void onProfile(const ts::ProfileCapture& c) override { events += c.trace.events.size(); }
+    size_t events = 0;
+};
+
+class Bench {
+public:
+    explicit Bench(const Options& o) : options_(o) {
+        ts::ExperimentConfig config;
+        config.model = "resnet18";
+        config.stem = "cifar";
+        config.num_classes = 10;
+        model_ = ts::createModel(config, 3);
+        model_->train(true);
+        optimizer_ = std::make_unique<torch::optim::SGD>(
+            model_->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
+        images_ = torch::randn({o.batch, 3, 32, 32});
+        labels_ = torch::randint(0, 10, {o.batch});
+    }
+
+    // Images per second over options_.steps steps in one mode.
+    double measure(const Mode& mode, CountingObserver& observer) {
+        ts::ProfileConfig c;
+        c.enabled = mode.profile;
+        c.warmup = 0;
+        c.active = options_.steps;
+        c.repeat = 1;
+        c.record_shapes = c.profile_memory = c.with_flops = mode.shapes_and_memory;
+        ts::ProfileSession session(c, false, tracker_);
+        const auto start = std::chrono::steady_clock::now();
+        for (int s = 0; s < options_.steps; ++s) step(session, s, observer);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        session.finish(observer);  // building the capture is not part of the steps
+        return options_.steps * options_.batch / seconds;
+    }
+
+    void warmUp(int steps) {
+        ts::ProfileSession none(ts::ProfileConfig{}, false, tracker_);
+        CountingObserver ignored;
+        for (int s = 0; s < steps; ++s) step(none, s, ignored);
+    }
+
+private:
+    void step(ts::ProfileSession& session, int64_t global, CountingObserver& observer) {
+        session.stepBegin(global);
+        torch::Tensor loss;
+        {
+            ts::ProfileSession::Range range(&session, "forward");
+            loss = torch::nn::functional::cross_entropy(model_->forward(images_), labels_);
+        }
+        {
+            ts::ProfileSession::Range range(&session, "backward");
+            loss.backward();
+        }
+        {
+            ts::ProfileSession::Range range(&session, "optimizer");
+            optimizer_->step();
+            optimizer_->zero_grad();
+        }
+        session.stepEnd(global, observer);
+    }
+
+    Options options_;
+    std::shared_ptr<ts::MemoryTracker> tracker_ = ts::MemoryTracker::create();
+    ts::MemoryTracker::Scope scope_{tracker_};
+    std::unique_ptr<ts::Model> model_;
+    std::unique_ptr<torch::optim::SGD> optimizer_;
+    torch::Tensor images_, labels_;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const Options o = parse(argc, argv);
+    if (o.threads > 0) torch::set_num_threads(o.threads);
+    std::printf("ResNet-18 (cifar stem), batch %d, 32x32 fp32, %d steps x %d rounds, %d threads\n",
+                o.batch, o.steps, o.rounds, torch::get_num_threads());
+    Bench bench(o);
+    bench.warmUp(3);
+    const std::vector<Mode> modes = {{"no profiling", false, false},
+                                     {"op timing only", true, false},
+                                     {"full (shapes, memory, FLOPs)", true, true}};
+    std::vector<std::vector<double>> rates(modes.size());
+    std::vector<CountingObserver> observers(modes.size());
+    for (int r = 0; r < o.rounds; ++r) {
+        for (size_t m = 0; m < modes.size(); ++m) {
+            rates[m].push_back(bench.measure(modes[m], observers[m]));
+            std::printf("round %d  %-30s %8.2f images/s\n", r + 1, modes[m].name,
+                        rates[m].back());
+            std::fflush(stdout);
+        }
+    }
+    const double base = ts::median(rates[0]);
+    std::printf("\n%-30s %12s %10s %14s\n", "mode", "images/s", "overhead", "events/window");
+    for (size_t m = 0; m < modes.size(); ++m) {
+        const double rate = ts::median(rates[m]);
+        const double events = o.rounds ? double(observers[m].events) / o.rounds : 0;
+        std::printf("%-30s %12.2f %9.2f%% %14.0f\n", modes[m].name, rate,
+                    100.0 * (base - rate) / base, events);
+    }
+    return 0;
+}

@@ -1,0 +1,188 @@
+#include "analysis/Roofline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include "report/MarkdownTable.h"
+
+namespace ts {
+namespace {
+
+bool isTensorCoreCandidate(const std::string& name) {
+    for (const char* part : {"conv", "Conv", "mm", "Mm", "matmul", "linear", "Linear"})
+        if (name.find(part) != std::string::npos) return true;
+    return false;
+}
+
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string shortName(std::string name, size_t max_chars) {
+    if (name.rfind("aten::", 0) == 0) name = name.substr(6);
+    if (name.size() > max_chars) name = name.substr(0, max_chars - 2) + "..";
+    return name;
+}
+
+std::string number(const char* format, double value) {
+    char text[64];
+    std::snprintf(text, sizeof(text), format, value);
+    return text;
+}
+
+} // namespace
+
+double MachinePeaks::ridge(bool low_precision) const {
+    return bandwidth_gbs > 0 ? computeRoof(low_precision) / bandwidth_gbs : 0;
+}
+
+const char* toString(Bound bound) {
+    return bound == Bound::Memory ? "memory" : "compute";
+}
+
+double attainableGflops(const MachinePeaks& peaks, double intensity, bool low_precision) {
+    return std::min(peaks.computeRoof(low_precision), peaks.bandwidth_gbs * intensity);
+}
+
+Roofline buildRoofline(const MachinePeaks& peaks, const std::vector<KernelCost>& costs) {
+    if (!(peaks.fp32_gflops > 0) || !(peaks.bandwidth_gbs > 0))
+        throw std::invalid_argument("the roofline needs a positive peak compute (GFLOP/s) and "
+                                    "memory bandwidth (GB/s); got " +
+                                    number("%g", peaks.fp32_gflops) + " GFLOP/s and " +
+                                    number("%g", peaks.bandwidth_gbs) + " GB/s");
+    Roofline r;
+    r.peaks = peaks;
+    double total_ns = 0;
+    size_t unplaced = 0;
+    for (const auto& c : costs) {
+        if (!(c.flops > 0 && c.bytes > 0 && c.time_ns > 0)) {
+            ++unplaced;
+            continue;
+        }
+        RooflinePoint p;
+        p.cost = c;
+        p.intensity = c.flops / c.bytes;
+        p.achieved_gflops = c.flops / c.time_ns; // FLOP per ns = GFLOP/s
+        p.roof_gflops = attainableGflops(peaks, p.intensity, c.low_precision);
+        p.efficiency = p.roof_gflops > 0 ? p.achieved_gflops / p.roof_gflops : 0;
+        p.bound = p.intensity < peaks.ridge(c.low_precision) ? Bound::Memory : Bound::Compute;
+        total_ns += c.time_ns;
+        r.points.push_back(p);
+    }
+    for (auto& p : r.points)
+        p.time_share = total_ns > 0 ? p.cost.time_ns / total_ns : 0;
+    std::stable_sort(r.points.begin(), r.points.end(),
+                     [](const auto& a, const auto& b) { return a.cost.time_ns > b.cost.time_ns; });
+    if (unplaced > 0)
+        r.notes.push_back(std::to_string(unplaced) + " of " + std::to_string(costs.size()) +
+                          " operators have no FLOP or byte estimate (or no time) and are not "
+                          "placed");
+    return r;
+}
+
+std::vector<KernelCost> costsFromOpTable(const OpTable& table, bool low_precision_run) {
+    std::vector<KernelCost> out;
+    for (const auto& row : table.rows) {
+        KernelCost c;
+        c.name = row.name;
+        c.calls = row.calls;
+        c.flops = row.flops;
+        c.bytes = row.bytes;
+        c.time_ns = double(row.self_device_ns > 0 ? row.self_device_ns : row.self_cpu_ns);
+        c.low_precision = low_precision_run && isTensorCoreCandidate(row.name);
+        out.push_back(c);
+    }
+    return out;
+}
+
+std::string rooflineCsv(const Roofline& r) {
+    std::ostringstream out;
+    out << "name,calls,flops,bytes,time_ns,arithmetic_intensity,achieved_gflops,roof_gflops,"
+           "efficiency,time_share,bound,roof\n";
+    for (const auto& p : r.points) {
+        out << csvField(p.cost.name) << ',' << p.cost.calls << ',' << number("%.0f", p.cost.flops)
+            << ',' << number("%.0f", p.cost.bytes) << ',' << number("%.0f", p.cost.time_ns) << ','
+            << number("%.6g", p.intensity) << ',' << number("%.6g", p.achieved_gflops) << ','
+            << number("%.6g", p.roof_gflops) << ',' << number("%.4f", p.efficiency) << ','
+            << number("%.4f", p.time_share) << ',' << toString(p.bound) << ','
+            << (p.cost.low_precision ? r.peaks.low_precision : std::string("fp32")) << '\n';
+    }
+    return out.str();
+}
+
+chart::Image renderRooflineChart(const Roofline& r, const std::string& title, size_t labelled) {
+    double lo = r.peaks.ridge() / 10, hi = r.peaks.ridge() * 10;
+    for (const auto& p : r.points) {
+        lo = std::min(lo, p.intensity / 2);
+        hi = std::max(hi, p.intensity * 2);
+    }
+    auto roof = [&](bool low, const std::string& name, chart::Color color) {
+        const double ridge = r.peaks.ridge(low), top = r.peaks.computeRoof(low);
+        return chart::XySeries{
+            name, {lo, ridge, hi}, {r.peaks.bandwidth_gbs * lo, top, top}, color, true, false, {}};
+    };
+    chart::XyChart c;
+    c.title = title;
+    c.x_label = "arithmetic intensity (FLOP/byte)";
+    c.y_label = "GFLOP/s";
+    c.log_x = c.log_y = true;
+    c.series.push_back(roof(false, "fp32 roof", {200, 40, 40}));
+    if (r.peaks.low_gflops > 0)
+        c.series.push_back(roof(true, r.peaks.low_precision + " roof", {230, 140, 40}));
+    chart::XySeries memory{"memory-bound", {}, {}, chart::paletteColor(0), false, true, {}};
+    chart::XySeries compute{"compute-bound", {}, {}, chart::paletteColor(2), false, true, {}};
+    for (size_t i = 0; i < r.points.size(); ++i) {
+        const auto& p = r.points[i];
+        auto& series = p.bound == Bound::Memory ? memory : compute;
+        series.xs.push_back(p.intensity);
+        series.ys.push_back(p.achieved_gflops);
+        series.point_labels.push_back(i < labelled ? shortName(p.cost.name, 18) : "");
+    }
+    c.series.push_back(memory);
+    c.series.push_back(compute);
+    return chart::renderXyChart(c);
+}
+
+std::string rooflineText(const Roofline& r, size_t limit) {
+    std::ostringstream out;
+    const auto& pk = r.peaks;
+    out << "peaks (" << pk.source << ", " << pk.device << "): fp32 " << fixed(pk.fp32_gflops, 1)
+        << " GFLOP/s";
+    if (pk.low_gflops > 0)
+        out << ", " << pk.low_precision << " " << fixed(pk.low_gflops, 1) << " GFLOP/s";
+    out << ", memory " << fixed(pk.bandwidth_gbs, 1) << " GB/s; ridge at " << fixed(pk.ridge(), 2)
+        << " FLOP/byte";
+    if (pk.low_gflops > 0)
+        out << " (" << pk.low_precision << ": " << fixed(pk.ridge(true), 2) << ")";
+    out << "\n";
+    for (const auto& note : pk.notes)
+        out << "note: " << note << "\n";
+    TableRows rows;
+    for (size_t i = 0; i < r.points.size() && (limit == 0 || i < limit); ++i) {
+        const auto& p = r.points[i];
+        rows.push_back({shortName(p.cost.name, 40), std::to_string(p.cost.calls),
+                        fixed(p.cost.time_ns / 1e6, 3), percent(p.time_share),
+                        fixed(p.intensity, 2), fixed(p.achieved_gflops, 2), fixed(p.roof_gflops, 2),
+                        percent(p.efficiency), toString(p.bound)});
+    }
+    out << plainTable({"operator", "calls", "time ms", "time %", "FLOP/byte", "GFLOP/s",
+                       "roof GFLOP/s", "of roof", "bound"},
+                      rows);
+    size_t memory = 0;
+    for (const auto& p : r.points)
+        memory += p.bound == Bound::Memory;
+    out << memory << " of " << r.points.size() << " placed operators are memory-bound, "
+        << r.points.size() - memory << " compute-bound\n";
+    for (const auto& note : r.notes)
+        out << "note: " << note << "\n";
+    return out.str();
+}
+
+} // namespace ts

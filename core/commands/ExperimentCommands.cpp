@@ -1,0 +1,292 @@
+#include "commands/ExperimentCommands.h"
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "analysis/NcuCsv.h"
+#include "analysis/Roofline.h"
+#include "commands/Commands.h"
+#include "commands/ProgressPrinter.h"
+#include "config/ConfigError.h"
+#include "data/Dataset.h"
+#include "experiments/LadderReport.h"
+#include "experiments/PeakBenchmark.h"
+#include "experiments/PruneStudy.h"
+#include "experiments/SweepReport.h"
+#include "experiments/TrainerPointRunner.h"
+#include "models/Model.h"
+#include "report/CompareInputs.h"
+#include "report/CompareRuns.h"
+#include "report/MarkdownTable.h"
+#include "report/RunDirectory.h"
+#include "util/AtomicFile.h"
+
+namespace ts {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Runs a command body; bad input becomes exit code 2 with the message,
+// anything else unexpected exit code 1.
+template <typename Body> int guarded(std::ostream& err, Body&& body) {
+    try {
+        return body();
+    } catch (const ConfigError& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const DataError& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const ModelError& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const RunFormatError& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const NcuFormatError& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const std::invalid_argument& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const std::exception& e) {
+        err << "error: " << e.what() << "\n";
+        return exit_code::kFailure;
+    }
+    return exit_code::kBadInput;
+}
+
+fs::path outputDir(const std::string& given, const std::string& name, const char* suffix) {
+    if (!given.empty()) {
+        fs::create_directories(given);
+        return given;
+    }
+    return makeRunDirectory("runs", name + "-" + suffix);
+}
+
+std::string pointLine(const std::string& label, const PointResult& r) {
+    std::string line = label + ": " + toString(r.outcome);
+    if (r.outcome == PointOutcome::Completed)
+        line += ", " + fixed(r.summary.median_images_per_sec, 1) + " images/s, " +
+                mib(r.memory_bytes) + " MiB";
+    if (!r.message.empty()) line += " (" + r.message + ")";
+    return line;
+}
+
+SweepSpec sweepSpec(const SweepOptions& o) {
+    SweepSpec spec;
+    spec.base = resolveConfig(o.source);
+    spec.axes.push_back({o.key, parseSweepValues(o.values, "--values")});
+    if (!o.key2.empty())
+        spec.axes.push_back({o.key2, parseSweepValues(o.values2, "--values2")});
+    else if (!o.values2.empty())
+        throw ConfigError("--values2 needs --key2");
+    spec.steps = o.steps;
+    spec.warmup = o.warmup;
+    spec.validate = o.validate;
+    if (!(o.memory_margin > 0 && o.memory_margin <= 1))
+        throw ConfigError("--memory-margin must be in (0, 1]");
+    spec.memory_margin = o.memory_margin;
+    return spec;
+}
+
+} // namespace
+
+int sweepCommand(const SweepOptions& o, std::ostream& out, std::ostream& err) {
+    return guarded(err, [&] {
+        const SweepSpec spec = sweepSpec(o);
+        const auto points = expandSweep(spec); // bad keys and values fail before any run
+        const fs::path dir = outputDir(o.out_dir, spec.base.name, "sweep");
+        out << "sweep of " << spec.base.name << ": " << points.size() << " points, " << spec.warmup
+            << " warm-up + " << spec.steps << " measured steps each -> " << dir.string() << "\n";
+        ProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO));
+        TrainerPointRunner runner(o.progress ? &printer : nullptr);
+        const auto result =
+            runSweep(spec, runner, dir, [&](const SweepRow& row, const auto& so_far) {
+                out << "[" << row.point.index + 1 << "/" << points.size() << "] "
+                    << pointLine(row.point.label(), row.result) << "\n"
+                    << std::flush;
+                writeSweepReport(so_far, dir);
+            });
+        out << "\n"
+            << sweepTable(result) << "\nwrote " << (dir / sweep_files::kCsv).string() << ", "
+            << sweep_files::kMarkdown << ", " << sweep_files::kThroughputPng << ", "
+            << sweep_files::kMemoryPng << "\n";
+        return result.completed() > 0 ? exit_code::kOk : exit_code::kFailure;
+    });
+}
+
+int ladderCommand(const LadderOptions& o, std::ostream& out, std::ostream& err) {
+    return guarded(err, [&] {
+        LadderSpec spec;
+        spec.base = resolveConfig(o.source);
+        spec.steps = o.steps;
+        spec.warmup = o.warmup;
+        spec.val_batches = o.val_batches;
+        spec.keep_margin = o.margin;
+        const auto context = probeLadderContext(spec.base.device);
+        const fs::path dir = outputDir(o.out_dir, spec.base.name, "ladder");
+        out << "optimization ladder for " << spec.base.name << " on " << spec.base.device << ": "
+            << spec.warmup << " warm-up + " << spec.steps << " measured steps per rung -> "
+            << dir.string() << "\n";
+        ProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO));
+        TrainerPointRunner runner(o.progress ? &printer : nullptr);
+        const auto result =
+            runLadder(spec, context, runner, dir, [&](const RungRow& row, const auto& so_far) {
+                out << "- " << row.title << (row.change.empty() ? "" : " (" + row.change + ")")
+                    << ": "
+                    << (row.ran ? pointLine(toString(row.result.outcome), row.result) + "; " +
+                                      row.decision
+                                : "skipped: " + row.skip_reason)
+                    << "\n"
+                    << std::flush;
+                writeLadderReport(so_far, dir);
+            });
+        out << "\n"
+            << ladderTable(result) << "\n"
+            << ladderVerdict(result) << "\nwrote " << (dir / ladder_files::kMarkdown).string()
+            << ", " << ladder_files::kCsv << ", " << ladder_files::kThroughputPng << ", "
+            << ladder_files::kBestConfig << "\n";
+        return result.baseline_failed() ? exit_code::kFailure : exit_code::kOk;
+    });
+}
+
+int adviseCommand(const AdviseOptions& o, std::ostream& out, std::ostream& err) {
+    return guarded(err, [&] {
+        const auto run = compareEntry(loadRun(o.run_dir, true));
+        if (o.json) {
+            nlohmann::json list = nlohmann::json::array();
+            for (const auto& a : run.advice)
+                list.push_back(
+                    {{"rule", a.rule}, {"severity", toString(a.severity)}, {"message", a.message}});
+            out << nlohmann::json{{"run_dir", o.run_dir}, {"advice", list}}.dump(2) << "\n";
+            return exit_code::kOk;
+        }
+        const auto& s = run.record.summary;
+        out << run.label << ": median step " << fixed(s.median_step_ms, 2) << " ms (data "
+            << fixed(s.median_phases.data_ms, 2) << ", copy " << fixed(s.median_phases.copy_ms, 2)
+            << ", forward " << fixed(s.median_phases.forward_ms, 2) << ", backward "
+            << fixed(s.median_phases.backward_ms, 2) << ", optimizer "
+            << fixed(s.median_phases.optimizer_ms, 2) << "), " << fixed(s.median_images_per_sec, 1)
+            << " images/s" << (run.ops ? ", profiled" : ", not profiled") << "\n";
+        if (run.advice.empty()) out << "no advice: no rule fired\n";
+        for (const auto& a : run.advice)
+            out << "[" << toString(a.severity) << "] " << a.rule << ": " << a.message << "\n";
+        return exit_code::kOk;
+    });
+}
+
+namespace {
+
+MachinePeaks rooflinePeaks(const RooflineOptions& o, const std::string& run_device) {
+    if (o.peak_gflops > 0 || o.peak_gbs > 0) {
+        if (!(o.peak_gflops > 0 && o.peak_gbs > 0))
+            throw std::invalid_argument("give both --peak-gflops and --peak-gbs (or neither, to "
+                                        "measure this machine)");
+        MachinePeaks p;
+        p.fp32_gflops = o.peak_gflops;
+        p.bandwidth_gbs = o.peak_gbs;
+        p.low_gflops = o.peak_low_gflops;
+        p.low_precision = o.peak_low_gflops > 0 ? "fp16/bf16" : "";
+        p.device = o.device.empty() ? run_device : o.device;
+        p.source = "entered";
+        return p;
+    }
+    PeakOptions peak;
+    peak.device = !o.device.empty() ? o.device : run_device;
+    if (!o.ncu_file.empty() && peak.device.rfind("cuda", 0) != 0)
+        throw std::invalid_argument(
+            "an Nsight Compute export needs the GPU's peaks: give "
+            "--peak-gflops and --peak-gbs, or --device cuda to measure them");
+    return measurePeaks(peak);
+}
+
+} // namespace
+
+int rooflineCommand(const RooflineOptions& o, std::ostream& out, std::ostream& err) {
+    return guarded(err, [&] {
+        if (o.run_dir.empty() == o.ncu_file.empty())
+            throw std::invalid_argument("give either --run RUN_DIR or --ncu FILE.csv");
+        std::vector<KernelCost> costs;
+        std::vector<std::string> notes;
+        std::string subject, device = "cpu";
+        if (!o.ncu_file.empty()) {
+            const auto import = readNcuCsv(o.ncu_file);
+            costs = import.kernels;
+            notes = import.notes;
+            subject = fs::path(o.ncu_file).filename().string() + " (" +
+                      std::to_string(import.launches) + " kernel launches)";
+            device = "cuda";
+        } else {
+            const auto run = loadRun(o.run_dir, false);
+            const auto ops = loadRunOps(run);
+            if (!ops)
+                throw std::invalid_argument(o.run_dir + ": the run has no operator table; run it "
+                                                        "with profile.enabled=true (ops.csv)");
+            costs = costsFromOpTable(*ops, run.info.config.precision != "fp32");
+            subject = run.info.config.name;
+            device = run.info.config.device;
+        }
+        auto roofline = buildRoofline(rooflinePeaks(o, device), costs);
+        roofline.notes.insert(roofline.notes.end(), notes.begin(), notes.end());
+        out << "roofline of " << subject << "\n" << rooflineText(roofline, size_t(o.limit));
+        if (!o.out_dir.empty()) {
+            fs::create_directories(o.out_dir);
+            writeFileAtomically(fs::path(o.out_dir) / "roofline.csv", rooflineCsv(roofline));
+            chart::writePng(renderRooflineChart(roofline, "Roofline: " + subject),
+                            fs::path(o.out_dir) / "roofline.png");
+            const auto& p = roofline.peaks;
+            writeFileAtomically(fs::path(o.out_dir) / "peaks.json",
+                                nlohmann::json{{"fp32_gflops", p.fp32_gflops},
+                                               {"low_gflops", p.low_gflops},
+                                               {"low_precision", p.low_precision},
+                                               {"bandwidth_gbs", p.bandwidth_gbs},
+                                               {"ridge_flop_per_byte", p.ridge()},
+                                               {"device", p.device},
+                                               {"source", p.source},
+                                               {"notes", p.notes}}
+                                        .dump(2) +
+                                    "\n");
+            out << "wrote " << (fs::path(o.out_dir) / "roofline.csv").string()
+                << ", roofline.png, peaks.json\n";
+        }
+        return exit_code::kOk;
+    });
+}
+
+int pruneCommand(const PruneCommandOptions& o, std::ostream& out, std::ostream& err) {
+    return guarded(err, [&] {
+        PruneStudyOptions study;
+        study.config = resolveConfig(o.source);
+        study.weights = o.weights;
+        study.prune = {o.amount, o.structured, o.global, o.norm, o.include_linear};
+        checkPruneOptions(study.prune);
+        if (!fs::is_regular_file(o.weights))
+            throw std::invalid_argument("--weights " + o.weights + ": no such file");
+        study.latency_runs = o.latency_runs;
+        study.eval_batches = o.eval_batches;
+        const fs::path dir = outputDir(o.out_dir, study.config.name, "pruned");
+        const auto result = runPruneStudy(study, dir);
+        writePruneReport(result, dir);
+        out << pruneText(result) << "wrote " << (dir / prune_files::kMarkdown).string() << ", "
+            << prune_files::kLayersCsv << ", " << prune_files::kJson << "\n";
+        return exit_code::kOk;
+    });
+}
+
+int compareCommand(const CompareOptions& o, std::ostream& out, std::ostream& err) {
+    return guarded(err, [&] {
+        if (o.runs.empty()) throw std::invalid_argument("compare needs at least one run directory");
+        std::vector<fs::path> dirs(o.runs.begin(), o.runs.end());
+        const auto runs = loadComparedRuns(dirs);
+        out << comparisonText(runs);
+        for (const auto& r : runs)
+            for (const auto& a : r.advice)
+                out << r.label << " [" << toString(a.severity) << "] " << a.rule << ": "
+                    << a.message << "\n";
+        if (!o.out_dir.empty()) {
+            writeComparison(runs, o.out_dir);
+            out << "wrote " << (fs::path(o.out_dir) / compare_files::kReport).string() << ", "
+                << compare_files::kCsv << " and 4 charts\n";
+        }
+        return exit_code::kOk;
+    });
+}
+
+} // namespace ts

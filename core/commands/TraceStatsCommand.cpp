@@ -1,0 +1,79 @@
+#include "commands/TraceStatsCommand.h"
+
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/OpStats.h"
+#include "analysis/OpTableFormat.h"
+#include "analysis/StepBreakdown.h"
+#include "commands/Commands.h"
+#include "profiling/ChromeTraceReader.h"
+
+namespace ts {
+
+namespace {
+
+OpGrouping parseGrouping(const std::string& text) {
+    if (text == "name") return OpGrouping::Name;
+    if (text == "shapes") return OpGrouping::NameAndShapes;
+    throw std::invalid_argument("Option --group-by is '" + text +
+                                "'; expected 'name' or 'shapes'.");
+}
+
+OpScope parseScope(const std::string& text) {
+    if (text == "all") return OpScope::All;
+    if (text == "forward") return OpScope::Forward;
+    if (text == "backward") return OpScope::Backward;
+    throw std::invalid_argument("Option --scope is '" + text +
+                                "'; expected 'all', 'forward' or 'backward'.");
+}
+
+void checkFormat(const std::string& text) {
+    if (text != "text" && text != "csv" && text != "json")
+        throw std::invalid_argument("Option --format is '" + text +
+                                    "'; expected 'text', 'csv' or 'json'.");
+}
+
+void printText(const Trace& trace, const OpTable& table, const TraceStatsOptions& o,
+               std::ostream& out) {
+    out << o.file << ": " << trace.source << ", " << trace.events.size() << " events, "
+        << trace.lanes.size() << " threads, " << trace.steps.size() << " steps\n";
+    for (const std::string& note : trace.notes) out << "note: " << note << '\n';
+    out << formatOpTableText(table, o.limit);
+}
+
+nlohmann::json jsonReport(const Trace& trace, const OpTable& table, const TraceStatsOptions& o) {
+    nlohmann::json j = opTableToJson(table, o.limit);
+    j["file"] = o.file;
+    j["source"] = trace.source;
+    j["events"] = trace.events.size();
+    j["steps"] = trace.steps.size();
+    j["notes"] = trace.notes;
+    j["group_by"] = o.group_by;
+    j["scope"] = o.scope;
+    j["breakdown"] = toJson(computeStepBreakdown(trace));
+    return j;
+}
+
+} // namespace
+
+int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostream& err) {
+    try {
+        checkFormat(options.format);
+        const OpGrouping grouping = parseGrouping(options.group_by);
+        const OpScope scope = parseScope(options.scope);
+        const Trace trace = readChromeTraceFile(options.file);
+        OpTable table = computeOpStats(trace, grouping, scope);
+        sortOpTable(table, options.sort);
+        if (options.format == "csv") out << formatOpTableCsv(table, options.limit);
+        else if (options.format == "json") out << jsonReport(trace, table, options).dump(2) << '\n';
+        else printText(trace, table, options, out);
+        return exit_code::kOk;
+    } catch (const std::exception& e) {
+        err << "trace-stats: " << e.what() << '\n';
+        return exit_code::kBadInput;
+    }
+}
+
+} // namespace ts

@@ -1,0 +1,24 @@
+#pragma once
+// `trainscope-cli trace-stats FILE`: the operator table of a Chrome trace
+// (Trainscope's own trace.json or a torch.profiler export) as text, CSV or
+// JSON.
+#include <cstddef>
+#include <ostream>
+#include <string>
+
+namespace ts {
+
+struct TraceStatsOptions {
+    std::string file;
+    std::string format = "text";    // text | csv | json
+    std::string group_by = "name";  // name | shapes
+    std::string scope = "all";      // all | forward | backward
+    std::string sort = "self_cpu";  // see opSortKeys()
+    size_t limit = 0;               // rows, 0 = all
+};
+
+// 0 on success; 2 for bad options or an unreadable/malformed file (the
+// message on `err` names it).
+int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostream& err);
+
+} // namespace ts

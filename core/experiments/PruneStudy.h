@@ -1,0 +1,58 @@
+#pragma once
+// Prunes trained weights and measures what it did: per-layer sparsity,
+// accuracy before and after (evaluateModel), and inference latency before and
+// after (median of N forward passes on the configured device). Writes the
+// pruned weights as a Trainscope checkpoint that `pretrained`, `evaluate` and
+// `prune` itself can load.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "analysis/Pruning.h"
+#include "config/ExperimentConfig.h"
+#include "engine/Evaluate.h"
+
+namespace ts {
+
+struct PruneStudyOptions {
+    ExperimentConfig config; // model, dataset (test split), device, precision, batch size
+    std::string weights;     // Trainscope checkpoint or state_dict file
+    PruneOptions prune;
+    int latency_runs = 20; // timed forward passes (median reported)
+    int latency_warmup = 3;
+    int64_t eval_batches = 0; // test batches evaluated; 0 = config.val_max_steps (0 = all)
+};
+
+struct PruneStudyResult {
+    PruneOptions prune;
+    std::string model, device, weights, weights_report;
+    std::vector<LayerSparsity> layers;
+    EvalResult before, after;
+    int latency_batch = 0;
+    int latency_runs = 0;
+    double latency_before_ms = 0, latency_after_ms = 0;
+    std::filesystem::path pruned_weights;
+    std::string verdict; // what the sparsity did to speed, in plain words
+
+    int64_t params() const;
+    int64_t zerosBefore() const;
+    int64_t zerosAfter() const;
+};
+
+// Throws ConfigError / DataError / ModelError / std::invalid_argument on bad input.
+PruneStudyResult runPruneStudy(const PruneStudyOptions& options,
+                               const std::filesystem::path& out_dir);
+
+std::string pruneText(const PruneStudyResult& result);
+// prune.md, prune_layers.csv and prune.json in `dir`.
+void writePruneReport(const PruneStudyResult& result, const std::filesystem::path& dir);
+
+namespace prune_files {
+inline constexpr const char* kWeights = "pruned.pt";
+inline constexpr const char* kMarkdown = "prune.md";
+inline constexpr const char* kLayersCsv = "prune_layers.csv";
+inline constexpr const char* kJson = "prune.json";
+} // namespace prune_files
+
+} // namespace ts

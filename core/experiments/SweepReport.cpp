@@ -1,0 +1,186 @@
+#include "experiments/SweepReport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "experiments/MemoryGuard.h"
+#include "report/ChartPng.h"
+#include "report/MarkdownTable.h"
+#include "util/AtomicFile.h"
+
+namespace ts {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<std::string> headers(const SweepResult& r) {
+    std::vector<std::string> h = {"point"};
+    for (const auto& axis : r.spec.axes)
+        h.push_back(axis.key);
+    for (const char* c : {"status", "images/s", "step ms", "data ms", "memory MiB", "predicted MiB",
+                          "steps", "note"})
+        h.push_back(c);
+    return h;
+}
+
+TableRows rows(const SweepResult& r) {
+    TableRows out;
+    for (const auto& row : r.rows) {
+        const auto& s = row.result.summary;
+        const bool ran = row.result.outcome != PointOutcome::Skipped;
+        std::vector<std::string> cells = {std::to_string(row.point.index)};
+        for (const auto& kv : row.point.values)
+            cells.push_back(kv.second);
+        cells.push_back(toString(row.result.outcome));
+        cells.push_back(ran && s.steps_completed > 0 ? fixed(s.median_images_per_sec, 1) : "-");
+        cells.push_back(ran && s.steps_completed > 0 ? fixed(s.median_step_ms, 2) : "-");
+        cells.push_back(ran && s.steps_completed > 0 ? fixed(s.median_phases.data_ms, 2) : "-");
+        cells.push_back(mib(row.result.memory_bytes));
+        cells.push_back(mib(row.predicted_bytes));
+        cells.push_back(ran ? std::to_string(s.steps_completed) : "-");
+        cells.push_back(row.result.message);
+        out.push_back(std::move(cells));
+    }
+    return out;
+}
+
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+// Distinct values of axis `a` in run order.
+std::vector<std::string> distinctValues(const SweepResult& r, size_t a) {
+    std::vector<std::string> out;
+    for (const auto& row : r.rows) {
+        const auto& v = row.point.values[a].second;
+        if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    }
+    return out;
+}
+
+// One line per value of the second key (a single line without one); x is the
+// position of the first key's value, labelled with the value itself.
+chart::XyChart lineChart(const SweepResult& r, const std::string& title, const std::string& y_label,
+                         double (*value)(const SweepRow&)) {
+    chart::XyChart c;
+    c.title = title;
+    c.x_label = r.spec.axes[0].key;
+    c.y_label = y_label;
+    const auto xs = distinctValues(r, 0);
+    for (size_t i = 0; i < xs.size(); ++i)
+        c.x_ticks.emplace_back(double(i), xs[i]);
+    const auto groups =
+        r.spec.axes.size() > 1 ? distinctValues(r, 1) : std::vector<std::string>{""};
+    for (size_t g = 0; g < groups.size(); ++g) {
+        chart::XySeries s;
+        s.name = groups[g].empty() ? y_label : r.spec.axes[1].key + "=" + groups[g];
+        s.color = chart::paletteColor(g);
+        for (size_t i = 0; i < xs.size(); ++i) {
+            double y = kNaN;
+            for (const auto& row : r.rows)
+                if (row.point.values[0].second == xs[i] &&
+                    (groups[g].empty() || row.point.values[1].second == groups[g]))
+                    y = value(row);
+            s.xs.push_back(double(i));
+            s.ys.push_back(y);
+        }
+        c.series.push_back(std::move(s));
+    }
+    return c;
+}
+
+double imagesPerSec(const SweepRow& row) {
+    return row.result.outcome == PointOutcome::Completed ? row.result.summary.median_images_per_sec
+                                                         : kNaN;
+}
+
+double memoryMiB(const SweepRow& row) {
+    return row.result.memory_bytes > 0 ? double(row.result.memory_bytes) / (1024.0 * 1024.0) : kNaN;
+}
+
+double predictedMiB(const SweepRow& row) {
+    return row.result.outcome == PointOutcome::Skipped && row.predicted_bytes > 0
+               ? double(row.predicted_bytes) / (1024.0 * 1024.0)
+               : kNaN;
+}
+
+} // namespace
+
+std::string sweepTable(const SweepResult& result) {
+    return plainTable(headers(result), rows(result));
+}
+
+std::string sweepMarkdown(const SweepResult& result) {
+    std::ostringstream out;
+    out << "# Sweep of " << result.spec.base.name << "\n\n";
+    std::string keys;
+    for (const auto& axis : result.spec.axes)
+        keys += (keys.empty() ? "" : " x ") + axis.key;
+    out << "Swept " << keys << " with " << result.spec.warmup << " warm-up + " << result.spec.steps
+        << " measured steps per point on " << result.spec.base.device << " ("
+        << result.spec.base.precision << "); " << result.completed() << " of " << result.rows.size()
+        << " points completed. Memory is what each point needed above the "
+        << "idle process (peak device allocation on CUDA, resident-set growth on the host).\n\n";
+    out << markdownTable(
+        headers(result), rows(result),
+        {"images/s", "step ms", "data ms", "memory MiB", "predicted MiB", "steps"});
+    out << "\n![images/s](" << sweep_files::kThroughputPng << ")\n\n![memory]("
+        << sweep_files::kMemoryPng << ")\n";
+    return out.str();
+}
+
+std::string sweepCsv(const SweepResult& result) {
+    std::ostringstream out;
+    out << "point";
+    for (const auto& axis : result.spec.axes)
+        out << ',' << csvField(axis.key);
+    out << ",status,images_per_sec,median_step_ms,data_ms,copy_ms,forward_ms,backward_ms,"
+           "optimizer_ms,memory_bytes,predicted_bytes,available_bytes,peak_rss_bytes,"
+           "peak_device_bytes,peak_tensor_bytes,steps,accuracy,message,run_dir\n";
+    for (const auto& row : result.rows) {
+        const auto& s = row.result.summary;
+        const auto& p = s.median_phases;
+        out << row.point.index;
+        for (const auto& kv : row.point.values)
+            out << ',' << csvField(kv.second);
+        out << ',' << toString(row.result.outcome) << ',' << s.median_images_per_sec << ','
+            << s.median_step_ms << ',' << p.data_ms << ',' << p.copy_ms << ',' << p.forward_ms
+            << ',' << p.backward_ms << ',' << p.optimizer_ms << ',' << row.result.memory_bytes
+            << ',' << row.predicted_bytes << ',' << row.available_bytes << ',' << s.peak_rss_bytes
+            << ',' << s.peak_device_bytes << ',' << s.peak_tensor_bytes << ',' << s.steps_completed
+            << ',' << row.result.accuracy() << ',' << csvField(row.result.message) << ','
+            << csvField(row.result.run_dir.string()) << '\n';
+    }
+    return out.str();
+}
+
+void writeSweepReport(const SweepResult& result, const std::filesystem::path& dir) {
+    std::filesystem::create_directories(dir);
+    writeFileAtomically(dir / sweep_files::kCsv, sweepCsv(result));
+    writeFileAtomically(dir / sweep_files::kMarkdown, sweepMarkdown(result));
+    if (result.completed() == 0) return;
+    const std::string subject = result.spec.base.name + ": ";
+    chart::writePng(
+        chart::renderXyChart(lineChart(result, subject + "images/s by " + result.spec.axes[0].key,
+                                       "images/s", imagesPerSec)),
+        dir / sweep_files::kThroughputPng);
+    auto memory =
+        lineChart(result, subject + "memory by " + result.spec.axes[0].key, "MiB", memoryMiB);
+    if (result.spec.axes.size() == 1) {
+        memory.series[0].name = "measured";
+        auto predicted = lineChart(result, "", "", predictedMiB).series[0];
+        predicted.name = "predicted (skipped)";
+        predicted.color = chart::paletteColor(3);
+        predicted.line = false;
+        memory.series.push_back(std::move(predicted));
+    }
+    chart::writePng(chart::renderXyChart(memory), dir / sweep_files::kMemoryPng);
+}
+
+} // namespace ts

@@ -1,0 +1,26 @@
+#pragma once
+// A sweep's results as a terminal table, sweep.csv, sweep.md and two PNG
+// charts: images/s and memory against the first swept key (one line per value
+// of the second key in a grid).
+#include <filesystem>
+#include <string>
+
+#include "experiments/Sweep.h"
+
+namespace ts {
+
+std::string sweepTable(const SweepResult& result);
+std::string sweepCsv(const SweepResult& result);
+std::string sweepMarkdown(const SweepResult& result);
+
+namespace sweep_files {
+inline constexpr const char* kCsv = "sweep.csv";
+inline constexpr const char* kMarkdown = "sweep.md";
+inline constexpr const char* kThroughputPng = "sweep_images_per_sec.png";
+inline constexpr const char* kMemoryPng = "sweep_memory.png";
+} // namespace sweep_files
+
+// Writes the four files into `dir` (charts only once a point has completed).
+void writeSweepReport(const SweepResult& result, const std::filesystem::path& dir);
+
+} // namespace ts

@@ -1,0 +1,81 @@
+#include "experiments/TrainerPointRunner.h"
+
+#include <algorithm>
+
+#include <torch/torch.h>
+
+#include "engine/Trainer.h"
+#include "experiments/HostMemory.h"
+#include "report/RunDirectory.h"
+#include "util/ProcessMemory.h"
+#include "util/TorchCompat.h"
+
+namespace ts {
+namespace {
+
+bool onCuda(const ExperimentConfig& c) {
+    return c.device.rfind("cuda", 0) == 0;
+}
+
+int cudaIndex(const ExperimentConfig& c) {
+    const auto colon = c.device.find(':');
+    return colon == std::string::npos ? 0 : std::stoi(c.device.substr(colon + 1));
+}
+
+} // namespace
+
+TrainerPointRunner::TrainerPointRunner(TrainerObserver* extra)
+    : extra_(extra), default_threads_(at::get_num_threads()), idle_rss_bytes_(currentRssBytes()) {}
+
+int64_t TrainerPointRunner::availableMemoryBytes(const ExperimentConfig& config) {
+    if (onCuda(config)) {
+        compat::cudaEmptyCache();
+        return compat::cudaMemory(cudaIndex(config)).free;
+    }
+    // Memory this process already holds above idle (freed tensors kept by
+    // the allocator) can be reused by the next point as well.
+    return availableHostMemoryBytes() + std::max<int64_t>(0, currentRssBytes() - idle_rss_bytes_);
+}
+
+PointResult TrainerPointRunner::run(const ExperimentConfig& config,
+                                    const std::filesystem::path& run_dir) {
+    at::set_num_threads(default_threads_);
+    const bool cuda = onCuda(config);
+    if (cuda) compat::cudaEmptyCache();
+    const bool rss_reset = !cuda && resetPeakRss();
+    PointResult result;
+    result.run_dir = run_dir;
+    try {
+        RunRecorder recorder(run_dir);
+        ObserverList observers;
+        observers.add(&recorder);
+        if (extra_) observers.add(extra_);
+        Trainer trainer(config, observers);
+        result.summary = trainer.run();
+        result.outcome = result.summary.status == RunStatus::Completed ? PointOutcome::Completed
+                                                                       : PointOutcome::Failed;
+        result.message = result.summary.error;
+    } catch (const std::exception& e) {
+        // Setup failures (bad data, a model that does not fit on the device).
+        result.outcome = PointOutcome::Failed;
+        result.message =
+            std::string(e.what()).substr(0, std::string(e.what()).find("\nException raised from"));
+    }
+    if (result.outcome == PointOutcome::Failed && isOutOfMemoryMessage(result.message))
+        result.outcome = PointOutcome::OutOfMemory;
+    if (cuda) {
+        result.memory_bytes = result.summary.peak_device_bytes;
+        compat::cudaEmptyCache();
+    } else {
+        // Without a peak reset VmHWM is the lifetime peak: the need is then
+        // overestimated, which only makes the guard more careful.
+        const int64_t peak = std::max(result.summary.peak_rss_bytes, peakRssBytes());
+        result.memory_bytes = std::max<int64_t>(0, peak - idle_rss_bytes_);
+        if (!rss_reset && result.outcome == PointOutcome::Completed)
+            result.message = "peak RSS could not be reset; memory is the process's lifetime peak";
+    }
+    at::set_num_threads(default_threads_);
+    return result;
+}
+
+} // namespace ts

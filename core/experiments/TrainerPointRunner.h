@@ -1,0 +1,24 @@
+#pragma once
+// The real PointRunner: runs ts::Trainer with a RunRecorder into the point's
+// directory, in this process, and turns allocation failures into OutOfMemory.
+#include <cstdint>
+
+#include "engine/TrainerObserver.h"
+#include "experiments/PointRunner.h"
+
+namespace ts {
+
+class TrainerPointRunner : public PointRunner {
+  public:
+    // `extra` (optional) also observes every run, e.g. a progress printer.
+    explicit TrainerPointRunner(TrainerObserver* extra = nullptr);
+    PointResult run(const ExperimentConfig& config, const std::filesystem::path& run_dir) override;
+    int64_t availableMemoryBytes(const ExperimentConfig& config) override;
+
+  private:
+    TrainerObserver* extra_;
+    int default_threads_;    // restored before each point: threads=N is process-wide
+    int64_t idle_rss_bytes_; // resident set before any point ran
+};
+
+} // namespace ts

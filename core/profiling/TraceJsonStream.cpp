@@ -1,0 +1,207 @@
+#include "profiling/TraceJsonStream.h"
+
+#include <cctype>
+#include <cmath>
+#include <vector>
+
+#include "profiling/ChromeTraceReader.h"
+
+namespace ts {
+
+namespace {
+
+using json = nlohmann::json;
+
+// "1700000000123.456" (microseconds) -> 1700000000123456 ns, exactly; falls
+// back to the double for exponent forms.
+int64_t microsTextToNs(const std::string& text, double value) {
+    if (text.find_first_of("eE") != std::string::npos) return std::llround(value * 1000.0);
+    const bool negative = !text.empty() && text[0] == '-';
+    int64_t whole = 0, frac = 0;
+    int frac_digits = 0;
+    bool after_point = false;
+    for (char c : text) {
+        if (c == '.') {
+            after_point = true;
+        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+            if (!after_point) {
+                whole = whole * 10 + (c - '0');
+            } else if (frac_digits < 4) {  // the 4th digit only rounds
+                frac = frac * 10 + (c - '0');
+                ++frac_digits;
+            }
+        }
+    }
+    while (frac_digits < 4) frac *= 10, ++frac_digits;
+    const int64_t ns = whole * 1000 + (frac + 5) / 10;
+    return negative ? -ns : ns;
+}
+
+// Builds one JSON value from SAX calls.
+class ValueBuilder {
+public:
+    bool active() const { return !stack_.empty(); }
+    bool atTop() const { return stack_.size() == 1; }
+    const std::string& key() const { return key_; }
+    void setKey(std::string key) { key_ = std::move(key); }
+
+    void begin(json container) {
+        root_ = std::move(container);
+        stack_.assign(1, &root_);
+    }
+    void open(json container) { stack_.push_back(insert(std::move(container))); }
+    void put(json value) { insert(std::move(value)); }
+    void putAs(const std::string& key, json value) { (*stack_.back())[key] = std::move(value); }
+    // True when the outermost container closed.
+    bool close() {
+        stack_.pop_back();
+        return stack_.empty();
+    }
+    json& value() { return root_; }
+
+private:
+    json* insert(json value) {
+        json& top = *stack_.back();
+        if (top.is_array()) {
+            top.push_back(std::move(value));
+            return &top.back();
+        }
+        json& slot = top[key_];
+        slot = std::move(value);
+        return &slot;
+    }
+
+    json root_;
+    std::vector<json*> stack_;
+    std::string key_;
+};
+
+class TraceSax {
+public:
+    explicit TraceSax(TraceJsonVisitor& visitor) : visitor_(visitor) {}
+
+    bool null() { return scalar(json()); }
+    bool boolean(bool v) { return scalar(json(v)); }
+    bool number_integer(json::number_integer_t v) {
+        if (timeKey()) return builder_.putAs(builder_.key() + "_ns", json(v * 1000)), true;
+        return scalar(json(v));
+    }
+    bool number_unsigned(json::number_unsigned_t v) {
+        if (timeKey())
+            return builder_.putAs(builder_.key() + "_ns", json(static_cast<int64_t>(v) * 1000)),
+                   true;
+        return scalar(json(v));
+    }
+    bool number_float(json::number_float_t v, const std::string& text) {
+        if (timeKey())
+            return builder_.putAs(builder_.key() + "_ns", json(microsTextToNs(text, v))), true;
+        return scalar(json(v));
+    }
+    bool string(std::string& v) { return scalar(json(std::move(v))); }
+    bool binary(json::binary_t&) { return true; }
+
+    bool key(std::string& k) {
+        if (builder_.active()) builder_.setKey(std::move(k));
+        else if (level_ == 1) top_key_ = std::move(k);
+        return true;
+    }
+    bool start_object(std::size_t) { return start(json::object(), false); }
+    bool start_array(std::size_t) { return start(json::array(), true); }
+    bool end_object() { return end(); }
+    bool end_array() { return end(); }
+
+    template <typename Exception>
+    bool parse_error(std::size_t position, const std::string&, const Exception& ex) {
+        error_position_ = position;
+        error_ = ex.what();
+        return false;
+    }
+
+    // An object without "traceEvents" is no trace.
+    TraceJsonRoot root() const {
+        return root_ == TraceJsonRoot::Object && !has_event_list_ ? TraceJsonRoot::Other : root_;
+    }
+    size_t errorPosition() const { return error_position_; }
+    const std::string& error() const { return error_; }
+
+private:
+    enum class Target { Event, Meta, Discard };
+
+    bool timeKey() const {
+        return builder_.active() && target_ == Target::Event && builder_.atTop() &&
+               (builder_.key() == "ts" || builder_.key() == "dur");
+    }
+
+    bool start(json container, bool is_array) {
+        const int level = level_++;
+        if (builder_.active()) return builder_.open(std::move(container)), true;
+        if (level == 0) {
+            root_ = is_array ? TraceJsonRoot::List : TraceJsonRoot::Object;
+            if (is_array) events_level_ = 1;
+            return true;
+        }
+        if (root_ == TraceJsonRoot::Object && level == 1 && is_array && top_key_ == "traceEvents") {
+            events_level_ = 2;
+            has_event_list_ = true;
+            return true;
+        }
+        if (level == events_level_)
+            target_ = is_array ? Target::Discard : Target::Event;
+        else
+            target_ = root_ == TraceJsonRoot::Object && level == 1 ? Target::Meta : Target::Discard;
+        builder_.begin(std::move(container));
+        return true;
+    }
+
+    bool end() {
+        const int level = --level_;
+        if (builder_.active()) {
+            if (builder_.close()) deliver();
+            return true;
+        }
+        if (level == events_level_ - 1) events_level_ = -1;  // the event list closed
+        return true;
+    }
+
+    bool scalar(json value) {
+        if (builder_.active()) return builder_.put(std::move(value)), true;
+        if (level_ == 0) root_ = TraceJsonRoot::Other;
+        else if (level_ == events_level_) visitor_.malformed();
+        else if (root_ == TraceJsonRoot::Object && level_ == 1) visitor_.meta(top_key_, value);
+        return true;
+    }
+
+    void deliver() {
+        if (target_ == Target::Event) visitor_.event(builder_.value());
+        else if (target_ == Target::Meta) visitor_.meta(top_key_, builder_.value());
+        else visitor_.malformed();
+    }
+
+    TraceJsonVisitor& visitor_;
+    ValueBuilder builder_;
+    Target target_ = Target::Discard;
+    TraceJsonRoot root_ = TraceJsonRoot::Other;
+    int level_ = 0;
+    int events_level_ = -1;
+    bool has_event_list_ = false;
+    std::string top_key_;
+    size_t error_position_ = 0;
+    std::string error_;
+};
+
+} // namespace
+
+TraceJsonRoot streamTraceJson(const std::string& text, const std::string& origin,
+                              TraceJsonVisitor& visitor) {
+    TraceSax sax(visitor);
+    if (!json::sax_parse(text, &sax)) {
+        const bool at_end = sax.errorPosition() >= text.size();
+        throw TraceReadError(origin + ": not valid JSON at byte " +
+                             std::to_string(sax.errorPosition()) +
+                             (at_end ? " (the file ends early: truncated?)" : " (truncated?)") +
+                             ": " + sax.error());
+    }
+    return sax.root();
+}
+
+} // namespace ts

@@ -1,0 +1,32 @@
+#pragma once
+// Streaming reader for Chrome trace JSON: hands each element of the event
+// list (root list, or the root object's "traceEvents") to a visitor as a
+// small JSON object, without building the whole document. Event "ts" and
+// "dur" (microseconds) are also given exactly as integer nanoseconds under
+// "ts_ns"/"dur_ns": a double cannot hold an absolute Kineto timestamp to the
+// nanosecond, and nested ops start less than a microsecond apart.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace ts {
+
+class TraceJsonVisitor {
+public:
+    virtual ~TraceJsonVisitor() = default;
+    virtual void event(nlohmann::json& event) = 0;
+    // A top-level key of the root object other than "traceEvents".
+    virtual void meta(const std::string& key, nlohmann::json& value) = 0;
+    // An element of the event list that is not an object.
+    virtual void malformed() = 0;
+};
+
+// List: a JSON list of events; Object: an object with "traceEvents"; Other:
+// anything else.
+enum class TraceJsonRoot { List, Object, Other };
+
+// Throws TraceReadError ("ORIGIN: not valid JSON at byte N ...").
+TraceJsonRoot streamTraceJson(const std::string& text, const std::string& origin,
+                              TraceJsonVisitor& visitor);
+
+} // namespace ts

@@ -1,0 +1,194 @@
+// Each advice rule on constructed breakdowns: it fires when its figures say
+// so, stays quiet otherwise, and cites the numbers that made it fire.
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "analysis/Advice.h"
+
+namespace {
+
+using ts::AdviceSeverity;
+
+// A CPU run on 8 cores with 8 threads, 100 ms steps, all of it compute.
+ts::AdviceInput quietCpuRun() {
+    ts::AdviceInput in;
+    in.info.config.device = "cpu";
+    in.info.config.precision = "fp32";
+    in.info.config.batch_size = 64;
+    in.info.env.logical_cores = 8;
+    in.info.env.intra_op_threads = 8;
+    in.info.env.cpu_model = "Test CPU";
+    in.info.env.blas = "OpenBLAS (pthread)";
+    in.summary.steps_completed = 100;
+    in.summary.median_step_ms = 100;
+    in.summary.median_phases.forward_ms = 40;
+    in.summary.median_phases.backward_ms = 55;
+    in.summary.median_phases.optimizer_ms = 5;
+    return in;
+}
+
+ts::AdviceInput quietCudaRun() {
+    auto in = quietCpuRun();
+    in.info.config.device = "cuda:0";
+    in.info.config.cudnn_benchmark = true;
+    in.info.config.precision = "bf16";
+    in.info.config.channels_last = true;
+    return in;
+}
+
+const ts::Advice* find(const std::vector<ts::Advice>& list, const std::string& rule) {
+    for (const auto& a : list)
+        if (a.rule == rule) return &a;
+    return nullptr;
+}
+
+bool contains(const ts::Advice* a, const std::string& text) {
+    return a && a->message.find(text) != std::string::npos;
+}
+
+} // namespace
+
+TEST(Advice, QuietRunsGetNoAdvice) {
+    EXPECT_TRUE(ts::adviseRun(quietCpuRun()).empty());
+    EXPECT_TRUE(ts::adviseRun(quietCudaRun()).empty());
+}
+
+TEST(Advice, DataWaitCitesItsShareAndSuggestsWorkers) {
+    auto in = quietCpuRun();
+    in.summary.median_phases.data_ms = 4; // 4% of the step: below the 5% limit
+    EXPECT_EQ(find(ts::adviseRun(in), "data-wait"), nullptr);
+    in.summary.median_phases.data_ms = 12;
+    auto a = find(ts::adviseRun(in), "data-wait");
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->severity, AdviceSeverity::Suggestion);
+    EXPECT_TRUE(contains(a, "12.00 ms of a 100.00 ms step (12.0%)")) << a->message;
+    EXPECT_TRUE(contains(a, "workers=4"));
+    in.summary.median_phases.data_ms = 30;
+    in.info.config.workers = 2;
+    a = find(ts::adviseRun(in), "data-wait");
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->severity, AdviceSeverity::Warning);
+    EXPECT_TRUE(contains(a, "now 2")) << a->message;
+}
+
+TEST(Advice, PinnedMemoryOnlyForLargeCudaCopies) {
+    auto in = quietCudaRun();
+    in.summary.median_phases.copy_ms = 8;
+    auto a = find(ts::adviseRun(in), "pinned-memory");
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(contains(a, "pin_memory=true"));
+    EXPECT_TRUE(contains(a, "8.00 ms")) << a->message;
+    in.info.config.pin_memory = true;
+    a = find(ts::adviseRun(in), "pinned-memory");
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->severity, AdviceSeverity::Info);
+    auto cpu = quietCpuRun();
+    cpu.summary.median_phases.copy_ms = 8;
+    EXPECT_EQ(find(ts::adviseRun(cpu), "pinned-memory"), nullptr);
+}
+
+TEST(Advice, ReferenceBlasWarnsWithTheMatmulShare) {
+    auto in = quietCpuRun();
+    in.info.env.reference_blas = true;
+    in.info.env.blas_library = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3";
+    ts::OpTable ops;
+    ops.rows.push_back({"aten::addmm", "", false, 10, 60'000'000});
+    ops.rows.push_back({"aten::convolution", "", false, 10, 40'000'000});
+    ops.total_self_cpu_ns = 100'000'000;
+    in.ops = &ops;
+    const auto advice = ts::adviseRun(in);
+    ASSERT_FALSE(advice.empty());
+    EXPECT_EQ(advice[0].rule, "reference-blas") << "warnings come first";
+    EXPECT_EQ(advice[0].severity, AdviceSeverity::Warning);
+    EXPECT_TRUE(contains(&advice[0], "60.0% of self CPU time")) << advice[0].message;
+    EXPECT_TRUE(contains(&advice[0], "libopenblas0-pthread"));
+    EXPECT_TRUE(contains(&advice[0], "libblas.so.3"));
+}
+
+TEST(Advice, MixedPrecisionWhereTheHardwareHasIt) {
+    auto in = quietCpuRun();
+    EXPECT_EQ(find(ts::adviseRun(in), "mixed-precision"), nullptr) << "no native bf16";
+    in.info.env.cpu_features = {"avx512f", "amx_bf16"};
+    auto a = find(ts::adviseRun(in), "mixed-precision");
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(contains(a, "precision=bf16"));
+    EXPECT_TRUE(contains(a, "95.00 ms of a 100.00 ms step (95.0%)")) << a->message;
+    auto cuda = quietCudaRun();
+    cuda.info.config.precision = "fp32";
+    a = find(ts::adviseRun(cuda), "mixed-precision");
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(contains(a, "fp16"));
+    auto emulated = quietCpuRun();
+    emulated.info.config.precision = "bf16";
+    a = find(ts::adviseRun(emulated), "mixed-precision");
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->severity, AdviceSeverity::Warning);
+    EXPECT_TRUE(contains(a, "emulated"));
+}
+
+TEST(Advice, DeviceIdleFromProfiledDeviceTime) {
+    auto in = quietCudaRun();
+    ts::OpTable ops;
+    ops.total_self_device_ns = 60'000'000; // 30 ms per step over 2 steps
+    in.ops = &ops;
+    in.profiled_steps = 2;
+    auto a = find(ts::adviseRun(in), "device-idle");
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(contains(a, "30.00 ms of each 100.00 ms step (30.0% busy over 2")) << a->message;
+    EXPECT_TRUE(contains(a, "batch_size=128"));
+    ops.total_self_device_ns = 160'000'000; // 80% busy
+    EXPECT_EQ(find(ts::adviseRun(in), "device-idle"), nullptr);
+    in.profiled_steps = 0;
+    EXPECT_EQ(find(ts::adviseRun(in), "device-idle"), nullptr);
+}
+
+TEST(Advice, MemoryHeadroomNeedsTheDeviceTotal) {
+    auto in = quietCudaRun();
+    in.summary.peak_device_bytes = int64_t(2) << 30;
+    EXPECT_EQ(find(ts::adviseRun(in), "memory-headroom"), nullptr) << "total unknown";
+    in.info.env.cuda_devices.push_back({0, "cuda:0", int64_t(16) << 30, 8, 0});
+    auto a = find(ts::adviseRun(in), "memory-headroom");
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(contains(a, "2048 MiB of 16384 MiB (12.5%)")) << a->message;
+}
+
+TEST(Advice, ThreadsOverflowCudnnAndChannelsLast) {
+    auto in = quietCpuRun();
+    in.info.env.intra_op_threads = 1;
+    auto a = find(ts::adviseRun(in), "intra-op-threads");
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(contains(a, "1 intra-op thread(s) of 8 logical cores"));
+
+    auto fp16 = quietCudaRun();
+    fp16.info.config.precision = "fp16";
+    fp16.summary.skipped_steps = 5;
+    a = find(ts::adviseRun(fp16), "fp16-overflow");
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(contains(a, "5 of 100 optimizer steps (5.0%)"));
+    fp16.summary.skipped_steps = 1;
+    EXPECT_EQ(find(ts::adviseRun(fp16), "fp16-overflow"), nullptr);
+
+    auto cuda = quietCudaRun();
+    cuda.info.config.cudnn_benchmark = false;
+    cuda.info.config.channels_last = false;
+    const auto advice = ts::adviseRun(cuda);
+    EXPECT_NE(find(advice, "cudnn-benchmark"), nullptr);
+    EXPECT_NE(find(advice, "channels-last"), nullptr);
+    cuda.info.config.deterministic = true;
+    EXPECT_EQ(find(ts::adviseRun(cuda), "cudnn-benchmark"), nullptr);
+}
+
+TEST(Advice, EveryFiredRuleIsListed) {
+    auto in = quietCudaRun();
+    in.info.config.precision = "fp32";
+    in.info.config.cudnn_benchmark = false;
+    in.summary.median_phases.data_ms = 50;
+    in.summary.median_phases.copy_ms = 50;
+    in.info.env.reference_blas = true;
+    for (const auto& a : ts::adviseRun(in)) {
+        const auto& ids = ts::adviceRuleIds();
+        EXPECT_NE(std::find(ids.begin(), ids.end(), a.rule), ids.end()) << a.rule;
+        EXPECT_FALSE(a.message.empty());
+    }
+}

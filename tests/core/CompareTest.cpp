@@ -1,0 +1,200 @@
+// `compare`, `advise` and `roofline --run` on run directories written by
+// RunRecorder from constructed records (no training needed): the files are
+// written and parse back, bad input exits 2 naming it.
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "EngineTestSupport.h"
+#include "analysis/NcuCsv.h"
+#include "analysis/OpTableFormat.h"
+#include "commands/Commands.h"
+#include "commands/ExperimentCommands.h"
+#include "report/ChartPng.h"
+#include "report/CompareInputs.h"
+#include "report/CompareRuns.h"
+#include "report/RunDirectory.h"
+
+namespace {
+
+std::string readFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+ts::OpTable opTable() {
+    ts::OpTable t;
+    t.rows.push_back({"aten::mkldnn_convolution", "", false, 40, 30'000'000, 31'000'000, 0, 0, 4096,
+                      4096, 6e9, 2e8});
+    t.rows.push_back({"aten::add_", "", false, 80, 5'000'000, 5'000'000, 0, 0, 0, 0, 1e6, 1.2e7});
+    t.rows.push_back({"aten::empty", "", false, 200, 1'000'000, 1'000'000, 0, 0, 0, 0, 0, 0});
+    t.total_self_cpu_ns = 36'000'000;
+    return t;
+}
+
+// A finished CPU run: `data_ms` of every 100 ms step waits for data.
+std::filesystem::path writeRun(const std::string& name, int batch, double ips, double data_ms,
+                               bool with_ops) {
+    const auto dir = ts::test::freshDir("compare_" + name);
+    ts::RunRecorder recorder(dir);
+    ts::RunInfo info;
+    info.config = ts::test::tinyConfig();
+    info.config.name = name;
+    info.config.batch_size = batch;
+    info.env.hostname = "testhost";
+    info.env.cpu_model = "Test CPU";
+    info.env.logical_cores = 4;
+    info.env.intra_op_threads = 4;
+    info.env.blas = "OpenBLAS (pthread)";
+    recorder.onRunStarted(info);
+    for (int i = 0; i < 4; ++i) {
+        ts::StepRecord s;
+        s.step = s.global_step = i;
+        s.batch_size = batch;
+        s.step_ms = 100;
+        s.phases.data_ms = data_ms;
+        s.phases.forward_ms = 100 - data_ms;
+        s.images_per_sec = ips;
+        s.profiled = i >= 2;
+        recorder.onStep(s);
+    }
+    ts::EpochRecord e;
+    e.steps = 4;
+    e.epoch_time_s = 0.4;
+    e.has_val = true;
+    e.val_accuracy = 0.5;
+    recorder.onEpoch(e);
+    ts::RunSummary summary;
+    summary.status = ts::RunStatus::Completed;
+    summary.steps_completed = 4;
+    summary.median_images_per_sec = ips;
+    summary.median_step_ms = 100;
+    summary.median_phases.data_ms = data_ms;
+    summary.median_phases.forward_ms = 100 - data_ms;
+    summary.mean_epoch_time_s = 0.4;
+    summary.best_val_accuracy = summary.final_val_accuracy = 0.5;
+    summary.final_train_loss = 1.2;
+    summary.peak_rss_bytes = int64_t(batch) << 24;
+    recorder.onRunFinished(summary);
+    if (with_ops) std::ofstream(dir / "ops.csv") << ts::formatOpTableCsv(opTable());
+    return dir;
+}
+
+struct Output {
+    int code;
+    std::string out, err;
+};
+
+template <typename Options, typename Command> Output call(Command command, const Options& options) {
+    std::ostringstream out, err;
+    const int code = command(options, out, err);
+    return {code, out.str(), err.str()};
+}
+
+} // namespace
+
+TEST(Compare, OpsCsvRoundTrips) {
+    const auto dir = ts::test::freshDir("ops_roundtrip");
+    std::ofstream(dir / "ops.csv") << ts::formatOpTableCsv(opTable());
+    const auto t = ts::readOpsCsv(dir / "ops.csv");
+    ASSERT_EQ(t.rows.size(), 3u);
+    EXPECT_EQ(t.rows[0].name, "aten::mkldnn_convolution");
+    EXPECT_EQ(t.rows[0].calls, 40);
+    EXPECT_EQ(t.rows[0].self_cpu_ns, 30'000'000);
+    EXPECT_DOUBLE_EQ(t.rows[0].flops, 6e9);
+    EXPECT_EQ(t.total_self_cpu_ns, 36'000'000);
+    std::ofstream(dir / "bad.csv") << "name,calls\nx,3\n";
+    EXPECT_THROW(ts::readOpsCsv(dir / "bad.csv"), ts::RunFormatError);
+    auto profile = nlohmann::json::array();
+    profile.push_back({{"window", 0}, {"ops", ts::opTableToJson(opTable())}});
+    const auto from_json = ts::opTableFromProfileJson(profile);
+    ASSERT_TRUE(from_json.has_value());
+    EXPECT_EQ(from_json->rows[1].name, "aten::add_");
+}
+
+TEST(Compare, WritesCsvChartsAndReport) {
+    const auto base = writeRun("baseline", 32, 200, 30, true);
+    const auto fast = writeRun("workers", 64, 300, 1, false);
+    const auto out_dir = ts::test::freshDir("compare_out");
+    ts::CompareOptions options;
+    options.runs = {base.string(), fast.string()};
+    options.out_dir = out_dir.string();
+    const auto r = call(ts::compareCommand, options);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("1.50x"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("data-wait"), std::string::npos);
+
+    const auto csv = ts::parseCsvRecords(readFile(out_dir / ts::compare_files::kCsv));
+    ASSERT_EQ(csv.size(), 3u);
+    EXPECT_EQ(csv[1][0], "baseline");
+    EXPECT_EQ(csv[2][0], "workers");
+    EXPECT_DOUBLE_EQ(std::stod(csv[2][13]), 1.5); // speedup
+    EXPECT_EQ(csv[1].back(), "data-wait");
+
+    const std::string md = readFile(out_dir / ts::compare_files::kReport);
+    for (const char* section : {"## Baseline vs the others", "## Configuration differences",
+                                "## Top operators", "## Advice", "## Environment"})
+        EXPECT_NE(md.find(section), std::string::npos) << section;
+    EXPECT_NE(md.find("| throughput (images/s) | 200.0 | 300.0 (+50.0%) |"), std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| batch_size | 32 | 64 |"), std::string::npos);
+    EXPECT_NE(md.find("aten::mkldnn_convolution"), std::string::npos);
+    EXPECT_NE(md.find("Not profiled"), std::string::npos);
+    EXPECT_NE(md.find("Test CPU"), std::string::npos);
+    for (const char* png : {ts::compare_files::kImagesPng, ts::compare_files::kEpochPng,
+                            ts::compare_files::kMemoryPng, ts::compare_files::kAccuracyPng})
+        EXPECT_EQ(ts::chart::decodePng(readFile(out_dir / png)).width(), 960) << png;
+}
+
+TEST(Compare, BadRunDirectoryExitsTwoNamingIt) {
+    ts::CompareOptions options;
+    options.runs = {"/nonexistent/run-dir"};
+    const auto r = call(ts::compareCommand, options);
+    EXPECT_EQ(r.code, ts::exit_code::kBadInput);
+    EXPECT_NE(r.err.find("/nonexistent/run-dir"), std::string::npos) << r.err;
+    EXPECT_EQ(call(ts::compareCommand, ts::CompareOptions{}).code, ts::exit_code::kBadInput);
+}
+
+TEST(Compare, AdviseListsTheRulesThatFire) {
+    ts::AdviseOptions options;
+    options.run_dir = writeRun("slowdata", 32, 200, 30, true).string();
+    auto r = call(ts::adviseCommand, options);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("[warning] data-wait: Waiting for data takes 30.00 ms"), std::string::npos)
+        << r.out;
+    options.json = true;
+    r = call(ts::adviseCommand, options);
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["advice"][0]["rule"], "data-wait");
+    options.run_dir = "/nonexistent";
+    EXPECT_EQ(call(ts::adviseCommand, options).code, ts::exit_code::kBadInput);
+}
+
+TEST(Compare, RooflineOfAProfiledRunWithEnteredPeaks) {
+    const auto out_dir = ts::test::freshDir("roofline_cmd");
+    ts::RooflineOptions options;
+    options.run_dir = writeRun("profiled", 32, 200, 1, true).string();
+    options.peak_gflops = 100;
+    options.peak_gbs = 10;
+    options.out_dir = out_dir.string();
+    const auto r = call(ts::rooflineCommand, options);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("ridge at 10.00 FLOP/byte"), std::string::npos) << r.out;
+    const auto csv = ts::parseCsvRecords(readFile(out_dir / "roofline.csv"));
+    ASSERT_EQ(csv.size(), 3u); // two operators with FLOP estimates
+    EXPECT_EQ(csv[1][0], "aten::mkldnn_convolution");
+    EXPECT_EQ(csv[1][10], "compute"); // 30 FLOP/byte
+    EXPECT_EQ(csv[2][10], "memory");
+    EXPECT_EQ(ts::chart::decodePng(readFile(out_dir / "roofline.png")).height(), 560);
+    EXPECT_NE(readFile(out_dir / "peaks.json").find("\"source\": \"entered\""), std::string::npos);
+
+    options.run_dir = writeRun("unprofiled", 32, 200, 1, false).string();
+    auto bad = call(ts::rooflineCommand, options);
+    EXPECT_EQ(bad.code, ts::exit_code::kBadInput);
+    EXPECT_NE(bad.err.find("profile.enabled"), std::string::npos) << bad.err;
+    options.ncu_file = "x.csv";
+    EXPECT_EQ(call(ts::rooflineCommand, options).code, ts::exit_code::kBadInput);
+}

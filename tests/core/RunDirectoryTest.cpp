@@ -1,0 +1,92 @@
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "EngineTestSupport.h"
+#include "report/RunDirectory.h"
+#include "report/StepsCsv.h"
+
+using namespace ts;
+
+TEST(RunDirectory, RecorderWritesWhatLoadRunReads) {
+    const auto dir = test::freshDir("recorder");
+    RunInfo info;
+    info.config = test::tinyConfig();
+    info.env.torch_version = "1.13.1";
+    info.env.cpu_features = {"avx2"};
+    info.steps_per_epoch = 2;
+    {
+        RunRecorder recorder(dir);
+        recorder.onRunStarted(info);
+        EXPECT_EQ(loadRun(dir).summary.status, RunStatus::Running);
+        for (int i = 0; i < 2; ++i) {
+            StepRecord s;
+            s.global_step = s.step = i;
+            s.batch_size = 8;
+            s.phases.forward_ms = 1.5 + i;
+            s.step_ms = 4.25;
+            s.loss = 2.0 - i * 0.5;
+            recorder.onStep(s);
+        }
+        EpochRecord e;
+        e.epoch_time_s = 1.25;
+        e.train_loss = 1.75;
+        recorder.onEpoch(e);
+        RunSummary summary;
+        summary.status = RunStatus::Completed;
+        summary.median_images_per_sec = 123.5;
+        summary.median_phases.backward_ms = 7;
+        recorder.onRunFinished(summary);
+    }
+    const auto run = loadRun(dir);
+    EXPECT_EQ(run.info.config.name, "tiny");
+    EXPECT_EQ(run.info.env.torch_version, "1.13.1");
+    EXPECT_EQ(run.info.env.cpu_features, std::vector<std::string>{"avx2"});
+    ASSERT_EQ(run.steps.size(), 2u);
+    EXPECT_DOUBLE_EQ(run.steps[1].phases.forward_ms, 2.5);
+    EXPECT_DOUBLE_EQ(run.steps[1].loss, 1.5);
+    ASSERT_EQ(run.epochs.size(), 1u);
+    EXPECT_DOUBLE_EQ(run.epochs[0].train_loss, 1.75);
+    EXPECT_TRUE(std::isnan(run.epochs[0].val_accuracy));
+    EXPECT_EQ(run.summary.status, RunStatus::Completed);
+    EXPECT_DOUBLE_EQ(run.summary.median_images_per_sec, 123.5);
+    EXPECT_DOUBLE_EQ(run.summary.median_phases.backward_ms, 7);
+    EXPECT_EQ(findRuns(dir.parent_path()).empty(), false);
+}
+
+TEST(RunDirectory, ErrorsNameTheFile) {
+    const auto dir = test::freshDir("broken_run");
+    auto message = [&] {
+        try {
+            loadRun(dir);
+        } catch (const RunFormatError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_NE(message().find("run.json"), std::string::npos);
+    std::ofstream(dir / "run.json") << "{\"format\": \"trainscope-run-1\", \"config\": ";
+    EXPECT_NE(message().find("not valid JSON"), std::string::npos);
+    std::ofstream(dir / "run.json") << "{\"format\": \"trainscope-run-1\", \"config\": {\"x\": 1}}";
+    EXPECT_NE(message().find("x"), std::string::npos);
+    std::ofstream(dir / "run.json") << "{\"format\": \"trainscope-run-1\", \"config\": {}}";
+    std::ofstream(dir / "steps.csv") << stepsCsvHeader() << "1,2,oops\n1,2,3\n";
+    EXPECT_NE(message().find("steps.csv:2"), std::string::npos) << message();
+}
+
+TEST(RunDirectory, PartialLastStepLineIsTolerated) {
+    const auto dir = test::freshDir("partial_steps");
+    StepRecord s;
+    s.loss = 1;
+    std::ofstream(dir / "steps.csv") << stepsCsvHeader() << stepsCsvRow(s) << "0,1,2";
+    EXPECT_EQ(readStepsCsv(dir / "steps.csv").size(), 1u);
+}
+
+TEST(RunDirectory, MakeRunDirectoryIsUnique) {
+    const auto root = test::freshDir("run_roots");
+    const auto a = makeRunDirectory(root, "my run/1");
+    const auto b = makeRunDirectory(root, "my run/1");
+    EXPECT_NE(a, b);
+    EXPECT_EQ(a.filename().string().find('/'), std::string::npos);
+    EXPECT_NE(a.filename().string().find("my_run_1"), std::string::npos);
+}

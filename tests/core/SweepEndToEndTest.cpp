@@ -1,0 +1,89 @@
+// trainscope-cli sweep / ladder / compare / advise as a user runs them, on tiny
+// synthetic data (ResNet-18, 16x16 images, a couple of steps per point).
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "EngineTestSupport.h"
+#include "analysis/NcuCsv.h"
+
+namespace {
+
+struct Result {
+    int code = -1;
+    std::string output; // stdout + stderr
+};
+
+Result cli(const std::string& args) {
+    const std::string command = std::string(TRAINSCOPE_CLI_PATH) + " " + args + " 2>&1";
+    Result r;
+    FILE* pipe = popen(command.c_str(), "r");
+    std::array<char, 4096> buffer{};
+    while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe))
+        r.output.append(buffer.data(), n);
+    const int status = pclose(pipe);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+std::string readFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+const char* kTiny = "--preset synthetic-smoke --set synthetic_samples=32 --set image_size=16 "
+                    "--set threads=1 --no-progress";
+
+} // namespace
+
+TEST(SweepEndToEnd, TwoPointBatchSweepThenCompareAndAdvise) {
+    const auto dir = ts::test::freshDir("cli_sweep");
+    const auto r = cli(std::string("sweep ") + kTiny +
+                       " --key batch_size --values 8,4 --steps 1 --warmup 1 --out " + dir.string());
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("[1/2] batch_size=4: ok"), std::string::npos) << r.output;
+    const auto csv = ts::parseCsvRecords(readFile(dir / "sweep.csv"));
+    ASSERT_EQ(csv.size(), 3u);
+    EXPECT_EQ(csv[1][1], "4");
+    EXPECT_EQ(csv[2][1], "8");
+    for (size_t i = 1; i < csv.size(); ++i) {
+        EXPECT_EQ(csv[i][2], "ok") << csv[i].back();
+        EXPECT_GT(std::stod(csv[i][3]), 0);   // images/s
+        EXPECT_GT(std::stoll(csv[i][10]), 0); // memory needed
+    }
+    const auto point = dir / "point_0_batch_size=4";
+    const auto run = nlohmann::json::parse(readFile(point / "run.json"));
+    EXPECT_EQ(run["summary"]["status"], "completed");
+    EXPECT_EQ(run["summary"]["steps_completed"], 2);
+    EXPECT_TRUE(std::filesystem::exists(dir / "sweep_images_per_sec.png"));
+    EXPECT_TRUE(std::filesystem::exists(dir / "sweep_memory.png"));
+
+    const auto compare =
+        cli("compare " + point.string() + " " + (dir / "point_1_batch_size=8").string() +
+            " --out " + (dir / "compare").string());
+    ASSERT_EQ(compare.code, 0) << compare.output;
+    EXPECT_NE(readFile(dir / "compare" / "report.md").find("| batch_size | 4 | 8 |"),
+              std::string::npos);
+    const auto advise = cli("advise " + point.string());
+    EXPECT_EQ(advise.code, 0) << advise.output;
+    EXPECT_NE(advise.output.find("median step"), std::string::npos) << advise.output;
+}
+
+TEST(SweepEndToEnd, BadSweepInputExitsTwo) {
+    auto r = cli(std::string("sweep ") + kTiny + " --key batch_sise --values 8");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("batch_sise"), std::string::npos) << r.output;
+    r = cli(std::string("sweep ") + kTiny + " --values 8,,16");
+    EXPECT_EQ(r.code, 2) << r.output;
+    r = cli("roofline --ncu /nonexistent.csv --peak-gflops 1 --peak-gbs 1");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("/nonexistent.csv"), std::string::npos) << r.output;
+    r = cli("prune --preset synthetic-smoke --weights /nonexistent.pt");
+    EXPECT_EQ(r.code, 2) << r.output;
+}

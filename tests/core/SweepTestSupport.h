@@ -1,0 +1,53 @@
+#pragma once
+// A scripted PointRunner for sweep and ladder tests: each run's outcome comes
+// from a function of the config, and every config run is remembered.
+#include <filesystem>
+#include <functional>
+#include <vector>
+
+#include "experiments/PointRunner.h"
+
+namespace ts::test {
+
+class FakePointRunner : public PointRunner {
+  public:
+    std::function<PointResult(const ExperimentConfig&)> behavior;
+    int64_t available_bytes = int64_t(1) << 40;
+    std::vector<ExperimentConfig> ran;
+    std::vector<std::filesystem::path> dirs;
+
+    PointResult run(const ExperimentConfig& config, const std::filesystem::path& dir) override {
+        ran.push_back(config);
+        dirs.push_back(dir);
+        PointResult r = behavior(config);
+        r.run_dir = dir;
+        return r;
+    }
+    int64_t availableMemoryBytes(const ExperimentConfig&) override { return available_bytes; }
+};
+
+inline constexpr int64_t kMiB = 1024 * 1024;
+
+inline PointResult completedPoint(double images_per_sec, int64_t memory_bytes,
+                                  double val_accuracy = 0.5) {
+    PointResult r;
+    r.outcome = PointOutcome::Completed;
+    r.summary.status = RunStatus::Completed;
+    r.summary.steps_completed = 10;
+    r.summary.median_images_per_sec = images_per_sec;
+    r.summary.median_step_ms = images_per_sec > 0 ? 64 * 1000.0 / images_per_sec : 0;
+    r.summary.final_train_loss = 1.0;
+    r.summary.final_val_accuracy = val_accuracy;
+    r.memory_bytes = memory_bytes;
+    return r;
+}
+
+inline PointResult outOfMemoryPoint() {
+    PointResult r;
+    r.outcome = PointOutcome::OutOfMemory;
+    r.summary.status = RunStatus::Failed;
+    r.message = "CUDA out of memory. Tried to allocate 2.00 GiB";
+    return r;
+}
+
+} // namespace ts::test

@@ -1,0 +1,96 @@
+// `trace-stats FILE`: the operator table of a trace file in three formats.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ModelTestSupport.h"
+#include "ProfTestSupport.h"
+#include "commands/TraceStatsCommand.h"
+#include "profiling/ChromeTraceWriter.h"
+
+namespace ts {
+namespace {
+
+using test::addEvent;
+
+class TraceStatsCommand : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = test::freshTempDir("trace_stats");
+        Trace t;
+        addEvent(t, "forward", EventKind::Annotation, 0, 1000000);
+        addEvent(t, "aten::mm", EventKind::Operator, 100, 400000, 0, 5, "[[8, 16], [16, 4]]");
+        addEvent(t, "aten::mm", EventKind::Operator, 500000, 300000, 0, 6, "[[2, 2], [2, 2]]");
+        addEvent(t, "MmBackward0", EventKind::Backward, 2000000, 500000, 0, 6);
+        addEvent(t, "aten::mm", EventKind::Operator, 2100000, 100000);
+        t.finalize();
+        writeChromeTraceFile(t, dir_ / "trace.json");
+        options_.file = (dir_ / "trace.json").string();
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+
+    int run() {
+        out_.str("");
+        err_.str("");
+        return runTraceStats(options_, out_, err_);
+    }
+
+    std::filesystem::path dir_;
+    TraceStatsOptions options_;
+    std::ostringstream out_, err_;
+};
+
+TEST_F(TraceStatsCommand, PrintsTheTextTable) {
+    ASSERT_EQ(run(), 0) << err_.str();
+    const std::string text = out_.str();
+    EXPECT_NE(text.find("trace.json: trainscope, 5 events"), std::string::npos) << text;
+    EXPECT_NE(text.find("aten::mm"), std::string::npos);
+    EXPECT_NE(text.find("MmBackward0"), std::string::npos);
+    EXPECT_NE(text.find("Self CPU time total: 1.500ms"), std::string::npos) << text;
+    EXPECT_TRUE(err_.str().empty());
+}
+
+TEST_F(TraceStatsCommand, CsvJsonGroupingScopeSortAndLimit) {
+    options_.format = "csv";
+    options_.group_by = "shapes";
+    ASSERT_EQ(run(), 0) << err_.str();
+    EXPECT_NE(out_.str().find("aten::mm,\"[[8, 16], [16, 4]]\",0,1,400000,"), std::string::npos)
+        << out_.str();
+    options_.format = "json";
+    options_.group_by = "name";
+    options_.scope = "backward";
+    options_.sort = "calls";
+    options_.limit = 1;
+    ASSERT_EQ(run(), 0) << err_.str();
+    const auto j = nlohmann::json::parse(out_.str());
+    ASSERT_EQ(j["rows"].size(), 1u);
+    EXPECT_EQ(j["rows"][0]["name"], "MmBackward0");  // ties on calls keep the self-time order
+    EXPECT_EQ(j["scope"], "backward");
+    EXPECT_TRUE(j["breakdown"].contains("mean"));
+}
+
+TEST_F(TraceStatsCommand, BadInputExitsWithTwoAndNamesTheProblem) {
+    options_.format = "xml";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("--format is 'xml'"), std::string::npos) << err_.str();
+    options_.format = "text";
+    options_.sort = "speed";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("'speed'"), std::string::npos);
+    options_.sort = "self_cpu";
+    options_.scope = "sideways";
+    EXPECT_EQ(run(), 2);
+    options_.scope = "all";
+    options_.group_by = "color";
+    EXPECT_EQ(run(), 2);
+    options_.group_by = "name";
+    options_.file = (dir_ / "nope.json").string();
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find(options_.file), std::string::npos);
+    EXPECT_TRUE(out_.str().empty());
+}
+
+} // namespace
+} // namespace ts

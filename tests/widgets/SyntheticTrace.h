@@ -1,0 +1,26 @@
+#pragma once
+// Deterministic synthetic traces for the timeline tests and bench_timeline:
+// lanes of training steps, each step nested into phases, operators and
+// sub-operators, with backward nodes linked to their forward operators.
+#include <cstdint>
+
+#include "profiling/Trace.h"
+
+namespace ts::testing {
+
+struct SyntheticTraceSpec {
+    int64_t events = 10000;  // approximate number of events
+    int lanes = 4;
+    uint32_t seed = 7;
+};
+
+Trace makeSyntheticTrace(const SyntheticTraceSpec& spec);
+
+// A small hand-made trace whose geometry the tests know exactly:
+// lane 0: "step" [0, 1000) containing "aten::conv2d" [100, 400) containing
+//         "aten::mm" [150, 250); "aten::relu" [500, 600); then
+//         "ConvolutionBackward0" [700, 900) linked to aten::conv2d.
+// lane 1: "worker" [0, 2000).
+Trace makeTinyTrace();
+
+} // namespace ts::testing

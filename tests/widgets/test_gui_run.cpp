@@ -1,0 +1,187 @@
+// A real (tiny) training run driven through the GUI: Start, live updates
+// arrive once per tick, Stop keeps the partial run, the run is saved, listed
+// and can be opened again. Also the command-line automation.
+#include <QDir>
+#include <QElapsedTimer>
+#include <QPushButton>
+#include <QtTest>
+
+#include "GuiFixture.h"
+#include "TestConfigs.h"
+#include "form/ExperimentForm.h"
+#include "form/RunPanel.h"
+#include "live/LiveView.h"
+#include "report/RunDirectory.h"
+#include "run/RunController.h"
+#include "runs/RunModels.h"
+#include "runs/RunsView.h"
+#include "shell/Application.h"
+#include "shell/DocumentLoader.h"
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 180000;
+
+// Largest gap between event-loop iterations while the run trains: the
+// "window stays responsive" figure (the training threads compete for the
+// same cores, so this is reported; the GUI's own work per tick is asserted).
+class LoopGapMeter : public QObject {
+public:
+    LoopGapMeter() {
+        timer_.setInterval(5);
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            if (clock_.isValid()) meter.record(double(clock_.nsecsElapsed()) / 1e6);
+            clock_.start();
+        });
+        timer_.start();
+    }
+    FrameMeter meter;
+
+private:
+    QTimer timer_;
+    QElapsedTimer clock_;
+};
+
+bool listed(const RunsView& runs, const QString& dir) {
+    for (const RunRow& row : runs.runModel()->rows())
+        if (QDir(row.dir).canonicalPath() == QDir(dir).canonicalPath()) return true;
+    return false;
+}
+
+} // namespace
+
+class GuiRunTest : public QObject {
+    Q_OBJECT
+    Machine machine_;
+
+private slots:
+    void initTestCase() { machine_ = Machine::probe(); }
+
+    void completesATinyRun() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.controller()->setWriteCheckpoints(false);
+        window.form()->setConfig(testing::tinyConfig());
+        QVERIFY(window.runPanel()->startButton()->isEnabled());
+        QSignalSpy updates(window.controller(), &RunController::updated);
+        QSignalSpy finished(window.controller(), &RunController::runFinished);
+        LoopGapMeter gaps;
+        int replots_at_start = -1;
+        connect(window.controller(), &RunController::runStarted, this,
+                [&] { replots_at_start = window.liveView()->replotCount(); });
+        QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
+        QVERIFY(window.controller()->isRunning());
+        QVERIFY(!window.form()->fieldWidget("batch_size")->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kRunTimeoutMs);
+
+        const auto outcome = finished.at(0).at(0).value<RunOutcome>();
+        QCOMPARE(outcome.summary.status, RunStatus::Completed);
+        QCOMPARE(outcome.summary.steps_completed, int64_t(6));
+        QVERIFY(updates.count() >= 1);
+        QCOMPARE(window.liveView()->history().steps.size(), size_t(6));
+        // One replot per tick that brought data, however many steps it carried.
+        QCOMPARE(window.liveView()->replotCount() - replots_at_start, updates.count());
+        QVERIFY(window.form()->fieldWidget("batch_size")->isEnabled());
+
+        const RunRecord saved = loadRun(outcome.runDir.toStdString());
+        QCOMPARE(saved.summary.status, RunStatus::Completed);
+        QCOMPARE(saved.steps.size(), size_t(6));
+        QVERIFY(outcome.runDir.startsWith(fx.runsDir()));
+        QVERIFY(listed(*window.runsView(), outcome.runDir));
+
+        const FrameMeter& ticks = window.liveView()->frameMeter();
+        qInfo("GUI work per tick: median %.2f ms, max %.2f ms over %d ticks; event-loop gaps: "
+              "median %.1f ms, p95 %.1f ms, max %.1f ms",
+              ticks.median(), ticks.max(), ticks.count(), gaps.meter.median(), gaps.meter.p95(),
+              gaps.meter.max());
+        QVERIFY2(ticks.max() < 50.0, "a tick's drain + replot took 50 ms or more");
+    }
+
+    void stopKeepsThePartialRun() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.controller()->setWriteCheckpoints(false);
+        ExperimentConfig config = testing::tinyConfig();
+        config.synthetic_samples = 16 * 400;
+        config.max_steps = 400;
+        window.form()->setConfig(config);
+        QSignalSpy finished(window.controller(), &RunController::runFinished);
+        QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(window.liveView()->history().steps.size() >= 2, kRunTimeoutMs);
+        QElapsedTimer stopping;
+        stopping.start();
+        QTest::mouseClick(window.runPanel()->stopButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
+        qInfo("stopped %.0f ms after Stop", double(stopping.elapsed()));
+
+        const auto outcome = finished.at(0).at(0).value<RunOutcome>();
+        QCOMPARE(outcome.summary.status, RunStatus::Cancelled);
+        QVERIFY(outcome.summary.steps_completed >= 2);
+        QVERIFY(outcome.summary.steps_completed < 400);
+        const RunRecord saved = loadRun(outcome.runDir.toStdString());
+        QCOMPARE(saved.summary.status, RunStatus::Cancelled);
+        QCOMPARE(int64_t(saved.steps.size()), outcome.summary.steps_completed);
+    }
+
+    void invalidConfigNeverStarts() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        ExperimentConfig config = testing::tinyConfig();
+        config.pin_memory = true;  // CPU: rejected
+        window.form()->setConfig(config);
+        QVERIFY(!window.runPanel()->startButton()->isEnabled());
+        QSignalSpy failed(window.controller(), &RunController::startFailed);
+        window.controller()->start(config);
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("pin_memory")));
+        QVERIFY(!window.controller()->isRunning());
+        QVERIFY(!QDir(fx.runsDir()).exists() || QDir(fx.runsDir()).isEmpty());
+    }
+
+    void opensASavedRun() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.controller()->setWriteCheckpoints(false);
+        window.form()->setConfig(testing::tinyConfig());
+        QSignalSpy finished(window.controller(), &RunController::runFinished);
+        window.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kRunTimeoutMs);
+        const QString dir = finished.at(0).at(0).value<RunOutcome>().runDir;
+
+        window.liveView()->clear();
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(dir);
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
+        QVERIFY(shown.at(0).at(0).value<OpenedDocument>().ok());
+        QCOMPARE(window.liveView()->history().steps.size(), size_t(6));
+        QCOMPARE(window.currentView(), View::Live);
+        QVERIFY(fx.settings.recentFiles().first().endsWith(QDir(dir).dirName()));
+
+        window.openPath(fx.dir.filePath(QStringLiteral("nowhere")));
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 2, 60000);
+        QVERIFY(shown.at(1).at(0).value<OpenedDocument>().error.contains(QStringLiteral("does not exist")));
+    }
+
+    void commandLineRunsAndSavesAScreenshot() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("cli.png"));
+        const int code = runApplication({"trainscope", "--settings", dir.filePath("s.ini"), "--runs-dir",
+                                         dir.filePath("runs"), "--preset", "synthetic-smoke", "--set",
+                                         "max_steps=3", "--set", "val_max_steps=1", "--set", "threads=2",
+                                         "--no-checkpoints", "--run", "--view", "live", "--screenshot", png,
+                                         "--size", "1200x800", "--quit-when-done"});
+        QCOMPARE(code, 0);
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1200, 800));
+        QCOMPARE(QDir(dir.filePath("runs")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
+        QCOMPARE(runApplication({"trainscope", "--settings", dir.filePath("s.ini"), "--preset", "no-such",
+                                 "--quit-when-done"}),
+                 2);
+    }
+};
+
+QTEST_MAIN(GuiRunTest)
+#include "test_gui_run.moc"

@@ -1,0 +1,178 @@
+// Live data path: the LiveBuffer hand-over, progress/ETA, and the Live view
+// fed with synthetic records (one replot per update, follow/pan behaviour).
+#include <thread>
+
+#include <QtTest>
+
+#include "SyntheticRecords.h"
+#include "live/LiveCharts.h"
+#include "live/LiveView.h"
+#include "run/LiveBuffer.h"
+#include "report/RunDirectory.h"
+#include "run/ProgressEstimator.h"
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+RunInfo info(int epochs, int64_t steps_per_epoch) {
+    RunInfo i;
+    i.config.epochs = epochs;
+    i.config.val_every = 1;
+    i.steps_per_epoch = steps_per_epoch;
+    i.val_samples = 100;
+    return i;
+}
+
+} // namespace
+
+class LiveTest : public QObject {
+    Q_OBJECT
+private slots:
+    void bufferHandsOverEverythingOnce() {
+        LiveBuffer buffer;
+        QVERIFY(buffer.take().empty());
+        buffer.onRunStarted(info(1, 10));
+        for (const StepRecord& s : testing::syntheticSteps(0, 3)) buffer.onStep(s);
+        buffer.onMessage(LogLevel::Warning, "slow loader");
+        ProfileCapture capture;
+        capture.trace.source = "test";
+        buffer.onProfile(capture);
+        LiveUpdate first = buffer.take();
+        QVERIFY(first.started.has_value());
+        QCOMPARE(first.steps.size(), size_t(3));
+        QCOMPARE(first.messages.size(), size_t(1));
+        QCOMPARE(first.profiles.size(), size_t(1));
+        QCOMPARE(first.profiles[0]->trace.source, std::string("test"));
+        QVERIFY(buffer.take().empty());
+        buffer.onRunFinished(RunSummary());
+        QVERIFY(buffer.take().finished.has_value());
+    }
+
+    void bufferIsSafeAcrossThreads() {
+        LiveBuffer buffer;
+        constexpr int kSteps = 20000;
+        std::thread producer([&] {
+            for (int i = 0; i < kSteps; ++i) buffer.onStep(testing::syntheticStep(i));
+        });
+        size_t received = 0;
+        int64_t expected = 0;
+        bool ordered = true;
+        while (received < size_t(kSteps)) {
+            for (const StepRecord& s : buffer.take().steps) ordered = ordered && s.global_step == expected++;
+            received = size_t(expected);
+        }
+        producer.join();
+        QVERIFY(ordered);
+        QCOMPARE(received, size_t(kSteps));
+    }
+
+    void progressAndEta() {
+        ProgressEstimator progress;
+        LiveUpdate update;
+        update.started = info(2, 50);
+        update.steps = testing::syntheticSteps(0, 25);  // 0.07 s apart
+        progress.add(update);
+        RunProgress p = progress.progress();
+        QCOMPARE(p.total_steps, int64_t(100));
+        QCOMPARE(p.done_steps, int64_t(25));
+        QCOMPARE(p.fraction(), 0.25);
+        QVERIFY(qAbs(p.eta_s - 75 * 0.07) < 1e-6);  // no epoch finished: no validation estimate yet
+        LiveUpdate more;
+        more.steps = testing::syntheticSteps(25, 25);
+        more.epochs = {testing::syntheticEpoch(0)};
+        progress.add(more);
+        p = progress.progress();
+        QVERIFY(qAbs(p.eta_s - (50 * 0.07 + 0.6)) < 1e-6);  // + one more validation pass
+        QCOMPARE(p.epoch, 0);
+    }
+
+    void etaUnknownAtTheStart() {
+        ProgressEstimator progress;
+        LiveUpdate update;
+        update.started = info(1, 10);
+        update.steps = testing::syntheticSteps(0, 1);
+        progress.add(update);
+        QVERIFY(progress.progress().eta_s < 0);
+    }
+
+    void viewPlotsEveryChartOncePerUpdate() {
+        LiveView view;
+        view.resize(1200, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const int replots = view.replotCount();
+        LiveUpdate update;
+        update.started = info(2, 50);
+        update.steps = testing::syntheticSteps(0, 40);
+        view.append(update);
+        QCOMPARE(view.replotCount(), replots + 1);
+        LiveUpdate second;
+        second.steps = testing::syntheticSteps(40, 20);
+        second.epochs = {testing::syntheticEpoch(0)};
+        view.append(second);
+        QCOMPARE(view.replotCount(), replots + 2);
+        QCOMPARE(view.history().steps.size(), size_t(60));
+        for (HistoryChart* chart : view.charts()) QVERIFY(chart->plottableCount() > 0);
+        auto* throughput = view.charts()[0];
+        QCOMPARE(throughput->graph(0)->dataCount(), 60);
+        QCOMPARE(throughput->graph(2)->dataCount(), 2);  // the two profiled steps
+        auto* phases = view.charts()[1];
+        // Stacked: the top layer is the whole step time.
+        QCOMPARE(phases->graph(5)->data()->at(0)->value, testing::syntheticStep(0).step_ms);
+        QCOMPARE(view.frameMeter().count(), 2);
+        QVERIFY(view.frameMeter().max() < 1000);
+    }
+
+    void followingShowsTheNewestStepsUntilTheUserPans() {
+        LiveView view;
+        view.resize(1200, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        LiveUpdate update;
+        update.started = info(100, 50);
+        update.steps = testing::syntheticSteps(0, 1500);
+        view.append(update);
+        HistoryChart* chart = view.charts()[0];
+        QVERIFY(view.following());
+        QVERIFY(chart->xAxis->range().upper >= 1499);
+        QVERIFY(chart->xAxis->range().lower >= 400);  // a window of the newest 1000 steps
+
+        // A wheel zoom on one chart stops following on all of them...
+        QWheelEvent wheel(QPointF(400, 100), chart->mapToGlobal(QPointF(400, 100)), QPoint(), QPoint(0, 120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(chart, &wheel);
+        QVERIFY(!view.following());
+        const QCPRange zoomed = chart->xAxis->range();
+        QVERIFY(zoomed.size() < 1000);
+        // ...the other step charts follow the zoom...
+        QCOMPARE(view.charts()[2]->xAxis->range().lower, zoomed.lower);
+        // ...and new data no longer moves the view.
+        LiveUpdate more;
+        more.steps = testing::syntheticSteps(1500, 100);
+        view.append(more);
+        QCOMPARE(chart->xAxis->range().lower, zoomed.lower);
+        view.setFollowing(true);
+        QVERIFY(chart->xAxis->range().upper >= 1599);
+    }
+
+    void showsAFinishedRunAndClears() {
+        LiveView view;
+        RunRecord record;
+        record.info = info(1, 50);
+        record.info.config.name = "loaded";
+        record.steps = testing::syntheticSteps(0, 50);
+        record.epochs = {testing::syntheticEpoch(0)};
+        record.summary.status = RunStatus::Completed;
+        view.showRun(record);
+        QCOMPARE(view.history().steps.size(), size_t(50));
+        QCOMPARE(view.charts()[4]->plottableCount(), 2);
+        view.clear();
+        QCOMPARE(view.history().steps.size(), size_t(0));
+        QCOMPARE(view.charts()[0]->graph(0)->dataCount(), 0);
+    }
+};
+
+QTEST_MAIN(LiveTest)
+#include "test_live.moc"

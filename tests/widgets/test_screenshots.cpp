@@ -1,0 +1,117 @@
+// Screenshots of every view after a real profiled run, saved for a person to
+// look at ($TRAINSCOPE_SCREENSHOT_DIR) and checked to show content.
+#include <QDir>
+#include <QSet>
+#include <QTableView>
+#include <QtTest>
+
+#include "GuiFixture.h"
+#include "TestConfigs.h"
+#include "common/ThemePalette.h"
+#include "form/ExperimentForm.h"
+#include "live/LiveView.h"
+#include "operators/OpTableModel.h"
+#include "operators/OperatorsView.h"
+#include "run/RunController.h"
+#include "runs/RunModels.h"
+#include "runs/RunsView.h"
+#include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+QString screenshotDir() {
+    const QString dir = qEnvironmentVariable("TRAINSCOPE_SCREENSHOT_DIR",
+                                             QDir::temp().filePath(QStringLiteral("trainscope-screenshots")));
+    QDir().mkpath(dir);
+    return dir;
+}
+
+// Distinct colours on a coarse grid: a blank or single-colour window has a handful.
+int distinctColours(const QImage& image) {
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
+    return int(colours.size());
+}
+
+QImage shoot(MainWindow& window, const QString& name) {
+    QTest::qWait(300);  // queued replots
+    const QImage image = window.grab().toImage();
+    const QString path = QDir(screenshotDir()).filePath(name + QStringLiteral(".png"));
+    image.save(path);
+    qInfo("screenshot %s: %d colours", qPrintable(path), distinctColours(image));
+    return image;
+}
+
+} // namespace
+
+class ScreenshotTest : public QObject {
+    Q_OBJECT
+private slots:
+    void everyViewAfterAProfiledRun() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(Machine::probe());
+        window.controller()->setWriteCheckpoints(false);
+        ExperimentConfig config = testing::tinyConfig();
+        config.name = "screenshot-run";
+        config.max_steps = 8;
+        config.synthetic_samples = 512;
+        config.profile.enabled = true;
+        config.profile.skip_first = 2;
+        config.profile.wait = 0;
+        config.profile.warmup = 1;
+        config.profile.active = 2;
+        config.profile.repeat = 1;
+        window.form()->setConfig(config);
+        QSignalSpy finished(window.controller(), &RunController::runFinished);
+        window.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 180000);
+        QCOMPARE(finished.at(0).at(0).value<RunOutcome>().summary.status, RunStatus::Completed);
+
+        const QImage live = shoot(window, QStringLiteral("live"));
+        QCOMPARE(live.size(), window.size());
+        QVERIFY(distinctColours(live) > 40);
+
+        QVERIFY2(window.operatorsView()->model()->rowCount() > 10, "the profiling window reached the Operators view");
+        window.showView(View::Operators);
+        QVERIFY(distinctColours(shoot(window, QStringLiteral("operators"))) > 40);
+
+        window.showView(View::Timeline);
+        TimelineView* timeline = window.timelineView();
+        QVERIFY(!timeline->timeline()->layout().rows().empty());
+        timeline->setSearchText(QStringLiteral("conv"));
+        QVERIFY(!timeline->search().matches().empty());
+        timeline->nextMatch();
+        QVERIFY(timeline->timeline()->selectedEvent() >= 0);
+        timeline->timeline()->zoomToEvent(timeline->timeline()->layout().trace()->events[size_t(
+            timeline->timeline()->selectedEvent())].parent);
+        QVERIFY(distinctColours(shoot(window, QStringLiteral("timeline"))) > 40);
+
+        window.showView(View::Runs);
+        QTRY_VERIFY(!window.runsView()->isScanning() && window.runsView()->runModel()->rowCount() == 1);
+        QCOMPARE(window.runsView()->selectRuns({window.runsView()->runModel()->rowAt(0).dir}), 1);
+        QCOMPARE(window.runsView()->comparisonModel()->rowCount(), 1);
+        QVERIFY(distinctColours(shoot(window, QStringLiteral("runs"))) > 40);
+
+        // The form with a problem flagged before Start.
+        ExperimentConfig bad = config;
+        bad.pin_memory = true;
+        window.form()->setConfig(bad);
+        QVERIFY(distinctColours(shoot(window, QStringLiteral("form-invalid"))) > 40);
+        window.form()->setConfig(config);
+
+        applyTheme(Theme::Dark);
+        window.showView(View::Live);
+        const QImage dark = shoot(window, QStringLiteral("live-dark"));
+        QVERIFY(qGray(dark.pixel(dark.width() / 2, dark.height() / 2)) < 128 ||
+                qGray(dark.pixel(10, dark.height() - 10)) < 128);
+        applyTheme(Theme::Light);
+    }
+};
+
+QTEST_MAIN(ScreenshotTest)
+#include "test_screenshots.moc"

@@ -1,0 +1,126 @@
+// Settings persistence, command-line options and number formatting.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "common/AppSettings.h"
+#include "common/FrameMeter.h"
+#include "common/Format.h"
+#include "shell/LaunchOptions.h"
+#include "shell/Views.h"
+
+using namespace ts::gui;
+
+class SettingsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void settingsSurviveARestart() {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath(QStringLiteral("trainscope.ini"));
+        {
+            AppSettings settings(ini);
+            settings.setTheme(Theme::Dark);
+            settings.setWindowGeometry(QByteArray("geometry"));
+            settings.setCurrentView(QStringLiteral("timeline"));
+            settings.setRunsRoot(dir.path());
+            settings.addRunFolder(dir.path());
+            settings.addRunFolder(dir.path());  // once only
+            settings.setLastConfigJson(QStringLiteral("{\"name\":\"x\"}"));
+            settings.sync();
+        }
+        AppSettings settings(ini);
+        QCOMPARE(settings.theme(), Theme::Dark);
+        QCOMPARE(settings.windowGeometry(), QByteArray("geometry"));
+        QCOMPARE(settings.currentView(), QStringLiteral("timeline"));
+        QCOMPARE(settings.runsRoot(), dir.path());
+        QCOMPARE(settings.runFolders().size(), 1);
+        QCOMPARE(settings.lastConfigJson(), QStringLiteral("{\"name\":\"x\"}"));
+        settings.overrideRunsRoot(QStringLiteral("/tmp/elsewhere"));
+        QCOMPARE(settings.runsRoot(), QStringLiteral("/tmp/elsewhere"));
+        settings.removeRunFolder(dir.path());
+        QVERIFY(settings.runFolders().isEmpty());
+    }
+
+    void recentFilesAreMostRecentFirstAndCapped() {
+        QTemporaryDir dir;
+        AppSettings settings(dir.filePath(QStringLiteral("s.ini")));
+        for (int i = 0; i < AppSettings::kMaxRecent + 3; ++i)
+            settings.addRecentFile(dir.filePath(QStringLiteral("run%1").arg(i)));
+        settings.addRecentFile(dir.filePath(QStringLiteral("run5")));
+        const QStringList recent = settings.recentFiles();
+        QCOMPARE(recent.size(), AppSettings::kMaxRecent);
+        QVERIFY(recent.first().endsWith(QStringLiteral("run5")));
+        QCOMPARE(recent.count(recent.first()), 1);
+        settings.clearRecentFiles();
+        QVERIFY(settings.recentFiles().isEmpty());
+    }
+
+    void themeNames() {
+        QCOMPARE(themeFromString(QStringLiteral("DARK")), Theme::Dark);
+        QCOMPARE(themeFromString(QStringLiteral("purple")), Theme::System);
+        QCOMPARE(toString(Theme::Light), QStringLiteral("light"));
+    }
+
+    void parsesTheDocumentedCommandLine() {
+        QString error, help;
+        const auto options = parseLaunchOptions(
+            {"trainscope", "--preset", "quickstart", "--run", "--screenshot", "live.png", "--quit-when-done",
+             "--view", "operators", "--set", "max_steps=6", "--set", "threads=2", "--size", "1400x900"},
+            &error, &help);
+        QVERIFY2(options, qPrintable(error));
+        QCOMPARE(options->preset, QStringLiteral("quickstart"));
+        QVERIFY(options->run && options->quit_when_done && options->automated());
+        QCOMPARE(options->screenshot, QStringLiteral("live.png"));
+        QCOMPARE(options->view, QStringLiteral("operators"));
+        QCOMPARE(options->overrides, (QStringList{"max_steps=6", "threads=2"}));
+        QCOMPARE(options->size, QSize(1400, 900));
+        const auto positional = parseLaunchOptions({"trainscope", "/tmp/run"}, &error, &help);
+        QVERIFY(positional);
+        QCOMPARE(positional->open, QStringLiteral("/tmp/run"));
+    }
+
+    void rejectsBadOptionsWithASentence() {
+        QString error, help;
+        QVERIFY(!parseLaunchOptions({"trainscope", "--view", "charts"}, &error, &help));
+        QVERIFY(error.contains(QStringLiteral("--view 'charts'")));
+        QVERIFY(!parseLaunchOptions({"trainscope", "--size", "big"}, &error, &help));
+        QVERIFY(error.contains(QStringLiteral("--size")));
+        QVERIFY(!parseLaunchOptions({"trainscope", "--bogus"}, &error, &help));
+        QVERIFY(error.contains(QStringLiteral("bogus")));
+        QVERIFY(!parseLaunchOptions({"trainscope", "a", "b"}, &error, &help));
+        QVERIFY(!parseLaunchOptions({"trainscope", "--help"}, &error, &help));
+        QVERIFY(help.contains(QStringLiteral("--quit-when-done")));
+    }
+
+    void viewNames() {
+        QCOMPARE(viewFromName(QStringLiteral("Timeline")), std::optional<View>(View::Timeline));
+        QVERIFY(!viewFromName(QStringLiteral("graphs")));
+        QCOMPARE(viewName(View::Runs), QStringLiteral("runs"));
+    }
+
+    void formatsNumbers() {
+        QCOMPARE(format::duration(0.25), QStringLiteral("250 µs"));
+        QCOMPARE(format::duration(12.345), QStringLiteral("12.3 ms"));
+        QCOMPARE(format::duration(4560), QStringLiteral("4.56 s"));
+        QCOMPARE(format::seconds(125), QStringLiteral("2 min 05 s"));
+        QCOMPARE(format::seconds(3720), QStringLiteral("1 h 02 min"));
+        QCOMPARE(format::bytes(512), QStringLiteral("512 B"));
+        QCOMPARE(format::bytes(1536), QStringLiteral("1.50 KiB"));
+        QCOMPARE(format::bytes(3.5 * 1024 * 1024 * 1024), QStringLiteral("3.50 GiB"));
+        QCOMPARE(format::percent(0.1234), QStringLiteral("12.3 %"));
+        QCOMPARE(format::percent(std::numeric_limits<double>::quiet_NaN()), QStringLiteral("–"));
+        QCOMPARE(format::flops(2.5e9), QStringLiteral("2.50 GFLOP"));
+        QCOMPARE(format::count(12345), QStringLiteral("12.3 k"));
+    }
+
+    void frameMeterPercentiles() {
+        FrameMeter meter;
+        QCOMPARE(meter.median(), 0.0);
+        for (int i = 1; i <= 100; ++i) meter.record(i);
+        QCOMPARE(meter.median(), 50.0);
+        QCOMPARE(meter.p95(), 95.0);
+        QCOMPARE(meter.max(), 100.0);
+    }
+};
+
+QTEST_MAIN(SettingsTest)
+#include "test_settings.moc"

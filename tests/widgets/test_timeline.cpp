@@ -1,0 +1,253 @@
+// Timeline maths: viewport zoom/pan, layout rows, box merging under one
+// pixel, hit testing, search, details; and the widget's mouse and keys.
+#include <QTextBrowser>
+#include <QtTest>
+
+#include "SyntheticTrace.h"
+#include "timeline/EventDetails.h"
+#include "timeline/TimelineLayout.h"
+#include "timeline/TimelineSearch.h"
+#include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+int32_t findEvent(const Trace& trace, const std::string& name) {
+    for (size_t i = 0; i < trace.events.size(); ++i)
+        if (trace.nameOf(trace.events[i]) == name) return int32_t(i);
+    return -1;
+}
+
+TimelineViewport viewport(double start, double ns_per_px, int width, double lo, double hi) {
+    TimelineViewport v;
+    v.setBounds(lo, hi);
+    v.width_px = width;
+    v.start_ns = start;
+    v.ns_per_px = ns_per_px;
+    return v;
+}
+
+} // namespace
+
+class TimelineTest : public QObject {
+    Q_OBJECT
+private slots:
+    void viewportMapsTimeToPixels() {
+        const TimelineViewport v = viewport(1000, 10, 500, 0, 100000);
+        QCOMPARE(v.xOf(1000), 0.0);
+        QCOMPARE(v.xOf(1500), 50.0);
+        QCOMPARE(v.timeAt(50), 1500.0);
+        QCOMPARE(v.endNs(), 6000.0);
+    }
+
+    void zoomKeepsTheTimeUnderTheCursor() {
+        TimelineViewport v = viewport(1000, 10, 500, 0, 100000);
+        const double anchor = v.timeAt(200);
+        v.zoomAt(200, 4.0);
+        QCOMPARE(v.ns_per_px, 2.5);
+        QVERIFY(qAbs(v.timeAt(200) - anchor) < 1e-6);
+        v.zoomAt(120, 0.5);
+        QCOMPARE(v.ns_per_px, 5.0);
+    }
+
+    void zoomIsClamped() {
+        TimelineViewport v = viewport(0, 10, 1000, 0, 100000);
+        v.zoomAt(500, 1e12);
+        QCOMPARE(v.ns_per_px, TimelineViewport::kMinNsPerPx);
+        v.zoomAt(500, 1e-12);
+        QCOMPARE(v.ns_per_px, v.maxNsPerPx());
+        QVERIFY(v.visibleNs() >= 100000);
+        QVERIFY(v.start_ns <= 0 && v.endNs() >= 100000);
+    }
+
+    void panStaysOnTheTrace() {
+        TimelineViewport v = viewport(50000, 10, 1000, 0, 100000);
+        v.panPx(100);  // drag right: earlier times come in
+        QCOMPARE(v.start_ns, 49000.0);
+        v.panPx(1e9);
+        QVERIFY(v.start_ns >= -100000 * 0.05);
+        v.panPx(-1e9);
+        QVERIFY(v.endNs() <= 100000 * 1.05);
+    }
+
+    void fitAndShow() {
+        TimelineViewport v;
+        v.setBounds(1000, 11000);
+        v.setWidth(1000);
+        v.fit();
+        QVERIFY(v.start_ns < 1000 && v.endNs() > 11000);
+        v.show(2000, 3000, 0.0);
+        QVERIFY(qAbs(v.start_ns - 2000) < 1e-6);
+        QVERIFY(qAbs(v.endNs() - 3000) < 1e-6);
+    }
+
+    void layoutHasOneRowPerDepth() {
+        auto trace = std::make_shared<const Trace>(testing::makeTinyTrace());
+        TimelineLayout layout;
+        layout.setRowHeight(20);
+        layout.setTrace(trace);
+        QCOMPARE(int(layout.lanes().size()), 2);
+        QCOMPARE(layout.lanes()[0].row_count, 3);  // step > conv2d > mm
+        QCOMPARE(layout.lanes()[1].row_count, 1);
+        QCOMPARE(layout.lanes()[1].y, 3 * 20 + TimelineLayout::kLaneGap);
+        QCOMPARE(layout.startNs(), int64_t(0));
+        QCOMPARE(layout.endNs(), int64_t(2000));
+        QCOMPARE(layout.rowAt(5), 0);
+        QCOMPARE(layout.rowAt(45), 2);
+        QCOMPARE(layout.rowAt(61), -1);  // the gap between lanes
+        QCOMPARE(layout.rowAt(70), 3);
+        QCOMPARE(layout.rowOf(findEvent(*trace, "aten::mm")), 2);
+    }
+
+    void hitTestFindsTheInnermostEvent() {
+        auto trace = std::make_shared<const Trace>(testing::makeTinyTrace());
+        TimelineLayout layout;
+        layout.setRowHeight(20);
+        layout.setTrace(trace);
+        const TimelineViewport v = viewport(0, 1, 2000, 0, 2000);  // 1 ns per pixel
+        QCOMPARE(layout.hitTest(v, 200, 45, 3), findEvent(*trace, "aten::mm"));
+        QCOMPARE(layout.hitTest(v, 200, 25, 3), findEvent(*trace, "aten::conv2d"));
+        QCOMPARE(layout.hitTest(v, 200, 5, 3), findEvent(*trace, "step"));
+        QCOMPARE(layout.hitTest(v, 450, 25, 3), -1);                       // between conv2d and relu
+        QCOMPARE(layout.hitTest(v, 402, 25, 3), findEvent(*trace, "aten::conv2d"));  // within tolerance
+        QCOMPARE(layout.hitTest(v, 1500, 5, 3), -1);                       // after the step
+        QCOMPARE(layout.hitTest(v, 1500, 70, 3), findEvent(*trace, "worker"));
+        QCOMPARE(layout.hitTest(v, 200, 61, 3), -1);                       // lane gap
+    }
+
+    void eventsUnderOnePixelAreMerged() {
+        // 100 events of 10 ns every 20 ns: at 1000 ns per pixel, 50 share each pixel.
+        Trace t;
+        const int32_t lane = t.laneFor(1, false, "main");
+        for (int i = 0; i < 100; ++i) {
+            TraceEvent e;
+            e.name = t.internName("aten::add");
+            e.lane = lane;
+            e.start_ns = i * 20;
+            e.dur_ns = 10;
+            t.events.push_back(e);
+        }
+        t.finalize();
+        TimelineLayout layout;
+        layout.setTrace(std::make_shared<const Trace>(std::move(t)));
+        std::vector<TimelineLayout::Box> boxes;
+        layout.collectBoxes(viewport(0, 1000, 100, 0, 2000), 0, 1000, boxes);
+        QCOMPARE(int(boxes.size()), 2);  // pixels 0 and 1
+        QCOMPARE(boxes[0].merged + boxes[1].merged, 100);
+        layout.collectBoxes(viewport(0, 1, 4000, 0, 2000), 0, 1000, boxes);
+        QCOMPARE(int(boxes.size()), 100);  // 10 px each: drawn one by one
+        QCOMPARE(boxes[3].x0, 60.0f);
+        QCOMPARE(boxes[3].x1, 70.0f);
+        layout.collectBoxes(viewport(500, 1, 100, 0, 2000), 0, 1000, boxes);
+        QCOMPARE(int(boxes.size()), 5);  // only what is visible: 500..600
+    }
+
+    void boxCountIsBoundedByPixelsOnAMillionEvents() {
+        auto trace = std::make_shared<const Trace>(testing::makeSyntheticTrace({200000, 4, 3}));
+        TimelineLayout layout;
+        layout.setTrace(trace);
+        TimelineViewport v;
+        v.setBounds(double(layout.startNs()), double(layout.endNs()));
+        v.setWidth(1000);
+        v.fit();
+        std::vector<TimelineLayout::Box> boxes;
+        layout.collectBoxes(v, 0, 1e9, boxes);
+        QVERIFY(!boxes.empty());
+        QVERIFY2(boxes.size() <= layout.rows().size() * 1002, qPrintable(QString::number(boxes.size())));
+        int64_t covered = 0;
+        for (const auto& b : boxes) covered += b.merged;
+        QCOMPARE(covered, int64_t(trace->events.size()));  // every event is drawn, merged or not
+    }
+
+    void searchStepsThroughMatchesInTime() {
+        const Trace trace = testing::makeTinyTrace();
+        TimelineSearch search;
+        QCOMPARE(search.run(trace, "ATEN::"), size_t(3));
+        QCOMPARE(search.matches().size(), size_t(3));
+        const int32_t conv = findEvent(trace, "aten::conv2d");
+        const int32_t relu = findEvent(trace, "aten::relu");
+        QCOMPARE(search.next(trace, -1), conv);
+        QCOMPARE(search.next(trace, 150), relu);
+        QCOMPARE(search.next(trace, 600), conv);  // wraps
+        QCOMPARE(search.previous(trace, 100), relu);  // wraps backwards
+        QCOMPARE(search.indexOf(trace, relu), 2);
+        QCOMPARE(search.indexOf(trace, findEvent(trace, "step")), -1);
+        QVERIFY(search.nameMatches()[trace.events[size_t(conv)].name]);
+        QCOMPARE(search.run(trace, "nothing"), size_t(0));
+        QCOMPARE(search.next(trace, 0), -1);
+    }
+
+    void detailsShowShapesFlopsAndLinks() {
+        auto trace = std::make_shared<const Trace>(testing::makeTinyTrace());
+        TimelineLayout layout;
+        layout.setTrace(trace);
+        const int32_t conv = findEvent(*trace, "aten::conv2d");
+        const int32_t backward = findEvent(*trace, "ConvolutionBackward0");
+        QCOMPARE(trace->events[size_t(conv)].link, backward);
+        const QString html = eventDetailsHtml(layout, conv);
+        QVERIFY(html.contains(QStringLiteral("[[16, 3, 32, 32], [64, 3, 3, 3]]")));
+        QVERIFY(html.contains(QStringLiteral("3.00 MFLOP")));
+        QVERIFY(html.contains(QStringLiteral("300 ns")));
+        QVERIFY(html.contains(QStringLiteral("200 ns (1 children)")));  // self time: 300 - mm's 100
+        QVERIFY(html.contains(QStringLiteral("event:%1").arg(backward)));
+        QCOMPARE(eventFromLink(QStringLiteral("event:%1").arg(backward)), backward);
+        QCOMPARE(eventFromLink(QStringLiteral("https://example.org")), -1);
+    }
+
+    void widgetSelectsZoomsAndPans() {
+        TimelineWidget widget;
+        widget.resize(1000, 400);
+        widget.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&widget));
+        auto trace = std::make_shared<const Trace>(testing::makeTinyTrace());
+        widget.setTrace(trace);
+        const int32_t conv = findEvent(*trace, "aten::conv2d");
+        QSignalSpy selected(&widget, &TimelineWidget::eventSelected);
+        QTest::mouseClick(&widget, Qt::LeftButton, {}, widget.eventCenter(conv).toPoint());
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.at(0).at(0).value<int32_t>(), conv);
+
+        const double before = widget.viewport().ns_per_px;
+        QTest::keyClick(&widget, Qt::Key_W);
+        QVERIFY(widget.viewport().ns_per_px < before);
+        QTest::keyClick(&widget, Qt::Key_S);
+        QVERIFY(qAbs(widget.viewport().ns_per_px - before) < 1e-9);
+        QTest::keyClick(&widget, Qt::Key_F);  // zoom to the selection
+        QVERIFY(widget.viewport().start_ns <= 100 && widget.viewport().endNs() >= 400);
+        QVERIFY(widget.viewport().visibleNs() < 500);
+        const double start = widget.viewport().start_ns;
+        QTest::keyClick(&widget, Qt::Key_D);
+        QVERIFY(widget.viewport().start_ns > start);
+        QTest::keyClick(&widget, Qt::Key_A);
+        QVERIFY(qAbs(widget.viewport().start_ns - start) < 1e-6);
+
+        // Dragging pans and does not select.
+        const QPoint from = widget.eventCenter(conv).toPoint();
+        QTest::mousePress(&widget, Qt::LeftButton, {}, from);
+        QTest::mouseMove(&widget, from + QPoint(60, 0));
+        QTest::mouseRelease(&widget, Qt::LeftButton, {}, from + QPoint(60, 0));
+        QVERIFY(widget.viewport().start_ns < start);
+        QCOMPARE(selected.count(), 2);  // only the F key's reveal re-selected
+        QVERIFY(widget.frameMeter().count() > 0);
+    }
+
+    void viewSearchSelectsAndShowsDetails() {
+        TimelineView view;
+        view.resize(1200, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto trace = std::make_shared<const Trace>(testing::makeTinyTrace());
+        view.setTrace(trace, QStringLiteral("tiny"));
+        view.setSearchText(QStringLiteral("relu"));
+        QCOMPARE(view.search().matches().size(), size_t(1));
+        view.nextMatch();
+        QCOMPARE(view.timeline()->selectedEvent(), findEvent(*trace, "aten::relu"));
+        QVERIFY(view.detailsHtml().contains(QStringLiteral("aten::relu")));
+    }
+};
+
+QTEST_MAIN(TimelineTest)
+#include "test_timeline.moc"
