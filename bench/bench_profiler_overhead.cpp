@@ -19,6 +19,7 @@
 #include "models/Model.h"
 #include "profiling/MemoryTracker.h"
 #include "profiling/ProfileSession.h"
+#include "profiling/Trace.h"
 #include "util/Statistics.h"
 
 namespace {

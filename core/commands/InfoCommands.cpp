@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/Commands.h"
-#include "commands/ProgressPrinter.h"
+#include "analysis/OpTableFormat.h"
 #include "config/ConfigError.h"
 #include "config/Presets.h"
 #include "env/Devices.h"

@@ -3,17 +3,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "analysis/OpTableFormat.h"
+
 namespace ts {
 
-std::string formatBytes(int64_t bytes) {
-    char buffer[32];
-    const double b = double(bytes);
-    if (b >= 1e9) std::snprintf(buffer, sizeof buffer, "%.2f GB", b / 1e9);
-    else if (b >= 1e6) std::snprintf(buffer, sizeof buffer, "%.1f MB", b / 1e6);
-    else if (b >= 1e3) std::snprintf(buffer, sizeof buffer, "%.1f kB", b / 1e3);
-    else std::snprintf(buffer, sizeof buffer, "%ld B", long(bytes));
-    return buffer;
-}
 
 void ProgressPrinter::clearLine() {
     if (interactive_) out_ << "\r\033[K";

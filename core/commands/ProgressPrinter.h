@@ -29,6 +29,4 @@ private:
     std::chrono::steady_clock::time_point last_draw_{};
 };
 
-std::string formatBytes(int64_t bytes);
-
 } // namespace ts

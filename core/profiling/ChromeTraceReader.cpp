@@ -296,6 +296,7 @@ Trace TraceBuilder::finish(const std::string& origin, TraceJsonRoot root) {
     attributeMemory();
     if (trainscope_.is_object()) {
         trace_.source = getString(trainscope_, "source");
+        if (trace_.source.empty()) trace_.source = "trainscope";
         int64_t origin_unix = 0;
         if (getInt(trainscope_, "origin_unix_ns", origin_unix)) trace_.origin_ns += origin_unix;
         if (const json* notes = find(trainscope_, "notes"); notes && notes->is_array())

@@ -275,6 +275,24 @@ const std::unordered_map<std::string, CostRule>& costTable() {
             t[op] = {OpFamily::Normalization, [](const std::string&, const OpInputs& in) {
                          return perElementCost(in, OpFamily::Normalization, kNormFlopsPerElement);
                      }};
+        // Gradients of input, weight and bias: twice the forward work.
+        for (const char* op : {"native_batch_norm_backward", "cudnn_batch_norm_backward",
+                               "miopen_batch_norm_backward", "native_layer_norm_backward",
+                               "native_group_norm_backward"})
+            t[op] = {OpFamily::Normalization, [](const std::string&, const OpInputs& in) {
+                         return perElementCost(in, OpFamily::Normalization,
+                                               2 * kNormFlopsPerElement);
+                     }};
+        // One pass over the gradient of the input (argument 1, `self`).
+        for (const char* op : {"max_pool2d_with_indices_backward", "avg_pool2d_backward",
+                               "_adaptive_avg_pool2d_backward", "adaptive_avg_pool2d_backward"})
+            t[op] = {OpFamily::Pooling, [](const std::string&, const OpInputs& in) {
+                         return perElementCost(in, OpFamily::Pooling, 1, /*input=*/1);
+                     }};
+        for (const char* op : {"_softmax_backward_data", "_log_softmax_backward_data"})
+            t[op] = {OpFamily::Softmax, [](const std::string&, const OpInputs& in) {
+                         return perElementCost(in, OpFamily::Softmax, kSoftmaxFlopsPerElement);
+                     }};
         for (const char* op : {"max_pool1d", "max_pool2d", "max_pool3d", "max_pool2d_with_indices",
                                "max_pool3d_with_indices", "avg_pool1d", "avg_pool2d", "avg_pool3d"})
             t[op] = {OpFamily::Pooling, windowPoolCost};

@@ -56,7 +56,7 @@ struct ProfileSession::Impl {
 
     Impl(const ProfileConfig& c, bool with_cuda, std::shared_ptr<MemoryTracker> memory)
         : config(c), cuda(with_cuda), schedule(c),
-          collector(collectorOptions(c, with_cuda, memory), std::move(memory)) {}
+          collector(collectorOptions(c, with_cuda, memory), memory) {}
 
     void beginStep(int64_t global);
     void closeWindow();

@@ -23,7 +23,8 @@ RunRecorder::RunRecorder(fs::path dir) : dir_(std::move(dir)) {
     fs::create_directories(dir_);
     steps_.open(dir_ / run_files::kStepsCsv, std::ios::trunc);
     if (!steps_) throw RunFormatError((dir_ / run_files::kStepsCsv).string() + ": cannot write");
-    steps_ << stepsCsvHeader();
+    // Flushed now so a reader opening the run while it trains sees a valid file.
+    steps_ << stepsCsvHeader() << std::flush;
 }
 
 RunRecorder::~RunRecorder() = default;

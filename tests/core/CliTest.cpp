@@ -28,13 +28,13 @@ Result cli(const std::string& args) {
 
 const char* kTiny =
     "--preset synthetic-smoke --set synthetic_samples=48 --set image_size=16 --set batch_size=8 "
-    "--set max_steps=3 --set val_max_steps=2 --set threads=1 --no-progress";
+    "--set max_steps=3 --set val_max_steps=2 --set threads=1";
 
 } // namespace
 
 TEST(Cli, RunWritesTheRunDirectory) {
     const auto dir = ts::test::freshDir("cli_run");
-    const auto r = cli(std::string("run ") + kTiny + " --json --out " + dir.string());
+    const auto r = cli(std::string("run ") + kTiny + " --no-progress --json --out " + dir.string());
     ASSERT_EQ(r.code, 0) << r.output;
     for (const char* file : {"run.json", "steps.csv", "final.pt"})
         EXPECT_TRUE(std::filesystem::exists(dir / file)) << file;

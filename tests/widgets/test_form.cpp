@@ -2,6 +2,7 @@
 // field before Start, devices and precisions the machine lacks are disabled.
 #include <QComboBox>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QtTest>

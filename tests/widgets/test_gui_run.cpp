@@ -2,21 +2,29 @@
 // arrive once per tick, Stop keeps the partial run, the run is saved, listed
 // and can be opened again. Also the command-line automation.
 #include <QDir>
+#include <QDropEvent>
 #include <QElapsedTimer>
+#include <QMimeData>
 #include <QPushButton>
 #include <QtTest>
 
 #include "GuiFixture.h"
+#include "SyntheticTrace.h"
 #include "TestConfigs.h"
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
 #include "live/LiveView.h"
+#include "operators/OpTableModel.h"
+#include "operators/OperatorsView.h"
+#include "profiling/ChromeTraceWriter.h"
 #include "report/RunDirectory.h"
 #include "run/RunController.h"
 #include "runs/RunModels.h"
 #include "runs/RunsView.h"
 #include "shell/Application.h"
 #include "shell/DocumentLoader.h"
+#include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -153,7 +161,10 @@ private slots:
 
         window.liveView()->clear();
         QSignalSpy shown(&window, &MainWindow::documentShown);
-        window.openPath(dir);
+        QMimeData mime;  // dropped on the window, as from a file manager
+        mime.setUrls({QUrl::fromLocalFile(dir)});
+        QDropEvent drop(QPointF(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
         QVERIFY(shown.at(0).at(0).value<OpenedDocument>().ok());
         QCOMPARE(window.liveView()->history().steps.size(), size_t(6));
@@ -163,6 +174,32 @@ private slots:
         window.openPath(fx.dir.filePath(QStringLiteral("nowhere")));
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 2, 60000);
         QVERIFY(shown.at(1).at(0).value<OpenedDocument>().error.contains(QStringLiteral("does not exist")));
+    }
+
+    void opensAChromeTrace() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        const QString path = fx.dir.filePath(QStringLiteral("tiny.trace.json"));
+        writeChromeTraceFile(testing::makeSyntheticTrace({5000, 2, 5}), path.toStdString());
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(path);
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
+        const auto doc = shown.at(0).at(0).value<OpenedDocument>();
+        QVERIFY2(doc.ok(), qPrintable(doc.error));
+        QVERIFY(!doc.run);
+        QVERIFY(doc.trace->events.size() >= 4000);
+        QCOMPARE(window.currentView(), View::Timeline);
+        QVERIFY(!window.timelineView()->timeline()->layout().rows().empty());
+        QVERIFY(window.operatorsView()->model()->rowCount() > 5);
+
+        const QString broken = fx.dir.filePath(QStringLiteral("broken.json"));
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"traceEvents\": [ {");
+        file.close();
+        window.openPath(broken);
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 2, 60000);
+        QVERIFY(shown.at(1).at(0).value<OpenedDocument>().error.contains(QStringLiteral("broken.json")));
     }
 
     void commandLineRunsAndSavesAScreenshot() {

@@ -135,8 +135,11 @@ private slots:
         layout.setTrace(std::make_shared<const Trace>(std::move(t)));
         std::vector<TimelineLayout::Box> boxes;
         layout.collectBoxes(viewport(0, 1000, 100, 0, 2000), 0, 1000, boxes);
-        QCOMPARE(int(boxes.size()), 2);  // pixels 0 and 1
-        QCOMPARE(boxes[0].merged + boxes[1].merged, 100);
+        QCOMPARE(int(boxes.size()), 1);  // pixels 0 and 1, merged, then joined into one run
+        QCOMPARE(boxes[0].merged, 100);
+        QVERIFY(boxes[0].narrow);
+        QCOMPARE(boxes[0].x0, 0.0f);
+        QCOMPARE(boxes[0].x1, 2.0f);
         layout.collectBoxes(viewport(0, 1, 4000, 0, 2000), 0, 1000, boxes);
         QCOMPARE(int(boxes.size()), 100);  // 10 px each: drawn one by one
         QCOMPARE(boxes[3].x0, 60.0f);

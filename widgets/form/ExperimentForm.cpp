@@ -1,5 +1,7 @@
 #include "form/ExperimentForm.h"
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -229,7 +231,6 @@ std::vector<ConfigIssue> ExperimentForm::collect(ExperimentConfig& config) const
 void ExperimentForm::setConfig(const ExperimentConfig& config) {
     base_ = config;
     fields_->load(config);
-    updateDependentFields();
     revalidate();
 }
 
@@ -263,6 +264,7 @@ void ExperimentForm::revalidate() {
     issues_ = std::move(issues);
 
     fields_->markIssues(issues_);
+    updateDependentFields();
     QStringList lines;
     for (const ConfigIssue& issue : issues_)
         lines << QStringLiteral("<b>%1</b>: %2").arg(QString::fromStdString(issue.key).toHtmlEscaped(),
@@ -277,8 +279,11 @@ void ExperimentForm::revalidate() {
 void ExperimentForm::updateDependentFields() {
     if (running_) return;
     const ExperimentConfig config = this->config();
+    // A field with an issue stays editable even when it does not apply, so it can be fixed.
     const auto enable = [this](const char* key, bool on) {
-        if (QWidget* w = fields_->widgetFor(key)) w->setEnabled(on);
+        const bool flagged = std::any_of(issues_.begin(), issues_.end(),
+                                         [key](const ConfigIssue& issue) { return issue.key == key; });
+        if (QWidget* w = fields_->widgetFor(key)) w->setEnabled(on || flagged);
     };
     const bool synthetic = config.dataset == "synthetic";
     enable("model_path", config.model == "torchscript");

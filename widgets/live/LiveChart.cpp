@@ -5,17 +5,30 @@
 #include "common/ThemePalette.h"
 
 namespace ts::gui {
+namespace {
+
+constexpr int kLegendColumns = 4;
+
+} // namespace
 
 LiveChart::LiveChart(const QString& title, QWidget* parent)
     : QCustomPlot(parent), title_(new QCPTextElement(this, title)),
       cursor_(new QCPItemStraightLine(this)) {
     plotLayout()->insertRow(0);
     plotLayout()->addElement(0, 0, title_);
+    // The legend gets its own row under the title, items side by side, so it never hides data.
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->insertRow(1);
+    plotLayout()->addElement(1, 0, legend);
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(kLegendColumns);
+    legend->setMargins(QMargins(4, 0, 4, 0));
+    legend->setVisible(true);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
-    legend->setVisible(true);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     setNoAntialiasingOnDrag(true);
     cursor_->setVisible(false);
     cursor_->setSelectable(false);
@@ -150,9 +163,8 @@ void LiveChart::applyPalette() {
         axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
         axis->grid()->setZeroLinePen(QPen(grid));
     }
-    legend->setBrush(QColor(p.color(QPalette::Base).red(), p.color(QPalette::Base).green(),
-                            p.color(QPalette::Base).blue(), 200));
-    legend->setBorderPen(QPen(p.color(QPalette::Mid)));
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
     legend->setTextColor(text);
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);

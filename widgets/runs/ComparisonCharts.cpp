@@ -1,5 +1,6 @@
 #include "runs/ComparisonCharts.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/ThemePalette.h"
@@ -35,15 +36,19 @@ ComparisonCharts::Panel ComparisonCharts::makePanel(int row, int column, const Q
     panel.title = new QCPTextElement(this, title);
     panel.rect = new QCPAxisRect(this);
     cell->addElement(0, 0, panel.title);
-    cell->addElement(1, 0, panel.rect);
-    cell->setRowStretchFactor(0, 0.01);
+    cell->addElement(2, 0, panel.rect);
+    cell->setRowStretchFactor(0, 0.001);
     panel.rect->axis(QCPAxis::atBottom)->setTicker(run_ticker_);
     panel.rect->axis(QCPAxis::atBottom)->setTickLabelRotation(series.size() > 0 ? 25 : 0);
     panel.rect->axis(QCPAxis::atBottom)->grid()->setVisible(false);
-    auto* group = series.size() > 1 ? new QCPBarsGroup(this) : nullptr;
+    panel.group = series.size() > 1 ? new QCPBarsGroup(this) : nullptr;
     if (series.size() > 1) {
+        // A row under the title, items side by side: bars stay unobstructed.
         panel.legend = new QCPLegend;
-        panel.rect->insetLayout()->addElement(panel.legend, Qt::AlignTop | Qt::AlignRight);
+        cell->addElement(1, 0, panel.legend);
+        cell->setRowStretchFactor(1, 0.001);
+        panel.legend->setFillOrder(QCPLegend::foColumnsFirst);
+        panel.legend->setWrap(series.size());
         panel.legend->setLayer(QStringLiteral("legend"));
     }
     for (int i = 0; i < series.size(); ++i) {
@@ -53,7 +58,7 @@ ComparisonCharts::Panel ComparisonCharts::makePanel(int row, int column, const Q
         const QColor color = seriesColor(i);
         bars->setBrush(color);
         bars->setPen(QPen(color.darker(130)));
-        if (group) bars->setBarsGroup(group);
+        if (panel.group) bars->setBarsGroup(panel.group);
         if (panel.legend) panel.legend->addItem(new QCPPlottableLegendItem(panel.legend, bars));
         panel.bars.push_back(bars);
     }
@@ -87,6 +92,7 @@ void ComparisonCharts::setRuns(const std::vector<RunRow>& runs) {
 
 void ComparisonCharts::fillPanel(Panel& panel, const std::vector<std::vector<double>>& values) {
     double max_value = 0;
+    if (panel.group) panel.group->clear();
     for (size_t s = 0; s < panel.bars.size(); ++s) {
         QVector<double> keys, data;
         for (size_t i = 0; i < values[s].size(); ++i) {
@@ -95,6 +101,15 @@ void ComparisonCharts::fillPanel(Panel& panel, const std::vector<std::vector<dou
             max_value = std::max(max_value, values[s][i]);
         }
         panel.bars[s]->setData(keys, data, true);
+        // A series that is zero for every run (device memory of CPU runs) is left out.
+        const bool any = std::any_of(data.begin(), data.end(), [](double v) { return v != 0; });
+        const bool show = any || panel.bars.size() == 1;
+        panel.bars[s]->setVisible(show);
+        if (panel.group && show) panel.group->append(panel.bars[s]);
+        if (panel.legend && show != panel.legend->hasItemWithPlottable(panel.bars[s])) {
+            if (show) panel.legend->addItem(new QCPPlottableLegendItem(panel.legend, panel.bars[s]));
+            else panel.legend->removeItem(panel.legend->itemWithPlottable(panel.bars[s]));
+        }
     }
     panel.rect->axis(QCPAxis::atBottom)->setRange(-0.6, std::max(1, run_count_) - 0.4);
     panel.rect->axis(QCPAxis::atLeft)->setRange(0, max_value > 0 ? max_value * 1.12 : 1.0);
@@ -117,8 +132,8 @@ void ComparisonCharts::applyPalette() {
         panel.title->setTextColor(p.color(QPalette::WindowText));
         panel.title->setFont(bold);
         if (panel.legend) {
-            panel.legend->setBrush(p.color(QPalette::Base));
-            panel.legend->setBorderPen(QPen(p.color(QPalette::Mid)));
+            panel.legend->setBrush(Qt::NoBrush);
+            panel.legend->setBorderPen(Qt::NoPen);
             panel.legend->setTextColor(p.color(QPalette::WindowText));
         }
         for (QCPAxis* axis : panel.rect->axes()) {

@@ -150,21 +150,24 @@ void RunsView::rescan() {
 }
 
 void RunsView::onScanned() {
-    const QStringList selected = [this] {
-        QStringList dirs;
-        for (const RunRow& row : selectedRows()) dirs << row.dir;
-        return dirs;
-    }();
-    runs_->setRows(watcher_.result());
-    roots_label_->setText(tr("%1 runs in %2").arg(runs_->rowCount()).arg(roots().join(QStringLiteral(", "))));
-    table_->resizeColumnsToContents();
-    table_->setColumnWidth(RunListModel::Name, qMin(table_->columnWidth(RunListModel::Name), 260));
-    selectRuns(selected);
+    showRows(watcher_.result());
     emit scanFinished(runs_->rowCount());
     if (rescan_pending_) {
         rescan_pending_ = false;
         rescan();
     }
+}
+
+// Replaces the list, keeping the selection (and so the comparison) where the runs still exist.
+void RunsView::showRows(std::vector<RunRow> rows) {
+    QStringList selected;
+    for (const RunRow& row : selectedRows()) selected << row.dir;
+    runs_->setRows(std::move(rows));
+    roots_label_->setText(tr("%1 runs in %2").arg(runs_->rowCount()).arg(roots().join(QStringLiteral(", "))));
+    table_->resizeColumnsToContents();
+    table_->setColumnWidth(RunListModel::Name, qMin(table_->columnWidth(RunListModel::Name), 260));
+    table_->setColumnWidth(RunListModel::Directory, qMin(table_->columnWidth(RunListModel::Directory), 420));
+    selectRuns(selected);
 }
 
 void RunsView::addFolder(const QString& dir) {
@@ -179,7 +182,7 @@ void RunsView::addRun(const QString& dir) {
                                    [&](const RunRow& r) { return sameDir(r.dir) == sameDir(dir); });
     if (same != rows.end()) *same = std::move(row);
     else rows.insert(rows.begin(), std::move(row));
-    runs_->setRows(std::move(rows));
+    showRows(std::move(rows));
 }
 
 int RunsView::selectRuns(const QStringList& dirs) {

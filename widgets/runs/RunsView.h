@@ -53,6 +53,7 @@ private:
     QWidget* buildRunList();
     QWidget* buildComparison();
     void onScanned();
+    void showRows(std::vector<RunRow> rows);
     void updateComparison();
     void openSelected();
     void chooseFolder();

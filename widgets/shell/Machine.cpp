@@ -10,4 +10,10 @@ Machine Machine::probe() {
     return machine;
 }
 
+std::string Machine::deviceLabel(const std::string& id) const {
+    for (const DeviceOption& device : devices)
+        if (device.id == id && !device.label.empty()) return device.label;
+    return id;
+}
+
 } // namespace ts::gui

@@ -78,8 +78,9 @@ void MainWindow::wireRun() {
         run_panel_->setStartBlocked(issues.empty() ? QString()
                                                    : tr("Fix the highlighted fields first (%1 issues).").arg(issues.size()));
     });
-    connect(form_, &ExperimentForm::configEdited, this,
-            [this] { status_->setDevice(QString::fromStdString(form_->config().device)); });
+    connect(form_, &ExperimentForm::configEdited, this, [this] {
+        status_->setDevice(QString::fromStdString(machine_.deviceLabel(form_->config().device)));
+    });
     connect(run_panel_, &RunPanel::startClicked, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::stopClicked, controller_, &RunController::stop);
     connect(controller_, &RunController::stopRequested, run_panel_, &RunPanel::setStopping);
@@ -263,7 +264,7 @@ void MainWindow::restoreSession() {
     restoreState(settings_.windowState());
     if (const auto view = viewFromName(settings_.currentView())) showView(*view);
     restoreExperiment(settings_, *form_);
-    status_->setDevice(QString::fromStdString(form_->config().device));
+    status_->setDevice(QString::fromStdString(machine_.deviceLabel(form_->config().device)));
 }
 
 void MainWindow::saveSession() {

@@ -22,7 +22,7 @@ StatusBar::StatusBar(const EnvironmentInfo& env, QWidget* parent) : QStatusBar(p
     threads_ = permanentLabel(this, tr("LibTorch intra-op / inter-op threads"));
     blas_ = permanentLabel(this, QString::fromStdString(env.blas_library));
     onednn_ = permanentLabel(this, tr("oneDNN (MKL-DNN) kernels for convolutions"));
-    setDevice(QString::fromStdString(env.cpu_model.empty() ? std::string("cpu") : env.cpu_model));
+    setDevice(QStringLiteral("cpu"));
     threads_->setText(tr("threads %1 / %2").arg(env.intra_op_threads).arg(env.inter_op_threads));
     QString blas = tr("BLAS: %1").arg(QString::fromStdString(env.blas.empty() ? std::string("unknown") : env.blas));
     if (env.reference_blas) blas += tr(" (slow reference build)");

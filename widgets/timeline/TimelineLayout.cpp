@@ -13,6 +13,24 @@ constexpr double kMinBoxPx = 1.0;
 // Bound on the candidates a hit test looks at (dense, zoomed-out rows).
 constexpr int kMaxHitCandidates = 4096;
 
+// First index at or after `from` whose start is >= t. Gallops outward from
+// `from` before bisecting: the events of one pixel column are few and next to
+// each other, so this touches a few cache lines where a plain binary search
+// over the rest of a 100,000-event row would miss the cache at every step.
+size_t firstStartingFrom(const std::vector<int64_t>& starts, size_t from, double t) {
+    const size_t n = starts.size();
+    size_t lo = from, hi = from, step = 1;
+    while (hi < n && double(starts[hi]) < t) {
+        lo = hi + 1;
+        hi = from + step;
+        step <<= 1;
+    }
+    hi = std::min(hi, n);
+    return size_t(std::lower_bound(starts.begin() + long(lo), starts.begin() + long(hi), t,
+                                   [](int64_t s, double v) { return double(s) < v; }) -
+                  starts.begin());
+}
+
 void sortRowByStart(TimelineLayout::Row& row, const Trace& trace) {
     if (std::is_sorted(row.ids.begin(), row.ids.end(), [&](int32_t a, int32_t b) {
             return trace.events[size_t(a)].start_ns < trace.events[size_t(b)].start_ns;
@@ -45,7 +63,12 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
         Lane block;
         block.first_row = int(rows_.size());
         block.row_count = depth[lane] + 1;
-        for (int d = 0; d <= depth[lane]; ++d) rows_.push_back(Row{int(lane), d, 0, {}, {}, {}});
+        for (int d = 0; d <= depth[lane]; ++d) {
+            Row row;
+            row.lane = int(lane);
+            row.depth = d;
+            rows_.push_back(std::move(row));
+        }
         lanes_.push_back(block);
     }
     std::vector<int> lane_first_row(t.lanes.size(), -1);
@@ -62,11 +85,13 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
     for (Row& row : rows_) {
         sortRowByStart(row, t);
         row.starts.reserve(row.ids.size());
+        row.ends.reserve(row.ids.size());
         row.max_end.reserve(row.ids.size());
         int64_t running = std::numeric_limits<int64_t>::min();
         for (int32_t id : row.ids) {
             const TraceEvent& e = t.events[size_t(id)];
             row.starts.push_back(e.start_ns);
+            row.ends.push_back(e.end_ns());
             running = std::max(running, e.end_ns());
             row.max_end.push_back(running);
         }
@@ -129,33 +154,37 @@ void TimelineLayout::collectBoxes(const TimelineViewport& view, double y0, doubl
 }
 
 // Walks one row left to right. An event at least kMinBoxPx wide is one box;
-// narrower ones are merged with every event starting in the same pixel column,
-// and the walk jumps (binary search) to the first event of the next column.
+// narrower ones are merged with every event starting in the same pixel column
+// (and with the previous merged box when they touch), and the walk jumps
+// (galloping search) to the first event of the next column.
 void TimelineLayout::collectRow(const TimelineViewport& view, int row_index, std::vector<Box>& out) const {
     const Row& row = rows_[size_t(row_index)];
-    const Trace& t = *trace_;
     const double t1 = view.endNs();
     size_t i = firstEndingAfter(row, view.start_ns);
     const size_t n = row.ids.size();
     while (i < n && double(row.starts[i]) < t1) {
-        const TraceEvent& e = t.events[size_t(row.ids[i])];
-        const double x0 = view.xOf(double(e.start_ns));
-        const double x1 = view.xOf(double(e.end_ns()));
+        const double x0 = view.xOf(double(row.starts[i]));
+        const double x1 = view.xOf(double(row.ends[i]));
         if (x1 - x0 >= kMinBoxPx) {
             out.push_back({float(std::max(x0, -1.0)), float(std::min(x1, view.width_px + 1.0)), row_index,
-                           row.ids[i], 1});
+                           row.ids[i], 1, false});
             ++i;
             continue;
         }
         const double column_end_t = view.timeAt(std::floor(x0) + 1.0);
-        const size_t j = size_t(std::lower_bound(row.starts.begin() + long(i), row.starts.end(),
-                                                 column_end_t,
-                                                 [](int64_t s, double v) { return double(s) < v; }) -
-                                row.starts.begin());
+        const size_t j = firstStartingFrom(row.starts, i, column_end_t);
         const size_t last = std::max(j, i + 1) - 1;
         const double end_x = std::min(view.xOf(double(row.max_end[last])), view.width_px + 1.0);
-        out.push_back({float(std::floor(x0)), float(std::max(std::floor(x0) + 1.0, end_x)), row_index,
-                       row.ids[i], int32_t(last - i + 1)});
+        const auto box_x0 = float(std::floor(x0));
+        const auto box_x1 = float(std::max(std::floor(x0) + 1.0, end_x));
+        const auto count = int32_t(last - i + 1);
+        // Dense stretches become one box instead of one per pixel column.
+        if (!out.empty() && out.back().row == row_index && out.back().narrow && out.back().x1 >= box_x0) {
+            out.back().x1 = std::max(out.back().x1, box_x1);
+            out.back().merged += count;
+        } else {
+            out.push_back({box_x0, box_x1, row_index, row.ids[i], count, true});
+        }
         i = last + 1;
     }
 }

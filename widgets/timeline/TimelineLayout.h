@@ -1,7 +1,8 @@
 #pragma once
 // Where every trace event sits on the timeline (one block of rows per lane,
 // one row per nesting depth) and which boxes to draw for a viewport. Events
-// that fall under one pixel are merged into one box, and each row is searched
+// that fall under one pixel are merged into one box (and neighbouring merged
+// pixels into one run), and each row is searched
 // by binary search, so the cost of a frame depends on the pixels on screen,
 // not on the 1,000,000 events in the trace.
 #include <cstdint>
@@ -20,7 +21,8 @@ public:
         int depth = 0;
         int y = 0;                     // top, in content pixels
         std::vector<int32_t> ids;      // events of this row by start time
-        std::vector<int64_t> starts;   // their start times
+        std::vector<int64_t> starts;   // their start times (kept here: frames never touch the events)
+        std::vector<int64_t> ends;     // their end times
         std::vector<int64_t> max_end;  // running maximum of their end times
     };
     struct Lane {
@@ -29,12 +31,14 @@ public:
         int first_row = 0;
         int row_count = 0;
     };
-    // One rectangle to draw: a single event, or `merged` > 1 events sharing a pixel.
+    // One rectangle to draw: a single event at least a pixel wide, or a run of
+    // narrow events (`narrow`) covering consecutive pixel columns.
     struct Box {
         float x0 = 0, x1 = 0;
         int32_t row = 0;
         int32_t event = 0;   // the first event of the box
-        int32_t merged = 1;
+        int32_t merged = 1;  // events drawn by this box
+        bool narrow = false;
     };
 
     static constexpr int kLaneGap = 8;  // pixels between lane blocks

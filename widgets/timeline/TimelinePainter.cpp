@@ -102,8 +102,10 @@ void TimelinePainter::paintBoxes(QPainter& p, const TimelineScene& s, const QPal
         QColor color = colors_.colorOf(e);
         if (box.merged > 1) color = color.darker(112);
         if (s.name_matches && !(*s.name_matches)[e.name]) color = mix(color, background, 3);
-        const int y = layout.rows()[size_t(box.row)].y;
-        p.fillRect(QRectF(box.x0, y + 1, std::max(1.0f, box.x1 - box.x0), h - 2), color);
+        // Whole pixels: integer rectangles take the rasteriser's fast path.
+        const int x0 = int(std::floor(box.x0));
+        const int width = std::max(1, int(std::ceil(box.x1)) - x0);
+        p.fillRect(QRect(x0, layout.rows()[size_t(box.row)].y + 1, width, h - 2), color);
     }
 }
 
@@ -115,7 +117,7 @@ void TimelinePainter::paintLabels(QPainter& p, const TimelineScene& s, const QPa
     for (const TimelineLayout::Box& box : boxes_) {
         const float x0 = std::max(box.x0, 0.0f);
         const float width = std::min(box.x1, float(s.view.width_px)) - x0;
-        if (box.merged > 1 || width < kMinLabelPx) continue;
+        if (box.narrow || width < kMinLabelPx) continue;
         const TraceEvent& e = trace.events[size_t(box.event)];
         const QColor fill = colors_.colorOf(e);
         const bool dimmed = s.name_matches && !(*s.name_matches)[e.name];
@@ -178,19 +180,21 @@ void TimelinePainter::paintRuler(QPainter& p, QSize size, const TimelineScene& s
     const double first = std::ceil((s.view.start_ns - origin) / tick) * tick;
     p.save();
     p.setClipRect(QRect(s.gutter_px, 0, size.width() - s.gutter_px, s.ruler_px));
+    // Upper half: step labels; lower half: time ticks relative to the trace start.
+    const int half = s.ruler_px / 2;
     for (double t = first; origin + t <= s.view.endNs(); t += tick) {
         const double x = s.gutter_px + s.view.xOf(origin + t);
         p.setPen(pal.color(QPalette::Mid));
         p.drawLine(QPointF(x, s.ruler_px - 6), QPointF(x, s.ruler_px - 1));
         p.setPen(pal.color(QPalette::WindowText));
-        p.drawText(QPointF(x + 3, s.ruler_px - 8), timeLabel(t, tick));
+        p.drawText(QRectF(x + 3, half, 200, half - 2), Qt::AlignLeft | Qt::AlignVCenter, timeLabel(t, tick));
     }
     p.setPen(pal.color(QPalette::PlaceholderText));
     for (const StepMark& step : s.layout->trace()->steps) {
         const double x = s.gutter_px + s.view.xOf(double(step.start_ns));
         const double w = s.view.xOf(double(step.end_ns)) - s.view.xOf(double(step.start_ns));
         if (w > 60 && x < size.width() && x + w > s.gutter_px)
-            p.drawText(QRectF(std::max(x, double(s.gutter_px)), 0, w, 11), Qt::AlignLeft | Qt::AlignTop,
+            p.drawText(QRectF(std::max(x, double(s.gutter_px)) + 3, 0, w, half), Qt::AlignLeft | Qt::AlignVCenter,
                        QObject::tr("step %1").arg(step.step));
     }
     p.restore();
