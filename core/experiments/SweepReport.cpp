@@ -172,7 +172,10 @@ void writeSweepReport(const SweepResult& result, const std::filesystem::path& di
         dir / sweep_files::kThroughputPng);
     auto memory =
         lineChart(result, subject + "memory by " + result.spec.axes[0].key, "MiB", memoryMiB);
-    if (result.spec.axes.size() == 1) {
+    const bool any_predicted_skip =
+        std::any_of(result.rows.begin(), result.rows.end(),
+                    [](const SweepRow& row) { return !std::isnan(predictedMiB(row)); });
+    if (result.spec.axes.size() == 1 && any_predicted_skip) {
         memory.series[0].name = "measured";
         auto predicted = lineChart(result, "", "", predictedMiB).series[0];
         predicted.name = "predicted (skipped)";

@@ -1,6 +1,7 @@
 // Each advice rule on constructed breakdowns: it fires when its figures say
 // so, stays quiet otherwise, and cites the numbers that made it fire.
 #include <algorithm>
+#include <optional>
 
 #include <gtest/gtest.h>
 
@@ -37,13 +38,14 @@ ts::AdviceInput quietCudaRun() {
     return in;
 }
 
-const ts::Advice* find(const std::vector<ts::Advice>& list, const std::string& rule) {
+// A copy: the advice lists in the tests are temporaries.
+std::optional<ts::Advice> find(const std::vector<ts::Advice>& list, const std::string& rule) {
     for (const auto& a : list)
-        if (a.rule == rule) return &a;
-    return nullptr;
+        if (a.rule == rule) return a;
+    return std::nullopt;
 }
 
-bool contains(const ts::Advice* a, const std::string& text) {
+bool contains(const std::optional<ts::Advice>& a, const std::string& text) {
     return a && a->message.find(text) != std::string::npos;
 }
 
@@ -57,17 +59,17 @@ TEST(Advice, QuietRunsGetNoAdvice) {
 TEST(Advice, DataWaitCitesItsShareAndSuggestsWorkers) {
     auto in = quietCpuRun();
     in.summary.median_phases.data_ms = 4; // 4% of the step: below the 5% limit
-    EXPECT_EQ(find(ts::adviseRun(in), "data-wait"), nullptr);
+    EXPECT_EQ(find(ts::adviseRun(in), "data-wait"), std::nullopt);
     in.summary.median_phases.data_ms = 12;
     auto a = find(ts::adviseRun(in), "data-wait");
-    ASSERT_NE(a, nullptr);
+    ASSERT_NE(a, std::nullopt);
     EXPECT_EQ(a->severity, AdviceSeverity::Suggestion);
     EXPECT_TRUE(contains(a, "12.00 ms of a 100.00 ms step (12.0%)")) << a->message;
     EXPECT_TRUE(contains(a, "workers=4"));
     in.summary.median_phases.data_ms = 30;
     in.info.config.workers = 2;
     a = find(ts::adviseRun(in), "data-wait");
-    ASSERT_NE(a, nullptr);
+    ASSERT_NE(a, std::nullopt);
     EXPECT_EQ(a->severity, AdviceSeverity::Warning);
     EXPECT_TRUE(contains(a, "now 2")) << a->message;
 }
@@ -76,16 +78,16 @@ TEST(Advice, PinnedMemoryOnlyForLargeCudaCopies) {
     auto in = quietCudaRun();
     in.summary.median_phases.copy_ms = 8;
     auto a = find(ts::adviseRun(in), "pinned-memory");
-    ASSERT_NE(a, nullptr);
+    ASSERT_NE(a, std::nullopt);
     EXPECT_TRUE(contains(a, "pin_memory=true"));
     EXPECT_TRUE(contains(a, "8.00 ms")) << a->message;
     in.info.config.pin_memory = true;
     a = find(ts::adviseRun(in), "pinned-memory");
-    ASSERT_NE(a, nullptr);
+    ASSERT_NE(a, std::nullopt);
     EXPECT_EQ(a->severity, AdviceSeverity::Info);
     auto cpu = quietCpuRun();
     cpu.summary.median_phases.copy_ms = 8;
-    EXPECT_EQ(find(ts::adviseRun(cpu), "pinned-memory"), nullptr);
+    EXPECT_EQ(find(ts::adviseRun(cpu), "pinned-memory"), std::nullopt);
 }
 
 TEST(Advice, ReferenceBlasWarnsWithTheMatmulShare) {
@@ -101,28 +103,28 @@ TEST(Advice, ReferenceBlasWarnsWithTheMatmulShare) {
     ASSERT_FALSE(advice.empty());
     EXPECT_EQ(advice[0].rule, "reference-blas") << "warnings come first";
     EXPECT_EQ(advice[0].severity, AdviceSeverity::Warning);
-    EXPECT_TRUE(contains(&advice[0], "60.0% of self CPU time")) << advice[0].message;
-    EXPECT_TRUE(contains(&advice[0], "libopenblas0-pthread"));
-    EXPECT_TRUE(contains(&advice[0], "libblas.so.3"));
+    EXPECT_TRUE(contains(advice[0], "60.0% of self CPU time")) << advice[0].message;
+    EXPECT_TRUE(contains(advice[0], "libopenblas0-pthread"));
+    EXPECT_TRUE(contains(advice[0], "libblas.so.3"));
 }
 
 TEST(Advice, MixedPrecisionWhereTheHardwareHasIt) {
     auto in = quietCpuRun();
-    EXPECT_EQ(find(ts::adviseRun(in), "mixed-precision"), nullptr) << "no native bf16";
+    EXPECT_EQ(find(ts::adviseRun(in), "mixed-precision"), std::nullopt) << "no native bf16";
     in.info.env.cpu_features = {"avx512f", "amx_bf16"};
     auto a = find(ts::adviseRun(in), "mixed-precision");
-    ASSERT_NE(a, nullptr);
+    ASSERT_NE(a, std::nullopt);
     EXPECT_TRUE(contains(a, "precision=bf16"));
     EXPECT_TRUE(contains(a, "95.00 ms of a 100.00 ms step (95.0%)")) << a->message;
     auto cuda = quietCudaRun();
     cuda.info.config.precision = "fp32";
     a = find(ts::adviseRun(cuda), "mixed-precision");
-    ASSERT_NE(a, nullptr);
+    ASSERT_NE(a, std::nullopt);
     EXPECT_TRUE(contains(a, "fp16"));
     auto emulated = quietCpuRun();
     emulated.info.config.precision = "bf16";
     a = find(ts::adviseRun(emulated), "mixed-precision");
-    ASSERT_NE(a, nullptr);
+    ASSERT_NE(a, std::nullopt);
     EXPECT_EQ(a->severity, AdviceSeverity::Warning);
     EXPECT_TRUE(contains(a, "emulated"));
 }
@@ -134,22 +136,22 @@ TEST(Advice, DeviceIdleFromProfiledDeviceTime) {
     in.ops = &ops;
     in.profiled_steps = 2;
     auto a = find(ts::adviseRun(in), "device-idle");
-    ASSERT_NE(a, nullptr);
+    ASSERT_NE(a, std::nullopt);
     EXPECT_TRUE(contains(a, "30.00 ms of each 100.00 ms step (30.0% busy over 2")) << a->message;
     EXPECT_TRUE(contains(a, "batch_size=128"));
     ops.total_self_device_ns = 160'000'000; // 80% busy
-    EXPECT_EQ(find(ts::adviseRun(in), "device-idle"), nullptr);
+    EXPECT_EQ(find(ts::adviseRun(in), "device-idle"), std::nullopt);
     in.profiled_steps = 0;
-    EXPECT_EQ(find(ts::adviseRun(in), "device-idle"), nullptr);
+    EXPECT_EQ(find(ts::adviseRun(in), "device-idle"), std::nullopt);
 }
 
 TEST(Advice, MemoryHeadroomNeedsTheDeviceTotal) {
     auto in = quietCudaRun();
     in.summary.peak_device_bytes = int64_t(2) << 30;
-    EXPECT_EQ(find(ts::adviseRun(in), "memory-headroom"), nullptr) << "total unknown";
+    EXPECT_EQ(find(ts::adviseRun(in), "memory-headroom"), std::nullopt) << "total unknown";
     in.info.env.cuda_devices.push_back({0, "cuda:0", int64_t(16) << 30, 8, 0});
     auto a = find(ts::adviseRun(in), "memory-headroom");
-    ASSERT_NE(a, nullptr);
+    ASSERT_NE(a, std::nullopt);
     EXPECT_TRUE(contains(a, "2048 MiB of 16384 MiB (12.5%)")) << a->message;
 }
 
@@ -157,26 +159,26 @@ TEST(Advice, ThreadsOverflowCudnnAndChannelsLast) {
     auto in = quietCpuRun();
     in.info.env.intra_op_threads = 1;
     auto a = find(ts::adviseRun(in), "intra-op-threads");
-    ASSERT_NE(a, nullptr);
+    ASSERT_NE(a, std::nullopt);
     EXPECT_TRUE(contains(a, "1 intra-op thread(s) of 8 logical cores"));
 
     auto fp16 = quietCudaRun();
     fp16.info.config.precision = "fp16";
     fp16.summary.skipped_steps = 5;
     a = find(ts::adviseRun(fp16), "fp16-overflow");
-    ASSERT_NE(a, nullptr);
+    ASSERT_NE(a, std::nullopt);
     EXPECT_TRUE(contains(a, "5 of 100 optimizer steps (5.0%)"));
     fp16.summary.skipped_steps = 1;
-    EXPECT_EQ(find(ts::adviseRun(fp16), "fp16-overflow"), nullptr);
+    EXPECT_EQ(find(ts::adviseRun(fp16), "fp16-overflow"), std::nullopt);
 
     auto cuda = quietCudaRun();
     cuda.info.config.cudnn_benchmark = false;
     cuda.info.config.channels_last = false;
     const auto advice = ts::adviseRun(cuda);
-    EXPECT_NE(find(advice, "cudnn-benchmark"), nullptr);
-    EXPECT_NE(find(advice, "channels-last"), nullptr);
+    EXPECT_NE(find(advice, "cudnn-benchmark"), std::nullopt);
+    EXPECT_NE(find(advice, "channels-last"), std::nullopt);
     cuda.info.config.deterministic = true;
-    EXPECT_EQ(find(ts::adviseRun(cuda), "cudnn-benchmark"), nullptr);
+    EXPECT_EQ(find(ts::adviseRun(cuda), "cudnn-benchmark"), std::nullopt);
 }
 
 TEST(Advice, EveryFiredRuleIsListed) {
