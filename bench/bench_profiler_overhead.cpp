@@ -35,11 +35,16 @@ Options parse(int argc, char** argv) {
     Options o;
     for (int i = 1; i + 1 < argc; i += 2) {
         const int value = std::atoi(argv[i + 1]);
-        if (!std::strcmp(argv[i], "--rounds")) o.rounds = value;
-        else if (!std::strcmp(argv[i], "--steps")) o.steps = value;
-        else if (!std::strcmp(argv[i], "--batch")) o.batch = value;
-        else if (!std::strcmp(argv[i], "--threads")) o.threads = value;
-        else std::fprintf(stderr, "ignoring unknown option %s\n", argv[i]);
+        if (!std::strcmp(argv[i], "--rounds"))
+            o.rounds = value;
+        else if (!std::strcmp(argv[i], "--steps"))
+            o.steps = value;
+        else if (!std::strcmp(argv[i], "--batch"))
+            o.batch = value;
+        else if (!std::strcmp(argv[i], "--threads"))
+            o.threads = value;
+        else
+            std::fprintf(stderr, "ignoring unknown option %s\n", argv[i]);
     }
     return o;
 }
@@ -80,10 +85,11 @@ public:
         c.record_shapes = c.profile_memory = c.with_flops = mode.shapes_and_memory;
         ts::ProfileSession session(c, false, tracker_);
         const auto start = std::chrono::steady_clock::now();
-        for (int s = 0; s < options_.steps; ++s) step(session, s, observer);
+        for (int s = 0; s < options_.steps; ++s)
+            step(session, s, observer);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        session.finish(observer);  // building the capture is not part of the steps
+        session.finish(observer); // building the capture is not part of the steps
         return options_.steps * options_.batch / seconds;
     }
 
@@ -100,7 +106,8 @@ public:
         torch::Tensor x = torch::zeros({1});
         session.stepBegin(0);
         const auto start = std::chrono::steady_clock::now();
-        for (int i = 0; i < calls; ++i) x.add_(1);
+        for (int i = 0; i < calls; ++i)
+            x.add_(1);
         const double ns =
             std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
                 .count();
@@ -112,7 +119,8 @@ public:
     void warmUp(int steps) {
         ts::ProfileSession none(ts::ProfileConfig{}, false, tracker_);
         CountingObserver ignored;
-        for (int s = 0; s < steps; ++s) step(none, s, ignored);
+        for (int s = 0; s < steps; ++s)
+            step(none, s, ignored);
     }
 
 private:
@@ -160,22 +168,21 @@ int main(int argc, char** argv) {
     for (int r = 0; r < o.rounds; ++r) {
         for (size_t m = 0; m < modes.size(); ++m) {
             rates[m].push_back(bench.measure(modes[m], observers[m]));
-            std::printf("round %d  %-30s %8.2f images/s\n", r + 1, modes[m].name,
-                        rates[m].back());
+            std::printf("round %d  %-30s %8.2f images/s\n", r + 1, modes[m].name, rates[m].back());
             std::fflush(stdout);
         }
     }
     std::vector<std::vector<double>> tiny(modes.size());
     for (int r = 0; r < 5; ++r)
-        for (size_t m = 0; m < modes.size(); ++m) tiny[m].push_back(bench.nsPerTinyOp(modes[m], 20000));
+        for (size_t m = 0; m < modes.size(); ++m)
+            tiny[m].push_back(bench.nsPerTinyOp(modes[m], 20000));
     const double base = ts::median(rates[0]);
     // Estimated overhead: callback cost per op x ops per step / step time.
-    const double ops_per_step = o.rounds && o.steps
-                                    ? double(observers[2].events) / o.rounds / o.steps
-                                    : 0;
+    const double ops_per_step =
+        o.rounds && o.steps ? double(observers[2].events) / o.rounds / o.steps : 0;
     const double step_ns = base > 0 ? o.batch / base * 1e9 : 0;
-    std::printf("\n%-30s %10s %10s %12s %12s %10s\n", "mode", "images/s", "measured",
-                "ns/tiny op", "+ns/op", "estimated");
+    std::printf("\n%-30s %10s %10s %12s %12s %10s\n", "mode", "images/s", "measured", "ns/tiny op",
+                "+ns/op", "estimated");
     for (size_t m = 0; m < modes.size(); ++m) {
         const double rate = ts::median(rates[m]);
         const double extra = ts::median(tiny[m]) - ts::median(tiny[0]);

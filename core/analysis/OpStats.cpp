@@ -7,7 +7,7 @@ namespace ts {
 
 double OpStat::gflopsPerSec() const {
     const int64_t ns = self_device_ns > 0 ? self_device_ns : self_cpu_ns;
-    return ns > 0 ? flops / static_cast<double>(ns) : 0;  // FLOP per ns = GFLOP/s
+    return ns > 0 ? flops / static_cast<double>(ns) : 0; // FLOP per ns = GFLOP/s
 }
 
 namespace {
@@ -27,11 +27,11 @@ EventTotals eventTotals(const Trace& trace) {
     t.child_device_ns.assign(n, 0);
     t.subtree_mem.assign(n, 0);
     t.backward.assign(n, 0);
-    for (size_t i = 0; i < n; ++i) {  // parents precede children
+    for (size_t i = 0; i < n; ++i) { // parents precede children
         const TraceEvent& e = trace.events[i];
         t.backward[i] = e.kind == EventKind::Backward || (e.parent >= 0 && t.backward[e.parent]);
     }
-    for (size_t i = n; i-- > 0;) {  // children are complete before their parent
+    for (size_t i = n; i-- > 0;) { // children are complete before their parent
         const TraceEvent& e = trace.events[i];
         t.subtree_mem[i] += e.alloc_bytes - e.free_bytes;
         if (e.parent < 0) continue;
@@ -71,9 +71,8 @@ OpTable computeOpStats(const Trace& trace, OpGrouping grouping, OpScope scope) {
         OpStat& row = table.rows[it->second];
         all_backward[it->second] &= backward ? 1 : 0;
         row.calls++;
-        const bool device_lane =
-            e.lane >= 0 && static_cast<size_t>(e.lane) < trace.lanes.size() &&
-            trace.lanes[e.lane].device;
+        const bool device_lane = e.lane >= 0 && static_cast<size_t>(e.lane) < trace.lanes.size() &&
+                                 trace.lanes[e.lane].device;
         if (device_lane) {
             row.self_device_ns += e.dur_ns;
             row.device_total_ns += e.dur_ns;

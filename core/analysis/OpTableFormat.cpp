@@ -51,7 +51,7 @@ std::string fit(const std::string& text, size_t width) {
 struct Column {
     std::string header;
     std::function<std::string(const OpStat&)> cell;
-    size_t max_width = 0;  // 0: no cap
+    size_t max_width = 0; // 0: no cap
 };
 
 std::vector<Column> textColumns(const OpTable& t, size_t rows) {
@@ -73,12 +73,10 @@ std::vector<Column> textColumns(const OpTable& t, size_t rows) {
         {"CPU time avg", [](const OpStat& r) { return formatDurationNs(r.avgCpuNs()); }},
     };
     if (device) {
-        c.push_back({"Self CUDA", [](const OpStat& r) {
-                         return formatDurationNs(double(r.self_device_ns));
-                     }});
-        c.push_back({"CUDA total", [](const OpStat& r) {
-                         return formatDurationNs(double(r.device_total_ns));
-                     }});
+        c.push_back({"Self CUDA",
+                     [](const OpStat& r) { return formatDurationNs(double(r.self_device_ns)); }});
+        c.push_back({"CUDA total",
+                     [](const OpStat& r) { return formatDurationNs(double(r.device_total_ns)); }});
     }
     if (memory) {
         c.push_back({"CPU Mem", [](const OpStat& r) { return formatBytes(r.cpu_mem_bytes); }});
@@ -107,7 +105,8 @@ size_t rowCount(const OpTable& t, size_t limit) {
 const std::vector<std::string>& opSortKeys() {
     static const std::vector<std::string> kKeys = [] {
         std::vector<std::string> keys;
-        for (const auto& [key, getter] : sortGetters()) keys.push_back(key);
+        for (const auto& [key, getter] : sortGetters())
+            keys.push_back(key);
         keys.push_back("name");
         return keys;
     }();
@@ -123,12 +122,14 @@ void sortOpTable(OpTable& table, const std::string& key) {
     }
     for (const auto& [name, get] : sortGetters()) {
         if (name != key) continue;
-        std::stable_sort(rows.begin(), rows.end(),
-                         [&get = get](const OpStat& a, const OpStat& b) { return get(a) > get(b); });
+        std::stable_sort(rows.begin(), rows.end(), [&get = get](const OpStat& a, const OpStat& b) {
+            return get(a) > get(b);
+        });
         return;
     }
     std::string accepted;
-    for (const std::string& k : opSortKeys()) accepted += (accepted.empty() ? "" : ", ") + k;
+    for (const std::string& k : opSortKeys())
+        accepted += (accepted.empty() ? "" : ", ") + k;
     throw std::invalid_argument("Unknown sort key '" + key + "'; expected one of: " + accepted +
                                 ".");
 }
@@ -151,7 +152,8 @@ std::string formatBytes(int64_t bytes) {
 std::string csvField(const std::string& text) {
     if (text.find_first_of(",\"\n") == std::string::npos) return text;
     std::string out = "\"";
-    for (char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    for (char ch : text)
+        out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
     return out + "\"";
 }
 
@@ -160,7 +162,8 @@ std::string formatOpTableText(const OpTable& table, size_t limit) {
     const std::vector<Column> columns = textColumns(table, n);
     std::vector<std::vector<std::string>> cells(n);
     std::vector<size_t> width;
-    for (const Column& c : columns) width.push_back(c.header.size());
+    for (const Column& c : columns)
+        width.push_back(c.header.size());
     for (size_t r = 0; r < n; ++r) {
         for (size_t k = 0; k < columns.size(); ++k) {
             std::string text = columns[k].cell(table.rows[r]);
@@ -171,7 +174,8 @@ std::string formatOpTableText(const OpTable& table, size_t limit) {
     }
     std::ostringstream out;
     auto rule = [&] {
-        for (size_t k = 0; k < width.size(); ++k) out << std::string(width[k], '-') << "  ";
+        for (size_t k = 0; k < width.size(); ++k)
+            out << std::string(width[k], '-') << "  ";
         out << '\n';
     };
     auto line = [&](const std::vector<std::string>& texts) {
@@ -180,11 +184,13 @@ std::string formatOpTableText(const OpTable& table, size_t limit) {
         out << '\n';
     };
     std::vector<std::string> headers;
-    for (const Column& c : columns) headers.push_back(c.header);
+    for (const Column& c : columns)
+        headers.push_back(c.header);
     rule();
     line(headers);
     rule();
-    for (const auto& row : cells) line(row);
+    for (const auto& row : cells)
+        line(row);
     rule();
     out << "Self CPU time total: " << formatDurationNs(double(table.total_self_cpu_ns)) << '\n';
     if (table.total_self_device_ns > 0)
@@ -205,11 +211,11 @@ std::string formatOpTableCsv(const OpTable& table, size_t limit) {
         out << csvField(r.name) << ',' << csvField(r.shapes) << ',' << (r.backward ? 1 : 0) << ','
             << r.calls << ',' << r.self_cpu_ns << ',' << printf1("%.4f", pct(r.self_cpu_ns)) << ','
             << r.cpu_total_ns << ',' << printf1("%.4f", pct(r.cpu_total_ns)) << ','
-            << printf1("%.1f", r.avgCpuNs()) << ',' << r.self_device_ns << ','
-            << r.device_total_ns << ',' << r.cpu_mem_bytes << ',' << r.self_cpu_mem_bytes << ','
+            << printf1("%.1f", r.avgCpuNs()) << ',' << r.self_device_ns << ',' << r.device_total_ns
+            << ',' << r.cpu_mem_bytes << ',' << r.self_cpu_mem_bytes << ','
             << printf1("%.0f", r.flops) << ',' << printf1("%.0f", r.bytes) << ','
-            << printf1("%.4f", r.gflopsPerSec()) << ','
-            << printf1("%.4f", r.arithmeticIntensity()) << '\n';
+            << printf1("%.4f", r.gflopsPerSec()) << ',' << printf1("%.4f", r.arithmeticIntensity())
+            << '\n';
     }
     return out.str();
 }

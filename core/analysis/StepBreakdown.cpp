@@ -49,8 +49,8 @@ std::vector<StepMark> stepsOrWholeTrace(const Trace& trace) {
 
 void finishStep(StepPhases& s) {
     PhaseTimes& p = s.phases;
-    p.other_ms = std::max(0.0, s.step_ms - (p.data_ms + p.copy_ms + p.forward_ms + p.backward_ms +
-                                            p.optimizer_ms));
+    p.other_ms = std::max(
+        0.0, s.step_ms - (p.data_ms + p.copy_ms + p.forward_ms + p.backward_ms + p.optimizer_ms));
 }
 
 StepPhases meanOf(const std::vector<StepPhases>& steps) {
@@ -89,7 +89,8 @@ StepBreakdown computeStepBreakdown(const Trace& trace) {
         const int64_t end = std::min(e.end_ns(), mark.end_ns);
         *phaseSlot(trace.nameOf(e), step.phases) += double(end - e.start_ns) / kNsPerMs;
     }
-    for (StepPhases& s : result.steps) finishStep(s);
+    for (StepPhases& s : result.steps)
+        finishStep(s);
     result.mean = meanOf(result.steps);
     return result;
 }
@@ -108,13 +109,18 @@ StepBreakdown stepBreakdownFromRecords(const std::vector<StepRecord>& records) {
 nlohmann::json toJson(const StepBreakdown& breakdown) {
     auto phases = [](const StepPhases& s) {
         const PhaseTimes& p = s.phases;
-        return nlohmann::json{{"step", s.step},           {"step_ms", s.step_ms},
-                              {"data_ms", p.data_ms},     {"copy_ms", p.copy_ms},
-                              {"forward_ms", p.forward_ms}, {"backward_ms", p.backward_ms},
-                              {"optimizer_ms", p.optimizer_ms}, {"other_ms", p.other_ms}};
+        return nlohmann::json{{"step", s.step},
+                              {"step_ms", s.step_ms},
+                              {"data_ms", p.data_ms},
+                              {"copy_ms", p.copy_ms},
+                              {"forward_ms", p.forward_ms},
+                              {"backward_ms", p.backward_ms},
+                              {"optimizer_ms", p.optimizer_ms},
+                              {"other_ms", p.other_ms}};
     };
     nlohmann::json steps = nlohmann::json::array();
-    for (const StepPhases& s : breakdown.steps) steps.push_back(phases(s));
+    for (const StepPhases& s : breakdown.steps)
+        steps.push_back(phases(s));
     nlohmann::json mean = phases(breakdown.mean);
     mean.erase("step");
     return {{"mean", std::move(mean)}, {"steps", std::move(steps)}};

@@ -15,12 +15,12 @@ namespace ts {
 struct StepPhases {
     int64_t step = -1;
     double step_ms = 0;
-    PhaseTimes phases;  // other_ms = step_ms minus the named phases
+    PhaseTimes phases; // other_ms = step_ms minus the named phases
 };
 
 struct StepBreakdown {
     std::vector<StepPhases> steps;
-    StepPhases mean;  // over the steps (step = -1)
+    StepPhases mean; // over the steps (step = -1)
 };
 
 // Phases are top-level annotations named data, copy, forward, backward or

@@ -60,8 +60,9 @@ fs::path outputDir(const std::string& given, const std::string& name, const char
     return makeRunDirectory("runs", name + "-" + suffix);
 }
 
-std::string pointLine(const std::string& label, const PointResult& r) {
-    std::string line = label + ": " + toString(r.outcome);
+// "ok, 25.6 images/s, 426.0 MiB" or "oom (CUDA out of memory ...)".
+std::string resultSummary(const PointResult& r) {
+    std::string line = toString(r.outcome);
     if (r.outcome == PointOutcome::Completed)
         line += ", " + fixed(r.summary.median_images_per_sec, 1) + " images/s, " +
                 mib(r.memory_bytes) + " MiB";
@@ -100,7 +101,7 @@ int sweepCommand(const SweepOptions& o, std::ostream& out, std::ostream& err) {
         const auto result =
             runSweep(spec, runner, dir, [&](const SweepRow& row, const auto& so_far) {
                 out << "[" << row.point.index + 1 << "/" << points.size() << "] "
-                    << pointLine(row.point.label(), row.result) << "\n"
+                    << row.point.label() << ": " << resultSummary(row.result) << "\n"
                     << std::flush;
                 writeSweepReport(so_far, dir);
             });
@@ -131,8 +132,7 @@ int ladderCommand(const LadderOptions& o, std::ostream& out, std::ostream& err) 
             runLadder(spec, context, runner, dir, [&](const RungRow& row, const auto& so_far) {
                 out << "- " << row.title << (row.change.empty() ? "" : " (" + row.change + ")")
                     << ": "
-                    << (row.ran ? pointLine(toString(row.result.outcome), row.result) + "; " +
-                                      row.decision
+                    << (row.ran ? resultSummary(row.result) + "; " + row.decision
                                 : "skipped: " + row.skip_reason)
                     << "\n"
                     << std::flush;

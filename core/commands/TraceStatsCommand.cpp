@@ -39,7 +39,8 @@ void printText(const Trace& trace, const OpTable& table, const TraceStatsOptions
                std::ostream& out) {
     out << o.file << ": " << trace.source << ", " << trace.events.size() << " events, "
         << trace.lanes.size() << " threads, " << trace.steps.size() << " steps\n";
-    for (const std::string& note : trace.notes) out << "note: " << note << '\n';
+    for (const std::string& note : trace.notes)
+        out << "note: " << note << '\n';
     out << formatOpTableText(table, o.limit);
 }
 
@@ -66,9 +67,12 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
         const Trace trace = readChromeTraceFile(options.file);
         OpTable table = computeOpStats(trace, grouping, scope);
         sortOpTable(table, options.sort);
-        if (options.format == "csv") out << formatOpTableCsv(table, options.limit);
-        else if (options.format == "json") out << jsonReport(trace, table, options).dump(2) << '\n';
-        else printText(trace, table, options, out);
+        if (options.format == "csv")
+            out << formatOpTableCsv(table, options.limit);
+        else if (options.format == "json")
+            out << jsonReport(trace, table, options).dump(2) << '\n';
+        else
+            printText(trace, table, options, out);
         return exit_code::kOk;
     } catch (const std::exception& e) {
         err << "trace-stats: " << e.what() << '\n';

@@ -10,11 +10,11 @@ namespace ts {
 
 struct TraceStatsOptions {
     std::string file;
-    std::string format = "text";    // text | csv | json
-    std::string group_by = "name";  // name | shapes
-    std::string scope = "all";      // all | forward | backward
-    std::string sort = "self_cpu";  // see opSortKeys()
-    size_t limit = 0;               // rows, 0 = all
+    std::string format = "text";   // text | csv | json
+    std::string group_by = "name"; // name | shapes
+    std::string scope = "all";     // all | forward | backward
+    std::string sort = "self_cpu"; // see opSortKeys()
+    size_t limit = 0;              // rows, 0 = all
 };
 
 // 0 on success; 2 for bad options or an unreadable/malformed file (the

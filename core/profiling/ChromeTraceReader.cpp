@@ -113,10 +113,10 @@ private:
     void rebase();
 
     Trace trace_;
-    std::map<std::string, int32_t> lanes_;                // "pid|tid" -> lane
-    std::map<std::string, std::string> thread_names_;     // "pid|tid" -> name
+    std::map<std::string, int32_t> lanes_;                 // "pid|tid" -> lane
+    std::map<std::string, std::string> thread_names_;      // "pid|tid" -> name
     std::unordered_map<int64_t, int32_t> op_by_external_;  // External id -> event
-    std::vector<std::pair<int32_t, int64_t>> device_work_;  // (event, External id)
+    std::vector<std::pair<int32_t, int64_t>> device_work_; // (event, External id)
     std::vector<PendingMemory> pending_memory_;
     json trainscope_;
     bool kineto_ = false, legacy_ = false, have_flops_ = false;
@@ -133,8 +133,8 @@ int32_t TraceBuilder::laneOf(const json& e, bool device) {
     if (t && t->is_number_integer()) numeric = t->get<int64_t>();
     legacy_ = legacy_ || pid == "CPU functions";
     const bool device_lane = device || pid.find("CUDA") != std::string::npos;
-    trace_.lanes.push_back(TraceLane{(device_lane ? "stream " : "thread ") + tid, numeric,
-                                     device_lane});
+    trace_.lanes.push_back(
+        TraceLane{(device_lane ? "stream " : "thread ") + tid, numeric, device_lane});
     const auto lane = static_cast<int32_t>(trace_.lanes.size() - 1);
     lanes_.emplace(key, lane);
     return lane;
@@ -148,7 +148,8 @@ void TraceBuilder::event(json& e) {
     if (ph == "C" && getString(e, "name") == "CPU memory") return addMemory(e);
     if (ph == "M" && getString(e, "name") == "thread_name") {
         const json* args = find(e, "args");
-        if (args) thread_names_[idText(e, "pid") + "|" + idText(e, "tid")] = getString(*args, "name");
+        if (args)
+            thread_names_[idText(e, "pid") + "|" + idText(e, "tid")] = getString(*args, "name");
         return;
     }
     if (ph.empty()) ++malformed_;
@@ -167,7 +168,7 @@ void TraceBuilder::addComplete(const json& e) {
         int64_t step = -1;
         if (!args || !getInt(*args, "step", step)) step = std::atoll(name.c_str() + 13);
         trace_.steps.push_back(StepMark{step, ts, ts + std::max<int64_t>(0, dur)});
-        if (cat == "trainscope_step") return;  // Trainscope's own steps track
+        if (cat == "trainscope_step") return; // Trainscope's own steps track
     }
     TraceEvent t;
     t.name = trace_.internName(name);
@@ -202,7 +203,7 @@ void TraceBuilder::addArgs(const json& args, TraceEvent& t) {
     if (t.kind == EventKind::Kernel || t.kind == EventKind::Memcpy)
         device_work_.emplace_back(index, external);
     else if (t.kind == EventKind::Operator || t.kind == EventKind::Backward)
-        op_by_external_[external] = index;  // the innermost op wins: it comes last
+        op_by_external_[external] = index; // the innermost op wins: it comes last
 }
 
 void TraceBuilder::addMemory(const json& e) {
@@ -211,14 +212,14 @@ void TraceBuilder::addMemory(const json& e) {
     if (!args || !getInt(e, "ts_ns", ts)) return void(++malformed_);
     MemorySample m;
     m.t_ns = ts;
-    if (getInt(*args, "live_bytes", m.live_bytes)) {  // Trainscope's counter track
+    if (getInt(*args, "live_bytes", m.live_bytes)) { // Trainscope's counter track
         m.delta_bytes = trace_.memory.empty() ? 0 : m.live_bytes - trace_.memory.back().live_bytes;
         trace_.memory.push_back(m);
         return;
     }
     int64_t device_type = 0;
     getInt(*args, "Device Type", device_type);
-    if (device_type != 0) return;  // CPU only (c10::DeviceType::CPU == 0)
+    if (device_type != 0) return; // CPU only (c10::DeviceType::CPU == 0)
     getInt(*args, "Total Allocated", m.live_bytes);
     getInt(*args, "Bytes", m.delta_bytes);
     pending_memory_.push_back(PendingMemory{laneOf(e, false), trace_.memory.size()});
@@ -226,8 +227,10 @@ void TraceBuilder::addMemory(const json& e) {
 }
 
 void TraceBuilder::meta(const std::string& key, json& value) {
-    if (key == "trainscope") trainscope_ = std::move(value);
-    else if (key == "schemaVersion" || key == "deviceProperties") kineto_ = true;
+    if (key == "trainscope")
+        trainscope_ = std::move(value);
+    else if (key == "schemaVersion" || key == "deviceProperties")
+        kineto_ = true;
 }
 
 // Device kernels add their time to the op that launched them and its
@@ -246,7 +249,8 @@ void TraceBuilder::attributeDeviceTime(const std::vector<int32_t>& new_index) {
 // their thread at that time (its "Self CPU Mem").
 void TraceBuilder::attributeMemory() {
     std::vector<size_t> lane_begin(trace_.lanes.size() + 1, trace_.events.size());
-    for (size_t i = trace_.events.size(); i-- > 0;) lane_begin[trace_.events[i].lane] = i;
+    for (size_t i = trace_.events.size(); i-- > 0;)
+        lane_begin[trace_.events[i].lane] = i;
     for (size_t l = trace_.lanes.size(); l-- > 0;)
         lane_begin[l] = std::min(lane_begin[l], lane_begin[l + 1]);
     for (const PendingMemory& p : pending_memory_) {
@@ -261,21 +265,29 @@ void TraceBuilder::attributeMemory() {
             event = trace_.events[event].parent;
         if (event < 0) continue;
         m.event = event;
-        if (m.delta_bytes > 0) trace_.events[event].alloc_bytes += m.delta_bytes;
-        else trace_.events[event].free_bytes -= m.delta_bytes;
+        if (m.delta_bytes > 0)
+            trace_.events[event].alloc_bytes += m.delta_bytes;
+        else
+            trace_.events[event].free_bytes -= m.delta_bytes;
     }
 }
 
 // Times relative to the earliest one; origin_ns keeps the absolute start.
 void TraceBuilder::rebase() {
     int64_t first = std::numeric_limits<int64_t>::max();
-    for (const TraceEvent& e : trace_.events) first = std::min(first, e.start_ns);
-    for (const StepMark& s : trace_.steps) first = std::min(first, s.start_ns);
-    for (const MemorySample& m : trace_.memory) first = std::min(first, m.t_ns);
+    for (const TraceEvent& e : trace_.events)
+        first = std::min(first, e.start_ns);
+    for (const StepMark& s : trace_.steps)
+        first = std::min(first, s.start_ns);
+    for (const MemorySample& m : trace_.memory)
+        first = std::min(first, m.t_ns);
     if (first == std::numeric_limits<int64_t>::max()) first = 0;
-    for (TraceEvent& e : trace_.events) e.start_ns -= first;
-    for (StepMark& s : trace_.steps) s.start_ns -= first, s.end_ns -= first;
-    for (MemorySample& m : trace_.memory) m.t_ns -= first;
+    for (TraceEvent& e : trace_.events)
+        e.start_ns -= first;
+    for (StepMark& s : trace_.steps)
+        s.start_ns -= first, s.end_ns -= first;
+    for (MemorySample& m : trace_.memory)
+        m.t_ns -= first;
     trace_.origin_ns = first;
 }
 
@@ -303,8 +315,9 @@ Trace TraceBuilder::finish(const std::string& origin, TraceJsonRoot root) {
             for (const json& n : *notes)
                 if (n.is_string()) trace_.notes.push_back(n.get<std::string>());
     } else {
-        trace_.source = kineto_ ? "torch.profiler (kineto)"
-                                : legacy_ ? "torch.profiler (legacy)" : "chrome trace";
+        trace_.source = kineto_   ? "torch.profiler (kineto)"
+                        : legacy_ ? "torch.profiler (legacy)"
+                                  : "chrome trace";
         if (have_flops_) trace_.notes.push_back("FLOPs taken from the trace file");
     }
     if (malformed_ > 0)
@@ -378,8 +391,7 @@ Trace readChromeTraceFile(const std::filesystem::path& path) {
     const auto size = static_cast<int64_t>(std::filesystem::file_size(path, ec));
     if (ec) throw TraceReadError(path.string() + ": cannot read the file size.");
     if (size > kMaxTraceFileBytes)
-        throw TraceReadError(path.string() + ": the file is " +
-                             std::to_string(size / (1 << 20)) +
+        throw TraceReadError(path.string() + ": the file is " + std::to_string(size / (1 << 20)) +
                              " MB; traces above 2 GB are not read (viewers cannot open them "
                              "either). Record a shorter window (profile.active, "
                              "profile.max_trace_events).");

@@ -40,11 +40,16 @@ void appendMicros(std::string& out, int64_t ns) {
 const char* categoryOf(EventKind kind) {
     switch (kind) {
     case EventKind::Operator:
-    case EventKind::Backward: return "cpu_op";
-    case EventKind::Annotation: return "user_annotation";
-    case EventKind::Kernel: return "kernel";
-    case EventKind::Memcpy: return "gpu_memcpy";
-    case EventKind::Other: return "other";
+    case EventKind::Backward:
+        return "cpu_op";
+    case EventKind::Annotation:
+        return "user_annotation";
+    case EventKind::Kernel:
+        return "kernel";
+    case EventKind::Memcpy:
+        return "gpu_memcpy";
+    case EventKind::Other:
+        return "other";
     }
     return "other";
 }
@@ -53,7 +58,8 @@ class Writer {
 public:
     Writer(const Trace& trace, std::ostream& out, const ChromeTraceWriteOptions& options)
         : trace_(trace), out_(out), options_(options) {
-        for (const std::string& name : trace.names) names_.push_back(quoted(name));
+        for (const std::string& name : trace.names)
+            names_.push_back(quoted(name));
         for (const std::string& s : trace.strings)
             strings_.push_back(nlohmann::json::accept(s) ? s : quoted(s));
         selectEvents();
@@ -87,7 +93,8 @@ private:
             return trace_.events[a].start_ns < trace_.events[b].start_ns;
         });
         std::fill(included_.begin(), included_.end(), 0);
-        for (size_t i = 0; i < cap; ++i) included_[order[i]] = 1;
+        for (size_t i = 0; i < cap; ++i)
+            included_[order[i]] = 1;
         cutoff_ns_ = trace_.events[order[cap]].start_ns;
         notes_.push_back("trace file truncated to " + std::to_string(cap) + " of " +
                          std::to_string(n) + " events (max_trace_events); nothing after " +
@@ -121,9 +128,8 @@ private:
     }
 
     int64_t tidOf(int32_t lane) const {
-        return lane >= 0 && static_cast<size_t>(lane) < trace_.lanes.size()
-                   ? trace_.lanes[lane].tid
-                   : 0;
+        return lane >= 0 && static_cast<size_t>(lane) < trace_.lanes.size() ? trace_.lanes[lane].tid
+                                                                            : 0;
     }
 
     void writeMetadata() {
@@ -150,11 +156,12 @@ private:
         buf_ += raw_json;
     }
 
-    template <typename T>
-    void numberArg(const char* key, T value, T skip) {
+    template <typename T> void numberArg(const char* key, T value, T skip) {
         if (value == skip) return;
-        if constexpr (std::is_floating_point_v<T>) arg(key, nlohmann::json(value).dump());
-        else arg(key, std::to_string(value));
+        if constexpr (std::is_floating_point_v<T>)
+            arg(key, nlohmann::json(value).dump());
+        else
+            arg(key, std::to_string(value));
     }
 
     void writeEvent(const TraceEvent& e) {

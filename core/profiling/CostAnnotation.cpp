@@ -9,7 +9,9 @@ namespace ts {
 
 namespace {
 
-uint32_t familyBit(OpFamily family) { return 1u << static_cast<uint32_t>(family); }
+uint32_t familyBit(OpFamily family) {
+    return 1u << static_cast<uint32_t>(family);
+}
 
 // Cost of each distinct (name, dims, types, args) combination, computed once.
 class CostCache {
@@ -62,9 +64,8 @@ void annotateCosts(Trace& trace) {
     for (size_t i = trace.events.size(); i-- > 0;) {
         TraceEvent& e = trace.events[i];
         const OpCost& c = raw[i];
-        const bool counted_below = e.kind == EventKind::Backward
-                                       ? below[i] != 0
-                                       : (below[i] & familyBit(c.family)) != 0;
+        const bool counted_below =
+            e.kind == EventKind::Backward ? below[i] != 0 : (below[i] & familyBit(c.family)) != 0;
         uint32_t mask = below[i];
         if (c.flops > 0 && !counted_below) {
             e.flops = c.flops;

@@ -10,7 +10,9 @@ namespace ts {
 #ifdef TRAINSCOPE_WITH_CUDA
 
 namespace {
-cudaEvent_t asEvent(void* e) { return static_cast<cudaEvent_t>(e); }
+cudaEvent_t asEvent(void* e) {
+    return static_cast<cudaEvent_t>(e);
+}
 
 void* createEvent() {
     cudaEvent_t e = nullptr;
@@ -38,7 +40,7 @@ int32_t CudaOpTimer::begin() {
         if (!s.start || !s.stop) {
             if (s.start) cudaEventDestroy(asEvent(s.start));
             if (s.stop) cudaEventDestroy(asEvent(s.stop));
-            cudaGetLastError();  // clears the error so later CUDA calls do not report it
+            cudaGetLastError(); // clears the error so later CUDA calls do not report it
             return -1;
         }
         slots_.push_back(s);
@@ -69,12 +71,18 @@ int64_t CudaOpTimer::elapsedNs(int32_t slot) {
 #else
 
 CudaOpTimer::~CudaOpTimer() = default;
-int32_t CudaOpTimer::begin() { return -1; }
+int32_t CudaOpTimer::begin() {
+    return -1;
+}
 void CudaOpTimer::end(int32_t) {}
-int64_t CudaOpTimer::elapsedNs(int32_t) { return 0; }
+int64_t CudaOpTimer::elapsedNs(int32_t) {
+    return 0;
+}
 
 #endif
 
-void CudaOpTimer::reset() { used_ = 0; }
+void CudaOpTimer::reset() {
+    used_ = 0;
+}
 
 } // namespace ts

@@ -41,9 +41,9 @@ int64_t listValue(const std::vector<int64_t>& list, size_t i, int64_t fallback) 
 
 struct ConvLayout {
     int stride = -1, padding = -1, dilation = -1, transposed = -1, output_mask = -1;
-    int first_tensor = 0;     // index of the input (grad_output for backward)
+    int first_tensor = 0; // index of the input (grad_output for backward)
     bool always_transposed = false;
-    double passes = 1;        // 2 for backward (input and weight gradients)
+    double passes = 1; // 2 for backward (input and weight gradients)
 };
 
 const std::unordered_map<std::string, ConvLayout>& convLayouts() {
@@ -132,7 +132,7 @@ OpCost convCost(const std::string& op, const ConvLayout& layout, const OpInputs&
     Dims x, w;
     const size_t xi = static_cast<size_t>(layout.first_tensor);
     if (!tensorAt(in, xi, x) || !tensorAt(in, xi + 1, w) || w.size() < 3) return {};
-    if (x.size() + 1 == w.size()) x.insert(x.begin(), 1);  // unbatched input
+    if (x.size() + 1 == w.size()) x.insert(x.begin(), 1); // unbatched input
     if (x.size() != w.size()) return {};
     const bool transposed = layout.always_transposed ||
                             (layout.transposed >= 0 && in.argAt(layout.transposed) == "True");
@@ -143,17 +143,20 @@ OpCost convCost(const std::string& op, const ConvLayout& layout, const OpInputs&
         transposed ? Dims(x.begin() + 2, x.end()) : convOutputSpatial(op, layout, in, x, w);
     if (positions_dims.size() != x.size() - 2) return {};
     double positions = static_cast<double>(x[0]);
-    for (int64_t d : positions_dims) positions *= static_cast<double>(d);
+    for (int64_t d : positions_dims)
+        positions *= static_cast<double>(d);
     double kernel = 1;
-    for (size_t i = 2; i < w.size(); ++i) kernel *= static_cast<double>(w[i]);
+    for (size_t i = 2; i < w.size(); ++i)
+        kernel *= static_cast<double>(w[i]);
     const double macs = positions * static_cast<double>(w[0]) * static_cast<double>(w[1]) * kernel;
-    const double out_bytes = positions * static_cast<double>(transposed ? w[1] : w[0]) *
-                             elementSize(in.typeAt(xi));
+    const double out_bytes =
+        positions * static_cast<double>(transposed ? w[1] : w[0]) * elementSize(in.typeAt(xi));
     const double passes = op == "convolution_backward" ? backwardPasses(in, layout) : 1;
     OpCost cost;
     cost.family = OpFamily::Convolution;
     cost.flops = 2 * macs * passes;
-    cost.bytes = (tensorBytes(in, xi) + tensorBytes(in, xi + 1) + out_bytes) * std::max(passes, 1.0);
+    cost.bytes =
+        (tensorBytes(in, xi) + tensorBytes(in, xi + 1) + out_bytes) * std::max(passes, 1.0);
     return cost;
 }
 
@@ -161,7 +164,8 @@ OpCost convCost(const std::string& op, const ConvLayout& layout, const OpInputs&
 
 double batchOf(const Dims& d, size_t matrix_dims) {
     double b = 1;
-    for (size_t i = 0; i + matrix_dims < d.size(); ++i) b *= static_cast<double>(d[i]);
+    for (size_t i = 0; i + matrix_dims < d.size(); ++i)
+        b *= static_cast<double>(d[i]);
     return b;
 }
 
@@ -197,8 +201,8 @@ OpCost matmulCost(const std::string& op, const OpInputs& in) {
     OpCost cost;
     cost.family = OpFamily::MatMul;
     cost.flops = 2 * batch * m * k * n;
-    cost.bytes = tensorBytes(in, ai) + tensorBytes(in, ai + 1) +
-                 batch * m * n * elementSize(in.typeAt(ai));
+    cost.bytes =
+        tensorBytes(in, ai) + tensorBytes(in, ai + 1) + batch * m * n * elementSize(in.typeAt(ai));
     return cost;
 }
 
@@ -217,7 +221,7 @@ OpCost windowPoolCost(const std::string& op, const OpInputs& in) {
     const auto kernel = parseIntList(in.argAt(1));
     if (!tensorAt(in, 0, x) || x.size() < 3 || kernel.empty()) return {};
     auto stride = parseIntList(in.argAt(2));
-    if (stride.empty()) stride = kernel;  // torch's default: stride = kernel_size
+    if (stride.empty()) stride = kernel; // torch's default: stride = kernel_size
     const auto padding = parseIntList(in.argAt(3));
     const bool max_pool = op.rfind("max_pool", 0) == 0;
     const auto dilation = max_pool ? parseIntList(in.argAt(4)) : std::vector<int64_t>{};
@@ -227,7 +231,8 @@ OpCost windowPoolCost(const std::string& op, const OpInputs& in) {
                                                                 : 2;
     if (x.size() < spatial) return {};
     double out = 1, window = 1;
-    for (size_t i = 0; i + spatial < x.size(); ++i) out *= static_cast<double>(x[i]);
+    for (size_t i = 0; i + spatial < x.size(); ++i)
+        out *= static_cast<double>(x[i]);
     for (size_t i = 0; i < spatial; ++i) {
         const int64_t k = listValue(kernel, i, 1);
         window *= static_cast<double>(k);
@@ -267,11 +272,11 @@ const std::unordered_map<std::string, CostRule>& costTable() {
         for (const char* op : {"mm", "addmm", "bmm", "baddbmm", "addbmm", "matmul", "linear", "mv",
                                "addmv", "dot", "_addmm_activation"})
             t[op] = {OpFamily::MatMul, matmulCost};
-        for (const char* op : {"batch_norm", "_batch_norm_impl_index", "native_batch_norm",
-                               "_native_batch_norm_legit", "_native_batch_norm_legit_no_training",
-                               "cudnn_batch_norm", "miopen_batch_norm", "layer_norm",
-                               "native_layer_norm", "group_norm", "native_group_norm",
-                               "instance_norm"})
+        for (const char* op :
+             {"batch_norm", "_batch_norm_impl_index", "native_batch_norm",
+              "_native_batch_norm_legit", "_native_batch_norm_legit_no_training",
+              "cudnn_batch_norm", "miopen_batch_norm", "layer_norm", "native_layer_norm",
+              "group_norm", "native_group_norm", "instance_norm"})
             t[op] = {OpFamily::Normalization, [](const std::string&, const OpInputs& in) {
                          return perElementCost(in, OpFamily::Normalization, kNormFlopsPerElement);
                      }};
@@ -296,9 +301,9 @@ const std::unordered_map<std::string, CostRule>& costTable() {
         for (const char* op : {"max_pool1d", "max_pool2d", "max_pool3d", "max_pool2d_with_indices",
                                "max_pool3d_with_indices", "avg_pool1d", "avg_pool2d", "avg_pool3d"})
             t[op] = {OpFamily::Pooling, windowPoolCost};
-        for (const char* op : {"adaptive_avg_pool1d", "adaptive_avg_pool2d", "_adaptive_avg_pool2d",
-                               "adaptive_avg_pool3d", "_adaptive_avg_pool3d", "adaptive_max_pool2d",
-                               "mean", "sum"})
+        for (const char* op :
+             {"adaptive_avg_pool1d", "adaptive_avg_pool2d", "_adaptive_avg_pool2d",
+              "adaptive_avg_pool3d", "_adaptive_avg_pool3d", "adaptive_max_pool2d", "mean", "sum"})
             t[op] = {OpFamily::Pooling, [](const std::string&, const OpInputs& in) {
                          return perElementCost(in, OpFamily::Pooling, 1);
                      }};
@@ -306,20 +311,49 @@ const std::unordered_map<std::string, CostRule>& costTable() {
             t[op] = {OpFamily::Softmax, [](const std::string&, const OpInputs& in) {
                          return perElementCost(in, OpFamily::Softmax, kSoftmaxFlopsPerElement);
                      }};
-        for (const char* op :
-             {"add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_", "relu", "relu_",
-              "clamp", "clamp_", "clamp_min", "clamp_min_", "threshold", "threshold_",
-              "threshold_backward", "sigmoid", "sigmoid_", "sigmoid_backward", "tanh", "tanh_",
-              "tanh_backward", "hardtanh", "hardtanh_", "hardtanh_backward", "gelu",
-              "gelu_backward", "silu", "silu_", "silu_backward", "neg", "exp", "log", "sqrt",
-              "rsqrt", "reciprocal", "pow"})
-            t[op] = {OpFamily::Elementwise, [](const std::string&, const OpInputs& in) {
-                         return elementwiseCost(in, 1);
-                     }};
+        for (const char* op : {"add",
+                               "add_",
+                               "sub",
+                               "sub_",
+                               "mul",
+                               "mul_",
+                               "div",
+                               "div_",
+                               "relu",
+                               "relu_",
+                               "clamp",
+                               "clamp_",
+                               "clamp_min",
+                               "clamp_min_",
+                               "threshold",
+                               "threshold_",
+                               "threshold_backward",
+                               "sigmoid",
+                               "sigmoid_",
+                               "sigmoid_backward",
+                               "tanh",
+                               "tanh_",
+                               "tanh_backward",
+                               "hardtanh",
+                               "hardtanh_",
+                               "hardtanh_backward",
+                               "gelu",
+                               "gelu_backward",
+                               "silu",
+                               "silu_",
+                               "silu_backward",
+                               "neg",
+                               "exp",
+                               "log",
+                               "sqrt",
+                               "rsqrt",
+                               "reciprocal",
+                               "pow"})
+            t[op] = {OpFamily::Elementwise,
+                     [](const std::string&, const OpInputs& in) { return elementwiseCost(in, 1); }};
         for (const char* op : {"addcmul", "addcmul_", "addcdiv", "addcdiv_", "lerp", "lerp_"})
-            t[op] = {OpFamily::Elementwise, [](const std::string&, const OpInputs& in) {
-                         return elementwiseCost(in, 2);
-                     }};
+            t[op] = {OpFamily::Elementwise,
+                     [](const std::string&, const OpInputs& in) { return elementwiseCost(in, 2); }};
         return t;
     }();
     return kTable;
@@ -350,8 +384,10 @@ const std::unordered_map<std::string, NodeRule>& nodeRules() {
         for (const char* n : {"Relu", "Threshold", "Sigmoid", "Tanh", "Hardtanh", "Gelu", "Silu",
                               "ClampMin", "Clamp", "Neg", "Exp", "Sqrt", "Rsqrt"})
             r[n] = {OpFamily::Elementwise, 1};
-        for (const char* n : {"Mul", "Div"}) r[n] = {OpFamily::Elementwise, 2};
-        for (const char* n : {"Softmax", "LogSoftmax"}) r[n] = {OpFamily::Softmax, 1};
+        for (const char* n : {"Mul", "Div"})
+            r[n] = {OpFamily::Elementwise, 2};
+        for (const char* n : {"Softmax", "LogSoftmax"})
+            r[n] = {OpFamily::Softmax, 1};
         return r;
     }();
     return kRules;
@@ -360,7 +396,8 @@ const std::unordered_map<std::string, NodeRule>& nodeRules() {
 // "ConvolutionBackward0" -> "Convolution"; "" when not a node name.
 std::string nodeBase(const std::string& name) {
     size_t end = name.size();
-    while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
+    while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9')
+        --end;
     static const std::string kSuffix = "Backward";
     if (end < kSuffix.size() || name.compare(end - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
         return {};
@@ -371,13 +408,20 @@ std::string nodeBase(const std::string& name) {
 
 const char* toString(OpFamily family) {
     switch (family) {
-    case OpFamily::None: return "none";
-    case OpFamily::Convolution: return "convolution";
-    case OpFamily::MatMul: return "matmul";
-    case OpFamily::Normalization: return "normalization";
-    case OpFamily::Pooling: return "pooling";
-    case OpFamily::Elementwise: return "elementwise";
-    case OpFamily::Softmax: return "softmax";
+    case OpFamily::None:
+        return "none";
+    case OpFamily::Convolution:
+        return "convolution";
+    case OpFamily::MatMul:
+        return "matmul";
+    case OpFamily::Normalization:
+        return "normalization";
+    case OpFamily::Pooling:
+        return "pooling";
+    case OpFamily::Elementwise:
+        return "elementwise";
+    case OpFamily::Softmax:
+        return "softmax";
     }
     return "none";
 }

@@ -26,7 +26,7 @@ enum class OpFamily : uint8_t {
     Convolution,
     MatMul,
     Normalization,
-    Pooling,      // pooling and reductions (mean, sum)
+    Pooling, // pooling and reductions (mean, sum)
     Elementwise,
     Softmax,
 };

@@ -11,8 +11,8 @@ namespace {
 
 struct TrackerInstance : MemoryTracker {};
 
-using ReportTotal = compat::MemoryReportTotalOf<
-    decltype(&c10::MemoryReportingInfoBase::reportMemoryUsage)>::type;
+using ReportTotal =
+    compat::MemoryReportTotalOf<decltype(&c10::MemoryReportingInfoBase::reportMemoryUsage)>::type;
 
 // LibTorch's allocators call this (through the thread's debug info) for every
 // allocation and free while memoryProfilingEnabled() says so. Negative sizes
@@ -24,8 +24,10 @@ public:
 
     void reportMemoryUsage(void* /*ptr*/, int64_t alloc_size, ReportTotal total_allocated,
                            ReportTotal /*total_reserved*/, c10::Device device) override {
-        if (device.is_cpu()) tracker_->report(alloc_size);
-        else tracker_->reportDevice(static_cast<int64_t>(total_allocated));
+        if (device.is_cpu())
+            tracker_->report(alloc_size);
+        else
+            tracker_->reportDevice(static_cast<int64_t>(total_allocated));
     }
 
     bool memoryProfilingEnabled() const override { return true; }
@@ -40,15 +42,21 @@ std::shared_ptr<MemoryTracker> MemoryTracker::create() {
     return std::make_shared<TrackerInstance>();
 }
 
-int64_t MemoryTracker::liveBytes() const { return live_.load(std::memory_order_relaxed); }
+int64_t MemoryTracker::liveBytes() const {
+    return live_.load(std::memory_order_relaxed);
+}
 
-int64_t MemoryTracker::peakBytes() const { return peak_.load(std::memory_order_relaxed); }
+int64_t MemoryTracker::peakBytes() const {
+    return peak_.load(std::memory_order_relaxed);
+}
 
 int64_t MemoryTracker::deviceAllocatedBytes() const {
     return device_allocated_.load(std::memory_order_relaxed);
 }
 
-void MemoryTracker::resetPeak() { peak_.store(live_.load()); }
+void MemoryTracker::resetPeak() {
+    peak_.store(live_.load());
+}
 
 void MemoryTracker::setListener(Listener listener) {
     std::lock_guard<std::mutex> lock(listener_mutex_);
@@ -80,8 +88,8 @@ MemoryTracker::Scope::Scope(const std::shared_ptr<MemoryTracker>& tracker)
     : impl_(std::make_unique<Impl>()) {
     if (!tracker) return;
     impl_->bridge = std::make_shared<ReportingBridge>(tracker);
-    impl_->guard = std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE,
-                                                         impl_->bridge);
+    impl_->guard =
+        std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, impl_->bridge);
 }
 
 MemoryTracker::Scope::~Scope() = default;

@@ -2,9 +2,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <deque>
 #include <mutex>
-#include <cstdio>
 #include <string_view>
 #include <thread>
 #include <unordered_map>
@@ -39,11 +39,11 @@ private:
 };
 
 struct RawEvent {
-    uint32_t name = 0;  // local name id
+    uint32_t name = 0; // local name id
     EventKind kind = EventKind::Operator;
-    int32_t shapes = -1, types = -1, args = -1;  // local string ids
+    int32_t shapes = -1, types = -1, args = -1; // local string ids
     int32_t cuda_slot = -1;
-    int64_t start = 0, end = -1;  // end -1: still open
+    int64_t start = 0, end = -1; // end -1: still open
     int64_t seq = -1, step = -1;
     int64_t alloc = 0, freed = 0;
 };
@@ -55,12 +55,11 @@ struct RawMemory {
 
 struct OpenOp {
     uint64_t handle = 0;
-    int32_t event = -1;  // -1: dropped over the cap
+    int32_t event = -1; // -1: dropped over the cap
 };
 
 // Interns by content; keys are views into `storage` (a deque never moves them).
-template <typename Id>
-class LocalTable {
+template <typename Id> class LocalTable {
 public:
     Id intern(std::string_view text) {
         auto it = index_.find(text);
@@ -92,7 +91,7 @@ int64_t osThreadId() {
 
 struct ThreadBuffer {
     SpinLock lock;
-    std::atomic<uint64_t> generation{0};  // 0: retired by a harvest
+    std::atomic<uint64_t> generation{0}; // 0: retired by a harvest
     int64_t os_tid = osThreadId();
     std::vector<RawEvent> events;
     std::vector<RawMemory> memory;
@@ -163,9 +162,12 @@ ThreadBuffer* currentBuffer(CollectorState& s) {
 
 EventKind kindOf(const at::RecordFunction& fn, const char* name) {
     switch (fn.scope()) {
-    case at::RecordScope::BACKWARD_FUNCTION: return EventKind::Backward;
-    case at::RecordScope::USER_SCOPE: return EventKind::Annotation;
-    default: break;
+    case at::RecordScope::BACKWARD_FUNCTION:
+        return EventKind::Backward;
+    case at::RecordScope::USER_SCOPE:
+        return EventKind::Annotation;
+    default:
+        break;
     }
     static constexpr std::string_view kEngine = "autograd::engine::evaluate_function";
     return std::string_view(name).substr(0, kEngine.size()) == kEngine ? EventKind::Backward
@@ -188,8 +190,8 @@ std::string concreteValue(const c10::IValue& v) {
     }
     if (v.isBoolList()) {
         std::string out = "[";
-        for (bool b : v.toBoolList()) out += out.size() > 1 ? (b ? ", True" : ", False")
-                                                            : (b ? "True" : "False");
+        for (bool b : v.toBoolList())
+            out += out.size() > 1 ? (b ? ", True" : ", False") : (b ? "True" : "False");
         return out + "]";
     }
     if (v.isString()) return v.toStringRef();
@@ -205,7 +207,7 @@ void appendTensor(const at::Tensor& t, std::string& dims, std::vector<std::strin
     try {
         const auto sizes = t.sizes();
         appendDims(dims, sizes.data(), sizes.size());
-    } catch (...) {  // tensors without strides/sizes (nested) have no dims to show
+    } catch (...) { // tensors without strides/sizes (nested) have no dims to show
         dims += "[]";
     }
     const auto name = t.dtype().name();
@@ -251,8 +253,7 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     e.kind = kindOf(fn, name);
     e.seq = fn.seqNr();
     e.step = s.step.load(std::memory_order_relaxed);
-    if (fn.needsInputs() && s.record_shapes.load(std::memory_order_relaxed))
-        recordInputs(fn, b, e);
+    if (fn.needsInputs() && s.record_shapes.load(std::memory_order_relaxed)) recordInputs(fn, b, e);
     if (s.cuda.load(std::memory_order_relaxed) && e.kind != EventKind::Annotation)
         e.cuda_slot = b.cuda.begin();
     // Taken last so that recording the inputs is not counted in the op.
@@ -288,8 +289,10 @@ void onMemory(int64_t delta, int64_t live) {
     std::lock_guard<SpinLock> lock(b.lock);
     const int32_t event = b.innermostEvent();
     if (event >= 0) {
-        if (delta > 0) b.events[event].alloc += delta;
-        else b.events[event].freed -= delta;
+        if (delta > 0)
+            b.events[event].alloc += delta;
+        else
+            b.events[event].freed -= delta;
     }
     if (s.samples.fetch_add(1, std::memory_order_relaxed) >= s.max_events.load()) {
         s.dropped_samples.fetch_add(1, std::memory_order_relaxed);
@@ -306,15 +309,17 @@ std::string laneName(int64_t tid, int64_t main_tid) {
 void moveInto(Trace& trace, ThreadBuffer& b, int64_t origin, int64_t main_tid) {
     const int32_t lane = trace.laneFor(b.os_tid, false, laneName(b.os_tid, main_tid));
     std::vector<uint32_t> names(b.names.size());
-    for (size_t i = 0; i < names.size(); ++i) names[i] = trace.internName(b.names.at(i));
+    for (size_t i = 0; i < names.size(); ++i)
+        names[i] = trace.internName(b.names.at(i));
     std::vector<int32_t> strings(b.strings.size());
-    for (size_t i = 0; i < strings.size(); ++i) strings[i] = trace.internString(b.strings.at(i));
+    for (size_t i = 0; i < strings.size(); ++i)
+        strings[i] = trace.internString(b.strings.at(i));
     auto global = [&](int32_t local) { return local < 0 ? -1 : strings[local]; };
 
     std::vector<int32_t> index(b.events.size(), -1);
     for (size_t i = 0; i < b.events.size(); ++i) {
         const RawEvent& r = b.events[i];
-        if (r.end < 0) continue;  // still open at harvest: incomplete, left out
+        if (r.end < 0) continue; // still open at harvest: incomplete, left out
         TraceEvent e;
         e.name = names[r.name];
         e.kind = r.kind;
@@ -342,7 +347,9 @@ void moveInto(Trace& trace, ThreadBuffer& b, int64_t origin, int64_t main_tid) {
 OpCollector::OpCollector(CollectorOptions options, std::shared_ptr<MemoryTracker> memory)
     : options_(options), memory_(std::move(memory)) {}
 
-OpCollector::~OpCollector() { detach(); }
+OpCollector::~OpCollector() {
+    detach();
+}
 
 int64_t OpCollector::now() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -368,7 +375,7 @@ bool OpCollector::attach(std::string* why) {
     s.record_shapes = options_.record_shapes;
     s.cuda = options_.cuda;
     s.max_events = options_.max_events > 0 ? options_.max_events : INT64_MAX;
-    drain(0);  // whatever an earlier collector left behind
+    drain(0); // whatever an earlier collector left behind
     handle_ = at::addGlobalCallback(
         at::RecordFunctionCallback(&onOpStart, &onOpEnd)
             .needsInputs(options_.record_shapes)
@@ -424,7 +431,9 @@ void OpCollector::addAnnotation(const char* name, int64_t start_ns, int64_t end_
     b.events.push_back(e);
 }
 
-Trace OpCollector::harvest(int64_t origin_ns) { return attached() ? drain(origin_ns) : Trace{}; }
+Trace OpCollector::harvest(int64_t origin_ns) {
+    return attached() ? drain(origin_ns) : Trace{};
+}
 
 Trace OpCollector::drain(int64_t origin_ns) {
     CollectorState& s = state();
@@ -448,8 +457,9 @@ Trace OpCollector::drain(int64_t origin_ns) {
     s.samples = 0;
     const int64_t cap = s.max_events.load();
     if (dropped > 0)
-        trace.notes.push_back("truncated to " + std::to_string(cap) + " events (max_trace_events): " +
-                              std::to_string(dropped) + " later events were dropped");
+        trace.notes.push_back("truncated to " + std::to_string(cap) +
+                              " events (max_trace_events): " + std::to_string(dropped) +
+                              " later events were dropped");
     if (dropped_samples > 0)
         trace.notes.push_back("memory track truncated to " + std::to_string(cap) + " samples: " +
                               std::to_string(dropped_samples) + " later samples were dropped");

@@ -16,9 +16,9 @@ namespace ts {
 class MemoryTracker;
 
 struct CollectorOptions {
-    bool record_shapes = true;   // input dims, dtypes and non-tensor values
-    bool memory = true;          // allocation/free events through the MemoryTracker
-    bool cuda = false;           // device time per op through CUDA events
+    bool record_shapes = true; // input dims, dtypes and non-tensor values
+    bool memory = true;        // allocation/free events through the MemoryTracker
+    bool cuda = false;         // device time per op through CUDA events
     int64_t max_events = 1000000;
 };
 

@@ -12,7 +12,8 @@ const Dims kNoDims;
 const std::string kNoText;
 
 void skipSpaces(const std::string& s, size_t& i) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])))
+        ++i;
 }
 
 bool expect(const std::string& s, size_t& i, char c) {
@@ -27,7 +28,8 @@ bool parseInt(const std::string& s, size_t& i, int64_t& value) {
     size_t end = i;
     if (end < s.size() && s[end] == '-') ++end;
     const size_t digits = end;
-    while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end]))) ++end;
+    while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end])))
+        ++end;
     if (end == digits) return false;
     try {
         value = std::stoll(s.substr(i, end - i));
@@ -72,8 +74,12 @@ void appendQuoted(std::string& out, const std::string& text) {
 }
 } // namespace
 
-const Dims& OpInputs::dimsAt(size_t i) const { return i < dims.size() ? dims[i] : kNoDims; }
-const std::string& OpInputs::argAt(size_t i) const { return i < args.size() ? args[i] : kNoText; }
+const Dims& OpInputs::dimsAt(size_t i) const {
+    return i < dims.size() ? dims[i] : kNoDims;
+}
+const std::string& OpInputs::argAt(size_t i) const {
+    return i < args.size() ? args[i] : kNoText;
+}
 const std::string& OpInputs::typeAt(size_t i) const {
     return i < types.size() ? types[i] : kNoText;
 }
@@ -132,9 +138,12 @@ std::vector<std::string> parseStringList(const std::string& text) {
     std::vector<std::string> result;
     if (!json.is_array()) return result;
     for (const auto& item : json) {
-        if (item.is_string()) result.push_back(item.get<std::string>());
-        else if (item.is_null()) result.emplace_back();
-        else result.push_back(item.dump());
+        if (item.is_string())
+            result.push_back(item.get<std::string>());
+        else if (item.is_null())
+            result.emplace_back();
+        else
+            result.push_back(item.dump());
     }
     return result;
 }
@@ -154,21 +163,38 @@ std::vector<int64_t> parseIntList(const std::string& value) {
 }
 
 int elementSize(const std::string& type_name) {
-    static const std::unordered_map<std::string, int> kSizes = {
-        {"float", 4},          {"Float", 4},          {"double", 8},        {"Double", 8},
-        {"c10::Half", 2},      {"Half", 2},           {"c10::BFloat16", 2}, {"BFloat16", 2},
-        {"long int", 8},       {"long", 8},           {"Long", 8},          {"int", 4},
-        {"Int", 4},            {"short int", 2},      {"short", 2},         {"Short", 2},
-        {"signed char", 1},    {"unsigned char", 1},  {"Byte", 1},          {"Char", 1},
-        {"bool", 1},           {"Bool", 1},           {"c10::complex<float>", 8},
-        {"c10::complex<double>", 16}};
+    static const std::unordered_map<std::string, int> kSizes = {{"float", 4},
+                                                                {"Float", 4},
+                                                                {"double", 8},
+                                                                {"Double", 8},
+                                                                {"c10::Half", 2},
+                                                                {"Half", 2},
+                                                                {"c10::BFloat16", 2},
+                                                                {"BFloat16", 2},
+                                                                {"long int", 8},
+                                                                {"long", 8},
+                                                                {"Long", 8},
+                                                                {"int", 4},
+                                                                {"Int", 4},
+                                                                {"short int", 2},
+                                                                {"short", 2},
+                                                                {"Short", 2},
+                                                                {"signed char", 1},
+                                                                {"unsigned char", 1},
+                                                                {"Byte", 1},
+                                                                {"Char", 1},
+                                                                {"bool", 1},
+                                                                {"Bool", 1},
+                                                                {"c10::complex<float>", 8},
+                                                                {"c10::complex<double>", 16}};
     auto it = kSizes.find(type_name);
     return it == kSizes.end() ? 4 : it->second;
 }
 
 int64_t numel(const Dims& dims) {
     int64_t n = 1;
-    for (int64_t d : dims) n *= d;
+    for (int64_t d : dims)
+        n *= d;
     return n;
 }
 

@@ -18,9 +18,9 @@ struct OpInputs {
     std::vector<std::string> args;
 
     size_t size() const { return dims.size(); }
-    const Dims& dimsAt(size_t i) const;          // empty when absent
-    const std::string& argAt(size_t i) const;    // "" when absent
-    const std::string& typeAt(size_t i) const;   // "" when absent
+    const Dims& dimsAt(size_t i) const;        // empty when absent
+    const std::string& argAt(size_t i) const;  // "" when absent
+    const std::string& typeAt(size_t i) const; // "" when absent
 };
 
 std::string formatDims(const std::vector<Dims>& dims);

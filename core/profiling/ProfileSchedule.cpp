@@ -6,10 +6,14 @@ namespace ts {
 
 const char* toString(ProfileAction action) {
     switch (action) {
-    case ProfileAction::None: return "none";
-    case ProfileAction::Warmup: return "warmup";
-    case ProfileAction::Record: return "record";
-    case ProfileAction::RecordAndSave: return "record_and_save";
+    case ProfileAction::None:
+        return "none";
+    case ProfileAction::Warmup:
+        return "warmup";
+    case ProfileAction::Record:
+        return "record";
+    case ProfileAction::RecordAndSave:
+        return "record_and_save";
     }
     return "none";
 }
@@ -49,6 +53,8 @@ int ProfileSchedule::windowOf(int64_t index) const {
     return static_cast<int>((index - skip_first_) / (wait_ + warmup_ + active_));
 }
 
-int64_t ProfileSchedule::activeSteps() const { return active_; }
+int64_t ProfileSchedule::activeSteps() const {
+    return active_;
+}
 
 } // namespace ts

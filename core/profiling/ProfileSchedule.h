@@ -18,7 +18,7 @@ public:
     ProfileAction at(int64_t index) const;
     // Window that step `index` belongs to (0-based), -1 outside windows.
     int windowOf(int64_t index) const;
-    int64_t activeSteps() const;  // recorded steps per window
+    int64_t activeSteps() const; // recorded steps per window
 
 private:
     bool enabled_ = false;

@@ -40,7 +40,7 @@ struct ProfileSession::Impl {
     ProfileSchedule schedule;
     OpCollector collector;
 
-    int64_t index = -1;  // schedule position of the current step
+    int64_t index = -1; // schedule position of the current step
     int64_t last_global = std::numeric_limits<int64_t>::min();
     ProfileAction action = ProfileAction::None;
     bool in_step = false;
@@ -48,9 +48,9 @@ struct ProfileSession::Impl {
     int64_t step_begin_ns = 0;
 
     bool window_open = false;
-    bool window_closing = false;  // its last active step has ended
+    bool window_closing = false; // its last active step has ended
     int next_window = 0;
-    std::vector<StepMark> steps;  // collector clock
+    std::vector<StepMark> steps; // collector clock
     std::optional<ProfileCapture> ready;
     std::vector<std::string> warnings;
 
@@ -85,7 +85,7 @@ void ProfileSession::Impl::beginStep(int64_t global) {
     }
     if (action == ProfileAction::None && !window_open && collector.attached()) collector.detach();
     if (isRecord(action) && !window_open) {
-        collector.clear();  // what the warm-up steps collected
+        collector.clear(); // what the warm-up steps collected
         window_open = true;
         steps.clear();
     }
@@ -115,9 +115,9 @@ void ProfileSession::Impl::closeWindow() {
     trace.origin_ns = origin + OpCollector::unixOffsetNs();
     const int64_t planned = schedule.activeSteps();
     if (static_cast<int64_t>(steps.size()) < planned)
-        trace.notes.push_back("window cut short by the end of the run: " +
-                              std::to_string(steps.size()) + " of " + std::to_string(planned) +
-                              " active steps recorded");
+        trace.notes.push_back(
+            "window cut short by the end of the run: " + std::to_string(steps.size()) + " of " +
+            std::to_string(planned) + " active steps recorded");
     if (!config.record_shapes)
         trace.notes.push_back("record_shapes is off: no input shapes and no FLOPs");
     steps.clear();
@@ -127,7 +127,8 @@ void ProfileSession::Impl::closeWindow() {
 }
 
 void ProfileSession::Impl::deliver(TrainerObserver& observer) {
-    for (const std::string& w : warnings) observer.onMessage(LogLevel::Warning, w);
+    for (const std::string& w : warnings)
+        observer.onMessage(LogLevel::Warning, w);
     warnings.clear();
     if (!ready) return;
     ProfileCapture capture = std::move(*ready);
@@ -168,7 +169,9 @@ void ProfileSession::finish(TrainerObserver& observer) {
     s.deliver(observer);
 }
 
-bool ProfileSession::recording() const { return impl_->recording; }
+bool ProfileSession::recording() const {
+    return impl_->recording;
+}
 
 ProfileSession::Range::Range(ProfileSession* session, const char* name)
     : session_(session), name_(name) {

@@ -28,7 +28,7 @@ public:
     void stepEnd(int64_t global_step, TrainerObserver& observer);
     // Flushes a window cut short by the end or cancellation of the run.
     void finish(TrainerObserver& observer);
-    bool recording() const;  // inside an active step
+    bool recording() const; // inside an active step
 
     // A named range on the trace (and an NVTX range on CUDA builds); no-op
     // cost when not recording. Phases: "data", "copy", "forward", "backward",

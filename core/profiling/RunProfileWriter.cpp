@@ -50,17 +50,19 @@ nlohmann::json flopTotals(const Trace& trace) {
     const OpTable backward = computeOpStats(trace, OpGrouping::Name, OpScope::Backward);
     auto sum = [](const OpTable& t) {
         double flops = 0;
-        for (const OpStat& r : t.rows) flops += r.flops;
+        for (const OpStat& r : t.rows)
+            flops += r.flops;
         return flops;
     };
     const double f = sum(forward), b = sum(backward);
-    return {{"forward_gflops", f / 1e9}, {"backward_gflops", b / 1e9},
-            {"total_gflops", (f + b) / 1e9}};
+    return {
+        {"forward_gflops", f / 1e9}, {"backward_gflops", b / 1e9}, {"total_gflops", (f + b) / 1e9}};
 }
 
 int64_t peakLiveBytes(const Trace& trace) {
     int64_t peak = 0;
-    for (const MemorySample& m : trace.memory) peak = std::max(peak, m.live_bytes);
+    for (const MemorySample& m : trace.memory)
+        peak = std::max(peak, m.live_bytes);
     return peak;
 }
 
@@ -111,8 +113,7 @@ nlohmann::json writeProfileOutputs(const ProfileCapture& capture,
     options.last_step = capture.last_step;
     writeChromeTraceFile(trace, run_dir / trace_file, options);
     writeFileAtomically(run_dir / memory, formatMemoryCsv(trace));
-    return profileSummary(capture,
-                          {{"ops", ops}, {"trace", trace_file}, {"memory", memory}});
+    return profileSummary(capture, {{"ops", ops}, {"trace", trace_file}, {"memory", memory}});
 }
 
 } // namespace ts

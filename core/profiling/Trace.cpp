@@ -7,12 +7,18 @@ namespace ts {
 
 const char* toString(EventKind kind) {
     switch (kind) {
-    case EventKind::Operator: return "operator";
-    case EventKind::Backward: return "backward";
-    case EventKind::Annotation: return "annotation";
-    case EventKind::Kernel: return "kernel";
-    case EventKind::Memcpy: return "memcpy";
-    case EventKind::Other: return "other";
+    case EventKind::Operator:
+        return "operator";
+    case EventKind::Backward:
+        return "backward";
+    case EventKind::Annotation:
+        return "annotation";
+    case EventKind::Kernel:
+        return "kernel";
+    case EventKind::Memcpy:
+        return "memcpy";
+    case EventKind::Other:
+        return "other";
     }
     return "other";
 }
@@ -29,16 +35,19 @@ bool isAutogradEventName(const std::string& name) {
     if (name.rfind("autograd::", 0) == 0 || name.rfind("torch::autograd::", 0) == 0) return true;
     // Autograd nodes are named <Op>Backward<N> (ConvolutionBackward0, ...).
     size_t end = name.size();
-    while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
+    while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9')
+        --end;
     static const std::string kSuffix = "Backward";
-    return end >= kSuffix.size() && name.compare(end - kSuffix.size(), kSuffix.size(), kSuffix) == 0;
+    return end >= kSuffix.size() &&
+           name.compare(end - kSuffix.size(), kSuffix.size(), kSuffix) == 0;
 }
 
 uint32_t Trace::internName(const std::string& name) {
     // The index is rebuilt when names were filled in directly (or copied).
     if (name_index_.size() != names.size()) {
         name_index_.clear();
-        for (uint32_t i = 0; i < names.size(); ++i) name_index_.emplace(names[i], i);
+        for (uint32_t i = 0; i < names.size(); ++i)
+            name_index_.emplace(names[i], i);
     }
     auto [it, added] = name_index_.emplace(name, static_cast<uint32_t>(names.size()));
     if (added) names.push_back(name);
@@ -62,7 +71,9 @@ const std::string& Trace::stringAt(int32_t index) const {
     return strings[index];
 }
 
-const std::string& Trace::shapesOf(const TraceEvent& e) const { return stringAt(e.shapes); }
+const std::string& Trace::shapesOf(const TraceEvent& e) const {
+    return stringAt(e.shapes);
+}
 
 int32_t Trace::laneFor(int64_t tid, bool device, const std::string& name) {
     if (lane_index_.size() != lanes.size()) {
@@ -103,8 +114,10 @@ std::vector<int32_t> sortEvents(std::vector<TraceEvent>& events) {
 }
 
 void renumber(int32_t& index, const std::vector<int32_t>& new_index) {
-    if (index >= 0 && static_cast<size_t>(index) < new_index.size()) index = new_index[index];
-    else index = -1;
+    if (index >= 0 && static_cast<size_t>(index) < new_index.size())
+        index = new_index[index];
+    else
+        index = -1;
 }
 
 // Parent = innermost enclosing event on the same lane. An event that starts
@@ -130,8 +143,12 @@ void computeNesting(std::vector<TraceEvent>& events) {
     }
 }
 
-bool isForwardOp(const TraceEvent& e) { return e.kind == EventKind::Operator && e.seq >= 0; }
-bool isBackwardNode(const TraceEvent& e) { return e.kind == EventKind::Backward && e.seq >= 0; }
+bool isForwardOp(const TraceEvent& e) {
+    return e.kind == EventKind::Operator && e.seq >= 0;
+}
+bool isBackwardNode(const TraceEvent& e) {
+    return e.kind == EventKind::Backward && e.seq >= 0;
+}
 
 // Forward op <-> backward node by autograd sequence number. Several nested
 // ops share one number (aten::conv2d > aten::convolution > ...) and ops that
@@ -143,9 +160,8 @@ void linkBackward(std::vector<TraceEvent>& events) {
         if (isForwardOp(events[i]) || isBackwardNode(events[i]))
             by_time.push_back(static_cast<int32_t>(i));
     }
-    std::stable_sort(by_time.begin(), by_time.end(), [&](int32_t a, int32_t b) {
-        return events[a].start_ns < events[b].start_ns;
-    });
+    std::stable_sort(by_time.begin(), by_time.end(),
+                     [&](int32_t a, int32_t b) { return events[a].start_ns < events[b].start_ns; });
     std::unordered_map<int64_t, int32_t> candidate;
     for (int32_t i : by_time) {
         TraceEvent& e = events[i];
@@ -163,8 +179,8 @@ void linkBackward(std::vector<TraceEvent>& events) {
         // evaluate_function: X") the node's number too: the op links to the
         // innermost of them, the node itself.
         int32_t& forward_link = events[it->second].link;
-        if (forward_link < 0 || (events[forward_link].lane == e.lane &&
-                                 e.start_ns < events[forward_link].end_ns()))
+        if (forward_link < 0 ||
+            (events[forward_link].lane == e.lane && e.start_ns < events[forward_link].end_ns()))
             forward_link = i;
     }
 }
@@ -184,7 +200,9 @@ void assignSteps(std::vector<TraceEvent>& events, const std::vector<StepMark>& s
 
 } // namespace
 
-void Trace::finalize() { finalize(nullptr); }
+void Trace::finalize() {
+    finalize(nullptr);
+}
 
 void Trace::finalize(std::vector<int32_t>* new_index_out) {
     std::vector<int32_t> new_index = sortEvents(events);

@@ -11,11 +11,11 @@
 namespace ts {
 
 enum class EventKind : uint8_t {
-    Operator,    // forward ATen op (aten::conv2d, ...)
-    Backward,    // autograd node (ConvolutionBackward0, ...)
-    Annotation,  // user range: step, phase (forward/backward/optimizer), record_function
-    Kernel,      // device kernel / device-side op time
-    Memcpy,      // device copies
+    Operator,   // forward ATen op (aten::conv2d, ...)
+    Backward,   // autograd node (ConvolutionBackward0, ...)
+    Annotation, // user range: step, phase (forward/backward/optimizer), record_function
+    Kernel,     // device kernel / device-side op time
+    Memcpy,     // device copies
     Other,
 };
 const char* toString(EventKind kind);
@@ -26,10 +26,10 @@ EventKind eventKindFromString(const std::string& text);
 bool isAutogradEventName(const std::string& name);
 
 struct TraceEvent {
-    uint32_t name = 0;       // index into Trace::names
+    uint32_t name = 0; // index into Trace::names
     EventKind kind = EventKind::Operator;
-    int32_t lane = 0;        // index into Trace::lanes
-    int64_t start_ns = 0;    // relative to Trace::origin_ns
+    int32_t lane = 0;     // index into Trace::lanes
+    int64_t start_ns = 0; // relative to Trace::origin_ns
     int64_t dur_ns = 0;
     int32_t parent = -1;     // enclosing event on the same lane, -1 at top level
     int16_t depth = 0;       // nesting depth on its lane (0 = top level)
@@ -49,7 +49,7 @@ struct TraceEvent {
 };
 
 struct TraceLane {
-    std::string name;        // "thread 1234 (main)", "CUDA stream 7"
+    std::string name; // "thread 1234 (main)", "CUDA stream 7"
     int64_t tid = 0;
     bool device = false;
 };
@@ -58,8 +58,8 @@ struct TraceLane {
 struct MemorySample {
     int64_t t_ns = 0;
     int64_t live_bytes = 0;
-    int64_t delta_bytes = 0;  // + allocation, - free
-    int32_t event = -1;       // innermost operator at that moment, -1 none
+    int64_t delta_bytes = 0; // + allocation, - free
+    int32_t event = -1;      // innermost operator at that moment, -1 none
 };
 
 struct StepMark {
@@ -69,15 +69,15 @@ struct StepMark {
 };
 
 struct Trace {
-    std::vector<std::string> names;    // interned event names
-    std::vector<std::string> strings;  // interned other strings (shapes)
+    std::vector<std::string> names;   // interned event names
+    std::vector<std::string> strings; // interned other strings (shapes)
     std::vector<TraceLane> lanes;
-    std::vector<TraceEvent> events;    // sorted by (lane, start_ns, -dur_ns)
-    std::vector<MemorySample> memory;  // sorted by t_ns
+    std::vector<TraceEvent> events;   // sorted by (lane, start_ns, -dur_ns)
+    std::vector<MemorySample> memory; // sorted by t_ns
     std::vector<StepMark> steps;
-    std::vector<std::string> notes;    // e.g. "truncated to 1000000 events"
-    std::string source;                // "trainscope", "torch.profiler (kineto)", ...
-    int64_t origin_ns = 0;             // absolute time of t=0 (for export)
+    std::vector<std::string> notes; // e.g. "truncated to 1000000 events"
+    std::string source;             // "trainscope", "torch.profiler (kineto)", ...
+    int64_t origin_ns = 0;          // absolute time of t=0 (for export)
 
     uint32_t internName(const std::string& name);
     int32_t internString(const std::string& text);
@@ -99,13 +99,13 @@ struct Trace {
 private:
     std::unordered_map<std::string, uint32_t> name_index_;
     std::unordered_map<std::string, int32_t> string_index_;
-    std::unordered_map<int64_t, int32_t> lane_index_;  // key: tid * 2 + device
+    std::unordered_map<int64_t, int32_t> lane_index_; // key: tid * 2 + device
 };
 
 // One finished profiling window, delivered by the engine to observers.
 struct ProfileCapture {
-    int window = 0;          // 0-based window index
-    int64_t first_step = 0;  // global steps covered (inclusive)
+    int window = 0;         // 0-based window index
+    int64_t first_step = 0; // global steps covered (inclusive)
     int64_t last_step = 0;
     Trace trace;
 };

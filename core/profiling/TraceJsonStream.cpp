@@ -26,13 +26,14 @@ int64_t microsTextToNs(const std::string& text, double value) {
         } else if (std::isdigit(static_cast<unsigned char>(c))) {
             if (!after_point) {
                 whole = whole * 10 + (c - '0');
-            } else if (frac_digits < 4) {  // the 4th digit only rounds
+            } else if (frac_digits < 4) { // the 4th digit only rounds
                 frac = frac * 10 + (c - '0');
                 ++frac_digits;
             }
         }
     }
-    while (frac_digits < 4) frac *= 10, ++frac_digits;
+    while (frac_digits < 4)
+        frac *= 10, ++frac_digits;
     const int64_t ns = whole * 1000 + (frac + 5) / 10;
     return negative ? -ns : ns;
 }
@@ -101,8 +102,10 @@ public:
     bool binary(json::binary_t&) { return true; }
 
     bool key(std::string& k) {
-        if (builder_.active()) builder_.setKey(std::move(k));
-        else if (level_ == 1) top_key_ = std::move(k);
+        if (builder_.active())
+            builder_.setKey(std::move(k));
+        else if (level_ == 1)
+            top_key_ = std::move(k);
         return true;
     }
     bool start_object(std::size_t) { return start(json::object(), false); }
@@ -159,22 +162,28 @@ private:
             if (builder_.close()) deliver();
             return true;
         }
-        if (level == events_level_ - 1) events_level_ = -1;  // the event list closed
+        if (level == events_level_ - 1) events_level_ = -1; // the event list closed
         return true;
     }
 
     bool scalar(json value) {
         if (builder_.active()) return builder_.put(std::move(value)), true;
-        if (level_ == 0) root_ = TraceJsonRoot::Other;
-        else if (level_ == events_level_) visitor_.malformed();
-        else if (root_ == TraceJsonRoot::Object && level_ == 1) visitor_.meta(top_key_, value);
+        if (level_ == 0)
+            root_ = TraceJsonRoot::Other;
+        else if (level_ == events_level_)
+            visitor_.malformed();
+        else if (root_ == TraceJsonRoot::Object && level_ == 1)
+            visitor_.meta(top_key_, value);
         return true;
     }
 
     void deliver() {
-        if (target_ == Target::Event) visitor_.event(builder_.value());
-        else if (target_ == Target::Meta) visitor_.meta(top_key_, builder_.value());
-        else visitor_.malformed();
+        if (target_ == Target::Event)
+            visitor_.event(builder_.value());
+        else if (target_ == Target::Meta)
+            visitor_.meta(top_key_, builder_.value());
+        else
+            visitor_.malformed();
     }
 
     TraceJsonVisitor& visitor_;
@@ -196,10 +205,9 @@ TraceJsonRoot streamTraceJson(const std::string& text, const std::string& origin
     TraceSax sax(visitor);
     if (!json::sax_parse(text, &sax)) {
         const bool at_end = sax.errorPosition() >= text.size();
-        throw TraceReadError(origin + ": not valid JSON at byte " +
-                             std::to_string(sax.errorPosition()) +
-                             (at_end ? " (the file ends early: truncated?)" : " (truncated?)") +
-                             ": " + sax.error());
+        throw TraceReadError(
+            origin + ": not valid JSON at byte " + std::to_string(sax.errorPosition()) +
+            (at_end ? " (the file ends early: truncated?)" : " (truncated?)") + ": " + sax.error());
     }
     return sax.root();
 }

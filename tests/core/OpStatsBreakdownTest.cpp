@@ -18,7 +18,7 @@ TEST(OpStatsBreakdown, PhasesPerStepAddUpToTheStep) {
     t.steps.push_back(StepMark{7, 0, 100 * kMs});
     t.steps.push_back(StepMark{8, 100 * kMs, 150 * kMs});
     addEvent(t, "data", EventKind::Annotation, 0, 10 * kMs);
-    addEvent(t, "copy", EventKind::Annotation, 2 * kMs, 3 * kMs);  // inside data: counted once
+    addEvent(t, "copy", EventKind::Annotation, 2 * kMs, 3 * kMs); // inside data: counted once
     addEvent(t, "forward", EventKind::Annotation, 10 * kMs, 30 * kMs);
     addEvent(t, "aten::conv2d", EventKind::Operator, 11 * kMs, 20 * kMs);
     addEvent(t, "backward", EventKind::Annotation, 40 * kMs, 40 * kMs);

@@ -40,10 +40,11 @@ TEST(OpStats, HandBuiltSequenceGivesKnownSelfAndTotalTimes) {
     EXPECT_DOUBLE_EQ(row(table, "B").avgCpuNs(), 25);
     EXPECT_EQ(row(table, "C").self_cpu_ns, 10);
     EXPECT_EQ(row(table, "D").self_cpu_ns, 40);
-    EXPECT_EQ(table.total_self_cpu_ns, 120);  // = the top-level time, 100 + 20
+    EXPECT_EQ(table.total_self_cpu_ns, 120); // = the top-level time, 100 + 20
     // Sorted by self CPU time, descending (ties by name).
     std::vector<std::string> order;
-    for (const OpStat& r : table.rows) order.push_back(r.name);
+    for (const OpStat& r : table.rows)
+        order.push_back(r.name);
     EXPECT_EQ(order, (std::vector<std::string>{"B", "D", "A", "C"}));
 }
 
@@ -61,7 +62,7 @@ TEST(OpStats, ForwardBackwardSplitFollowsAutogradNodes) {
     Trace t;
     addEvent(t, "aten::mm", EventKind::Operator, 0, 10);
     addEvent(t, "MmBackward0", EventKind::Backward, 100, 50);
-    addEvent(t, "aten::mm", EventKind::Operator, 110, 20);  // inside the node
+    addEvent(t, "aten::mm", EventKind::Operator, 110, 20); // inside the node
     t.finalize();
     const OpTable fwd = computeOpStats(t, OpGrouping::Name, OpScope::Forward);
     const OpTable bwd = computeOpStats(t, OpGrouping::Name, OpScope::Backward);
@@ -71,7 +72,7 @@ TEST(OpStats, ForwardBackwardSplitFollowsAutogradNodes) {
     EXPECT_EQ(row(bwd, "aten::mm").cpu_total_ns, 20);
     EXPECT_TRUE(row(bwd, "aten::mm").backward);
     EXPECT_EQ(row(bwd, "MmBackward0").self_cpu_ns, 30);
-    EXPECT_FALSE(row(computeOpStats(t), "aten::mm").backward);  // mixed: not backward only
+    EXPECT_FALSE(row(computeOpStats(t), "aten::mm").backward); // mixed: not backward only
 }
 
 TEST(OpStats, MemoryDeviceTimeAndFlopsColumns) {
@@ -83,7 +84,7 @@ TEST(OpStats, MemoryDeviceTimeAndFlopsColumns) {
     t.events[parent].alloc_bytes = 100;
     t.events[parent].free_bytes = 40;
     t.events[child].alloc_bytes = 1000;
-    t.events[parent].device_ns = 70;  // includes the child's 30
+    t.events[parent].device_ns = 70; // includes the child's 30
     t.events[child].device_ns = 30;
     t.events[child].flops = 5e9;
     t.events[child].bytes = 1e9;
@@ -108,10 +109,10 @@ TEST(OpStats, TextTableLooksLikeTorchProfilers) {
     for (const char* header : {"Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total",
                                "CPU time avg", "# of Calls", "Input Shapes"})
         EXPECT_NE(text.find(header), std::string::npos) << header;
-    EXPECT_EQ(text.find("Self CUDA"), std::string::npos);  // no device time: no device columns
-    EXPECT_NE(text.find("33.33%"), std::string::npos);     // D: 40 of 120
+    EXPECT_EQ(text.find("Self CUDA"), std::string::npos); // no device time: no device columns
+    EXPECT_NE(text.find("33.33%"), std::string::npos);    // D: 40 of 120
     EXPECT_NE(text.find("Self CPU time total: 0.120us"), std::string::npos);
-    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3 + 3 + 1 + 1);  // rules, header, 3 rows
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3 + 3 + 1 + 1); // rules, header, 3 rows
     EXPECT_EQ(formatDurationNs(10720000), "10.720ms");
     EXPECT_EQ(formatDurationNs(638000), "638.000us");
     EXPECT_EQ(formatDurationNs(2.5e9), "2.500s");
@@ -129,7 +130,7 @@ TEST(OpStats, CsvAndJsonCarryRawNumbers) {
               "cpu_total_pct,cpu_avg_ns,self_device_ns,device_total_ns,cpu_mem_bytes,"
               "self_cpu_mem_bytes,flops,bytes,gflop_per_s,arithmetic_intensity");
     EXPECT_NE(csv.find("\nD,,0,1,40,33.3333,40,"), std::string::npos);
-    EXPECT_NE(csv.find("\nB,\"[[2, 3]]\",0,1,20,"), std::string::npos);  // quoted: has commas
+    EXPECT_NE(csv.find("\nB,\"[[2, 3]]\",0,1,20,"), std::string::npos); // quoted: has commas
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 6);
     const nlohmann::json j = opTableToJson(table, 2);
     EXPECT_EQ(j["total_self_cpu_ns"], 120);
@@ -154,7 +155,8 @@ TEST(OpStats, SortsByAnyColumnAndRejectsUnknownKeys) {
         EXPECT_NE(std::string(e.what()).find("'speed'"), std::string::npos);
         EXPECT_NE(std::string(e.what()).find("self_cpu"), std::string::npos);
     }
-    for (const std::string& key : opSortKeys()) EXPECT_NO_THROW(sortOpTable(table, key)) << key;
+    for (const std::string& key : opSortKeys())
+        EXPECT_NO_THROW(sortOpTable(table, key)) << key;
 }
 
 } // namespace

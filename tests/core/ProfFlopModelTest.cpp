@@ -19,7 +19,8 @@ using test::findEvent;
 
 OpInputs inputs(std::vector<Dims> dims, std::vector<std::string> args) {
     OpInputs in;
-    for (const Dims& d : dims) in.types.push_back(d.empty() ? "" : "float");
+    for (const Dims& d : dims)
+        in.types.push_back(d.empty() ? "" : "float");
     in.dims = std::move(dims);
     in.args = std::move(args);
     return in;
@@ -32,16 +33,16 @@ double convFlops(double n, double cout, double hout, double wout, double cin, do
 
 TEST(ProfFlopModel, ConvolutionMatchesTheFormula) {
     // mkldnn_convolution(input, weight, bias, padding, stride, dilation, groups)
-    const OpCost same = forwardOpCost(
-        "aten::mkldnn_convolution",
-        inputs({{32, 3, 32, 32}, {64, 3, 3, 3}, {}, {}, {}, {}, {}}, {"", "", "", "[1, 1]", "[1, 1]", "[1, 1]", "1"}));
+    const OpCost same = forwardOpCost("aten::mkldnn_convolution",
+                                      inputs({{32, 3, 32, 32}, {64, 3, 3, 3}, {}, {}, {}, {}, {}},
+                                             {"", "", "", "[1, 1]", "[1, 1]", "[1, 1]", "1"}));
     EXPECT_DOUBLE_EQ(same.flops, convFlops(32, 64, 32, 32, 3, 3));
     EXPECT_EQ(same.family, OpFamily::Convolution);
     EXPECT_DOUBLE_EQ(same.bytes, 4.0 * (32 * 3 * 32 * 32 + 64 * 3 * 3 * 3 + 32 * 64 * 32 * 32));
     // conv2d(input, weight, bias, stride, padding, dilation, groups): 3x3 stride 2 pad 1.
-    const OpCost strided = forwardOpCost(
-        "aten::conv2d", inputs({{8, 64, 56, 56}, {128, 64, 3, 3}, {}, {}, {}, {}, {}},
-                               {"", "", "", "[2, 2]", "[1, 1]", "[1, 1]", "1"}));
+    const OpCost strided =
+        forwardOpCost("aten::conv2d", inputs({{8, 64, 56, 56}, {128, 64, 3, 3}, {}, {}, {}, {}, {}},
+                                             {"", "", "", "[2, 2]", "[1, 1]", "[1, 1]", "1"}));
     EXPECT_DOUBLE_EQ(strided.flops, convFlops(8, 128, 28, 28, 64, 3));
     // Depthwise: weight [C, 1, k, k] with groups = C.
     const OpCost depthwise = forwardOpCost(
@@ -49,9 +50,9 @@ TEST(ProfFlopModel, ConvolutionMatchesTheFormula) {
                                     {"", "", "", "[1]", "[0]", "[1]", "False", "[0]", "32"}));
     EXPECT_DOUBLE_EQ(depthwise.flops, convFlops(1, 32, 8, 8, 1, 3));
     // conv2d.padding with "same".
-    const OpCost padded = forwardOpCost(
-        "aten::conv2d", inputs({{2, 4, 9, 9}, {6, 4, 5, 5}, {}, {}, {}, {}, {}},
-                               {"", "", "", "[1, 1]", "same", "[1, 1]", "1"}));
+    const OpCost padded =
+        forwardOpCost("aten::conv2d", inputs({{2, 4, 9, 9}, {6, 4, 5, 5}, {}, {}, {}, {}, {}},
+                                             {"", "", "", "[1, 1]", "same", "[1, 1]", "1"}));
     EXPECT_DOUBLE_EQ(padded.flops, convFlops(2, 6, 9, 9, 4, 5));
     // Without the non-tensor values the output size is unknown: no guess.
     EXPECT_EQ(forwardOpCost("aten::conv2d", inputs({{2, 4, 9, 9}, {6, 4, 5, 5}}, {})).flops, 0);
@@ -62,8 +63,17 @@ TEST(ProfFlopModel, ConvolutionBackwardReadsTheOutputFromGradOutput) {
     OpInputs in = inputs({{8, 128, 28, 28}, {8, 64, 56, 56}, {128, 64, 3, 3}}, {});
     EXPECT_DOUBLE_EQ(forwardOpCost("aten::convolution_backward", in).flops,
                      2 * convFlops(8, 128, 28, 28, 64, 3));
-    in.args = {"", "", "", "", "[2, 2]", "[1, 1]", "[1, 1]", "False", "[0, 0]", "1",
-               "[False, True, False]"};  // weight gradient only (the first layer)
+    in.args = {"",
+               "",
+               "",
+               "",
+               "[2, 2]",
+               "[1, 1]",
+               "[1, 1]",
+               "False",
+               "[0, 0]",
+               "1",
+               "[False, True, False]"}; // weight gradient only (the first layer)
     EXPECT_DOUBLE_EQ(forwardOpCost("aten::convolution_backward", in).flops,
                      convFlops(8, 128, 28, 28, 64, 3));
 }
@@ -79,17 +89,18 @@ TEST(ProfFlopModel, LinearAndMatrixProductsMatchTheFormula) {
                      2.0 * 4 * 8 * 16 * 2);
     EXPECT_DOUBLE_EQ(forwardOpCost("aten::matmul", inputs({{3, 7, 5}, {5, 2}}, {})).flops,
                      2.0 * 3 * 7 * 5 * 2);
-    EXPECT_EQ(forwardOpCost("aten::mm", inputs({{3, 4}, {5, 6}}, {})).flops, 0);  // mismatch
+    EXPECT_EQ(forwardOpCost("aten::mm", inputs({{3, 4}, {5, 6}}, {})).flops, 0); // mismatch
 }
 
 TEST(ProfFlopModel, PoolingNormalizationAndElementwise) {
     // max_pool2d(self, kernel_size, stride, padding, dilation, ceil_mode): 3x3/2 pad 1
-    const OpCost pool = forwardOpCost("aten::max_pool2d_with_indices",
-                                      inputs({{2, 64, 112, 112}, {}, {}, {}, {}, {}},
-                                             {"", "[3, 3]", "[2, 2]", "[1, 1]", "[1, 1]", "False"}));
+    const OpCost pool =
+        forwardOpCost("aten::max_pool2d_with_indices",
+                      inputs({{2, 64, 112, 112}, {}, {}, {}, {}, {}},
+                             {"", "[3, 3]", "[2, 2]", "[1, 1]", "[1, 1]", "False"}));
     EXPECT_DOUBLE_EQ(pool.flops, 2.0 * 64 * 56 * 56 * 9);
-    EXPECT_DOUBLE_EQ(
-        forwardOpCost("aten::native_batch_norm", inputs({{2, 8, 4, 4}}, {})).flops, 5.0 * 256);
+    EXPECT_DOUBLE_EQ(forwardOpCost("aten::native_batch_norm", inputs({{2, 8, 4, 4}}, {})).flops,
+                     5.0 * 256);
     EXPECT_DOUBLE_EQ(forwardOpCost("aten::add", inputs({{4, 8}, {8}}, {})).flops, 32);
     EXPECT_DOUBLE_EQ(forwardOpCost("aten::threshold_backward", inputs({{4, 8}, {4, 8}}, {})).flops,
                      32);
@@ -116,8 +127,10 @@ TEST(ProfFlopModel, NestedOpsAndBackwardNodesAreCountedOnce) {
     const std::string shapes = "[[1, 2, 6, 6], [4, 2, 3, 3], [], [], [], [], []]";
     const std::string types = "[\"float\", \"float\", \"\", \"\", \"\", \"\", \"\"]";
     // conv2d lists stride before padding, mkldnn_convolution padding first.
-    const std::string stride_first = "[\"\", \"\", \"\", \"[1, 1]\", \"[0, 0]\", \"[1, 1]\", \"1\"]";
-    const std::string padding_first = "[\"\", \"\", \"\", \"[0, 0]\", \"[1, 1]\", \"[1, 1]\", \"1\"]";
+    const std::string stride_first =
+        "[\"\", \"\", \"\", \"[1, 1]\", \"[0, 0]\", \"[1, 1]\", \"1\"]";
+    const std::string padding_first =
+        "[\"\", \"\", \"\", \"[0, 0]\", \"[1, 1]\", \"[1, 1]\", \"1\"]";
     struct Op {
         const char* name;
         int start, dur, seq;
@@ -126,12 +139,13 @@ TEST(ProfFlopModel, NestedOpsAndBackwardNodesAreCountedOnce) {
     for (const Op& op : {Op{"aten::conv2d", 0, 100, 3, stride_first},
                          Op{"aten::convolution", 5, 90, 3, stride_first},
                          Op{"aten::mkldnn_convolution", 10, 80, -1, padding_first}}) {
-        const auto i = addEvent(t, op.name, EventKind::Operator, op.start, op.dur, 0, op.seq, shapes);
+        const auto i =
+            addEvent(t, op.name, EventKind::Operator, op.start, op.dur, 0, op.seq, shapes);
         t.events[i].types = t.internString(types);
         t.events[i].args = t.internString(op.args);
     }
     addEvent(t, "ConvolutionBackward0", EventKind::Backward, 200, 50, 0, 3);
-    addEvent(t, "ReluBackward0", EventKind::Backward, 300, 50, 0, 9);  // no forward op: 0
+    addEvent(t, "ReluBackward0", EventKind::Backward, 300, 50, 0, 9); // no forward op: 0
     t.finalize();
     annotateCosts(t);
     const double expected = convFlops(1, 4, 4, 4, 2, 3);
@@ -142,9 +156,11 @@ TEST(ProfFlopModel, NestedOpsAndBackwardNodesAreCountedOnce) {
     EXPECT_EQ(t.events[findEvent(t, "ReluBackward0")].flops, 0);
     // A node that ran a modeled op leaves the FLOPs to it.
     Trace u = t;
-    const auto inner = addEvent(u, "aten::mm", EventKind::Operator, 210, 10, 0, -1, "[[2, 3], [3, 4]]");
+    const auto inner =
+        addEvent(u, "aten::mm", EventKind::Operator, 210, 10, 0, -1, "[[2, 3], [3, 4]]");
     u.events[inner].types = u.internString("[\"float\", \"float\"]");
-    for (TraceEvent& e : u.events) e.flops = 0;
+    for (TraceEvent& e : u.events)
+        e.flops = 0;
     u.finalize();
     annotateCosts(u);
     EXPECT_EQ(u.events[findEvent(u, "ConvolutionBackward0")].flops, 0);
@@ -158,7 +174,8 @@ double familyFlops(const Trace& t, std::initializer_list<OpFamily> families, boo
         for (int32_t p = static_cast<int32_t>(&e - t.events.data()); p >= 0; p = t.events[p].parent)
             in_backward = in_backward || t.events[p].kind == EventKind::Backward;
         const OpFamily f = opFamily(t.nameOf(e));
-        if (in_backward == backward && std::find(families.begin(), families.end(), f) != families.end())
+        if (in_backward == backward &&
+            std::find(families.begin(), families.end(), f) != families.end())
             sum += e.flops;
     }
     return sum;
@@ -206,7 +223,7 @@ TEST(ProfFlopModel, ResNet18ForwardFlopsEqualTwiceTheAnalyticMacs) {
     const double macs = summarizeModel("resnet18", "cifar", 3, 32, 10).total_macs;
     const double measured = familyFlops(t, {OpFamily::Convolution, OpFamily::MatMul}, false);
     EXPECT_NEAR(measured, 2 * macs * batch, 0.01 * 2 * macs * batch);
-    EXPECT_DOUBLE_EQ(measured, 2 * macs * batch);  // the model is exact for these layers
+    EXPECT_DOUBLE_EQ(measured, 2 * macs * batch); // the model is exact for these layers
 }
 
 } // namespace

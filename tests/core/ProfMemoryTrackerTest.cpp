@@ -18,12 +18,12 @@ TEST(ProfMemoryTracker, ScopeReportsAllocationPeakAndFree) {
     const int64_t before = tracker->liveBytes();
     tracker->resetPeak();
     {
-        torch::Tensor t = torch::empty({kMiB / 4}, torch::kFloat);  // 1 MiB
+        torch::Tensor t = torch::empty({kMiB / 4}, torch::kFloat); // 1 MiB
         EXPECT_GE(tracker->liveBytes() - before, kMiB);
         EXPECT_GE(tracker->peakBytes() - before, kMiB);
     }
     EXPECT_LT(tracker->liveBytes() - before, kMiB);
-    EXPECT_GE(tracker->peakBytes() - before, kMiB);  // the peak stays until reset
+    EXPECT_GE(tracker->peakBytes() - before, kMiB); // the peak stays until reset
     tracker->resetPeak();
     EXPECT_EQ(tracker->peakBytes(), tracker->liveBytes());
 }
@@ -51,9 +51,7 @@ TEST(ProfMemoryTracker, ListenerSeesAllocationAndFreeEvents) {
 
 TEST(ProfMemoryTracker, NothingIsReportedOutsideAScope) {
     auto tracker = MemoryTracker::create();
-    {
-        MemoryTracker::Scope scope(tracker);
-    }
+    { MemoryTracker::Scope scope(tracker); }
     EXPECT_FALSE(c10::memoryProfilingEnabled());
     const int64_t before = tracker->liveBytes();
     torch::Tensor t = torch::empty({kMiB / 4});

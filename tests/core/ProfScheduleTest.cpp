@@ -14,10 +14,18 @@ std::string actions(const ProfileConfig& c, int steps) {
     std::string out;
     for (int i = 0; i < steps; ++i) {
         switch (schedule.at(i)) {
-        case ProfileAction::None: out += 'n'; break;
-        case ProfileAction::Warmup: out += 'w'; break;
-        case ProfileAction::Record: out += 'r'; break;
-        case ProfileAction::RecordAndSave: out += 's'; break;
+        case ProfileAction::None:
+            out += 'n';
+            break;
+        case ProfileAction::Warmup:
+            out += 'w';
+            break;
+        case ProfileAction::Record:
+            out += 'r';
+            break;
+        case ProfileAction::RecordAndSave:
+            out += 's';
+            break;
         }
     }
     return out;
@@ -37,7 +45,7 @@ ProfileConfig config(int skip_first, int wait, int warmup, int active, int repea
 TEST(ProfSchedule, FollowsTorchProfilerSchedule) {
     EXPECT_EQ(actions(config(1, 1, 1, 2, 2), 14), "nnwrsnwrsnnnnn");
     EXPECT_EQ(actions(config(0, 0, 2, 3, 1), 8), "wwrrsnnn");
-    EXPECT_EQ(actions(config(0, 0, 0, 1, 0), 4), "ssss");  // repeat 0: until the run ends
+    EXPECT_EQ(actions(config(0, 0, 0, 1, 0), 4), "ssss"); // repeat 0: until the run ends
     EXPECT_EQ(actions(config(2, 0, 0, 2, 1), 6), "nnrsnn");
 }
 

@@ -49,13 +49,13 @@ TEST(ProfSession, RecordsOnlyTheActiveStepsAndDeliversOneWindow) {
     const Trace& t = cap.trace;
     ASSERT_EQ(t.steps.size(), 2u);
     EXPECT_EQ(t.steps[0].start_ns, 0);
-    EXPECT_EQ(countEvents(t, "aten::mm"), 2);  // warm-up step 11 was discarded
+    EXPECT_EQ(countEvents(t, "aten::mm"), 2); // warm-up step 11 was discarded
     for (const TraceEvent& e : t.events) {
         EXPECT_TRUE(e.step == 12 || e.step == 13) << t.nameOf(e);
         EXPECT_GE(e.dur_ns, 0);
     }
     EXPECT_EQ(t.source, "trainscope");
-    EXPECT_GT(t.origin_ns, 1600000000LL * 1000000000LL);  // Unix time of the first step
+    EXPECT_GT(t.origin_ns, 1600000000LL * 1000000000LL); // Unix time of the first step
 }
 
 TEST(ProfSession, RangesBecomeAnnotationsThatEncloseTheirOps) {
@@ -71,7 +71,8 @@ TEST(ProfSession, RangesBecomeAnnotationsThatEncloseTheirOps) {
     ASSERT_GE(mm, 0);
     EXPECT_EQ(t.events[range].kind, EventKind::Annotation);
     int32_t p = t.events[mm].parent;
-    while (p >= 0 && p != range) p = t.events[p].parent;
+    while (p >= 0 && p != range)
+        p = t.events[p].parent;
     EXPECT_EQ(p, range);
     EXPECT_EQ(t.shapesOf(t.events[mm]), "[[8, 16], [16, 4]]");
     EXPECT_NE(t.stringAt(t.events[mm].types).find("float"), std::string::npos);
@@ -111,7 +112,7 @@ TEST(ProfSession, MemoryEventsAreAttributedToTheInnermostOp) {
     CaptureObserver observer;
     session.stepBegin(0);
     {
-        torch::Tensor big = torch::zeros({1 << 20});  // 4 MiB
+        torch::Tensor big = torch::zeros({1 << 20}); // 4 MiB
     }
     session.stepEnd(0, observer);
     session.finish(observer);
@@ -135,7 +136,8 @@ TEST(ProfSession, MaxTraceEventsCapsTheWindowWithANote) {
     CaptureObserver observer;
     session.stepBegin(0);
     torch::Tensor x = torch::ones({4});
-    for (int i = 0; i < 50; ++i) x = x + 1;
+    for (int i = 0; i < 50; ++i)
+        x = x + 1;
     session.stepEnd(0, observer);
     session.finish(observer);
     ASSERT_EQ(observer.captures.size(), 1u);
@@ -152,10 +154,10 @@ TEST(ProfSession, RetriedStepReplacesTheAbortedAttempt) {
     CaptureObserver observer;
     matmulStep(session, 0, observer);
     session.stepBegin(1);
-    session.stepEnd(1, observer);  // aborted attempt
+    session.stepEnd(1, observer); // aborted attempt
     EXPECT_TRUE(observer.captures.empty());
     matmulStep(session, 1, observer);
-    matmulStep(session, 2, observer);  // delivers the window
+    matmulStep(session, 2, observer); // delivers the window
     ASSERT_EQ(observer.captures.size(), 1u);
     const Trace& t = observer.captures[0].trace;
     EXPECT_EQ(observer.captures[0].last_step, 1);

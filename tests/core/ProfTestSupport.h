@@ -39,7 +39,8 @@ inline int32_t findEvent(const Trace& trace, const std::string& name, int occurr
 
 inline int countEvents(const Trace& trace, const std::string& name) {
     int n = 0;
-    for (const TraceEvent& e : trace.events) n += trace.nameOf(e) == name ? 1 : 0;
+    for (const TraceEvent& e : trace.events)
+        n += trace.nameOf(e) == name ? 1 : 0;
     return n;
 }
 
@@ -52,8 +53,7 @@ public:
 };
 
 // Records `active` steps after `warmup` warm-up steps, once.
-inline ProfileConfig profileConfig(int warmup, int active, bool shapes = true,
-                                   bool memory = true) {
+inline ProfileConfig profileConfig(int warmup, int active, bool shapes = true, bool memory = true) {
     ProfileConfig c;
     c.enabled = true;
     c.skip_first = 0;

@@ -32,12 +32,13 @@ TEST(ProfTraceModel, FinalizeSortsByLaneAndStartAndNestsByStack) {
     addEvent(t, "grandchild", EventKind::Operator, 15, 5);
     addEvent(t, "parent", EventKind::Operator, 0, 100);
     addEvent(t, "child1", EventKind::Operator, 10, 30);
-    addEvent(t, "after", EventKind::Operator, 100, 10);  // starts as parent ends: a sibling
+    addEvent(t, "after", EventKind::Operator, 100, 10); // starts as parent ends: a sibling
     t.finalize();
     std::vector<std::string> order;
-    for (const TraceEvent& e : t.events) order.push_back(t.nameOf(e));
-    EXPECT_EQ(order, (std::vector<std::string>{"parent", "child1", "grandchild", "child2",
-                                               "after", "other_lane"}));
+    for (const TraceEvent& e : t.events)
+        order.push_back(t.nameOf(e));
+    EXPECT_EQ(order, (std::vector<std::string>{"parent", "child1", "grandchild", "child2", "after",
+                                               "other_lane"}));
     const auto parent = findEvent(t, "parent");
     EXPECT_EQ(t.events[parent].parent, -1);
     EXPECT_EQ(t.events[findEvent(t, "child1")].parent, parent);
@@ -58,12 +59,12 @@ TEST(ProfTraceModel, BackwardNodeLinksToOutermostLatestForwardOpWithItsSequenceN
     addEvent(t, "autograd::engine::evaluate_function: ConvolutionBackward0", EventKind::Backward,
              500, 60, 1, 7);
     addEvent(t, "ConvolutionBackward0", EventKind::Backward, 505, 50, 1, 7);
-    addEvent(t, "aten::relu", EventKind::Operator, 130, 10, 0, 8);  // no node: stays unlinked
+    addEvent(t, "aten::relu", EventKind::Operator, 130, 10, 0, 8); // no node: stays unlinked
     t.finalize();
     const auto conv2d = findEvent(t, "aten::conv2d");
     const auto node = findEvent(t, "ConvolutionBackward0");
     EXPECT_EQ(t.events[node].link, conv2d);
-    EXPECT_EQ(t.events[conv2d].link, node);  // the node, not the engine's wrapper
+    EXPECT_EQ(t.events[conv2d].link, node); // the node, not the engine's wrapper
     EXPECT_EQ(t.events[findEvent(t, "aten::convolution")].link, -1);
     EXPECT_EQ(t.events[findEvent(t, "aten::zeros")].link, -1);
     EXPECT_EQ(t.events[findEvent(t, "aten::relu")].link, -1);

@@ -37,8 +37,8 @@ ProfileCapture profiledTraining() {
             ProfileSession::Range range(&session, "forward");
             torch::Tensor x = torch::randn({4, 3, 8, 8});
             torch::Tensor y = torch::max_pool2d(torch::relu(bn(conv(x))), 2);
-            loss = torch::nn::functional::cross_entropy(fc(y.flatten(1)),
-                                                        torch::randint(0, 10, {4}));
+            loss =
+                torch::nn::functional::cross_entropy(fc(y.flatten(1)), torch::randint(0, 10, {4}));
         }
         {
             ProfileSession::Range range(&session, "backward");
@@ -116,8 +116,10 @@ TEST(TraceChromeRoundTrip, ExportThenImportGivesTheSameTables) {
         for (OpScope s : {OpScope::All, OpScope::Forward, OpScope::Backward})
             expectSameTables(computeOpStats(cap.trace, g, s), computeOpStats(back, g, s));
     int links = 0, links_back = 0;
-    for (const TraceEvent& e : cap.trace.events) links += e.link >= 0;
-    for (const TraceEvent& e : back.events) links_back += e.link >= 0;
+    for (const TraceEvent& e : cap.trace.events)
+        links += e.link >= 0;
+    for (const TraceEvent& e : back.events)
+        links_back += e.link >= 0;
     EXPECT_GT(links, 0);
     EXPECT_EQ(links, links_back);
 }
@@ -140,7 +142,7 @@ TEST(TraceChromeRoundTrip, CappedExportKeepsTheEarliestEventsAndSaysSo) {
     EXPECT_EQ(back.events.size(), 20u);
     ASSERT_FALSE(back.notes.empty());
     EXPECT_NE(back.notes.back().find("truncated to 20 of"), std::string::npos);
-    EXPECT_NE(text.find("\"NOTE: trace file truncated"), std::string::npos);  // visible in viewers
+    EXPECT_NE(text.find("\"NOTE: trace file truncated"), std::string::npos); // visible in viewers
 }
 
 } // namespace

@@ -39,8 +39,8 @@ void expectTrainingOps(const Trace& t) {
         return std::any_of(table.rows.begin(), table.rows.end(),
                            [&](const OpStat& r) { return r.name == name; });
     };
-    for (const char* op : {"aten::conv2d", "aten::batch_norm", "aten::max_pool2d",
-                           "aten::linear", "ConvolutionBackward0", "forward", "backward"})
+    for (const char* op : {"aten::conv2d", "aten::batch_norm", "aten::max_pool2d", "aten::linear",
+                           "ConvolutionBackward0", "forward", "backward"})
         EXPECT_TRUE(has(op)) << op;
     const auto conv = findEvent(t, "aten::conv2d");
     ASSERT_GE(conv, 0);
@@ -52,7 +52,7 @@ void expectTrainingOps(const Trace& t) {
 
 void expectKinetoDetails(const Trace& t) {
     EXPECT_EQ(t.source, "torch.profiler (kineto)");
-    ASSERT_EQ(t.steps.size(), 2u);  // ProfilerStep#0 and #1
+    ASSERT_EQ(t.steps.size(), 2u); // ProfilerStep#0 and #1
     EXPECT_EQ(t.steps[1].step, 1);
     const auto conv = findEvent(t, "aten::conv2d");
     EXPECT_EQ(t.shapesOf(t.events[conv]), "[[4, 3, 8, 8], [8, 3, 3, 3], [8], [], [], [], []]");
@@ -63,7 +63,8 @@ void expectKinetoDetails(const Trace& t) {
     ASSERT_FALSE(t.memory.empty());
     const OpTable table = computeOpStats(t);
     int64_t self_mem = 0;
-    for (const OpStat& r : table.rows) self_mem += r.self_cpu_mem_bytes != 0;
+    for (const OpStat& r : table.rows)
+        self_mem += r.self_cpu_mem_bytes != 0;
     EXPECT_GT(self_mem, 3);
     const StepBreakdown b = computeStepBreakdown(t);
     ASSERT_EQ(b.steps.size(), 2u);
@@ -210,7 +211,8 @@ TEST(TraceImport, OddEventsAreSkippedWithANote) {
                                      "odd.json");
     EXPECT_EQ(t.events.size(), 2u);
     std::string notes;
-    for (const std::string& n : t.notes) notes += n + "\n";
+    for (const std::string& n : t.notes)
+        notes += n + "\n";
     EXPECT_NE(notes.find("6 malformed trace events skipped"), std::string::npos) << notes;
     EXPECT_NE(notes.find("1 begin/end"), std::string::npos) << notes;
     EXPECT_NE(notes.find("1 python_function"), std::string::npos) << notes;

@@ -66,7 +66,7 @@ TEST_F(TraceStatsCommand, CsvJsonGroupingScopeSortAndLimit) {
     ASSERT_EQ(run(), 0) << err_.str();
     const auto j = nlohmann::json::parse(out_.str());
     ASSERT_EQ(j["rows"].size(), 1u);
-    EXPECT_EQ(j["rows"][0]["name"], "MmBackward0");  // ties on calls keep the self-time order
+    EXPECT_EQ(j["rows"][0]["name"], "MmBackward0"); // ties on calls keep the self-time order
     EXPECT_EQ(j["scope"], "backward");
     EXPECT_TRUE(j["breakdown"].contains("mean"));
 }

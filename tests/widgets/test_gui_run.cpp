@@ -161,8 +161,11 @@ private slots:
 
         window.liveView()->clear();
         QSignalSpy shown(&window, &MainWindow::documentShown);
-        QMimeData mime;  // dropped on the window, as from a file manager
+        QMimeData mime;  // dragged onto the window and dropped, as from a file manager
         mime.setUrls({QUrl::fromLocalFile(dir)});
+        QDragEnterEvent enter(QPoint(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &drop);
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
