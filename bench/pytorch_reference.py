@@ -48,7 +48,7 @@ def main():
         loss = torch.nn.functional.cross_entropy(out.float(), y)
         loss.backward()
         opt.step()
-        opt.zero_grad()
+        opt.zero_grad(set_to_none=True)  # as Trainscope (and PyTorch 2.x by default)
         loss.item()
         dt = time.perf_counter() - t0
         if i >= a.warmup:

@@ -1,11 +1,13 @@
 // trainscope-cli: the headless front end. Parsing only; every command lives in
 // core/commands so the GUI and tests share it.
+#include <cerrno>
 #include <csignal>
 #include <functional>
 #include <iostream>
 #include <thread>
 
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
 #include "commands/Commands.h"
 #include "commands/ExperimentCommands.h"
@@ -19,19 +21,37 @@ void addConfigOptions(CLI::App* cmd, ts::ConfigSource& source) {
     cmd->add_option("--set", source.overrides, "override a config key: key=value (repeatable)");
 }
 
-// Ctrl-C cancels the run (it stops within one step and saves what it has);
-// a second Ctrl-C exits at once. Signals are taken by a thread via sigwait so
-// no work happens in a signal handler.
+// Ctrl-C (SIGINT) or SIGTERM cancels the running experiment: it stops within
+// one step and saves what it has; a second signal exits at once. Threads that
+// LibTorch's BLAS starts before main() would receive a signal that is merely
+// blocked in ours, so a handler is installed instead; it only writes a byte to
+// a pipe, and a watcher thread does the work outside signal context.
+int g_signal_pipe[2] = {-1, -1};
+
+extern "C" void onTerminationSignal(int) {
+    const char byte = 1;
+    [[maybe_unused]] const auto written = ::write(g_signal_pipe[1], &byte, 1);
+}
+
 void watchInterrupts() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, nullptr);
-    std::thread([set] {
-        int signal = 0;
+    if (::pipe(g_signal_pipe) != 0) return;
+    struct sigaction action {};
+    action.sa_handler = onTerminationSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    for (const int sig : {SIGINT, SIGTERM}) {
+        struct sigaction previous {};
+        sigaction(sig, nullptr, &previous);
+        // A shell starts background jobs with SIGINT ignored; keep it so.
+        if (sig == SIGINT && previous.sa_handler == SIG_IGN) continue;
+        sigaction(sig, &action, nullptr);
+    }
+    std::thread([] {
+        char byte = 0;
         for (int count = 0;; ++count) {
-            sigwait(&set, &signal);
+            const auto got = ::read(g_signal_pipe[0], &byte, 1);
+            if (got < 0 && errno == EINTR) continue;
+            if (got != 1) return;
             if (count > 0) std::_Exit(130);
             std::cerr << "\ninterrupted: stopping after this step (Ctrl-C again to abort)\n";
             ts::cancelRunningExperiment();
@@ -185,6 +205,9 @@ int main(int argc, char** argv) {
     if (*presets_cmd) return ts::presetsCommand(std::cout, std::cerr);
     if (*trace_cmd) return ts::runTraceStats(trace, std::cout, std::cerr);
     for (const auto& [cmd, run_command] : experiment_cmds)
-        if (*cmd) return run_command();
+        if (*cmd) {
+            watchInterrupts(); // sweeps, ladders and pruning stop between steps too
+            return run_command();
+        }
     return ts::exit_code::kBadInput;
 }

@@ -170,15 +170,19 @@ void memoryHeadroom(const AdviceInput& in, Rules& out) {
 }
 
 void intraOpThreads(const AdviceInput& in, Rules& out) {
+    // Only an explicit threads=N: LibTorch's default (one thread per physical
+    // core) using half the logical cores of an SMT machine is as intended.
     const auto& env = in.info.env;
-    if (onCuda(in) || env.intra_op_threads <= 0 || env.logical_cores <= 1 ||
-        env.intra_op_threads * 2 > env.logical_cores)
+    if (onCuda(in) || in.info.config.threads <= 0 || env.intra_op_threads <= 0 ||
+        env.logical_cores <= 1 || env.intra_op_threads * 2 > env.logical_cores)
         return;
     out.push_back({"intra-op-threads", AdviceSeverity::Suggestion,
-                   format("Operators run on %d intra-op thread(s) of %d logical cores while "
-                          "forward + backward take %.2f ms of a %.2f ms step: set threads=0 "
-                          "(LibTorch's default, one per physical core) or a larger value.",
-                          env.intra_op_threads, env.logical_cores, computeMs(in), stepMs(in))});
+                   format("threads=%d runs operators on %d intra-op thread(s) of %d logical "
+                          "cores while forward + backward take %.2f ms of a %.2f ms step: set "
+                          "threads=0 (LibTorch's default, one per physical core) or a larger "
+                          "value.",
+                          in.info.config.threads, env.intra_op_threads, env.logical_cores,
+                          computeMs(in), stepMs(in))});
 }
 
 void skippedSteps(const AdviceInput& in, Rules& out) {

@@ -133,9 +133,11 @@ chart::Image renderRooflineChart(const Roofline& r, const std::string& title, si
     c.x_label = "arithmetic intensity (FLOP/byte)";
     c.y_label = "GFLOP/s";
     c.log_x = c.log_y = true;
-    c.series.push_back(roof(false, "fp32 roof", {200, 40, 40}));
+    // The reduced-precision roof first: the fp32 one, drawn over it, keeps the
+    // shared bandwidth slope in its colour.
     if (r.peaks.low_gflops > 0)
         c.series.push_back(roof(true, r.peaks.low_precision + " roof", {230, 140, 40}));
+    c.series.push_back(roof(false, "fp32 roof", {200, 40, 40}));
     chart::XySeries memory{"memory-bound", {}, {}, chart::paletteColor(0), false, true, {}};
     chart::XySeries compute{"compute-bound", {}, {}, chart::paletteColor(2), false, true, {}};
     for (size_t i = 0; i < r.points.size(); ++i) {
@@ -180,6 +182,11 @@ std::string rooflineText(const Roofline& r, size_t limit) {
         memory += p.bound == Bound::Memory;
     out << memory << " of " << r.points.size() << " placed operators are memory-bound, "
         << r.points.size() - memory << " compute-bound\n";
+    const auto above = std::count_if(r.points.begin(), r.points.end(),
+                                     [](const RooflinePoint& p) { return p.efficiency > 1; });
+    if (above > 0)
+        out << "note: " << above << " operator(s) run above their roof: their data stays in "
+            << "cache, which the memory-bandwidth roof does not model (or the peaks are low)\n";
     for (const auto& note : r.notes)
         out << "note: " << note << "\n";
     return out.str();

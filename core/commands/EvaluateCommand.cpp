@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/Commands.h"
+#include "commands/Guarded.h"
 #include "config/ConfigError.h"
 #include "data/DataLoader.h"
 #include "engine/Checkpoint.h"
@@ -10,7 +11,7 @@
 namespace ts {
 
 int evaluateCommand(const EvaluateOptions& o, std::ostream& out, std::ostream& err) {
-    try {
+    return runGuarded(err, [&] {
         if (o.split != "test" && o.split != "train")
             throw ConfigError("--split " + o.split + ": expected test or train");
         const auto config = resolveConfig(o.source);
@@ -43,14 +44,7 @@ int evaluateCommand(const EvaluateOptions& o, std::ostream& out, std::ostream& e
                 << r.loss << ", accuracy " << r.accuracy * 100 << "% (" << r.seconds << " s)\n";
         }
         return exit_code::kOk;
-    } catch (const ConfigError& e) {
-        err << "error: " << e.what() << "\n";
-    } catch (const DataError& e) {
-        err << "error: " << e.what() << "\n";
-    } catch (const ModelError& e) {
-        err << "error: " << e.what() << "\n";
-    }
-    return exit_code::kBadInput;
+    });
 }
 
 } // namespace ts

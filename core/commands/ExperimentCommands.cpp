@@ -7,7 +7,9 @@
 
 #include "analysis/NcuCsv.h"
 #include "analysis/Roofline.h"
+#include "commands/Cancellation.h"
 #include "commands/Commands.h"
+#include "commands/Guarded.h"
 #include "commands/ProgressPrinter.h"
 #include "config/ConfigError.h"
 #include "data/Dataset.h"
@@ -27,30 +29,6 @@ namespace ts {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Runs a command body; bad input becomes exit code 2 with the message,
-// anything else unexpected exit code 1.
-template <typename Body> int guarded(std::ostream& err, Body&& body) {
-    try {
-        return body();
-    } catch (const ConfigError& e) {
-        err << "error: " << e.what() << "\n";
-    } catch (const DataError& e) {
-        err << "error: " << e.what() << "\n";
-    } catch (const ModelError& e) {
-        err << "error: " << e.what() << "\n";
-    } catch (const RunFormatError& e) {
-        err << "error: " << e.what() << "\n";
-    } catch (const NcuFormatError& e) {
-        err << "error: " << e.what() << "\n";
-    } catch (const std::invalid_argument& e) {
-        err << "error: " << e.what() << "\n";
-    } catch (const std::exception& e) {
-        err << "error: " << e.what() << "\n";
-        return exit_code::kFailure;
-    }
-    return exit_code::kBadInput;
-}
 
 fs::path outputDir(const std::string& given, const std::string& name, const char* suffix) {
     if (!given.empty()) {
@@ -90,7 +68,7 @@ SweepSpec sweepSpec(const SweepOptions& o) {
 } // namespace
 
 int sweepCommand(const SweepOptions& o, std::ostream& out, std::ostream& err) {
-    return guarded(err, [&] {
+    return runGuarded(err, [&] {
         const SweepSpec spec = sweepSpec(o);
         const auto points = expandSweep(spec); // bad keys and values fail before any run
         const fs::path dir = outputDir(o.out_dir, spec.base.name, "sweep");
@@ -98,6 +76,7 @@ int sweepCommand(const SweepOptions& o, std::ostream& out, std::ostream& err) {
             << " warm-up + " << spec.steps << " measured steps each -> " << dir.string() << "\n";
         ProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO));
         TrainerPointRunner runner(o.progress ? &printer : nullptr);
+        CancelRegistration cancel([&runner] { runner.requestCancel(); });
         const auto result =
             runSweep(spec, runner, dir, [&](const SweepRow& row, const auto& so_far) {
                 out << "[" << row.point.index + 1 << "/" << points.size() << "] "
@@ -114,7 +93,7 @@ int sweepCommand(const SweepOptions& o, std::ostream& out, std::ostream& err) {
 }
 
 int ladderCommand(const LadderOptions& o, std::ostream& out, std::ostream& err) {
-    return guarded(err, [&] {
+    return runGuarded(err, [&] {
         LadderSpec spec;
         spec.base = resolveConfig(o.source);
         spec.steps = o.steps;
@@ -128,6 +107,7 @@ int ladderCommand(const LadderOptions& o, std::ostream& out, std::ostream& err) 
             << dir.string() << "\n";
         ProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO));
         TrainerPointRunner runner(o.progress ? &printer : nullptr);
+        CancelRegistration cancel([&runner] { runner.requestCancel(); });
         const auto result =
             runLadder(spec, context, runner, dir, [&](const RungRow& row, const auto& so_far) {
                 out << "- " << row.title << (row.change.empty() ? "" : " (" + row.change + ")")
@@ -148,7 +128,7 @@ int ladderCommand(const LadderOptions& o, std::ostream& out, std::ostream& err) 
 }
 
 int adviseCommand(const AdviseOptions& o, std::ostream& out, std::ostream& err) {
-    return guarded(err, [&] {
+    return runGuarded(err, [&] {
         const auto run = compareEntry(loadRun(o.run_dir, true));
         if (o.json) {
             nlohmann::json list = nlohmann::json::array();
@@ -200,7 +180,7 @@ MachinePeaks rooflinePeaks(const RooflineOptions& o, const std::string& run_devi
 } // namespace
 
 int rooflineCommand(const RooflineOptions& o, std::ostream& out, std::ostream& err) {
-    return guarded(err, [&] {
+    return runGuarded(err, [&] {
         if (o.run_dir.empty() == o.ncu_file.empty())
             throw std::invalid_argument("give either --run RUN_DIR or --ncu FILE.csv");
         std::vector<KernelCost> costs;
@@ -251,7 +231,7 @@ int rooflineCommand(const RooflineOptions& o, std::ostream& out, std::ostream& e
 }
 
 int pruneCommand(const PruneCommandOptions& o, std::ostream& out, std::ostream& err) {
-    return guarded(err, [&] {
+    return runGuarded(err, [&] {
         PruneStudyOptions study;
         study.config = resolveConfig(o.source);
         study.weights = o.weights;
@@ -271,7 +251,7 @@ int pruneCommand(const PruneCommandOptions& o, std::ostream& out, std::ostream& 
 }
 
 int compareCommand(const CompareOptions& o, std::ostream& out, std::ostream& err) {
-    return guarded(err, [&] {
+    return runGuarded(err, [&] {
         if (o.runs.empty()) throw std::invalid_argument("compare needs at least one run directory");
         std::vector<fs::path> dirs(o.runs.begin(), o.runs.end());
         const auto runs = loadComparedRuns(dirs);

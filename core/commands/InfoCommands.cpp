@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/Commands.h"
+#include "commands/Guarded.h"
 #include "analysis/OpTableFormat.h"
 #include "config/ConfigError.h"
 #include "config/Presets.h"
@@ -15,7 +16,7 @@
 namespace ts {
 
 int modelInfoCommand(const ModelInfoOptions& o, std::ostream& out, std::ostream& err) {
-    try {
+    return runGuarded(err, [&] {
         const auto summary =
             summarizeModel(o.model, o.stem, o.in_channels, o.input_size, o.num_classes);
         if (o.json)
@@ -23,10 +24,7 @@ int modelInfoCommand(const ModelInfoOptions& o, std::ostream& out, std::ostream&
         else
             out << formatModelSummary(summary);
         return exit_code::kOk;
-    } catch (const std::invalid_argument& e) {
-        err << "error: " << e.what() << "\n";
-        return exit_code::kBadInput;
-    }
+    });
 }
 
 int envCommand(const EnvOptions& o, std::ostream& out, std::ostream&) {
@@ -66,15 +64,12 @@ int envCommand(const EnvOptions& o, std::ostream& out, std::ostream&) {
 }
 
 int presetsCommand(std::ostream& out, std::ostream& err) {
-    try {
+    return runGuarded(err, [&] {
         for (const auto& p : listPresets())
             out << std::left << std::setw(30) << p.name << (p.needs_cuda ? "[cuda] " : "")
                 << p.description << "\n";
         return exit_code::kOk;
-    } catch (const ConfigError& e) {
-        err << "error: " << e.what() << "\n";
-        return exit_code::kBadInput;
-    }
+    });
 }
 
 } // namespace ts

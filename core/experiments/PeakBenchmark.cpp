@@ -27,10 +27,15 @@ void sync(const torch::Device& d) {
     if (d.is_cuda()) compat::cudaSynchronize(d.index() < 0 ? 0 : d.index());
 }
 
-// Best wall time of `repeats` runs of `work` after one untimed warm-up, seconds.
+// Best wall time of `repeats` runs of `work`, seconds, after untimed warm-up
+// runs for at least 0.2 s: a CPU that idled needs that long to reach its
+// sustained clock (one warm-up run measured half the peak on a cloud VM).
 double bestSeconds(const torch::Device& d, int repeats, const std::function<void()>& work) {
-    work();
-    sync(d);
+    const auto warm_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+    do {
+        work();
+        sync(d);
+    } while (std::chrono::steady_clock::now() < warm_until);
     double best = 1e30;
     for (int i = 0; i < std::max(1, repeats); ++i) {
         const auto t0 = std::chrono::steady_clock::now();

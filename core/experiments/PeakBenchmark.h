@@ -13,7 +13,7 @@ struct PeakOptions {
     std::string device = "cpu"; // cpu | cuda | cuda:N
     int matrix_size = 0;        // 0: 1024 on CPU, 8192 on CUDA
     int64_t stream_bytes = 0;   // bytes per array; 0: 256 MiB on CPU, 1 GiB on CUDA
-    int repeats = 5;            // best of this many timed runs
+    int repeats = 10;           // best of this many timed runs
     bool low_precision = true;  // also measure bf16 (CPU) / fp16 (CUDA) matmul
     int threads = 0;            // intra-op threads (0 = as set)
 };

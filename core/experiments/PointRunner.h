@@ -37,6 +37,9 @@ class PointRunner {
     // Bytes a point on config.device can still use, in the same terms as
     // PointResult::memory_bytes.
     virtual int64_t availableMemoryBytes(const ExperimentConfig& config) = 0;
+    // True once the user asked to stop: sweeps and the ladder then record the
+    // points not yet run as skipped and return what was measured.
+    virtual bool cancelled() const { return false; }
 };
 
 // True for the messages allocators give when memory runs out (CUDA caching

@@ -31,7 +31,8 @@ struct PruneStudyResult {
     EvalResult before, after;
     int latency_batch = 0;
     int latency_runs = 0;
-    double latency_before_ms = 0, latency_after_ms = 0;
+    double latency_before_ms = 0, latency_after_ms = 0;               // medians
+    double latency_before_spread_ms = 0, latency_after_spread_ms = 0; // interquartile ranges
     std::filesystem::path pruned_weights;
     std::string verdict; // what the sparsity did to speed, in plain words
 

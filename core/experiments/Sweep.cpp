@@ -191,7 +191,10 @@ SweepResult runSweep(const SweepSpec& spec, PointRunner& runner,
     result.spec = spec;
     for (const auto& point : expandSweep(spec)) {
         SweepRow row = guard(spec, point, result.rows, runner);
-        if (row.result.outcome != PointOutcome::Skipped) {
+        if (runner.cancelled()) {
+            row.result.outcome = PointOutcome::Skipped;
+            row.result.message = "not run: cancelled";
+        } else if (row.result.outcome != PointOutcome::Skipped) {
             row.result = runner.run(point.config, out_dir / point.dir_name);
         }
         result.rows.push_back(std::move(row));

@@ -37,8 +37,21 @@ int64_t TrainerPointRunner::availableMemoryBytes(const ExperimentConfig& config)
     return availableHostMemoryBytes() + std::max<int64_t>(0, currentRssBytes() - idle_rss_bytes_);
 }
 
+void TrainerPointRunner::requestCancel() {
+    cancelled_ = true;
+    std::lock_guard<std::mutex> lock(running_mutex_);
+    if (running_) running_->requestCancel();
+}
+
 PointResult TrainerPointRunner::run(const ExperimentConfig& config,
                                     const std::filesystem::path& run_dir) {
+    if (cancelled_) {
+        PointResult skipped;
+        skipped.outcome = PointOutcome::Skipped;
+        skipped.message = "not run: cancelled";
+        skipped.run_dir = run_dir;
+        return skipped;
+    }
     at::set_num_threads(default_threads_);
     const bool cuda = onCuda(config);
     if (cuda) compat::cudaEmptyCache();
@@ -51,10 +64,30 @@ PointResult TrainerPointRunner::run(const ExperimentConfig& config,
         observers.add(&recorder);
         if (extra_) observers.add(extra_);
         Trainer trainer(config, observers);
-        result.summary = trainer.run();
+        {
+            std::lock_guard<std::mutex> lock(running_mutex_);
+            running_ = &trainer;
+        }
+        // A cancel between registration and run() is seen by the trainer's
+        // first step check.
+        if (cancelled_) trainer.requestCancel();
+        try {
+            result.summary = trainer.run();
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(running_mutex_);
+            running_ = nullptr;
+            throw;
+        }
+        {
+            std::lock_guard<std::mutex> lock(running_mutex_);
+            running_ = nullptr;
+        }
         result.outcome = result.summary.status == RunStatus::Completed ? PointOutcome::Completed
                                                                        : PointOutcome::Failed;
-        result.message = result.summary.error;
+        result.message = result.summary.status == RunStatus::Cancelled
+                              ? "cancelled after " +
+                                    std::to_string(result.summary.steps_completed) + " steps"
+                              : result.summary.error;
     } catch (const std::exception& e) {
         // Setup failures (bad data, a model that does not fit on the device).
         result.outcome = PointOutcome::Failed;

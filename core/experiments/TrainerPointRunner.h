@@ -1,12 +1,16 @@
 #pragma once
 // The real PointRunner: runs ts::Trainer with a RunRecorder into the point's
 // directory, in this process, and turns allocation failures into OutOfMemory.
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 
 #include "engine/TrainerObserver.h"
 #include "experiments/PointRunner.h"
 
 namespace ts {
+
+class Trainer;
 
 class TrainerPointRunner : public PointRunner {
   public:
@@ -14,11 +18,17 @@ class TrainerPointRunner : public PointRunner {
     explicit TrainerPointRunner(TrainerObserver* extra = nullptr);
     PointResult run(const ExperimentConfig& config, const std::filesystem::path& run_dir) override;
     int64_t availableMemoryBytes(const ExperimentConfig& config) override;
+    bool cancelled() const override { return cancelled_; }
+    // Thread-safe: stops the running point within one step and every later one.
+    void requestCancel();
 
   private:
     TrainerObserver* extra_;
     int default_threads_;    // restored before each point: threads=N is process-wide
     int64_t idle_rss_bytes_; // resident set before any point ran
+    std::atomic<bool> cancelled_{false};
+    std::mutex running_mutex_;
+    Trainer* running_ = nullptr; // the point's trainer while it runs
 };
 
 } // namespace ts

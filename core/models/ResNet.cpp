@@ -39,14 +39,18 @@ ResidualBlockImpl::ResidualBlockImpl(const BlockSpec& spec) {
     }
 }
 
+// ReLUs and the residual addition work in place, as torchvision's
+// ReLU(inplace=True) and `out += identity` do: no new activation tensor per
+// op (large fresh allocations cost page faults every step), and batch norm's
+// backward does not need the output they overwrite.
 torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
     torch::Tensor out = x;
     for (size_t i = 0; i < convs_.size(); ++i) {
         out = norms_[i]->forward(convs_[i]->forward(out));
-        if (i + 1 < convs_.size()) out = torch::relu(out);
+        if (i + 1 < convs_.size()) out.relu_();
     }
-    const torch::Tensor identity = downsample_ ? downsample_->forward(x) : x;
-    return torch::relu(out + identity);
+    out += downsample_ ? downsample_->forward(x) : x;
+    return out.relu_();
 }
 
 ResNetImpl::ResNetImpl(const ResNetSpec& spec) : spec_(spec) {
@@ -65,7 +69,7 @@ ResNetImpl::ResNetImpl(const ResNetSpec& spec) : spec_(spec) {
 }
 
 torch::Tensor ResNetImpl::forward(const torch::Tensor& x) {
-    torch::Tensor out = torch::relu(bn1_->forward(conv1_->forward(x)));
+    torch::Tensor out = bn1_->forward(conv1_->forward(x)).relu_();
     if (spec_.maxpool) out = torch::max_pool2d(out, {3, 3}, {2, 2}, {1, 1});
     for (auto& layer : layers_)
         out = layer->forward(out);

@@ -419,6 +419,32 @@ void marker(Image& img, int x, int y, Color c, int s) {
     img.fillRect(x - 2 * s, y - 2 * s, 4 * s + 1, 4 * s + 1, c);
 }
 
+struct Box {
+    int x0, y0, x1, y1;
+    bool overlaps(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+};
+
+// Point labels go right or left of their point, above or below, wherever they
+// neither leave the plot nor cover an earlier label; otherwise they are left out.
+void placeLabel(Image& img, const Frame& f, std::vector<Box>& placed, int px, int py,
+                const std::string& text, int s) {
+    const int w = Image::textWidth(text, s), h = Image::textHeight(s);
+    const int xs[] = {px + 4 * s, px - 4 * s - w};
+    const int ys[] = {py - 9 * s, py + 3 * s};
+    for (int x : xs)
+        for (int y : ys) {
+            const Box box{x - s, y - s, x + w + s, y + h + 2 * s};
+            if (box.x0 < f.left || box.x1 > f.right || box.y0 < f.top || box.y1 > f.bottom)
+                continue;
+            if (std::any_of(placed.begin(), placed.end(),
+                            [&](const Box& b) { return b.overlaps(box); }))
+                continue;
+            placed.push_back(box);
+            img.text(x, y, text, kInk, s);
+            return;
+        }
+}
+
 } // namespace
 
 Image renderBarChart(const BarChart& chart, ChartSize size) {
@@ -439,12 +465,17 @@ Image renderBarChart(const BarChart& chart, ChartSize size) {
     const double slot = double(f.right - f.left) / double(n);
     const size_t groups = chart.overlay ? 1 : std::max<size_t>(1, chart.series.size());
     const double bar = slot * 0.8 / double(groups);
+    // Category names in a smaller font when they would not fit, cut only then.
+    size_t longest = 0;
+    for (const auto& name : chart.categories)
+        longest = std::max(longest, name.size());
+    const int label_scale = int(longest) * kGlyphAdvance * s <= int(slot) ? s : std::max(1, s - 1);
+    const int max_chars = std::max(3, int(slot) / (kGlyphAdvance * label_scale));
     for (size_t c = 0; c < chart.categories.size(); ++c) {
         const int cx = f.left + int(slot * (c + 0.5));
         std::string label = chart.categories[c];
-        const int max_chars = std::max(3, int(slot) / (kGlyphAdvance * s));
         if (int(label.size()) > max_chars) label = label.substr(0, max_chars - 2) + "..";
-        xTickLabel(img, cx, f.bottom + 4 * s, label, s);
+        xTickLabel(img, cx, f.bottom + 4 * s, label, label_scale);
         bool drawn = false;
         for (size_t k = 0; k < chart.series.size(); ++k) {
             const auto& series = chart.series[k];
@@ -501,6 +532,7 @@ Image renderXyChart(const XyChart& chart, ChartSize size) {
     auto usable = [&](double vx, double vy) {
         return std::isfinite(vx) && std::isfinite(vy) && (!x.log || vx > 0) && (!y.log || vy > 0);
     };
+    std::vector<Box> labels;
     for (const auto& series : chart.series) {
         const size_t n = std::min(series.xs.size(), series.ys.size());
         for (size_t i = 0; i < n; ++i) {
@@ -511,7 +543,7 @@ Image renderXyChart(const XyChart& chart, ChartSize size) {
                          s);
             if (series.markers) marker(img, px, py, series.color, s);
             if (i < series.point_labels.size() && !series.point_labels[i].empty())
-                img.text(px + 4 * s, py - 9 * s, series.point_labels[i], kInk, s);
+                placeLabel(img, f, labels, px, py, series.point_labels[i], s);
         }
     }
     return img;

@@ -1,4 +1,5 @@
 // report.md of `trainscope-cli compare` (the other outputs: CompareRuns.cpp).
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <set>
@@ -60,7 +61,8 @@ const std::vector<MetricRow>& metricRows() {
 std::string cellWithChange(double value, double base, int digits) {
     if (std::isnan(value)) return "-";
     std::string cell = fixed(value, digits);
-    if (!std::isnan(base) && base != 0 && value != base) {
+    // No percentage between values that print the same (noise on ~0 figures).
+    if (!std::isnan(base) && base != 0 && cell != fixed(base, digits)) {
         char change[32];
         std::snprintf(change, sizeof(change), " (%+.1f%%)", (value / base - 1) * 100);
         cell += change;
@@ -74,6 +76,10 @@ std::string metricsTable(const std::vector<ComparedRun>& runs) {
         headers.push_back(runs[i].label + (i == 0 ? " (baseline)" : ""));
     TableRows rows;
     for (const auto& m : metricRows()) {
+        const bool measured = std::any_of(runs.begin(), runs.end(), [&](const ComparedRun& r) {
+            return !std::isnan(m.value(r));
+        });
+        if (!measured) continue; // e.g. device memory of CPU runs
         std::vector<std::string> row = {m.name};
         const double base = m.value(runs[0]);
         for (size_t i = 0; i < runs.size(); ++i)

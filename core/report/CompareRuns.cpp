@@ -60,7 +60,10 @@ void writeCharts(const std::vector<ComparedRun>& runs, const std::filesystem::pa
     bool any_device = false;
     for (double v : device.values)
         any_device = any_device || std::isfinite(v);
-    if (any_device) memory.series.push_back(device);
+    if (any_device)
+        memory.series.push_back(device);
+    else
+        memory.title = "Peak memory (host resident set)";
     accuracy.series = {acc};
     chart::writePng(chart::renderBarChart(images), dir / compare_files::kImagesPng);
     chart::writePng(chart::renderBarChart(epoch), dir / compare_files::kEpochPng);

@@ -157,10 +157,14 @@ TEST(Advice, MemoryHeadroomNeedsTheDeviceTotal) {
 
 TEST(Advice, ThreadsOverflowCudnnAndChannelsLast) {
     auto in = quietCpuRun();
+    in.info.env.intra_op_threads = 4; // the default on 4 physical cores with SMT
+    EXPECT_EQ(find(ts::adviseRun(in), "intra-op-threads"), std::nullopt);
+    in.info.config.threads = 1;
     in.info.env.intra_op_threads = 1;
     auto a = find(ts::adviseRun(in), "intra-op-threads");
     ASSERT_NE(a, std::nullopt);
-    EXPECT_TRUE(contains(a, "1 intra-op thread(s) of 8 logical cores"));
+    EXPECT_TRUE(contains(a, "threads=1 runs operators on 1 intra-op thread(s) of 8 logical"))
+        << a->message;
 
     auto fp16 = quietCudaRun();
     fp16.info.config.precision = "fp16";

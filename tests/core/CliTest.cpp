@@ -1,29 +1,19 @@
 // trainscope-cli as a user runs it: exit codes, messages, run directories.
-#include <array>
-#include <cstdio>
 #include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "CliRunner.h"
 #include "EngineTestSupport.h"
 
 namespace {
 
-struct Result {
-    int code = -1;
-    std::string output;  // stdout + stderr
-};
+using Result = ts::test::CliResult;
 
 Result cli(const std::string& args) {
-    const std::string command = std::string(TRAINSCOPE_CLI_PATH) + " " + args + " 2>&1";
-    Result r;
-    FILE* pipe = popen(command.c_str(), "r");
-    std::array<char, 4096> buffer{};
-    while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) r.output.append(buffer.data(), n);
-    const int status = pclose(pipe);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return ts::test::runCli(args);
 }
 
 const char* kTiny =
@@ -49,6 +39,37 @@ TEST(Cli, RunWritesTheRunDirectory) {
                           (dir / "final.pt").string() + " --json");
     ASSERT_EQ(eval.code, 0) << eval.output;
     EXPECT_NE(eval.output.find("\"accuracy\""), std::string::npos);
+}
+
+TEST(Cli, InterruptStopsTheRunAndKeepsWhatWasMeasured) {
+    const auto dir = ts::test::freshDir("cli_interrupt");
+    const auto r = ts::test::interruptCliWhen(
+        std::string("run ") + kTiny + " --set max_steps=0 --set synthetic_samples=4000" +
+            " --no-progress --out " + dir.string(),
+        (dir / "steps.csv").string(), 3);
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("interrupted"), std::string::npos) << r.output;
+    std::ifstream in(dir / "run.json");
+    const auto run = nlohmann::json::parse(in);
+    EXPECT_EQ(run["summary"]["status"], "cancelled") << run["summary"].dump();
+    const int64_t steps = run["summary"]["steps_completed"];
+    EXPECT_GE(steps, 2);
+    EXPECT_LT(steps, 500); // 4000 / 8 steps were planned
+}
+
+TEST(Cli, InterruptStopsASweepAndKeepsItsReport) {
+    const auto dir = ts::test::freshDir("cli_sweep_interrupt");
+    const auto r = ts::test::interruptCliWhen(
+        std::string("sweep ") + kTiny +
+            " --set synthetic_samples=8000 --key batch_size --values 8,16 --steps 400 --warmup 1"
+            " --no-progress --out " +
+            dir.string(),
+        (dir / "point_0_batch_size=8" / "steps.csv").string(), 3);
+    EXPECT_NE(r.output.find("interrupted"), std::string::npos) << r.output;
+    std::ifstream in(dir / "sweep.csv");
+    std::ostringstream csv;
+    csv << in.rdbuf();
+    EXPECT_NE(csv.str().find("not run: cancelled"), std::string::npos) << csv.str();
 }
 
 TEST(Cli, BadInputExitsTwoAndNamesTheProblem) {

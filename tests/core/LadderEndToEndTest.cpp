@@ -1,30 +1,22 @@
 // trainscope-cli ladder on tiny synthetic data: every rung is listed (run or
 // skipped with a reason) and the report files are written.
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
+#include "CliRunner.h"
 #include "EngineTestSupport.h"
 #include "analysis/NcuCsv.h"
 
 TEST(LadderEndToEnd, CpuLadderOnTinySyntheticData) {
     const auto dir = ts::test::freshDir("cli_ladder");
-    const std::string command =
-        std::string(TRAINSCOPE_CLI_PATH) +
-        " ladder --preset synthetic-smoke --set synthetic_samples=32 --set image_size=16"
+    const auto [code, output] = ts::test::runCli(
+        "ladder --preset synthetic-smoke --set synthetic_samples=32 --set image_size=16"
         " --set batch_size=4 --set threads=1 --steps 1 --warmup 1 --val-batches 1 --no-progress"
         " --out " +
-        dir.string() + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string output;
-    std::array<char, 4096> buffer{};
-    while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe))
-        output.append(buffer.data(), n);
-    const int status = pclose(pipe);
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+        dir.string());
+    ASSERT_EQ(code, 0) << output;
     for (const char* text :
          {"baseline", "loader workers", "skipped: pinned memory only", "cuDNN", "Best:"})
         EXPECT_NE(output.find(text), std::string::npos) << text << "\n" << output;

@@ -177,6 +177,21 @@ TEST(Ladder, FailedBaselineSkipsEverythingElse) {
     EXPECT_NE(ts::ladderVerdict(result).find("no data"), std::string::npos);
 }
 
+TEST(Ladder, CancelSkipsTheRemainingRungs) {
+    ts::test::FakePointRunner runner;
+    runner.behavior = cpuBehaviour;
+    runner.cancel_during_run = 1; // during the baseline
+    const auto result =
+        ts::runLadder(spec(), cpuContext(), runner, ts::test::freshDir("ladder_cancel"));
+    EXPECT_EQ(runner.ran.size(), 1u);
+    EXPECT_FALSE(result.baseline_failed());
+    for (size_t i = 1; i < result.rows.size(); ++i) {
+        EXPECT_EQ(result.rows[i].result.outcome, PointOutcome::Skipped) << result.rows[i].id;
+        EXPECT_FALSE(result.rows[i].ran);
+    }
+    EXPECT_EQ(rung(result, "workers").skip_reason, "not run: cancelled");
+}
+
 TEST(LadderReport, FilesAreWrittenAndReadBack) {
     ts::test::FakePointRunner runner;
     runner.behavior = cpuBehaviour;

@@ -1,33 +1,21 @@
 // trainscope-cli sweep / ladder / compare / advise as a user runs them, on tiny
 // synthetic data (ResNet-18, 16x16 images, a couple of steps per point).
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "CliRunner.h"
 #include "EngineTestSupport.h"
 #include "analysis/NcuCsv.h"
 
 namespace {
 
-struct Result {
-    int code = -1;
-    std::string output; // stdout + stderr
-};
+using Result = ts::test::CliResult;
 
 Result cli(const std::string& args) {
-    const std::string command = std::string(TRAINSCOPE_CLI_PATH) + " " + args + " 2>&1";
-    Result r;
-    FILE* pipe = popen(command.c_str(), "r");
-    std::array<char, 4096> buffer{};
-    while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe))
-        r.output.append(buffer.data(), n);
-    const int status = pclose(pipe);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return ts::test::runCli(args);
 }
 
 std::string readFile(const std::filesystem::path& path) {

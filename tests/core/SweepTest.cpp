@@ -64,6 +64,21 @@ TEST(Sweep, RunsMemoryKeysAscendingWithMeasuredRunConfigs) {
     EXPECT_EQ(result.rows[2].point.label(), "batch_size=32");
 }
 
+TEST(Sweep, CancelSkipsTheRemainingPointsAndKeepsTheMeasuredOnes) {
+    ts::test::FakePointRunner runner;
+    runner.behavior = linearMemory;
+    runner.cancel_during_run = 2;
+    const auto result =
+        ts::runSweep(batchSweep("8,16,32,64"), runner, ts::test::freshDir("sweep_cancel"));
+    EXPECT_EQ(runner.ran.size(), 2u);
+    ASSERT_EQ(result.rows.size(), 4u);
+    EXPECT_EQ(result.completed(), 2u);
+    for (size_t i = 2; i < 4; ++i) {
+        EXPECT_EQ(result.rows[i].result.outcome, PointOutcome::Skipped);
+        EXPECT_EQ(result.rows[i].result.message, "not run: cancelled");
+    }
+}
+
 TEST(Sweep, GridRunsFirstKeyOuterAndKeepsOtherKeysInGivenOrder) {
     auto spec = batchSweep("16,8");
     spec.axes.push_back({"workers", {"2", "0"}});

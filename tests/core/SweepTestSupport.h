@@ -15,6 +15,8 @@ class FakePointRunner : public PointRunner {
     int64_t available_bytes = int64_t(1) << 40;
     std::vector<ExperimentConfig> ran;
     std::vector<std::filesystem::path> dirs;
+    // The user cancels during run number `cancel_during_run` (1-based; 0 = never).
+    size_t cancel_during_run = 0;
 
     PointResult run(const ExperimentConfig& config, const std::filesystem::path& dir) override {
         ran.push_back(config);
@@ -24,6 +26,9 @@ class FakePointRunner : public PointRunner {
         return r;
     }
     int64_t availableMemoryBytes(const ExperimentConfig&) override { return available_bytes; }
+    bool cancelled() const override {
+        return cancel_during_run > 0 && ran.size() >= cancel_during_run;
+    }
 };
 
 inline constexpr int64_t kMiB = 1024 * 1024;

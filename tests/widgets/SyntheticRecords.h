@@ -33,7 +33,8 @@ inline StepRecord syntheticStep(int64_t global_step, int steps_per_epoch = 50) {
 
 inline std::vector<StepRecord> syntheticSteps(int64_t first, int64_t count) {
     std::vector<StepRecord> steps;
-    for (int64_t i = first; i < first + count; ++i) steps.push_back(syntheticStep(i));
+    for (int64_t i = first; i < first + count; ++i)
+        steps.push_back(syntheticStep(i));
     return steps;
 }
 

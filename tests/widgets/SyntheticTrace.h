@@ -9,7 +9,7 @@
 namespace ts::testing {
 
 struct SyntheticTraceSpec {
-    int64_t events = 10000;  // approximate number of events
+    int64_t events = 10000; // approximate number of events
     int lanes = 4;
     uint32_t seed = 7;
 };

@@ -9,7 +9,7 @@ inline ExperimentConfig tinyConfig() {
     ExperimentConfig c;
     c.name = "gui-test";
     c.model = "resnet18";
-    c.stem = "imagenet";  // downsamples early: the same network at a fraction of the cost
+    c.stem = "imagenet"; // downsamples early: the same network at a fraction of the cost
     c.dataset = "synthetic";
     c.synthetic_samples = 256;
     c.image_size = 32;

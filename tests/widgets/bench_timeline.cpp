@@ -24,17 +24,20 @@ namespace {
 constexpr int kWidth = 1600;
 constexpr int kHeight = 900;
 
-double msSince(const QElapsedTimer& timer) { return double(timer.nsecsElapsed()) / 1e6; }
+double msSince(const QElapsedTimer& timer) {
+    return double(timer.nsecsElapsed()) / 1e6;
+}
 
 struct Level {
     const char* name;
-    double fraction;  // of the trace span that is visible
+    double fraction; // of the trace span that is visible
 };
 
 } // namespace
 
 int main(int argc, char** argv) {
-    qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
+    qputenv("QT_QPA_PLATFORM",
+            qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
     QApplication app(argc, argv);
     QCommandLineParser parser;
     const QCommandLineOption events_opt("events", "Events in the synthetic trace.", "N", "1000000");
@@ -68,10 +71,10 @@ int main(int argc, char** argv) {
     scene.view.setBounds(double(layout.startNs()), double(layout.endNs()));
     scene.view.setWidth(kWidth - scene.gutter_px);
 
-    const Level levels[] = {{"whole trace", 1.0}, {"1/10", 0.1},      {"1/100", 0.01},
+    const Level levels[] = {{"whole trace", 1.0}, {"1/10", 0.1},     {"1/100", 0.01},
                             {"1/1000", 1e-3},     {"1/10000", 1e-4}, {"1/100000", 1e-5}};
-    std::printf("%-12s %12s %8s %10s %10s %10s %14s\n", "zoom", "visible", "boxes", "median ms", "p95 ms",
-                "max ms", "of which boxes");
+    std::printf("%-12s %12s %8s %10s %10s %10s %14s\n", "zoom", "visible", "boxes", "median ms",
+                "p95 ms", "max ms", "of which boxes");
     double worst_p95 = 0;
     bool drew_everywhere = true;
     for (const Level& level : levels) {
@@ -83,9 +86,9 @@ int main(int argc, char** argv) {
         std::vector<TimelineLayout::Box> scratch;
         int boxes = 0;
         for (int f = 0; f < frames; ++f) {
-            scene.view.panPx(f % 2 ? 37 : -41);  // as while dragging
+            scene.view.panPx(f % 2 ? 37 : -41); // as while dragging
             timer.restart();
-            layout.collectBoxes(scene.view, 0, kHeight, scratch);  // the box search alone
+            layout.collectBoxes(scene.view, 0, kHeight, scratch); // the box search alone
             collect.record(msSince(timer));
             timer.restart();
             QPainter p(&image);
@@ -104,8 +107,10 @@ int main(int argc, char** argv) {
     int hits = 0;
     scene.view.fit();
     for (int i = 0; i < 10000; ++i)
-        hits += layout.hitTest(scene.view, (i * 7919) % (kWidth - 160), (i * 104729) % layout.contentHeight(), 3) >= 0;
-    std::printf("hit test: %.2f µs per call (%d hits of 10000)\n", msSince(timer) * 1000.0 / 10000, hits);
+        hits += layout.hitTest(scene.view, (i * 7919) % (kWidth - 160),
+                               (i * 104729) % layout.contentHeight(), 3) >= 0;
+    std::printf("hit test: %.2f µs per call (%d hits of 10000)\n", msSince(timer) * 1000.0 / 10000,
+                hits);
     std::printf("worst p95 frame: %.2f ms\n", worst_p95);
     if (!drew_everywhere) std::fprintf(stderr, "bench_timeline: a zoom level drew nothing.\n");
     return drew_everywhere ? 0 : 1;

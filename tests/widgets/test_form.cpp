@@ -51,7 +51,8 @@ private slots:
         c.profile.enabled = true;
         c.profile.active = 4;
         form.setConfig(c);
-        QVERIFY2(form.isValid(), form.issues().empty() ? "" : form.issues().front().message.c_str());
+        QVERIFY2(form.isValid(),
+                 form.issues().empty() ? "" : form.issues().front().message.c_str());
         QCOMPARE(configToJson(form.config()).dump(), configToJson(c).dump());
     }
 
@@ -62,7 +63,7 @@ private slots:
         QVERIFY(lr);
         lr->setText(QStringLiteral("fast"));
         emit lr->textEdited(lr->text());
-        QTRY_VERIFY(hasIssue(form, "lr"));  // re-checked shortly after typing
+        QTRY_VERIFY(hasIssue(form, "lr")); // re-checked shortly after typing
         QVERIFY(lr->property("invalid").toBool());
         QVERIFY(lr->toolTip().contains(QStringLiteral("'fast' is not a number")));
         lr->setText(QStringLiteral("0.1"));
@@ -84,7 +85,8 @@ private slots:
         QVERIFY(hasIssue(form, "data_dir"));
         QVERIFY(hasIssue(form, "profile.active"));
         QVERIFY(form.fieldWidget("data_dir")->property("invalid").toBool());
-        QVERIFY(form.fieldWidget("profile.active")->toolTip().contains(QStringLiteral("at least 1")));
+        QVERIFY(
+            form.fieldWidget("profile.active")->toolTip().contains(QStringLiteral("at least 1")));
         auto* active = qobject_cast<QSpinBox*>(form.fieldWidget("profile.active"));
         active->setValue(2);
         QTRY_VERIFY(!hasIssue(form, "profile.active"));
@@ -96,10 +98,11 @@ private slots:
         RunPanel panel;
         QObject::connect(&form, &ExperimentForm::issuesChanged, &panel,
                          [&](const std::vector<ConfigIssue>& issues) {
-                             panel.setStartBlocked(issues.empty() ? QString() : QStringLiteral("invalid"));
+                             panel.setStartBlocked(issues.empty() ? QString()
+                                                                  : QStringLiteral("invalid"));
                          });
         ExperimentConfig c = testing::tinyConfig();
-        c.pin_memory = true;  // CPU device: rejected by validateConfig
+        c.pin_memory = true; // CPU device: rejected by validateConfig
         form.setConfig(c);
         QVERIFY(!panel.startButton()->isEnabled());
         c.pin_memory = false;
@@ -113,7 +116,8 @@ private slots:
         QCOMPARE(devices->count(), 3);
         QVERIFY(itemEnabled(devices, 0));
         QVERIFY(!itemEnabled(devices, 2));
-        QCOMPARE(devices->itemData(2, Qt::ToolTipRole).toString(), QStringLiteral("no second GPU in this machine"));
+        QCOMPARE(devices->itemData(2, Qt::ToolTipRole).toString(),
+                 QStringLiteral("no second GPU in this machine"));
         QVERIFY(devices->itemText(2).contains(QStringLiteral("unavailable")));
     }
 
@@ -121,8 +125,8 @@ private slots:
         DevicePicker picker(fakeDevices());
         QComboBox* precisions = picker.precisionBox();
         picker.select("cpu", "fp32");
-        QVERIFY(itemEnabled(precisions, 0));   // fp32
-        QVERIFY(!itemEnabled(precisions, 2));  // fp16 not on this CPU
+        QVERIFY(itemEnabled(precisions, 0));  // fp32
+        QVERIFY(!itemEnabled(precisions, 2)); // fp16 not on this CPU
         QVERIFY(!precisions->itemData(2, Qt::ToolTipRole).toString().isEmpty());
         picker.select("cuda:0", "fp16");
         QVERIFY(itemEnabled(precisions, 2));
@@ -145,7 +149,7 @@ private slots:
         QString error;
         QVERIFY(!form.selectPreset(QStringLiteral("no-such-preset"), &error));
         QVERIFY(error.contains(QStringLiteral("no-such-preset")));
-        QCOMPARE(form.config().name, std::string("synthetic-smoke"));  // unchanged
+        QCOMPARE(form.config().name, std::string("synthetic-smoke")); // unchanged
     }
 
     void dependentFieldsFollowChoices() {

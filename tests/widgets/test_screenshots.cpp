@@ -12,9 +12,15 @@
 #include "live/LiveView.h"
 #include "operators/OpTableModel.h"
 #include "operators/OperatorsView.h"
+#include "roofline/PeaksPanel.h"
+#include "roofline/RooflineChart.h"
+#include "roofline/RooflineView.h"
 #include "run/RunController.h"
 #include "runs/RunModels.h"
 #include "runs/RunsView.h"
+#include "sweeps/ExperimentControls.h"
+#include "sweeps/ExperimentModels.h"
+#include "sweeps/ExperimentsView.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
 
@@ -24,8 +30,9 @@ using namespace ts::gui;
 namespace {
 
 QString screenshotDir() {
-    const QString dir = qEnvironmentVariable("TRAINSCOPE_SCREENSHOT_DIR",
-                                             QDir::temp().filePath(QStringLiteral("trainscope-screenshots")));
+    const QString dir =
+        qEnvironmentVariable("TRAINSCOPE_SCREENSHOT_DIR",
+                             QDir::temp().filePath(QStringLiteral("trainscope-screenshots")));
     QDir().mkpath(dir);
     return dir;
 }
@@ -34,12 +41,13 @@ QString screenshotDir() {
 int distinctColours(const QImage& image) {
     QSet<QRgb> colours;
     for (int y = 0; y < image.height(); y += 7)
-        for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
     return int(colours.size());
 }
 
 QImage shoot(MainWindow& window, const QString& name) {
-    QTest::qWait(300);  // queued replots
+    QTest::qWait(300); // queued replots
     const QImage image = window.grab().toImage();
     const QString path = QDir(screenshotDir()).filePath(name + QStringLiteral(".png"));
     image.save(path);
@@ -76,7 +84,8 @@ private slots:
         QCOMPARE(live.size(), window.size());
         QVERIFY(distinctColours(live) > 40);
 
-        QVERIFY2(window.operatorsView()->model()->rowCount() > 10, "the profiling window reached the Operators view");
+        QVERIFY2(window.operatorsView()->model()->rowCount() > 10,
+                 "the profiling window reached the Operators view");
         window.showView(View::Operators);
         QVERIFY(distinctColours(shoot(window, QStringLiteral("operators"))) > 40);
 
@@ -87,15 +96,56 @@ private slots:
         QVERIFY(!timeline->search().matches().empty());
         timeline->nextMatch();
         QVERIFY(timeline->timeline()->selectedEvent() >= 0);
-        timeline->timeline()->zoomToEvent(timeline->timeline()->layout().trace()->events[size_t(
-            timeline->timeline()->selectedEvent())].parent);
+        const int32_t match = timeline->timeline()->selectedEvent();
+        QVERIFY(distinctColours(shoot(window, QStringLiteral("timeline-search"))) > 40);
+        // Without the search, zoomed to the forward pass around the first convolution.
+        timeline->setSearchText(QString());
+        int32_t outer = match;
+        const Trace& trace = *timeline->timeline()->layout().trace();
+        while (trace.events[size_t(outer)].parent >= 0 && trace.events[size_t(outer)].depth > 1)
+            outer = trace.events[size_t(outer)].parent;
+        timeline->timeline()->zoomToEvent(outer);
+        timeline->timeline()->selectEvent(match, false);
+        QVERIFY(timeline->detailsHtml().contains(QStringLiteral("conv")));
         QVERIFY(distinctColours(shoot(window, QStringLiteral("timeline"))) > 40);
 
         window.showView(View::Runs);
-        QTRY_VERIFY(!window.runsView()->isScanning() && window.runsView()->runModel()->rowCount() == 1);
+        QTRY_VERIFY(!window.runsView()->isScanning() &&
+                    window.runsView()->runModel()->rowCount() == 1);
         QCOMPARE(window.runsView()->selectRuns({window.runsView()->runModel()->rowAt(0).dir}), 1);
         QCOMPARE(window.runsView()->comparisonModel()->rowCount(), 1);
         QVERIFY(distinctColours(shoot(window, QStringLiteral("runs"))) > 40);
+
+        // Roofline of the profiled steps against this machine's measured peaks (smaller
+        // benchmark sizes than the default, to keep the test short).
+        window.showView(View::Roofline);
+        RooflineView* roofline = window.rooflineView();
+        PeakOptions peak_options;
+        peak_options.device = "cpu";
+        peak_options.matrix_size = 512;
+        peak_options.stream_bytes = int64_t(64) << 20;
+        peak_options.repeats = 3;
+        roofline->peaksPanel()->setMeasureOptions(peak_options);
+        roofline->peaksPanel()->measure();
+        QTRY_VERIFY_WITH_TIMEOUT(!roofline->peaksPanel()->isMeasuring(), 180000);
+        QVERIFY(roofline->chart()->pointCount() > 3);
+        roofline->chart()->setSelectedPoint(0);
+        QVERIFY(distinctColours(shoot(window, QStringLiteral("roofline"))) > 40);
+
+        // A real batch-size sweep of the same experiment from the Experiments tab.
+        window.showView(View::Experiments);
+        ExperimentsView* experiments = window.experimentsView();
+        ExperimentRequest request;
+        request.values = QStringLiteral("8,16,32,64");
+        request.steps = 4;
+        request.warmup = 1;
+        experiments->controls()->setRequest(request);
+        QSignalSpy swept(experiments->job(), &ExperimentJob::finished);
+        QString error;
+        QVERIFY2(experiments->start(&error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(swept.count() == 1, 240000);
+        QCOMPARE(swept.at(0).at(0).value<ExperimentOutcome>().completed, 4);
+        QVERIFY(distinctColours(shoot(window, QStringLiteral("experiments"))) > 40);
 
         // The form with a problem flagged before Start.
         ExperimentConfig bad = config;

@@ -3,8 +3,8 @@
 #include <QtTest>
 
 #include "common/AppSettings.h"
-#include "common/FrameMeter.h"
 #include "common/Format.h"
+#include "common/FrameMeter.h"
 #include "shell/LaunchOptions.h"
 #include "shell/Views.h"
 
@@ -23,7 +23,7 @@ private slots:
             settings.setCurrentView(QStringLiteral("timeline"));
             settings.setRunsRoot(dir.path());
             settings.addRunFolder(dir.path());
-            settings.addRunFolder(dir.path());  // once only
+            settings.addRunFolder(dir.path()); // once only
             settings.setLastConfigJson(QStringLiteral("{\"name\":\"x\"}"));
             settings.sync();
         }
@@ -62,10 +62,11 @@ private slots:
 
     void parsesTheDocumentedCommandLine() {
         QString error, help;
-        const auto options = parseLaunchOptions(
-            {"trainscope", "--preset", "quickstart", "--run", "--screenshot", "live.png", "--quit-when-done",
-             "--view", "operators", "--set", "max_steps=6", "--set", "threads=2", "--size", "1400x900"},
-            &error, &help);
+        const auto options =
+            parseLaunchOptions({"trainscope", "--preset", "quickstart", "--run", "--screenshot",
+                                "live.png", "--quit-when-done", "--view", "operators", "--set",
+                                "max_steps=6", "--set", "threads=2", "--size", "1400x900"},
+                               &error, &help);
         QVERIFY2(options, qPrintable(error));
         QCOMPARE(options->preset, QStringLiteral("quickstart"));
         QVERIFY(options->run && options->quit_when_done && options->automated());
@@ -95,6 +96,26 @@ private slots:
         QCOMPARE(viewFromName(QStringLiteral("Timeline")), std::optional<View>(View::Timeline));
         QVERIFY(!viewFromName(QStringLiteral("graphs")));
         QCOMPARE(viewName(View::Runs), QStringLiteral("runs"));
+        for (View v : {View::Live, View::Operators, View::Timeline, View::Runs, View::Experiments,
+                       View::Roofline})
+            QCOMPARE(viewFromName(viewName(v)), std::optional<View>(v));
+        QCOMPARE(viewFromName(QStringLiteral("roofline")), std::optional<View>(View::Roofline));
+        QCOMPARE(viewName(View::Experiments), QStringLiteral("experiments"));
+    }
+
+    void rooflinePeaksPersist() {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath(QStringLiteral("peaks.ini"));
+        {
+            AppSettings settings(ini);
+            QCOMPARE(settings.rooflinePeaks().fp32_gflops, 0.0);
+            settings.setRooflinePeaks({120.5, 240.0, 18.25});
+            settings.sync();
+        }
+        AppSettings again(ini);
+        QCOMPARE(again.rooflinePeaks().fp32_gflops, 120.5);
+        QCOMPARE(again.rooflinePeaks().low_gflops, 240.0);
+        QCOMPARE(again.rooflinePeaks().bandwidth_gbs, 18.25);
     }
 
     void formatsNumbers() {
@@ -115,7 +136,8 @@ private slots:
     void frameMeterPercentiles() {
         FrameMeter meter;
         QCOMPARE(meter.median(), 0.0);
-        for (int i = 1; i <= 100; ++i) meter.record(i);
+        for (int i = 1; i <= 100; ++i)
+            meter.record(i);
         QCOMPARE(meter.median(), 50.0);
         QCOMPARE(meter.p95(), 95.0);
         QCOMPARE(meter.max(), 100.0);

@@ -65,7 +65,7 @@ private slots:
 
     void panStaysOnTheTrace() {
         TimelineViewport v = viewport(50000, 10, 1000, 0, 100000);
-        v.panPx(100);  // drag right: earlier times come in
+        v.panPx(100); // drag right: earlier times come in
         QCOMPARE(v.start_ns, 49000.0);
         v.panPx(1e9);
         QVERIFY(v.start_ns >= -100000 * 0.05);
@@ -90,14 +90,14 @@ private slots:
         layout.setRowHeight(20);
         layout.setTrace(trace);
         QCOMPARE(int(layout.lanes().size()), 2);
-        QCOMPARE(layout.lanes()[0].row_count, 3);  // step > conv2d > mm
+        QCOMPARE(layout.lanes()[0].row_count, 3); // step > conv2d > mm
         QCOMPARE(layout.lanes()[1].row_count, 1);
         QCOMPARE(layout.lanes()[1].y, 3 * 20 + TimelineLayout::kLaneGap);
         QCOMPARE(layout.startNs(), int64_t(0));
         QCOMPARE(layout.endNs(), int64_t(2000));
         QCOMPARE(layout.rowAt(5), 0);
         QCOMPARE(layout.rowAt(45), 2);
-        QCOMPARE(layout.rowAt(61), -1);  // the gap between lanes
+        QCOMPARE(layout.rowAt(61), -1); // the gap between lanes
         QCOMPARE(layout.rowAt(70), 3);
         QCOMPARE(layout.rowOf(findEvent(*trace, "aten::mm")), 2);
     }
@@ -107,15 +107,16 @@ private slots:
         TimelineLayout layout;
         layout.setRowHeight(20);
         layout.setTrace(trace);
-        const TimelineViewport v = viewport(0, 1, 2000, 0, 2000);  // 1 ns per pixel
+        const TimelineViewport v = viewport(0, 1, 2000, 0, 2000); // 1 ns per pixel
         QCOMPARE(layout.hitTest(v, 200, 45, 3), findEvent(*trace, "aten::mm"));
         QCOMPARE(layout.hitTest(v, 200, 25, 3), findEvent(*trace, "aten::conv2d"));
         QCOMPARE(layout.hitTest(v, 200, 5, 3), findEvent(*trace, "step"));
-        QCOMPARE(layout.hitTest(v, 450, 25, 3), -1);                       // between conv2d and relu
-        QCOMPARE(layout.hitTest(v, 402, 25, 3), findEvent(*trace, "aten::conv2d"));  // within tolerance
-        QCOMPARE(layout.hitTest(v, 1500, 5, 3), -1);                       // after the step
+        QCOMPARE(layout.hitTest(v, 450, 25, 3), -1); // between conv2d and relu
+        QCOMPARE(layout.hitTest(v, 402, 25, 3),
+                 findEvent(*trace, "aten::conv2d")); // within tolerance
+        QCOMPARE(layout.hitTest(v, 1500, 5, 3), -1); // after the step
         QCOMPARE(layout.hitTest(v, 1500, 70, 3), findEvent(*trace, "worker"));
-        QCOMPARE(layout.hitTest(v, 200, 61, 3), -1);                       // lane gap
+        QCOMPARE(layout.hitTest(v, 200, 61, 3), -1); // lane gap
     }
 
     void eventsUnderOnePixelAreMerged() {
@@ -135,17 +136,17 @@ private slots:
         layout.setTrace(std::make_shared<const Trace>(std::move(t)));
         std::vector<TimelineLayout::Box> boxes;
         layout.collectBoxes(viewport(0, 1000, 100, 0, 2000), 0, 1000, boxes);
-        QCOMPARE(int(boxes.size()), 1);  // pixels 0 and 1, merged, then joined into one run
+        QCOMPARE(int(boxes.size()), 1); // pixels 0 and 1, merged, then joined into one run
         QCOMPARE(boxes[0].merged, 100);
         QVERIFY(boxes[0].narrow);
         QCOMPARE(boxes[0].x0, 0.0f);
         QCOMPARE(boxes[0].x1, 2.0f);
         layout.collectBoxes(viewport(0, 1, 4000, 0, 2000), 0, 1000, boxes);
-        QCOMPARE(int(boxes.size()), 100);  // 10 px each: drawn one by one
+        QCOMPARE(int(boxes.size()), 100); // 10 px each: drawn one by one
         QCOMPARE(boxes[3].x0, 60.0f);
         QCOMPARE(boxes[3].x1, 70.0f);
         layout.collectBoxes(viewport(500, 1, 100, 0, 2000), 0, 1000, boxes);
-        QCOMPARE(int(boxes.size()), 5);  // only what is visible: 500..600
+        QCOMPARE(int(boxes.size()), 5); // only what is visible: 500..600
     }
 
     void boxCountIsBoundedByPixelsOnAMillionEvents() {
@@ -159,10 +160,12 @@ private slots:
         std::vector<TimelineLayout::Box> boxes;
         layout.collectBoxes(v, 0, 1e9, boxes);
         QVERIFY(!boxes.empty());
-        QVERIFY2(boxes.size() <= layout.rows().size() * 1002, qPrintable(QString::number(boxes.size())));
+        QVERIFY2(boxes.size() <= layout.rows().size() * 1002,
+                 qPrintable(QString::number(boxes.size())));
         int64_t covered = 0;
-        for (const auto& b : boxes) covered += b.merged;
-        QCOMPARE(covered, int64_t(trace->events.size()));  // every event is drawn, merged or not
+        for (const auto& b : boxes)
+            covered += b.merged;
+        QCOMPARE(covered, int64_t(trace->events.size())); // every event is drawn, merged or not
     }
 
     void searchStepsThroughMatchesInTime() {
@@ -174,8 +177,8 @@ private slots:
         const int32_t relu = findEvent(trace, "aten::relu");
         QCOMPARE(search.next(trace, -1), conv);
         QCOMPARE(search.next(trace, 150), relu);
-        QCOMPARE(search.next(trace, 600), conv);  // wraps
-        QCOMPARE(search.previous(trace, 100), relu);  // wraps backwards
+        QCOMPARE(search.next(trace, 600), conv);     // wraps
+        QCOMPARE(search.previous(trace, 100), relu); // wraps backwards
         QCOMPARE(search.indexOf(trace, relu), 2);
         QCOMPARE(search.indexOf(trace, findEvent(trace, "step")), -1);
         QVERIFY(search.nameMatches()[trace.events[size_t(conv)].name]);
@@ -194,7 +197,7 @@ private slots:
         QVERIFY(html.contains(QStringLiteral("[[16, 3, 32, 32], [64, 3, 3, 3]]")));
         QVERIFY(html.contains(QStringLiteral("3.00 MFLOP")));
         QVERIFY(html.contains(QStringLiteral("300 ns")));
-        QVERIFY(html.contains(QStringLiteral("200 ns (1 children)")));  // self time: 300 - mm's 100
+        QVERIFY(html.contains(QStringLiteral("200 ns (1 children)"))); // self time: 300 - mm's 100
         QVERIFY(html.contains(QStringLiteral("event:%1").arg(backward)));
         QCOMPARE(eventFromLink(QStringLiteral("event:%1").arg(backward)), backward);
         QCOMPARE(eventFromLink(QStringLiteral("https://example.org")), -1);
@@ -218,7 +221,7 @@ private slots:
         QVERIFY(widget.viewport().ns_per_px < before);
         QTest::keyClick(&widget, Qt::Key_S);
         QVERIFY(qAbs(widget.viewport().ns_per_px - before) < 1e-9);
-        QTest::keyClick(&widget, Qt::Key_F);  // zoom to the selection
+        QTest::keyClick(&widget, Qt::Key_F); // zoom to the selection
         QVERIFY(widget.viewport().start_ns <= 100 && widget.viewport().endNs() >= 400);
         QVERIFY(widget.viewport().visibleNs() < 500);
         const double start = widget.viewport().start_ns;
@@ -233,7 +236,7 @@ private slots:
         QTest::mouseMove(&widget, from + QPoint(60, 0));
         QTest::mouseRelease(&widget, Qt::LeftButton, {}, from + QPoint(60, 0));
         QVERIFY(widget.viewport().start_ns < start);
-        QCOMPARE(selected.count(), 2);  // only the F key's reveal re-selected
+        QCOMPARE(selected.count(), 2); // only the F key's reveal re-selected
         QVERIFY(widget.frameMeter().count() > 0);
     }
 

@@ -20,6 +20,9 @@ constexpr const char* kRunsRoot = "runs/root";
 constexpr const char* kRunFolders = "runs/folders";
 constexpr const char* kRecent = "files/recent";
 constexpr const char* kBrowseDir = "files/browse_dir";
+constexpr const char* kPeakFp32 = "roofline/fp32_gflops";
+constexpr const char* kPeakLow = "roofline/low_gflops";
+constexpr const char* kPeakBandwidth = "roofline/bandwidth_gbs";
 } // namespace key
 
 QString canonical(const QString& path) {
@@ -32,9 +35,12 @@ QString canonical(const QString& path) {
 
 QString toString(Theme theme) {
     switch (theme) {
-    case Theme::Light: return QStringLiteral("light");
-    case Theme::Dark: return QStringLiteral("dark");
-    case Theme::System: break;
+    case Theme::Light:
+        return QStringLiteral("light");
+    case Theme::Dark:
+        return QStringLiteral("dark");
+    case Theme::System:
+        break;
     }
     return QStringLiteral("system");
 }
@@ -52,10 +58,18 @@ AppSettings::AppSettings(const QString& iniPath)
 
 AppSettings::~AppSettings() = default;
 
-QByteArray AppSettings::windowGeometry() const { return store_->value(key::kGeometry).toByteArray(); }
-void AppSettings::setWindowGeometry(const QByteArray& g) { store_->setValue(key::kGeometry, g); }
-QByteArray AppSettings::windowState() const { return store_->value(key::kState).toByteArray(); }
-void AppSettings::setWindowState(const QByteArray& s) { store_->setValue(key::kState, s); }
+QByteArray AppSettings::windowGeometry() const {
+    return store_->value(key::kGeometry).toByteArray();
+}
+void AppSettings::setWindowGeometry(const QByteArray& g) {
+    store_->setValue(key::kGeometry, g);
+}
+QByteArray AppSettings::windowState() const {
+    return store_->value(key::kState).toByteArray();
+}
+void AppSettings::setWindowState(const QByteArray& s) {
+    store_->setValue(key::kState, s);
+}
 
 QByteArray AppSettings::headerState(const QString& table) const {
     return store_->value(QLatin1String(key::kHeaderPrefix) + table).toByteArray();
@@ -64,25 +78,45 @@ void AppSettings::setHeaderState(const QString& table, const QByteArray& state) 
     store_->setValue(QLatin1String(key::kHeaderPrefix) + table, state);
 }
 
-QString AppSettings::currentView() const { return store_->value(key::kView).toString(); }
-void AppSettings::setCurrentView(const QString& view) { store_->setValue(key::kView, view); }
+QString AppSettings::currentView() const {
+    return store_->value(key::kView).toString();
+}
+void AppSettings::setCurrentView(const QString& view) {
+    store_->setValue(key::kView, view);
+}
 
-Theme AppSettings::theme() const { return themeFromString(store_->value(key::kTheme).toString()); }
-void AppSettings::setTheme(Theme theme) { store_->setValue(key::kTheme, toString(theme)); }
+Theme AppSettings::theme() const {
+    return themeFromString(store_->value(key::kTheme).toString());
+}
+void AppSettings::setTheme(Theme theme) {
+    store_->setValue(key::kTheme, toString(theme));
+}
 
-QString AppSettings::lastConfigJson() const { return store_->value(key::kLastConfig).toString(); }
-void AppSettings::setLastConfigJson(const QString& json) { store_->setValue(key::kLastConfig, json); }
-QString AppSettings::lastPreset() const { return store_->value(key::kLastPreset).toString(); }
-void AppSettings::setLastPreset(const QString& p) { store_->setValue(key::kLastPreset, p); }
+QString AppSettings::lastConfigJson() const {
+    return store_->value(key::kLastConfig).toString();
+}
+void AppSettings::setLastConfigJson(const QString& json) {
+    store_->setValue(key::kLastConfig, json);
+}
+QString AppSettings::lastPreset() const {
+    return store_->value(key::kLastPreset).toString();
+}
+void AppSettings::setLastPreset(const QString& p) {
+    store_->setValue(key::kLastPreset, p);
+}
 
 QString AppSettings::runsRoot() const {
     if (!runs_root_override_.isEmpty()) return runs_root_override_;
     const QString stored = store_->value(key::kRunsRoot).toString();
     return stored.isEmpty() ? QDir::current().absoluteFilePath(QStringLiteral("runs")) : stored;
 }
-void AppSettings::setRunsRoot(const QString& dir) { store_->setValue(key::kRunsRoot, dir); }
+void AppSettings::setRunsRoot(const QString& dir) {
+    store_->setValue(key::kRunsRoot, dir);
+}
 
-QStringList AppSettings::runFolders() const { return store_->value(key::kRunFolders).toStringList(); }
+QStringList AppSettings::runFolders() const {
+    return store_->value(key::kRunFolders).toStringList();
+}
 
 void AppSettings::addRunFolder(const QString& dir) {
     QStringList folders = runFolders();
@@ -98,22 +132,46 @@ void AppSettings::removeRunFolder(const QString& dir) {
     store_->setValue(key::kRunFolders, folders);
 }
 
-QStringList AppSettings::recentFiles() const { return store_->value(key::kRecent).toStringList(); }
+QStringList AppSettings::recentFiles() const {
+    return store_->value(key::kRecent).toStringList();
+}
 
 void AppSettings::addRecentFile(const QString& path) {
     QStringList recent = recentFiles();
     const QString entry = canonical(path);
     recent.removeAll(entry);
     recent.prepend(entry);
-    while (recent.size() > kMaxRecent) recent.removeLast();
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
     store_->setValue(key::kRecent, recent);
 }
 
-void AppSettings::clearRecentFiles() { store_->remove(key::kRecent); }
+void AppSettings::clearRecentFiles() {
+    store_->remove(key::kRecent);
+}
 
-QString AppSettings::lastBrowseDir() const { return store_->value(key::kBrowseDir).toString(); }
-void AppSettings::setLastBrowseDir(const QString& dir) { store_->setValue(key::kBrowseDir, dir); }
+PeakSettings AppSettings::rooflinePeaks() const {
+    PeakSettings p;
+    p.fp32_gflops = store_->value(key::kPeakFp32, 0.0).toDouble();
+    p.low_gflops = store_->value(key::kPeakLow, 0.0).toDouble();
+    p.bandwidth_gbs = store_->value(key::kPeakBandwidth, 0.0).toDouble();
+    return p;
+}
+void AppSettings::setRooflinePeaks(const PeakSettings& p) {
+    store_->setValue(key::kPeakFp32, p.fp32_gflops);
+    store_->setValue(key::kPeakLow, p.low_gflops);
+    store_->setValue(key::kPeakBandwidth, p.bandwidth_gbs);
+}
 
-void AppSettings::sync() { store_->sync(); }
+QString AppSettings::lastBrowseDir() const {
+    return store_->value(key::kBrowseDir).toString();
+}
+void AppSettings::setLastBrowseDir(const QString& dir) {
+    store_->setValue(key::kBrowseDir, dir);
+}
+
+void AppSettings::sync() {
+    store_->sync();
+}
 
 } // namespace ts::gui

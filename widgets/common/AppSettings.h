@@ -13,7 +13,14 @@ namespace ts::gui {
 
 enum class Theme { System, Light, Dark };
 QString toString(Theme theme);
-Theme themeFromString(const QString& text);  // unknown text -> System
+Theme themeFromString(const QString& text); // unknown text -> System
+
+// Roofline peaks last entered or measured (0 = not set).
+struct PeakSettings {
+    double fp32_gflops = 0;
+    double low_gflops = 0; // bf16 (CPU) / fp16 (CUDA)
+    double bandwidth_gbs = 0;
+};
 
 class AppSettings {
 public:
@@ -58,6 +65,9 @@ public:
     QStringList recentFiles() const;
     void addRecentFile(const QString& path);
     void clearRecentFiles();
+
+    PeakSettings rooflinePeaks() const;
+    void setRooflinePeaks(const PeakSettings& peaks);
 
     QString lastBrowseDir() const;
     void setLastBrowseDir(const QString& dir);

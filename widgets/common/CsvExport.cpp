@@ -21,13 +21,17 @@ QString quoted(QString field) {
 QString cell(const QAbstractItemModel& model, int row, int column) {
     const QModelIndex index = model.index(row, column);
     const QVariant raw = index.data(SortRole);
-    if (!raw.isValid()) return {};  // unknown: an empty field, not the "–" shown on screen
+    if (!raw.isValid()) return {}; // unknown: an empty field, not the "–" shown on screen
     switch (raw.typeId()) {
-    case QMetaType::Double: return QString::number(raw.toDouble(), 'g', 10);
+    case QMetaType::Double:
+        return QString::number(raw.toDouble(), 'g', 10);
     case QMetaType::Int:
-    case QMetaType::LongLong: return raw.toString();
-    case QMetaType::QDateTime: return raw.toDateTime().toString(Qt::ISODate);
-    default: return index.data(Qt::DisplayRole).toString();
+    case QMetaType::LongLong:
+        return raw.toString();
+    case QMetaType::QDateTime:
+        return raw.toDateTime().toString(Qt::ISODate);
+    default:
+        return index.data(Qt::DisplayRole).toString();
     }
 }
 
@@ -41,7 +45,8 @@ QString modelToCsv(const QAbstractItemModel& model) {
     lines << header.join(QLatin1Char(','));
     for (int r = 0; r < model.rowCount(); ++r) {
         QStringList fields;
-        for (int c = 0; c < model.columnCount(); ++c) fields << quoted(cell(model, r, c));
+        for (int c = 0; c < model.columnCount(); ++c)
+            fields << quoted(cell(model, r, c));
         lines << fields.join(QLatin1Char(','));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -35,14 +35,18 @@ QString duration(double ms) {
     return seconds(ms / 1000.0);
 }
 
-QString durationNs(int64_t ns) { return duration(double(ns) / 1e6); }
+QString durationNs(int64_t ns) {
+    return duration(double(ns) / 1e6);
+}
 
 QString seconds(double s) {
     if (!std::isfinite(s)) return kUnknown;
     if (s < 60) return significant(s) + QStringLiteral(" s");
     const auto total = int64_t(std::llround(s));
     if (total < 3600)
-        return QStringLiteral("%1 min %2 s").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
+        return QStringLiteral("%1 min %2 s")
+            .arg(total / 60)
+            .arg(total % 60, 2, 10, QLatin1Char('0'));
     return QStringLiteral("%1 h %2 min")
         .arg(total / 3600)
         .arg((total % 3600) / 60, 2, 10, QLatin1Char('0'));

@@ -13,6 +13,7 @@ public:
     double median() const { return percentile(0.5); }
     double p95() const { return percentile(0.95); }
     double max() const;
+    double last() const { return samples_.empty() ? 0.0 : samples_.back(); }
     // Nearest-rank percentile, q in [0, 1]; 0 without samples.
     double percentile(double q) const;
 

@@ -14,12 +14,11 @@
 namespace ts::gui {
 
 enum ItemRole {
-    SortRole = Qt::UserRole,  // raw number (or string) used by the proxies for sorting
-    RowRole,                  // index of the row in the source model
+    SortRole = Qt::UserRole, // raw number (or string) used by the proxies for sorting
+    RowRole,                 // index of the row in the source model
 };
 
-template <typename Row>
-struct TableColumn {
+template <typename Row> struct TableColumn {
     QString header;
     QString tooltip;
     // Raw value: numbers for numeric columns, text otherwise; an invalid
@@ -30,8 +29,7 @@ struct TableColumn {
     bool numeric = true;
 };
 
-template <typename Row>
-class TableModel : public QAbstractTableModel {
+template <typename Row> class TableModel : public QAbstractTableModel {
 public:
     explicit TableModel(std::vector<TableColumn<Row>> columns, QObject* parent = nullptr)
         : QAbstractTableModel(parent), columns_(std::move(columns)) {}
@@ -45,7 +43,8 @@ public:
         if (rows.empty()) return;
         const int first = int(rows_.size());
         beginInsertRows({}, first, first + int(rows.size()) - 1);
-        for (auto& row : rows) rows_.push_back(std::move(row));
+        for (auto& row : rows)
+            rows_.push_back(std::move(row));
         endInsertRows();
     }
     void clear() { setRows({}); }

@@ -57,18 +57,26 @@ void applyTheme(Theme theme) {
     // Fusion draws the same on every platform and honours custom palettes.
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     switch (theme) {
-    case Theme::Light: QApplication::setPalette(lightPalette()); break;
-    case Theme::Dark: QApplication::setPalette(darkPalette()); break;
-    case Theme::System: QApplication::setPalette(QApplication::style()->standardPalette()); break;
+    case Theme::Light:
+        QApplication::setPalette(lightPalette());
+        break;
+    case Theme::Dark:
+        QApplication::setPalette(darkPalette());
+        break;
+    case Theme::System:
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        break;
     }
 }
 
-bool isDark(const QPalette& palette) { return palette.color(QPalette::Window).lightness() < 128; }
+bool isDark(const QPalette& palette) {
+    return palette.color(QPalette::Window).lightness() < 128;
+}
 
 QColor seriesColor(int index) {
     // Tableau-10-like hues: distinguishable, colour-blind tolerant, fine on dark and light.
     static const QColor colors[] = {
-        QColor(78, 121, 167), QColor(242, 142, 43), QColor(225, 87, 89), QColor(118, 183, 178),
+        QColor(78, 121, 167), QColor(242, 142, 43), QColor(225, 87, 89),   QColor(118, 183, 178),
         QColor(89, 161, 79),  QColor(237, 201, 72), QColor(176, 122, 161), QColor(255, 157, 167),
         QColor(156, 117, 95), QColor(186, 176, 172)};
     const int n = int(sizeof(colors) / sizeof(colors[0]));

@@ -31,7 +31,8 @@ DevicePicker::DevicePicker(std::vector<DeviceOption> devices, QObject* parent)
         setItemEnabled(device_box_, device_box_->count() - 1, option.available,
                        QString::fromStdString(option.reason));
     }
-    for (const char* precision : kPrecisions) precision_box_->addItem(QString::fromLatin1(precision));
+    for (const char* precision : kPrecisions)
+        precision_box_->addItem(QString::fromLatin1(precision));
     fillPrecisions(false);
     connect(device_box_, &QComboBox::currentIndexChanged, this, [this] {
         fillPrecisions(true);
@@ -57,8 +58,8 @@ void DevicePicker::fillPrecisions(bool fallback) {
     for (int i = 0; i < precision_box_->count(); ++i) {
         const std::string precision = precision_box_->itemText(i).toStdString();
         std::string problem;
-        if (option && std::find(option->precisions.begin(), option->precisions.end(),
-                                precision) == option->precisions.end()) {
+        if (option && std::find(option->precisions.begin(), option->precisions.end(), precision) ==
+                          option->precisions.end()) {
             problem = precisionSupportProblem(option->id, precision);
             if (problem.empty()) problem = option->id + " does not run " + precision + ".";
         }
@@ -93,8 +94,12 @@ void DevicePicker::select(const std::string& device, const std::string& precisio
     fillPrecisions(false);
 }
 
-std::string DevicePicker::device() const { return device_box_->currentData().toString().toStdString(); }
+std::string DevicePicker::device() const {
+    return device_box_->currentData().toString().toStdString();
+}
 
-std::string DevicePicker::precision() const { return precision_box_->currentText().toStdString(); }
+std::string DevicePicker::precision() const {
+    return precision_box_->currentText().toStdString();
+}
 
 } // namespace ts::gui

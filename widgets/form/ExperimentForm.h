@@ -66,7 +66,7 @@ private:
     QComboBox* preset_box_ = nullptr;
     QLabel* preset_note_ = nullptr;
     QLabel* issues_label_ = nullptr;
-    ExperimentConfig base_;  // keys the form does not show come from here
+    ExperimentConfig base_; // keys the form does not show come from here
     std::vector<ConfigIssue> issues_;
     QTimer revalidate_timer_;
     bool running_ = false;

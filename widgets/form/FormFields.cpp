@@ -18,12 +18,14 @@ void FormFields::add(const std::string& key, QWidget* widget,
 }
 
 void FormFields::load(const ExperimentConfig& config) {
-    for (const Field& field : fields_) field.load(config);
+    for (const Field& field : fields_)
+        field.load(config);
 }
 
 std::vector<ConfigIssue> FormFields::store(ExperimentConfig& config) {
     parse_problems_.clear();
-    for (const Field& field : fields_) field.store(config);
+    for (const Field& field : fields_)
+        field.store(config);
     return parse_problems_;
 }
 
@@ -33,8 +35,8 @@ void FormFields::noteParseProblem(const std::string& key, const QString& text, c
 }
 
 QWidget* FormFields::widgetFor(const std::string& key) const {
-    const auto it = std::find_if(fields_.begin(), fields_.end(),
-                                 [&](const Field& f) { return f.key == key; });
+    const auto it =
+        std::find_if(fields_.begin(), fields_.end(), [&](const Field& f) { return f.key == key; });
     return it == fields_.end() ? nullptr : it->widget;
 }
 
@@ -48,13 +50,16 @@ void FormFields::markIssues(const std::vector<ConfigIssue>& issues) {
         if (invalid && !was_invalid) field.tooltip = field.widget->toolTip();
         field.widget->setProperty("invalid", invalid);
         field.widget->setStyleSheet(invalid ? QString::fromLatin1(kInvalidStyle) : QString());
-        if (invalid) field.widget->setToolTip(messages.join(QLatin1Char('\n')));
-        else if (was_invalid) field.widget->setToolTip(field.tooltip);
+        if (invalid)
+            field.widget->setToolTip(messages.join(QLatin1Char('\n')));
+        else if (was_invalid)
+            field.widget->setToolTip(field.tooltip);
     }
 }
 
 void FormFields::setEditable(bool editable) {
-    for (const Field& field : fields_) field.widget->setEnabled(editable);
+    for (const Field& field : fields_)
+        field.widget->setEnabled(editable);
 }
 
 void FormFields::selectText(QComboBox* box, const std::string& text) {

@@ -32,7 +32,9 @@ public:
         box->setRange(min, max);
         box->setAccelerated(true);
         using T = std::decay_t<decltype(access(std::declval<ExperimentConfig&>()))>;
-        add(key, box, [box, access](const ExperimentConfig& c) {
+        add(
+            key, box,
+            [box, access](const ExperimentConfig& c) {
                 const QSignalBlocker block(box);
                 box->setValue(int(access(c)));
             },
@@ -43,18 +45,21 @@ public:
 
     // Free numbers (learning rate 3e-4, momentum): a line edit so any notation
     // works; text that is not a number becomes a form issue.
-    template <typename Access>
-    QLineEdit* addNumber(const std::string& key, Access access) {
+    template <typename Access> QLineEdit* addNumber(const std::string& key, Access access) {
         auto* edit = new QLineEdit;
-        add(key, edit, [edit, access](const ExperimentConfig& c) {
+        add(
+            key, edit,
+            [edit, access](const ExperimentConfig& c) {
                 const QSignalBlocker block(edit);
                 edit->setText(QString::number(access(c), 'g', 6));
             },
             [this, key, edit, access](ExperimentConfig& c) {
                 bool ok = false;
                 const double value = edit->text().trimmed().toDouble(&ok);
-                if (ok) access(c) = value;
-                else noteParseProblem(key, edit->text(), "is not a number");
+                if (ok)
+                    access(c) = value;
+                else
+                    noteParseProblem(key, edit->text(), "is not a number");
             });
         connect(edit, &QLineEdit::textEdited, this, &FormFields::edited);
         return edit;
@@ -63,7 +68,9 @@ public:
     template <typename Access>
     QCheckBox* addBool(const std::string& key, Access access, const QString& text) {
         auto* box = new QCheckBox(text);
-        add(key, box, [box, access](const ExperimentConfig& c) {
+        add(
+            key, box,
+            [box, access](const ExperimentConfig& c) {
                 const QSignalBlocker block(box);
                 box->setChecked(access(c));
             },
@@ -73,25 +80,28 @@ public:
     }
 
     // Choices come from ts::allowedValues(key).
-    template <typename Access>
-    QComboBox* addChoice(const std::string& key, Access access) {
+    template <typename Access> QComboBox* addChoice(const std::string& key, Access access) {
         auto* box = new QComboBox;
         for (const std::string& value : allowedValues(key))
             box->addItem(QString::fromStdString(value));
-        add(key, box, [box, access](const ExperimentConfig& c) { selectText(box, access(c)); },
+        add(
+            key, box, [box, access](const ExperimentConfig& c) { selectText(box, access(c)); },
             [box, access](ExperimentConfig& c) { access(c) = box->currentText().toStdString(); });
         connect(box, &QComboBox::currentIndexChanged, this, &FormFields::edited);
         return box;
     }
 
-    template <typename Access>
-    QLineEdit* addText(const std::string& key, Access access) {
+    template <typename Access> QLineEdit* addText(const std::string& key, Access access) {
         auto* edit = new QLineEdit;
-        add(key, edit, [edit, access](const ExperimentConfig& c) {
+        add(
+            key, edit,
+            [edit, access](const ExperimentConfig& c) {
                 const QSignalBlocker block(edit);
                 edit->setText(QString::fromStdString(access(c)));
             },
-            [edit, access](ExperimentConfig& c) { access(c) = edit->text().trimmed().toStdString(); });
+            [edit, access](ExperimentConfig& c) {
+                access(c) = edit->text().trimmed().toStdString();
+            });
         connect(edit, &QLineEdit::textEdited, this, &FormFields::edited);
         return edit;
     }
@@ -100,7 +110,9 @@ public:
     template <typename Access>
     PathEdit* addPath(const std::string& key, Access access, bool directory) {
         auto* edit = new PathEdit(directory ? PathEdit::Mode::Directory : PathEdit::Mode::File);
-        add(key, edit, [edit, access](const ExperimentConfig& c) {
+        add(
+            key, edit,
+            [edit, access](const ExperimentConfig& c) {
                 edit->setPath(QString::fromStdString(access(c)));
             },
             [edit, access](ExperimentConfig& c) { access(c) = edit->path().toStdString(); });
@@ -134,9 +146,10 @@ private:
         QWidget* widget = nullptr;
         std::function<void(const ExperimentConfig&)> load;
         std::function<void(ExperimentConfig&)> store;
-        QString tooltip;  // the field's own help while it shows an issue instead
+        QString tooltip; // the field's own help while it shows an issue instead
     };
-    void add(const std::string& key, QWidget* widget, std::function<void(const ExperimentConfig&)> load,
+    void add(const std::string& key, QWidget* widget,
+             std::function<void(const ExperimentConfig&)> load,
              std::function<void(ExperimentConfig&)> store);
     void noteParseProblem(const std::string& key, const QString& text, const char* what);
     static void selectText(QComboBox* box, const std::string& text);

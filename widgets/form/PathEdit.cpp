@@ -23,20 +23,25 @@ PathEdit::PathEdit(Mode mode, QWidget* parent)
     connect(button_, &QToolButton::clicked, this, &PathEdit::browse);
 }
 
-QString PathEdit::path() const { return edit_->text().trimmed(); }
+QString PathEdit::path() const {
+    return edit_->text().trimmed();
+}
 
 void PathEdit::setPath(const QString& path) {
     const QSignalBlocker block(edit_);
     edit_->setText(path);
 }
 
-void PathEdit::setPlaceholderText(const QString& text) { edit_->setPlaceholderText(text); }
+void PathEdit::setPlaceholderText(const QString& text) {
+    edit_->setPlaceholderText(text);
+}
 
 void PathEdit::browse() {
     const QString start = path();
-    const QString chosen = mode_ == Mode::Directory
-                               ? QFileDialog::getExistingDirectory(this, tr("Choose a folder"), start)
-                               : QFileDialog::getOpenFileName(this, tr("Choose a file"), start, filter_);
+    const QString chosen =
+        mode_ == Mode::Directory
+            ? QFileDialog::getExistingDirectory(this, tr("Choose a folder"), start)
+            : QFileDialog::getOpenFileName(this, tr("Choose a file"), start, filter_);
     if (chosen.isEmpty()) return;
     edit_->setText(chosen);
     emit pathEdited(chosen);

@@ -14,7 +14,7 @@ public:
     explicit PathEdit(Mode mode, QWidget* parent = nullptr);
 
     QString path() const;
-    void setPath(const QString& path);  // does not emit pathEdited
+    void setPath(const QString& path); // does not emit pathEdited
     void setPlaceholderText(const QString& text);
     void setFileFilter(const QString& filter) { filter_ = filter; }
     QLineEdit* lineEdit() const { return edit_; }

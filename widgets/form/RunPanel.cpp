@@ -56,7 +56,9 @@ void RunPanel::setProgress(const RunProgress& p) {
     bar_->setValue(int(p.fraction() * 1000));
     bar_->setFormat(p.total_steps > 0 ? tr("step %1 / %2").arg(p.done_steps).arg(p.total_steps)
                                       : tr("step %1").arg(p.done_steps));
-    QString text = tr("epoch %1 / %2 · %3").arg(p.epoch + 1).arg(p.total_epochs)
+    QString text = tr("epoch %1 / %2 · %3")
+                       .arg(p.epoch + 1)
+                       .arg(p.total_epochs)
                        .arg(format::rate(p.images_per_sec, tr("images/s")));
     if (p.eta_s >= 0) text += tr(" · ETA %1").arg(format::seconds(p.eta_s));
     status_->setText(text);
@@ -72,8 +74,10 @@ void RunPanel::setFinished(const RunOutcome& outcome) {
     const RunSummary& s = outcome.summary;
     if (s.status == RunStatus::Completed) bar_->setValue(bar_->maximum());
     bar_->setFormat(QString::fromLatin1(toString(s.status)));
-    QString text = tr("%1 after %2 steps in %3").arg(QString::fromLatin1(toString(s.status)))
-                       .arg(s.steps_completed).arg(format::seconds(s.total_time_s));
+    QString text = tr("%1 after %2 steps in %3")
+                       .arg(QString::fromLatin1(toString(s.status)))
+                       .arg(s.steps_completed)
+                       .arg(format::seconds(s.total_time_s));
     if (!s.error.empty()) text += QStringLiteral("\n") + QString::fromStdString(s.error);
     if (!outcome.runDir.isEmpty()) text += tr("\nSaved in %1").arg(outcome.runDir);
     status_->setText(text);
@@ -82,7 +86,8 @@ void RunPanel::setFinished(const RunOutcome& outcome) {
 
 void RunPanel::updateButtons() {
     start_->setEnabled(!running_ && blocked_reason_.isEmpty());
-    start_->setToolTip(blocked_reason_.isEmpty() ? tr("Start the experiment (F5)") : blocked_reason_);
+    start_->setToolTip(blocked_reason_.isEmpty() ? tr("Start the experiment (F5)")
+                                                 : blocked_reason_);
     stop_->setEnabled(running_);
 }
 

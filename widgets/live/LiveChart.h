@@ -30,7 +30,7 @@ public:
     // Fits the value axes to the data inside the current key range.
     void fitValueAxes();
     // Key range of all data on this chart (found = false when empty).
-    QCPRange dataKeyRange(bool* found);  // QCustomPlot gives plottables non-const only
+    QCPRange dataKeyRange(bool* found); // QCustomPlot gives plottables non-const only
     QCPGraph* addSeries(const QString& name, const QColor& color, QCPAxis* valueAxis = nullptr);
 
 signals:

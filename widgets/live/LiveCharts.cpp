@@ -8,15 +8,13 @@
 namespace ts::gui {
 namespace {
 
-constexpr double kSmoothing = 0.1;   // EMA weight of the newest step
 constexpr double kMiB = 1024.0 * 1024.0;
 
-double ema(double previous, double value) {
-    return previous < 0 ? value : previous + kSmoothing * (value - previous);
-}
-
 QString stepHeader(const StepRecord& s) {
-    return QObject::tr("step %1 (epoch %2, batch %3)").arg(s.global_step).arg(s.epoch + 1).arg(s.step);
+    return QObject::tr("step %1 (epoch %2, batch %3)")
+        .arg(s.global_step)
+        .arg(s.epoch + 1)
+        .arg(s.step);
 }
 
 QColor faded(QColor color, int alpha) {
@@ -32,7 +30,8 @@ HistoryChart::HistoryChart(const QString& title, const RunHistory& history, QWid
 }
 
 void HistoryChart::reset() {
-    for (int i = 0; i < graphCount(); ++i) graph(i)->data()->clear();
+    for (int i = 0; i < graphCount(); ++i)
+        graph(i)->data()->clear();
     for (int i = 0; i < plottableCount(); ++i)
         if (auto* bars = qobject_cast<QCPBars*>(plottable(i))) bars->data()->clear();
     setFollowing(true);
@@ -44,7 +43,7 @@ ThroughputChart::ThroughputChart(const RunHistory& history, QWidget* parent)
     : HistoryChart(tr("Throughput"), history, parent) {
     raw_ = addSeries(tr("images/s"), faded(seriesColor(0), 110));
     raw_->setPen(QPen(faded(seriesColor(0), 110), 1.0));
-    smooth_ = addSeries(tr("smoothed"), seriesColor(0));
+    smooth_ = addSeries(tr("median of %1").arg(kThroughputWindow), seriesColor(0));
     profiled_ = addSeries(tr("profiled step"), seriesColor(2));
     profiled_->setLineStyle(QCPGraph::lsNone);
     profiled_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 6));
@@ -57,15 +56,15 @@ void ThroughputChart::append(size_t first_step, size_t) {
         const StepRecord& s = history_.steps[i];
         const double key = double(s.global_step);
         raw_->addData(key, s.images_per_sec);
-        ema_ = ema(ema_, s.images_per_sec);
-        smooth_->addData(key, ema_);
+        recent_.push(s.images_per_sec);
+        smooth_->addData(key, recent_.median());
         if (s.profiled) profiled_->addData(key, s.images_per_sec);
     }
 }
 
 void ThroughputChart::reset() {
     HistoryChart::reset();
-    ema_ = -1;
+    recent_.clear();
 }
 
 QString ThroughputChart::hover(double key) const {
@@ -84,9 +83,10 @@ struct Phase {
     const char* name;
     double PhaseTimes::*value;
 };
-const Phase kPhases[] = {{"data", &PhaseTimes::data_ms},         {"copy", &PhaseTimes::copy_ms},
-                         {"forward", &PhaseTimes::forward_ms},   {"backward", &PhaseTimes::backward_ms},
-                         {"optimizer", &PhaseTimes::optimizer_ms}, {"other", &PhaseTimes::other_ms}};
+const Phase kPhases[] = {
+    {"data", &PhaseTimes::data_ms},           {"copy", &PhaseTimes::copy_ms},
+    {"forward", &PhaseTimes::forward_ms},     {"backward", &PhaseTimes::backward_ms},
+    {"optimizer", &PhaseTimes::optimizer_ms}, {"other", &PhaseTimes::other_ms}};
 } // namespace
 
 StepTimeChart::StepTimeChart(const RunHistory& history, QWidget* parent)
@@ -175,8 +175,9 @@ QString MemoryChart::hover(double key) const {
                                              format::bytes(double(s->tensor_peak_bytes)),
                                              format::bytes(double(s->rss_bytes)));
     if (s->device_bytes > 0)
-        text += tr("\ndevice %1 (peak %2)").arg(format::bytes(double(s->device_bytes)),
-                                                format::bytes(double(s->device_peak_bytes)));
+        text += tr("\ndevice %1 (peak %2)")
+                    .arg(format::bytes(double(s->device_bytes)),
+                         format::bytes(double(s->device_peak_bytes)));
     return text;
 }
 
@@ -190,7 +191,8 @@ LossChart::LossChart(const RunHistory& history, QWidget* parent)
     setFitSecondAxis(false);
     loss_ = addSeries(tr("loss"), seriesColor(2));
     loss_->setPen(QPen(seriesColor(2), 1.2));
-    accuracy_ = addSeries(tr("batch accuracy (avg)"), seriesColor(4), yAxis2);
+    accuracy_ =
+        addSeries(tr("accuracy, last %1 batches").arg(kAccuracyWindow), seriesColor(4), yAxis2);
     val_accuracy_ = addSeries(tr("val accuracy"), seriesColor(6), yAxis2);
     val_accuracy_->setLineStyle(QCPGraph::lsLine);
     val_accuracy_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 7));
@@ -203,8 +205,8 @@ void LossChart::append(size_t first_step, size_t first_epoch) {
         const StepRecord& s = history_.steps[i];
         loss_->addData(double(s.global_step), s.loss);
         if (s.batch_size > 0) {
-            ema_ = ema(ema_, 100.0 * double(s.correct) / s.batch_size);
-            accuracy_->addData(double(s.global_step), ema_);
+            recent_.push(100.0 * double(s.correct) / s.batch_size);
+            accuracy_->addData(double(s.global_step), recent_.mean());
         }
     }
     for (size_t i = first_epoch; i < history_.epochs.size(); ++i) {
@@ -216,19 +218,23 @@ void LossChart::append(size_t first_step, size_t first_epoch) {
 
 void LossChart::reset() {
     HistoryChart::reset();
-    ema_ = -1;
+    recent_.clear();
 }
 
 QString LossChart::hover(double key) const {
     const StepRecord* s = history_.stepNear(key);
     if (!s) return {};
-    QString text = stepHeader(*s) + tr("\nloss %1\nbatch accuracy %2\nlr %3")
-                                        .arg(format::number(s->loss, 4),
-                                             format::percent(s->batch_size ? double(s->correct) / s->batch_size : NAN),
-                                             format::number(s->lr, 3));
+    QString text =
+        stepHeader(*s) +
+        tr("\nloss %1\nbatch accuracy %2\nlr %3")
+            .arg(format::number(s->loss, 4),
+                 format::percent(s->batch_size ? double(s->correct) / s->batch_size : NAN),
+                 format::number(s->lr, 3));
     for (const EpochRecord& e : history_.epochs)
         if (e.epoch == s->epoch && e.has_val)
-            text += tr("\nepoch %1 val accuracy %2").arg(e.epoch + 1).arg(format::percent(e.val_accuracy));
+            text += tr("\nepoch %1 val accuracy %2")
+                        .arg(e.epoch + 1)
+                        .arg(format::percent(e.val_accuracy));
     return text;
 }
 
@@ -240,7 +246,8 @@ EpochChart::EpochChart(const RunHistory& history, QWidget* parent)
     train_->setName(tr("training"));
     val_ = new QCPBars(xAxis, yAxis);
     val_->setName(tr("validation"));
-    for (auto [bars, color] : {std::pair{train_, seriesColor(0)}, std::pair{val_, seriesColor(1)}}) {
+    for (auto [bars, color] :
+         {std::pair{train_, seriesColor(0)}, std::pair{val_, seriesColor(1)}}) {
         bars->setBrush(faded(color, 200));
         bars->setPen(QPen(color.darker(120)));
         bars->setWidth(0.6);
@@ -272,8 +279,8 @@ QString EpochChart::hover(double key) const {
                             format::rate(e->images_per_sec, tr("images/s")),
                             format::number(e->train_loss, 4), format::percent(e->train_accuracy));
     if (e->has_val)
-        text += tr("\nval loss %1, accuracy %2").arg(format::number(e->val_loss, 4),
-                                                     format::percent(e->val_accuracy));
+        text += tr("\nval loss %1, accuracy %2")
+                    .arg(format::number(e->val_loss, 4), format::percent(e->val_accuracy));
     return text;
 }
 

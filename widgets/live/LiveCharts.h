@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "live/LiveChart.h"
+#include "live/RollingWindow.h"
 #include "live/RunHistory.h"
 
 namespace ts::gui {
@@ -21,7 +22,7 @@ protected:
     const RunHistory& history_;
 };
 
-// images/s per step, smoothed, with the profiled steps marked.
+// images/s per step, its trailing median, and the profiled steps marked.
 class ThroughputChart : public HistoryChart {
     Q_OBJECT
 public:
@@ -31,10 +32,11 @@ public:
 
 private:
     QString hover(double key) const;
+    static constexpr int kThroughputWindow = 9;
     QCPGraph* raw_;
     QCPGraph* smooth_;
     QCPGraph* profiled_;
-    double ema_ = -1;
+    RollingWindow recent_{kThroughputWindow};
 };
 
 // Step time stacked by phase: data, copy, forward, backward, optimizer, other.
@@ -65,7 +67,7 @@ private:
     QCPGraph* device_;
 };
 
-// Loss (left axis), smoothed batch accuracy and per-epoch validation accuracy (right, %).
+// Loss (left axis), running batch accuracy and per-epoch validation accuracy (right, %).
 class LossChart : public HistoryChart {
     Q_OBJECT
 public:
@@ -75,10 +77,11 @@ public:
 
 private:
     QString hover(double key) const;
+    static constexpr int kAccuracyWindow = 20;
     QCPGraph* loss_;
     QCPGraph* accuracy_;
     QCPGraph* val_accuracy_;
-    double ema_ = -1;
+    RollingWindow recent_{kAccuracyWindow};
 };
 
 // Training and validation time per epoch, stacked bars.

@@ -13,7 +13,8 @@
 
 namespace ts::gui {
 
-LiveView::LiveView(QWidget* parent) : QWidget(parent), info_(new RunInfoPanel), follow_(new QToolButton) {
+LiveView::LiveView(QWidget* parent)
+    : QWidget(parent), info_(new RunInfoPanel), follow_(new QToolButton) {
     auto* throughput = new ThroughputChart(history_);
     auto* step_time = new StepTimeChart(history_);
     auto* memory = new MemoryChart(history_);
@@ -26,7 +27,8 @@ LiveView::LiveView(QWidget* parent) : QWidget(parent), info_(new RunInfoPanel), 
     follow_->setCheckable(true);
     follow_->setChecked(true);
     follow_->setShortcut(Qt::Key_End);
-    follow_->setToolTip(tr("Scroll with the newest steps (End). Zooming or panning a chart stops it."));
+    follow_->setToolTip(
+        tr("Scroll with the newest steps (End). Zooming or panning a chart stops it."));
     follow_->setObjectName(QStringLiteral("follow"));
     connect(follow_, &QToolButton::toggled, this, &LiveView::setFollowing);
 
@@ -43,8 +45,10 @@ LiveView::LiveView(QWidget* parent) : QWidget(parent), info_(new RunInfoPanel), 
     grid->addWidget(loss, 1, 1);
     grid->addWidget(epochs, 2, 0);
     grid->addWidget(info_, 2, 1);
-    for (int r = 0; r < 3; ++r) grid->setRowStretch(r, 1);
-    for (int c = 0; c < 2; ++c) grid->setColumnStretch(c, 1);
+    for (int r = 0; r < 3; ++r)
+        grid->setRowStretch(r, 1);
+    for (int c = 0; c < 2; ++c)
+        grid->setColumnStretch(c, 1);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -53,7 +57,8 @@ LiveView::LiveView(QWidget* parent) : QWidget(parent), info_(new RunInfoPanel), 
 
     for (HistoryChart* chart : charts_)
         connect(chart, &LiveChart::userNavigated, this, [this] { setFollowing(false); });
-    for (HistoryChart* chart : step_charts_) chart->setFollowWindow(1000);
+    for (HistoryChart* chart : step_charts_)
+        chart->setFollowWindow(1000);
     linkKeyAxes();
 }
 
@@ -76,28 +81,32 @@ void LiveView::linkKeyAxes() {
     }
 }
 
-bool LiveView::following() const { return follow_->isChecked(); }
+bool LiveView::following() const {
+    return follow_->isChecked();
+}
 
 void LiveView::setFollowing(bool following) {
     if (follow_->isChecked() != following) {
-        follow_->setChecked(following);  // toggled() calls back here with the same value
+        follow_->setChecked(following); // toggled() calls back here with the same value
         return;
     }
-    for (HistoryChart* chart : charts_) chart->setFollowing(following);
+    for (HistoryChart* chart : charts_)
+        chart->setFollowing(following);
     if (following) replotAll();
 }
 
 void LiveView::clear() {
     history_.clear();
-    for (HistoryChart* chart : charts_) chart->reset();
+    for (HistoryChart* chart : charts_)
+        chart->reset();
     info_->clear();
     setFollowing(true);
 }
 
 void LiveView::beginRun(const RunLaunch& launch) {
     clear();
-    info_->setTitle(tr("%1 — starting in %2").arg(QString::fromStdString(launch.config.name),
-                                                  launch.runDir));
+    info_->setTitle(
+        tr("%1 — starting in %2").arg(QString::fromStdString(launch.config.name), launch.runDir));
     replotAll();
 }
 
@@ -113,7 +122,8 @@ void LiveView::append(const LiveUpdate& update) {
     }
     history_.steps.insert(history_.steps.end(), update.steps.begin(), update.steps.end());
     history_.epochs.insert(history_.epochs.end(), update.epochs.begin(), update.epochs.end());
-    for (HistoryChart* chart : charts_) chart->append(first_step, first_epoch);
+    for (HistoryChart* chart : charts_)
+        chart->append(first_step, first_epoch);
     info_->addMessages(update.messages);
     if (update.finished) info_->setSummary(*update.finished);
     replotAll();
@@ -122,7 +132,8 @@ void LiveView::append(const LiveUpdate& update) {
 
 void LiveView::finishRun(const RunOutcome& outcome) {
     info_->setSummary(outcome.summary);
-    const QString name = history_.info ? QString::fromStdString(history_.info->config.name) : tr("Run");
+    const QString name =
+        history_.info ? QString::fromStdString(history_.info->config.name) : tr("Run");
     QString title = tr("%1 — %2").arg(name, QString::fromLatin1(toString(outcome.summary.status)));
     if (!outcome.runDir.isEmpty()) title += tr(", saved in %1").arg(outcome.runDir);
     info_->setTitle(title);
@@ -141,7 +152,7 @@ void LiveView::showRun(const RunRecord& record) {
 }
 
 void LiveView::replotAll() {
-    syncing_ = true;  // ranges set here are already consistent across charts
+    syncing_ = true; // ranges set here are already consistent across charts
     for (HistoryChart* chart : charts_) {
         chart->updateRanges();
         chart->replot(QCustomPlot::rpRefreshHint);

@@ -47,8 +47,8 @@ private:
     void replotAll();
 
     RunHistory history_;
-    std::vector<HistoryChart*> charts_;       // all five
-    std::vector<HistoryChart*> step_charts_;  // the four keyed by step (linked x axes)
+    std::vector<HistoryChart*> charts_;      // all five
+    std::vector<HistoryChart*> step_charts_; // the four keyed by step (linked x axes)
     RunInfoPanel* info_;
     QToolButton* follow_;
     FrameMeter frames_;

@@ -7,8 +7,9 @@ namespace ts::gui {
 
 const StepRecord* RunHistory::stepNear(double key) const {
     if (steps.empty()) return nullptr;
-    const auto it = std::lower_bound(steps.begin(), steps.end(), key,
-                                     [](const StepRecord& s, double k) { return double(s.global_step) < k; });
+    const auto it =
+        std::lower_bound(steps.begin(), steps.end(), key,
+                         [](const StepRecord& s, double k) { return double(s.global_step) < k; });
     if (it == steps.begin()) return &*it;
     if (it == steps.end()) return &steps.back();
     const auto before = std::prev(it);

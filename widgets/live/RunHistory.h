@@ -10,7 +10,7 @@ namespace ts::gui {
 
 struct RunHistory {
     std::optional<RunInfo> info;
-    std::vector<StepRecord> steps;   // in arrival order = ascending global_step
+    std::vector<StepRecord> steps; // in arrival order = ascending global_step
     std::vector<EpochRecord> epochs;
 
     // The step whose global_step is nearest to `key` (nullptr when empty).

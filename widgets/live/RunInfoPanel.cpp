@@ -14,7 +14,9 @@ QString row(const QString& name, const QString& value) {
         .arg(name.toHtmlEscaped(), value.toHtmlEscaped());
 }
 
-QString qs(const std::string& text) { return QString::fromStdString(text); }
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
 
 } // namespace
 
@@ -50,19 +52,26 @@ void RunInfoPanel::clear() {
     log_->clear();
 }
 
-void RunInfoPanel::setTitle(const QString& title) { title_->setText(title); }
+void RunInfoPanel::setTitle(const QString& title) {
+    title_->setText(title);
+}
 
 void RunInfoPanel::setInfo(const RunInfo& info) {
     const ExperimentConfig& c = info.config;
     QString html = QStringLiteral("<table>");
-    html += row(tr("Model"), tr("%1 (%2 stem), %3 parameters, %4 per image")
-                                 .arg(qs(c.model), qs(c.stem), format::count(double(info.parameters)),
-                                      format::flops(2.0 * info.forward_macs)));
+    html +=
+        row(tr("Model"), tr("%1 (%2 stem), %3 parameters, %4 per image")
+                             .arg(qs(c.model), qs(c.stem), format::count(double(info.parameters)),
+                                  format::flops(2.0 * info.forward_macs)));
     html += row(tr("Data"), tr("%1: %2 train / %3 val, batch %4, %5 steps per epoch")
-                                .arg(qs(c.dataset)).arg(info.train_samples).arg(info.val_samples)
-                                .arg(c.batch_size).arg(info.steps_per_epoch));
-    html += row(tr("Device"), tr("%1, %2, %3 threads").arg(qs(c.device), qs(c.precision))
-                                  .arg(info.env.intra_op_threads));
+                                .arg(qs(c.dataset))
+                                .arg(info.train_samples)
+                                .arg(info.val_samples)
+                                .arg(c.batch_size)
+                                .arg(info.steps_per_epoch));
+    html += row(
+        tr("Device"),
+        tr("%1, %2, %3 threads").arg(qs(c.device), qs(c.precision)).arg(info.env.intra_op_threads));
     html += row(tr("Machine"), qs(info.env.cpu_model) + QStringLiteral(" · ") + qs(info.env.blas));
     html += QStringLiteral("</table>");
     info_->setText(html);
@@ -70,16 +79,20 @@ void RunInfoPanel::setInfo(const RunInfo& info) {
 
 void RunInfoPanel::setSummary(const RunSummary& s) {
     QString html = QStringLiteral("<table>");
-    html += row(tr("Status"), QString::fromLatin1(toString(s.status)) +
-                                  (s.error.empty() ? QString() : QStringLiteral(": ") + qs(s.error)));
-    html += row(tr("Steps"), tr("%1 in %2").arg(s.steps_completed).arg(format::seconds(s.total_time_s)));
+    html +=
+        row(tr("Status"), QString::fromLatin1(toString(s.status)) +
+                              (s.error.empty() ? QString() : QStringLiteral(": ") + qs(s.error)));
+    html += row(tr("Steps"),
+                tr("%1 in %2").arg(s.steps_completed).arg(format::seconds(s.total_time_s)));
     html += row(tr("Steady state"), tr("%1, %2 per step")
                                         .arg(format::rate(s.median_images_per_sec, tr("images/s")),
                                              format::duration(s.median_step_ms)));
-    html += row(tr("Accuracy"), tr("train %1, val %2").arg(format::percent(s.final_train_accuracy),
-                                                           format::percent(s.final_val_accuracy)));
-    html += row(tr("Peak memory"), tr("tensors %1, RSS %2").arg(format::bytes(double(s.peak_tensor_bytes)),
-                                                                format::bytes(double(s.peak_rss_bytes))));
+    html += row(tr("Accuracy"), tr("train %1, val %2")
+                                    .arg(format::percent(s.final_train_accuracy),
+                                         format::percent(s.final_val_accuracy)));
+    html += row(tr("Peak memory"), tr("tensors %1, RSS %2")
+                                       .arg(format::bytes(double(s.peak_tensor_bytes)),
+                                            format::bytes(double(s.peak_rss_bytes))));
     html += QStringLiteral("</table>");
     summary_->setText(html);
 }

@@ -7,7 +7,9 @@
 namespace ts::gui {
 namespace {
 
-QVariant known(double value) { return std::isfinite(value) && value > 0 ? QVariant(value) : QVariant(); }
+QVariant known(double value) {
+    return std::isfinite(value) && value > 0 ? QVariant(value) : QVariant();
+}
 
 } // namespace
 
@@ -32,25 +34,33 @@ std::vector<TableColumn<OpStat>> OpTableModel::makeColumns(const OpTableModel* m
         return [field](const OpStat& s) { return format::bytes(double(s.*field)); };
     };
     std::vector<C> columns = {
-        C{tr("Name"), tr("Operator or autograd node"),
-          [](const OpStat& s) { return QVariant(QString::fromStdString(s.name)); }, {}, false},
-        C{tr("Input shapes"), tr("Shapes of the inputs (when grouped by shape)"),
-          [](const OpStat& s) { return QVariant(QString::fromStdString(s.shapes)); }, {}, false},
-        C{tr("Pass"), tr("Forward operator or backward (autograd) work"),
-          [](const OpStat& s) { return QVariant(s.backward ? tr("backward") : tr("forward")); }, {},
+        C{tr("Name"),
+          tr("Operator or autograd node"),
+          [](const OpStat& s) { return QVariant(QString::fromStdString(s.name)); },
+          {},
+          false},
+        C{tr("Input shapes"),
+          tr("Shapes of the inputs (when grouped by shape)"),
+          [](const OpStat& s) { return QVariant(QString::fromStdString(s.shapes)); },
+          {},
+          false},
+        C{tr("Pass"),
+          tr("Forward operator or backward (autograd) work"),
+          [](const OpStat& s) { return QVariant(s.backward ? tr("backward") : tr("forward")); },
+          {},
           false},
         C{tr("Calls"), tr("Number of calls"), raw(&OpStat::calls)},
         C{tr("Self CPU"), tr("Time in the operator itself, children excluded"),
           raw(&OpStat::self_cpu_ns), ns(&OpStat::self_cpu_ns)},
         C{tr("Self CPU %"), tr("Share of all self CPU time"),
           [m](const OpStat& s) {
-              return m->total_self_cpu_ns_ > 0 ? QVariant(double(s.self_cpu_ns) / m->total_self_cpu_ns_)
-                                               : QVariant();
+              return m->total_self_cpu_ns_ > 0
+                         ? QVariant(double(s.self_cpu_ns) / m->total_self_cpu_ns_)
+                         : QVariant();
           },
           [m](const OpStat& s) {
-              return format::percent(m->total_self_cpu_ns_ > 0
-                                         ? double(s.self_cpu_ns) / m->total_self_cpu_ns_
-                                         : NAN);
+              return format::percent(
+                  m->total_self_cpu_ns_ > 0 ? double(s.self_cpu_ns) / m->total_self_cpu_ns_ : NAN);
           }},
         C{tr("CPU total"), tr("Time including children"), raw(&OpStat::cpu_total_ns),
           ns(&OpStat::cpu_total_ns)},
@@ -70,11 +80,15 @@ std::vector<TableColumn<OpStat>> OpTableModel::makeColumns(const OpTableModel* m
           [](const OpStat& s) { return format::flops(s.flops); }},
         C{tr("GFLOP/s"), tr("Achieved rate over self time"),
           [](const OpStat& s) { return known(s.gflopsPerSec()); },
-          [](const OpStat& s) { return s.gflopsPerSec() > 0 ? format::number(s.gflopsPerSec(), 4) : QStringLiteral("–"); }},
+          [](const OpStat& s) {
+              return s.gflopsPerSec() > 0 ? format::number(s.gflopsPerSec(), 4)
+                                          : QStringLiteral("–");
+          }},
         C{tr("FLOP/byte"), tr("Arithmetic intensity (FLOPs per byte moved)"),
           [](const OpStat& s) { return known(s.arithmeticIntensity()); },
           [](const OpStat& s) {
-              return s.arithmeticIntensity() > 0 ? format::number(s.arithmeticIntensity(), 3) : QStringLiteral("–");
+              return s.arithmeticIntensity() > 0 ? format::number(s.arithmeticIntensity(), 3)
+                                                 : QStringLiteral("–");
           }},
     };
     return columns;

@@ -8,8 +8,22 @@ namespace ts::gui {
 class OpTableModel : public TableModel<OpStat> {
 public:
     enum Column {
-        Name, Shapes, Pass, Calls, SelfCpu, SelfCpuPercent, CpuTotal, AvgCpu, SelfDevice,
-        DeviceTotal, CpuMem, SelfCpuMem, Flops, GflopsPerSec, Intensity, ColumnCount
+        Name,
+        Shapes,
+        Pass,
+        Calls,
+        SelfCpu,
+        SelfCpuPercent,
+        CpuTotal,
+        AvgCpu,
+        SelfDevice,
+        DeviceTotal,
+        CpuMem,
+        SelfCpuMem,
+        Flops,
+        GflopsPerSec,
+        Intensity,
+        ColumnCount
     };
 
     explicit OpTableModel(QObject* parent = nullptr);

@@ -20,8 +20,9 @@ namespace ts::gui {
 
 OperatorsView::OperatorsView(QWidget* parent)
     : QWidget(parent), model_(new OpTableModel(this)), proxy_(new SortFilterProxy(this)),
-      table_(new QTableView), filter_(new QLineEdit), by_shape_(new QCheckBox(tr("Group by input shape"))),
-      scope_(new QComboBox), top_n_(new QSpinBox), source_(new QLabel) {
+      table_(new QTableView), filter_(new QLineEdit),
+      by_shape_(new QCheckBox(tr("Group by input shape"))), scope_(new QComboBox),
+      top_n_(new QSpinBox), source_(new QLabel) {
     proxy_->setSourceModel(model_);
     proxy_->setFilterKeyColumn(OpTableModel::Name);
     chart_ = new TopOpsChart(proxy_, OpTableModel::Name, OpTableModel::SelfCpu);
@@ -93,23 +94,29 @@ void OperatorsView::setTrace(std::shared_ptr<const Trace> trace, const QString& 
 }
 
 void OperatorsView::setNameFilter(const QString& text) {
-    if (filter_->text() != text) filter_->setText(text);  // keeps the field in step (tests, API)
+    if (filter_->text() != text) filter_->setText(text); // keeps the field in step (tests, API)
     proxy_->setTextFilter(OpTableModel::Name, text);
 }
 
-void OperatorsView::setGroupByShape(bool byShape) { by_shape_->setChecked(byShape); }
+void OperatorsView::setGroupByShape(bool byShape) {
+    by_shape_->setChecked(byShape);
+}
 
-void OperatorsView::setScope(OpScope scope) { scope_->setCurrentIndex(scope_->findData(int(scope))); }
+void OperatorsView::setScope(OpScope scope) {
+    scope_->setCurrentIndex(scope_->findData(int(scope)));
+}
 
 void OperatorsView::recompute() {
     if (!trace_) return;
-    const OpGrouping grouping = by_shape_->isChecked() ? OpGrouping::NameAndShapes : OpGrouping::Name;
+    const OpGrouping grouping =
+        by_shape_->isChecked() ? OpGrouping::NameAndShapes : OpGrouping::Name;
     const auto scope = OpScope(scope_->currentData().toInt());
     model_->setTable(computeOpStats(*trace_, grouping, scope));
     updateColumnVisibility();
     table_->resizeColumnsToContents();
     table_->setColumnWidth(OpTableModel::Name, qMin(table_->columnWidth(OpTableModel::Name), 320));
-    table_->setColumnWidth(OpTableModel::Shapes, qMin(table_->columnWidth(OpTableModel::Shapes), 260));
+    table_->setColumnWidth(OpTableModel::Shapes,
+                           qMin(table_->columnWidth(OpTableModel::Shapes), 260));
 }
 
 // Columns that would be empty for this trace are hidden (no device time on a

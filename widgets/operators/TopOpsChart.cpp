@@ -16,14 +16,14 @@ constexpr int kMaxNameChars = 30;
 TopOpsChart::TopOpsChart(QAbstractItemModel* model, int nameColumn, int fallbackColumn,
                          QWidget* parent)
     : QCustomPlot(parent), model_(model), name_column_(nameColumn),
-      fallback_column_(fallbackColumn), column_(fallbackColumn),
-      bars_(new QCPBars(yAxis, xAxis)), title_(new QCPTextElement(this)) {
+      fallback_column_(fallbackColumn), column_(fallbackColumn), bars_(new QCPBars(yAxis, xAxis)),
+      title_(new QCPTextElement(this)) {
     plotLayout()->insertRow(0);
     plotLayout()->addElement(0, 0, title_);
     bars_->setWidth(0.7);
     bars_->setBrush(seriesColor(0));
     bars_->setPen(Qt::NoPen);
-    yAxis->setRangeReversed(true);  // the largest bar on top
+    yAxis->setRangeReversed(true); // the largest bar on top
     yAxis->grid()->setVisible(false);
     xAxis->setTickLabels(false);
     setMinimumWidth(260);
@@ -40,18 +40,23 @@ void TopOpsChart::setTopN(int n) {
     rebuild();
 }
 
-int TopOpsChart::barCount() const { return bars_->dataCount(); }
+int TopOpsChart::barCount() const {
+    return bars_->dataCount();
+}
 
 void TopOpsChart::setColumn(int column) {
-    const QVariant probe = model_->rowCount() > 0 ? model_->index(0, column).data(SortRole) : QVariant();
-    const bool numeric = probe.isValid() ? probe.canConvert<double>() && probe.typeId() != QMetaType::QString
-                                         : column != name_column_;
+    const QVariant probe =
+        model_->rowCount() > 0 ? model_->index(0, column).data(SortRole) : QVariant();
+    const bool numeric = probe.isValid()
+                             ? probe.canConvert<double>() && probe.typeId() != QMetaType::QString
+                             : column != name_column_;
     column_ = numeric ? column : fallback_column_;
     rebuild();
 }
 
 void TopOpsChart::rebuild() {
-    for (QCPItemText* label : labels_) removeItem(label);
+    for (QCPItemText* label : labels_)
+        removeItem(label);
     labels_.clear();
     QVector<double> keys, values;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
@@ -79,8 +84,9 @@ void TopOpsChart::rebuild() {
     bars_->setData(keys, values, true);
     yAxis->setTicker(ticker);
     yAxis->setRange(-0.6, qMax(1, rows) - 0.4);
-    xAxis->setRange(0, max_value > 0 ? max_value * 1.35 : 1.0);  // room for the value labels
-    title_->setText(tr("Top %1 by %2").arg(rows).arg(model_->headerData(column_, Qt::Horizontal).toString()));
+    xAxis->setRange(0, max_value > 0 ? max_value * 1.35 : 1.0); // room for the value labels
+    title_->setText(
+        tr("Top %1 by %2").arg(rows).arg(model_->headerData(column_, Qt::Horizontal).toString()));
     replot(rpQueuedReplot);
 }
 
@@ -100,7 +106,8 @@ void TopOpsChart::applyPalette() {
         axis->setTickPen(QPen(p.color(QPalette::Mid)));
         axis->setSubTickPen(Qt::NoPen);
         axis->setTickLabelColor(p.color(QPalette::WindowText));
-        axis->grid()->setPen(QPen(isDark(p) ? QColor(255, 255, 255, 28) : QColor(0, 0, 0, 28), 1, Qt::DotLine));
+        axis->grid()->setPen(
+            QPen(isDark(p) ? QColor(255, 255, 255, 28) : QColor(0, 0, 0, 28), 1, Qt::DotLine));
     }
     title_->setTextColor(p.color(QPalette::WindowText));
     QFont bold = font();

@@ -43,6 +43,8 @@ LiveUpdate LiveBuffer::take() {
     return taken;
 }
 
-void LiveBuffer::clear() { take(); }
+void LiveBuffer::clear() {
+    take();
+}
 
 } // namespace ts::gui

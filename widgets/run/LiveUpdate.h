@@ -52,7 +52,7 @@ struct RunProgress {
 
 struct RunOutcome {
     RunSummary summary;
-    QString runDir;  // empty when the run never started (e.g. invalid config)
+    QString runDir; // empty when the run never started (e.g. invalid config)
 };
 
 } // namespace ts::gui

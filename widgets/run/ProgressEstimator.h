@@ -26,7 +26,7 @@ private:
     int64_t done_steps_ = 0;
     int current_epoch_ = 0;
     double last_images_per_sec_ = 0;
-    std::deque<double> recent_wall_s_;  // wall clock of the latest steps
+    std::deque<double> recent_wall_s_; // wall clock of the latest steps
     double val_time_total_s_ = 0;
     int epochs_done_ = 0;
     bool validates_ = false;

@@ -14,7 +14,8 @@ namespace {
 QString describeIssues(const std::vector<ConfigIssue>& issues) {
     std::ostringstream text;
     text << "The experiment cannot start:";
-    for (const ConfigIssue& issue : issues) text << "\n• " << issue.key << ": " << issue.message;
+    for (const ConfigIssue& issue : issues)
+        text << "\n• " << issue.key << ": " << issue.message;
     return QString::fromStdString(text.str());
 }
 
@@ -81,7 +82,7 @@ void RunController::tick() {
 
 void RunController::onWorkerFinished() {
     timer_.stop();
-    tick();  // whatever arrived after the last tick
+    tick(); // whatever arrived after the last tick
     RunOutcome outcome{worker_->summary(), current_dir_};
     worker_.reset();
     if (!std::filesystem::exists(std::filesystem::path(current_dir_.toStdString()) /
@@ -98,7 +99,7 @@ void RunController::discardEmptyRunDir() {
     const std::filesystem::path dir = current_dir_.toStdString();
     std::error_code ignored;
     std::filesystem::remove(dir / run_files::kStepsCsv, ignored);
-    std::filesystem::remove(dir, ignored);  // only succeeds when empty
+    std::filesystem::remove(dir, ignored); // only succeeds when empty
     current_dir_.clear();
 }
 

@@ -41,7 +41,7 @@ private:
     bool checkpoints_;
     RunSummary summary_;
     std::mutex mutex_;
-    Trainer* trainer_ = nullptr;  // guarded by mutex_; only set while run() uses it
+    Trainer* trainer_ = nullptr; // guarded by mutex_; only set while run() uses it
     bool stop_requested_ = false;
 };
 

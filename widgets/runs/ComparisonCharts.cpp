@@ -8,26 +8,33 @@
 namespace ts::gui {
 namespace {
 
-constexpr int kMaxLabelChars = 18;
+// Run labels are "N\nname", shortened so that they sit side by side under the
+// bars (QCustomPlot drops tick labels that would leave the widget): the more
+// runs, the shorter the names.
+constexpr int kLabelCharsPerPanel = 28;
 constexpr double kMiB = 1024.0 * 1024.0;
 
-double orZero(double v) { return std::isfinite(v) ? v : 0.0; }
+double orZero(double v) {
+    return std::isfinite(v) ? v : 0.0;
+}
 
 } // namespace
 
 ComparisonCharts::ComparisonCharts(QWidget* parent)
     : QCustomPlot(parent), run_ticker_(new QCPAxisTickerText) {
     setAutoAddPlottableToLegend(false);
-    plotLayout()->clear();  // also deletes the default axis rect and legend
+    plotLayout()->clear(); // also deletes the default axis rect and legend
     panels_.push_back(makePanel(0, 0, tr("Throughput (images/s)"), {tr("images/s")}));
     panels_.push_back(makePanel(0, 1, tr("Mean epoch time (s)"), {tr("epoch")}));
-    panels_.push_back(makePanel(1, 0, tr("Peak memory (MiB)"), {tr("RSS"), tr("tensors"), tr("device")}));
+    panels_.push_back(
+        makePanel(1, 0, tr("Peak memory (MiB)"), {tr("RSS"), tr("tensors"), tr("device")}));
     panels_.push_back(makePanel(1, 1, tr("Accuracy (%)"), {tr("train"), tr("val (best)")}));
     setMinimumSize(360, 280);
     applyPalette();
 }
 
-// Each panel is a title row plus an axis rect, placed in a 2 x 2 grid.
+// Each panel is a title row, a legend row when it has several series, and an
+// axis rect; the panels sit in a 2 x 2 grid.
 ComparisonCharts::Panel ComparisonCharts::makePanel(int row, int column, const QString& title,
                                                     const QStringList& series) {
     Panel panel;
@@ -36,14 +43,10 @@ ComparisonCharts::Panel ComparisonCharts::makePanel(int row, int column, const Q
     panel.title = new QCPTextElement(this, title);
     panel.rect = new QCPAxisRect(this);
     cell->addElement(0, 0, panel.title);
-    cell->addElement(2, 0, panel.rect);
     cell->setRowStretchFactor(0, 0.001);
-    panel.rect->axis(QCPAxis::atBottom)->setTicker(run_ticker_);
-    panel.rect->axis(QCPAxis::atBottom)->setTickLabelRotation(series.size() > 0 ? 25 : 0);
-    panel.rect->axis(QCPAxis::atBottom)->grid()->setVisible(false);
     panel.group = series.size() > 1 ? new QCPBarsGroup(this) : nullptr;
     if (series.size() > 1) {
-        // A row under the title, items side by side: bars stay unobstructed.
+        // Items side by side under the title: the bars stay unobstructed.
         panel.legend = new QCPLegend;
         cell->addElement(1, 0, panel.legend);
         cell->setRowStretchFactor(1, 0.001);
@@ -51,8 +54,12 @@ ComparisonCharts::Panel ComparisonCharts::makePanel(int row, int column, const Q
         panel.legend->setWrap(series.size());
         panel.legend->setLayer(QStringLiteral("legend"));
     }
+    cell->addElement(cell->rowCount(), 0, panel.rect);
+    panel.rect->axis(QCPAxis::atBottom)->setTicker(run_ticker_);
+    panel.rect->axis(QCPAxis::atBottom)->grid()->setVisible(false);
     for (int i = 0; i < series.size(); ++i) {
-        auto* bars = new QCPBars(panel.rect->axis(QCPAxis::atBottom), panel.rect->axis(QCPAxis::atLeft));
+        auto* bars =
+            new QCPBars(panel.rect->axis(QCPAxis::atBottom), panel.rect->axis(QCPAxis::atLeft));
         bars->setName(series[i]);
         bars->setWidth(series.size() > 1 ? 0.8 / series.size() : 0.6);
         const QColor color = seriesColor(i);
@@ -68,10 +75,11 @@ ComparisonCharts::Panel ComparisonCharts::makePanel(int row, int column, const Q
 void ComparisonCharts::setRuns(const std::vector<RunRow>& runs) {
     run_count_ = int(runs.size());
     run_ticker_->clear();
+    const int max_chars = std::max(4, kLabelCharsPerPanel / std::max(1, run_count_));
     for (int i = 0; i < run_count_; ++i) {
         QString label = runs[size_t(i)].name;
-        if (label.size() > kMaxLabelChars) label = label.left(kMaxLabelChars - 1) + QChar(0x2026);
-        run_ticker_->addTick(i, QStringLiteral("%1 %2").arg(i + 1).arg(label));
+        if (label.size() > max_chars) label = label.left(max_chars - 1) + QChar(0x2026);
+        run_ticker_->addTick(i, QStringLiteral("%1\n%2").arg(i + 1).arg(label));
     }
     std::vector<std::vector<double>> throughput(1), epoch(1), memory(3), accuracy(2);
     for (const RunRow& r : runs) {
@@ -107,8 +115,10 @@ void ComparisonCharts::fillPanel(Panel& panel, const std::vector<std::vector<dou
         panel.bars[s]->setVisible(show);
         if (panel.group && show) panel.group->append(panel.bars[s]);
         if (panel.legend && show != panel.legend->hasItemWithPlottable(panel.bars[s])) {
-            if (show) panel.legend->addItem(new QCPPlottableLegendItem(panel.legend, panel.bars[s]));
-            else panel.legend->removeItem(panel.legend->itemWithPlottable(panel.bars[s]));
+            if (show)
+                panel.legend->addItem(new QCPPlottableLegendItem(panel.legend, panel.bars[s]));
+            else
+                panel.legend->removeItem(panel.legend->itemWithPlottable(panel.bars[s]));
         }
     }
     panel.rect->axis(QCPAxis::atBottom)->setRange(-0.6, std::max(1, run_count_) - 0.4);
@@ -141,7 +151,8 @@ void ComparisonCharts::applyPalette() {
             axis->setTickPen(QPen(p.color(QPalette::Mid)));
             axis->setSubTickPen(QPen(p.color(QPalette::Mid)));
             axis->setTickLabelColor(p.color(QPalette::WindowText));
-            axis->grid()->setPen(QPen(isDark(p) ? QColor(255, 255, 255, 28) : QColor(0, 0, 0, 28), 1, Qt::DotLine));
+            axis->grid()->setPen(
+                QPen(isDark(p) ? QColor(255, 255, 255, 28) : QColor(0, 0, 0, 28), 1, Qt::DotLine));
         }
     }
 }

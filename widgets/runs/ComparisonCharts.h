@@ -23,8 +23,8 @@ private:
     struct Panel {
         QCPAxisRect* rect = nullptr;
         QCPTextElement* title = nullptr;
-        QCPLegend* legend = nullptr;     // only for panels with several series
-        QCPBarsGroup* group = nullptr;   // side by side bars of those series
+        QCPLegend* legend = nullptr;   // only for panels with several series
+        QCPBarsGroup* group = nullptr; // side by side bars of those series
         std::vector<QCPBars*> bars;
     };
     Panel makePanel(int row, int column, const QString& title, const QStringList& series);

@@ -7,8 +7,24 @@ namespace ts::gui {
 
 class RunListModel : public TableModel<RunRow> {
 public:
-    enum Column { Name, Status, Modified, Model, Dataset, Device, Precision, Batch, Epochs, Steps,
-                  ImagesPerSec, EpochTime, PeakRss, ValAccuracy, Trace, Directory };
+    enum Column {
+        Name,
+        Status,
+        Modified,
+        Model,
+        Dataset,
+        Device,
+        Precision,
+        Batch,
+        Epochs,
+        Steps,
+        ImagesPerSec,
+        EpochTime,
+        PeakRss,
+        ValAccuracy,
+        Trace,
+        Directory
+    };
     explicit RunListModel(QObject* parent = nullptr);
 
 protected:
@@ -17,8 +33,23 @@ protected:
 
 class RunComparisonModel : public TableModel<RunRow> {
 public:
-    enum Column { Name, ImagesPerSec, StepTime, EpochTime, TotalTime, PeakRss, PeakTensors,
-                  PeakDevice, TrainAccuracy, ValAccuracy, Model, Device, Precision, Batch, Threads };
+    enum Column {
+        Name,
+        ImagesPerSec,
+        StepTime,
+        EpochTime,
+        TotalTime,
+        PeakRss,
+        PeakTensors,
+        PeakDevice,
+        TrainAccuracy,
+        ValAccuracy,
+        Model,
+        Device,
+        Precision,
+        Batch,
+        Threads
+    };
     explicit RunComparisonModel(QObject* parent = nullptr);
 };
 

@@ -23,7 +23,9 @@ RunRow runRowFrom(const RunRecord& r) {
     row.threads = r.info.env.intra_op_threads;
     row.epochs = s.epochs_completed;
     row.steps = s.steps_completed;
-    const auto known = [](double v) { return v > 0 ? v : std::numeric_limits<double>::quiet_NaN(); };
+    const auto known = [](double v) {
+        return v > 0 ? v : std::numeric_limits<double>::quiet_NaN();
+    };
     row.images_per_sec = known(s.median_images_per_sec);
     row.step_ms = known(s.median_step_ms);
     row.epoch_time_s = known(s.mean_epoch_time_s);
@@ -48,7 +50,8 @@ RunRow readRunRow(const QString& dir) {
         row.error = QString::fromUtf8(error.what());
     }
     row.dir = QDir::cleanPath(dir);
-    row.modified = QFileInfo(QDir(dir).filePath(QString::fromLatin1(run_files::kRunJson))).lastModified();
+    row.modified =
+        QFileInfo(QDir(dir).filePath(QString::fromLatin1(run_files::kRunJson))).lastModified();
     return row;
 }
 

@@ -18,11 +18,12 @@ std::vector<RunRow> scanRuns(const QStringList& roots) {
         try {
             dirs = findRuns(root.toStdString());
         } catch (const std::exception&) {
-            continue;  // a folder that vanished or cannot be read simply has no runs
+            continue; // a folder that vanished or cannot be read simply has no runs
         }
         for (const auto& dir : dirs) {
             const QString path = QDir::cleanPath(QString::fromStdString(dir.string()));
-            const QString key = QDir(path).canonicalPath().isEmpty() ? path : QDir(path).canonicalPath();
+            const QString key =
+                QDir(path).canonicalPath().isEmpty() ? path : QDir(path).canonicalPath();
             if (!seen.insert(key).second) continue;
             rows.push_back(readRunRow(path));
         }

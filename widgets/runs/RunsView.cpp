@@ -86,8 +86,9 @@ QWidget* RunsView::buildRunList() {
     table_->setObjectName(QStringLiteral("runTable"));
     const QByteArray header = settings_.headerState(QStringLiteral("runs"));
     if (!header.isEmpty()) table_->horizontalHeader()->restoreState(header);
-    connect(table_->horizontalHeader(), &QHeaderView::sectionMoved, this,
-            [this] { settings_.setHeaderState(QStringLiteral("runs"), table_->horizontalHeader()->saveState()); });
+    connect(table_->horizontalHeader(), &QHeaderView::sectionMoved, this, [this] {
+        settings_.setHeaderState(QStringLiteral("runs"), table_->horizontalHeader()->saveState());
+    });
 
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -102,13 +103,15 @@ QWidget* RunsView::buildRunList() {
     connect(add, &QPushButton::clicked, this, &RunsView::chooseFolder);
     connect(remove, &QPushButton::clicked, this, &RunsView::removeFolder);
     connect(rescan, &QPushButton::clicked, this, &RunsView::rescan);
-    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsView::updateComparison);
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &RunsView::updateComparison);
     return box;
 }
 
 QWidget* RunsView::buildComparison() {
     auto* box = new QWidget;
-    auto* title = new QLabel(tr("<b>Comparison</b> — select several runs above (Ctrl/Shift+click)"));
+    auto* title =
+        new QLabel(tr("<b>Comparison</b> — select several runs above (Ctrl/Shift+click)"));
     auto* csv = new QPushButton(tr("Export CSV…"));
     auto* png = new QPushButton(tr("Export PNG…"));
     auto* bar = new QHBoxLayout;
@@ -118,6 +121,8 @@ QWidget* RunsView::buildComparison() {
     auto* comparison_proxy = new SortFilterProxy(this);
     comparison_proxy->setSourceModel(comparison_);
     comparison_table_ = makeTable(comparison_proxy);
+    // Selection order until the user sorts: the same order as the charts' bars.
+    comparison_table_->sortByColumn(-1, Qt::AscendingOrder);
     charts_ = new ComparisonCharts;
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(comparison_table_);
@@ -161,12 +166,16 @@ void RunsView::onScanned() {
 // Replaces the list, keeping the selection (and so the comparison) where the runs still exist.
 void RunsView::showRows(std::vector<RunRow> rows) {
     QStringList selected;
-    for (const RunRow& row : selectedRows()) selected << row.dir;
+    for (const RunRow& row : selectedRows())
+        selected << row.dir;
     runs_->setRows(std::move(rows));
-    roots_label_->setText(tr("%1 runs in %2").arg(runs_->rowCount()).arg(roots().join(QStringLiteral(", "))));
+    const int count = runs_->rowCount();
+    roots_label_->setText((count == 1 ? tr("1 run in %1") : tr("%1 runs in %2").arg(count))
+                              .arg(roots().join(QStringLiteral(", "))));
     table_->resizeColumnsToContents();
     table_->setColumnWidth(RunListModel::Name, qMin(table_->columnWidth(RunListModel::Name), 260));
-    table_->setColumnWidth(RunListModel::Directory, qMin(table_->columnWidth(RunListModel::Directory), 420));
+    table_->setColumnWidth(RunListModel::Directory,
+                           qMin(table_->columnWidth(RunListModel::Directory), 420));
     selectRuns(selected);
 }
 
@@ -180,14 +189,17 @@ void RunsView::addRun(const QString& dir) {
     std::vector<RunRow> rows = runs_->rows();
     const auto same = std::find_if(rows.begin(), rows.end(),
                                    [&](const RunRow& r) { return sameDir(r.dir) == sameDir(dir); });
-    if (same != rows.end()) *same = std::move(row);
-    else rows.insert(rows.begin(), std::move(row));
+    if (same != rows.end())
+        *same = std::move(row);
+    else
+        rows.insert(rows.begin(), std::move(row));
     showRows(std::move(rows));
 }
 
 int RunsView::selectRuns(const QStringList& dirs) {
     QSet<QString> wanted;
-    for (const QString& dir : dirs) wanted.insert(sameDir(dir));
+    for (const QString& dir : dirs)
+        wanted.insert(sameDir(dir));
     QItemSelection selection;
     int found = 0;
     for (int row = 0; row < proxy_->rowCount(); ++row) {
@@ -231,13 +243,14 @@ void RunsView::chooseFolder() {
 void RunsView::removeFolder() {
     const QStringList folders = settings_.runFolders();
     if (folders.isEmpty()) {
-        QMessageBox::information(this, tr("Remove folder"), tr("Only the default folder %1 is listed.")
-                                                                .arg(settings_.runsRoot()));
+        QMessageBox::information(
+            this, tr("Remove folder"),
+            tr("Only the default folder %1 is listed.").arg(settings_.runsRoot()));
         return;
     }
     bool ok = false;
-    const QString folder = QInputDialog::getItem(this, tr("Remove folder"), tr("Stop listing runs in:"),
-                                                 folders, 0, false, &ok);
+    const QString folder = QInputDialog::getItem(
+        this, tr("Remove folder"), tr("Stop listing runs in:"), folders, 0, false, &ok);
     if (!ok) return;
     settings_.removeRunFolder(folder);
     rescan();
@@ -248,25 +261,30 @@ bool RunsView::exportCsv(const QString& path, QString* error) {
 }
 
 bool RunsView::exportPng(const QString& path, QString* error) {
-    if (charts_->savePng(path, qMax(charts_->width(), 900), qMax(charts_->height(), 600))) return true;
+    if (charts_->savePng(path, qMax(charts_->width(), 900), qMax(charts_->height(), 600)))
+        return true;
     if (error) *error = tr("Cannot write %1.").arg(path);
     return false;
 }
 
 void RunsView::exportCsvInteractive() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export comparison as CSV"),
-                                                      QDir(settings_.lastBrowseDir()).filePath(QStringLiteral("comparison.csv")),
-                                                      tr("CSV files (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export comparison as CSV"),
+        QDir(settings_.lastBrowseDir()).filePath(QStringLiteral("comparison.csv")),
+        tr("CSV files (*.csv)"));
     QString error;
-    if (!path.isEmpty() && !exportCsv(path, &error)) QMessageBox::warning(this, tr("Export CSV"), error);
+    if (!path.isEmpty() && !exportCsv(path, &error))
+        QMessageBox::warning(this, tr("Export CSV"), error);
 }
 
 void RunsView::exportPngInteractive() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export comparison charts as PNG"),
-                                                      QDir(settings_.lastBrowseDir()).filePath(QStringLiteral("comparison.png")),
-                                                      tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export comparison charts as PNG"),
+        QDir(settings_.lastBrowseDir()).filePath(QStringLiteral("comparison.png")),
+        tr("PNG images (*.png)"));
     QString error;
-    if (!path.isEmpty() && !exportPng(path, &error)) QMessageBox::warning(this, tr("Export PNG"), error);
+    if (!path.isEmpty() && !exportPng(path, &error))
+        QMessageBox::warning(this, tr("Export PNG"), error);
 }
 
 } // namespace ts::gui

@@ -18,20 +18,32 @@ QAction* make(QObject* owner, const QString& text, const QList<QKeySequence>& ke
 
 AppActions::AppActions(QObject* owner)
     : open_run(make(owner, QObject::tr("&Open Run…"), {QKeySequence::Open})),
-      open_trace(make(owner, QObject::tr("Open &Trace…"), {QKeySequence(QStringLiteral("Ctrl+Shift+O"))})),
-      load_config(make(owner, QObject::tr("&Load Experiment…"), {QKeySequence(QStringLiteral("Ctrl+L"))})),
+      open_trace(
+          make(owner, QObject::tr("Open &Trace…"), {QKeySequence(QStringLiteral("Ctrl+Shift+O"))})),
+      load_config(
+          make(owner, QObject::tr("&Load Experiment…"), {QKeySequence(QStringLiteral("Ctrl+L"))})),
       save_config(make(owner, QObject::tr("&Save Experiment…"), {QKeySequence::Save})),
-      screenshot(make(owner, QObject::tr("Save Screens&hot…"), {QKeySequence(QStringLiteral("Ctrl+Shift+S"))})),
+      screenshot(make(owner, QObject::tr("Save Screens&hot…"),
+                      {QKeySequence(QStringLiteral("Ctrl+Shift+S"))})),
       quit(make(owner, QObject::tr("&Quit"), {QKeySequence::Quit})),
-      start(make(owner, QObject::tr("&Start"), {QKeySequence(Qt::Key_F5), QKeySequence(QStringLiteral("Ctrl+Return"))})),
-      stop(make(owner, QObject::tr("S&top"), {QKeySequence(QStringLiteral("Shift+F5")), QKeySequence(QStringLiteral("Ctrl+."))})),
+      start(make(owner, QObject::tr("&Start"),
+                 {QKeySequence(Qt::Key_F5), QKeySequence(QStringLiteral("Ctrl+Return"))})),
+      stop(
+          make(owner, QObject::tr("S&top"),
+               {QKeySequence(QStringLiteral("Shift+F5")), QKeySequence(QStringLiteral("Ctrl+."))})),
       view_live(make(owner, QObject::tr("&Live"), {QKeySequence(QStringLiteral("Ctrl+1"))})),
-      view_operators(make(owner, QObject::tr("&Operators"), {QKeySequence(QStringLiteral("Ctrl+2"))})),
-      view_timeline(make(owner, QObject::tr("&Timeline"), {QKeySequence(QStringLiteral("Ctrl+3"))})),
+      view_operators(
+          make(owner, QObject::tr("&Operators"), {QKeySequence(QStringLiteral("Ctrl+2"))})),
+      view_timeline(
+          make(owner, QObject::tr("&Timeline"), {QKeySequence(QStringLiteral("Ctrl+3"))})),
       view_runs(make(owner, QObject::tr("&Runs"), {QKeySequence(QStringLiteral("Ctrl+4"))})),
-      toggle_form(make(owner, QObject::tr("&Experiment Panel"), {QKeySequence(QStringLiteral("Ctrl+E"))})),
-      theme(new QActionGroup(owner)),
-      theme_system(make(owner, QObject::tr("&System Colours"))),
+      view_experiments(
+          make(owner, QObject::tr("&Experiments"), {QKeySequence(QStringLiteral("Ctrl+5"))})),
+      view_roofline(
+          make(owner, QObject::tr("Roo&fline"), {QKeySequence(QStringLiteral("Ctrl+6"))})),
+      toggle_form(
+          make(owner, QObject::tr("&Experiment Panel"), {QKeySequence(QStringLiteral("Ctrl+E"))})),
+      theme(new QActionGroup(owner)), theme_system(make(owner, QObject::tr("&System Colours"))),
       theme_light(make(owner, QObject::tr("&Light"))),
       theme_dark(make(owner, QObject::tr("&Dark"))),
       shortcuts(make(owner, QObject::tr("&Keyboard Shortcuts"), {QKeySequence::HelpContents})),
@@ -47,8 +59,10 @@ AppActions::AppActions(QObject* owner)
 }
 
 QList<QAction*> AppActions::all() const {
-    return {open_run, open_trace, load_config, save_config, screenshot, quit, start, stop, view_live,
-            view_operators, view_timeline, view_runs, toggle_form, shortcuts};
+    return {open_run,         open_trace,     load_config,   save_config,
+            screenshot,       quit,           start,         stop,
+            view_live,        view_operators, view_timeline, view_runs,
+            view_experiments, view_roofline,  toggle_form,   shortcuts};
 }
 
 void buildMenus(QMainWindow& window, const AppActions& a, QMenu* recent) {
@@ -65,7 +79,8 @@ void buildMenus(QMainWindow& window, const AppActions& a, QMenu* recent) {
     QMenu* run = bar->addMenu(QObject::tr("&Run"));
     run->addActions({a.start, a.stop});
     QMenu* view = bar->addMenu(QObject::tr("&View"));
-    view->addActions({a.view_live, a.view_operators, a.view_timeline, a.view_runs});
+    view->addActions({a.view_live, a.view_operators, a.view_timeline, a.view_runs,
+                      a.view_experiments, a.view_roofline});
     view->addSeparator();
     view->addAction(a.toggle_form);
     QMenu* theme = view->addMenu(QObject::tr("&Theme"));

@@ -26,6 +26,8 @@ struct AppActions {
     QAction* view_operators;
     QAction* view_timeline;
     QAction* view_runs;
+    QAction* view_experiments;
+    QAction* view_roofline;
     QAction* toggle_form;
     QActionGroup* theme;
     QAction* theme_system;

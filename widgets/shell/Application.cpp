@@ -17,7 +17,9 @@
 #include "shell/MainWindow.h"
 
 // Q_INIT_RESOURCE must be called from the global namespace.
-static void initTrainscopeResources() { Q_INIT_RESOURCE(trainscope); }
+static void initTrainscopeResources() {
+    Q_INIT_RESOURCE(trainscope);
+}
 
 namespace ts::gui {
 namespace {
@@ -25,9 +27,11 @@ namespace {
 const QSize kDefaultWindowSize(1440, 900);
 
 std::unique_ptr<AppSettings> makeSettings(const LaunchOptions& options) {
-    auto settings = options.settings_file.isEmpty() ? std::make_unique<AppSettings>()
-                                                    : std::make_unique<AppSettings>(options.settings_file);
-    if (!options.runs_dir.isEmpty()) settings->overrideRunsRoot(QDir(options.runs_dir).absolutePath());
+    auto settings = options.settings_file.isEmpty()
+                        ? std::make_unique<AppSettings>()
+                        : std::make_unique<AppSettings>(options.settings_file);
+    if (!options.runs_dir.isEmpty())
+        settings->overrideRunsRoot(QDir(options.runs_dir).absolutePath());
     return settings;
 }
 
@@ -65,8 +69,8 @@ int runApplication(const QStringList& arguments) {
     window.restoreSession();
     if (options->size.isValid()) window.resize(options->size);
     if (options->no_checkpoints) window.controller()->setWriteCheckpoints(false);
-    if (!applyExperimentSources(*window.form(), options->preset, options->config_file, options->overrides,
-                                &error)) {
+    if (!applyExperimentSources(*window.form(), options->preset, options->config_file,
+                                options->overrides, &error)) {
         std::fprintf(stderr, "trainscope: %s\n", qPrintable(error));
         return 2;
     }

@@ -25,8 +25,10 @@ Automation::Automation(MainWindow& window, LaunchOptions options, QObject* paren
     connect(&window_, &MainWindow::documentShown, this, &Automation::afterOpen);
     connect(window_.controller(), &RunController::runFinished, this, &Automation::afterRun);
     connect(&window_, &MainWindow::errorReported, this, [this](const QString& message) {
-        if (waiting_run_ && !window_.controller()->isRunning()) fail(message);  // refused or failed
-        else if (!waiting_open_) std::fprintf(stderr, "trainscope: %s\n", qPrintable(message));
+        if (waiting_run_ && !window_.controller()->isRunning())
+            fail(message); // refused or failed
+        else if (!waiting_open_)
+            std::fprintf(stderr, "trainscope: %s\n", qPrintable(message));
     });
 }
 
@@ -65,7 +67,8 @@ void Automation::afterRun(const RunOutcome& outcome) {
         fail(QString::fromStdString(outcome.summary.error));
         return;
     }
-    std::fprintf(stdout, "run %s: %s\n", toString(outcome.summary.status), qPrintable(outcome.runDir));
+    std::fprintf(stdout, "run %s: %s\n", toString(outcome.summary.status),
+                 qPrintable(outcome.runDir));
     finishWhenSettled();
 }
 
@@ -78,7 +81,8 @@ void Automation::finishWhenSettled() {
         QTimer::singleShot(kPollMs, this, &Automation::finishWhenSettled);
         return;
     }
-    if (window_.currentView() == View::Runs && runs->runTable()->selectionModel()->selectedRows().isEmpty()) {
+    if (window_.currentView() == View::Runs &&
+        runs->runTable()->selectionModel()->selectedRows().isEmpty()) {
         QStringList newest;
         for (int i = 0; i < qMin(kComparedRunsInScreenshots, runs->runModel()->rowCount()); ++i)
             newest << runs->runModel()->rowAt(i).dir;
@@ -92,7 +96,8 @@ void Automation::finish() {
         if (window_.grab().save(options_.screenshot)) {
             std::fprintf(stdout, "screenshot %s\n", qPrintable(options_.screenshot));
         } else {
-            std::fprintf(stderr, "trainscope: cannot write the screenshot %s.\n", qPrintable(options_.screenshot));
+            std::fprintf(stderr, "trainscope: cannot write the screenshot %s.\n",
+                         qPrintable(options_.screenshot));
             exit_code_ = 1;
         }
     }

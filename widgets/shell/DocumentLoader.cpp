@@ -6,7 +6,8 @@ namespace ts::gui {
 
 DocumentLoader::DocumentLoader(QObject* parent) : QObject(parent) {
     qRegisterMetaType<OpenedDocument>();
-    connect(&watcher_, &QFutureWatcher<OpenedDocument>::finished, this, &DocumentLoader::onFinished);
+    connect(&watcher_, &QFutureWatcher<OpenedDocument>::finished, this,
+            &DocumentLoader::onFinished);
 }
 
 void DocumentLoader::open(const QString& path) {

@@ -22,43 +22,61 @@ std::optional<QSize> parseSize(const QString& text) {
 std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QString* error,
                                                 QString* helpText) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QObject::tr("Trainscope: configure, run and profile neural-network training."));
+    parser.setApplicationDescription(
+        QObject::tr("Trainscope: configure, run and profile neural-network training."));
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
     const QCommandLineOption preset({QStringLiteral("p"), QStringLiteral("preset")},
-                                    QObject::tr("Load the experiment preset NAME."), QStringLiteral("NAME"));
+                                    QObject::tr("Load the experiment preset NAME."),
+                                    QStringLiteral("NAME"));
     const QCommandLineOption config({QStringLiteral("c"), QStringLiteral("config")},
-                                    QObject::tr("Load the experiment from a JSON file."), QStringLiteral("FILE"));
-    const QCommandLineOption set(QStringLiteral("set"), QObject::tr("Override one setting (repeatable)."),
+                                    QObject::tr("Load the experiment from a JSON file."),
+                                    QStringLiteral("FILE"));
+    const QCommandLineOption set(QStringLiteral("set"),
+                                 QObject::tr("Override one setting (repeatable)."),
                                  QStringLiteral("KEY=VALUE"));
-    const QCommandLineOption run(QStringLiteral("run"), QObject::tr("Start the experiment right away."));
-    const QCommandLineOption open(QStringLiteral("open"), QObject::tr("Open a run directory or a Chrome trace."),
+    const QCommandLineOption run(QStringLiteral("run"),
+                                 QObject::tr("Start the experiment right away."));
+    const QCommandLineOption open(QStringLiteral("open"),
+                                  QObject::tr("Open a run directory or a Chrome trace."),
                                   QStringLiteral("PATH"));
-    const QCommandLineOption view(QStringLiteral("view"), QObject::tr("Tab to show: live, operators, timeline or runs."),
-                                  QStringLiteral("VIEW"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QObject::tr("Tab to show: live, operators, timeline, runs, experiments or "
+                    "roofline."),
+        QStringLiteral("VIEW"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QObject::tr("Save a PNG of the window when done."), QStringLiteral("FILE"));
-    const QCommandLineOption quit(QStringLiteral("quit-when-done"), QObject::tr("Exit when the run or the opening is done."));
-    const QCommandLineOption runs(QStringLiteral("runs-dir"), QObject::tr("Where new runs are written."),
+                                        QObject::tr("Save a PNG of the window when done."),
+                                        QStringLiteral("FILE"));
+    const QCommandLineOption quit(QStringLiteral("quit-when-done"),
+                                  QObject::tr("Exit when the run or the opening is done."));
+    const QCommandLineOption runs(QStringLiteral("runs-dir"),
+                                  QObject::tr("Where new runs are written."),
                                   QStringLiteral("DIR"));
-    const QCommandLineOption theme(QStringLiteral("theme"), QObject::tr("system, light or dark."), QStringLiteral("THEME"));
-    const QCommandLineOption settings(QStringLiteral("settings"), QObject::tr("Use this settings file (ini)."),
+    const QCommandLineOption theme(QStringLiteral("theme"), QObject::tr("system, light or dark."),
+                                   QStringLiteral("THEME"));
+    const QCommandLineOption settings(QStringLiteral("settings"),
+                                      QObject::tr("Use this settings file (ini)."),
                                       QStringLiteral("FILE"));
-    const QCommandLineOption size(QStringLiteral("size"), QObject::tr("Window size, e.g. 1400x900."),
-                                  QStringLiteral("WxH"));
-    const QCommandLineOption no_checkpoints(QStringLiteral("no-checkpoints"),
-                                            QObject::tr("Do not write model checkpoints into the run."));
-    parser.addPositionalArgument(QStringLiteral("path"), QObject::tr("Run directory or trace to open."),
+    const QCommandLineOption size(
+        QStringLiteral("size"), QObject::tr("Window size, e.g. 1400x900."), QStringLiteral("WxH"));
+    const QCommandLineOption no_checkpoints(
+        QStringLiteral("no-checkpoints"),
+        QObject::tr("Do not write model checkpoints into the run."));
+    parser.addPositionalArgument(QStringLiteral("path"),
+                                 QObject::tr("Run directory or trace to open."),
                                  QStringLiteral("[PATH]"));
-    parser.addOptions({preset, config, set, run, open, view, screenshot, quit, runs, theme, settings, size,
-                       no_checkpoints});
+    parser.addOptions({preset, config, set, run, open, view, screenshot, quit, runs, theme,
+                       settings, size, no_checkpoints});
 
     if (!parser.parse(arguments)) {
         *error = parser.errorText() + QLatin1Char('.');
         return std::nullopt;
     }
     if (parser.isSet(help) || parser.isSet(version)) {
-        *helpText = parser.isSet(help) ? parser.helpText() : QStringLiteral("trainscope %1\n").arg(QStringLiteral(TRAINSCOPE_VERSION));
+        *helpText = parser.isSet(help)
+                        ? parser.helpText()
+                        : QStringLiteral("trainscope %1\n").arg(QStringLiteral(TRAINSCOPE_VERSION));
         return std::nullopt;
     }
     // `trainscope PATH` (file managers, the .desktop entry) means --open PATH.
@@ -82,7 +100,10 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     o.settings_file = parser.value(settings);
     o.no_checkpoints = parser.isSet(no_checkpoints);
     if (!o.view.isEmpty() && !viewFromName(o.view)) {
-        *error = QObject::tr("--view '%1' is not one of live, operators, timeline, runs.").arg(o.view);
+        *error =
+            QObject::tr(
+                "--view '%1' is not one of live, operators, timeline, runs, experiments, roofline.")
+                .arg(o.view);
         return std::nullopt;
     }
     if (!o.theme.isEmpty() && !QStringList{"system", "light", "dark"}.contains(o.theme.toLower())) {
@@ -92,7 +113,8 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     if (parser.isSet(size)) {
         const auto parsed = parseSize(parser.value(size));
         if (!parsed) {
-            *error = QObject::tr("--size '%1' is not WIDTHxHEIGHT of at least 320x240.").arg(parser.value(size));
+            *error = QObject::tr("--size '%1' is not WIDTHxHEIGHT of at least 320x240.")
+                         .arg(parser.value(size));
             return std::nullopt;
         }
         o.size = *parsed;

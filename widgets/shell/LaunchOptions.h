@@ -11,20 +11,22 @@ namespace ts::gui {
 
 struct LaunchOptions {
     QString preset;
-    QString config_file;       // experiment JSON
-    QStringList overrides;     // key=value, applied after preset / config
+    QString config_file;   // experiment JSON
+    QStringList overrides; // key=value, applied after preset / config
     bool run = false;
-    QString open;              // run directory or trace file
-    QString view;              // live | operators | timeline | runs
-    QString screenshot;        // PNG written when the run (or the open) is done
+    QString open;       // run directory or trace file
+    QString view;       // live | operators | timeline | runs
+    QString screenshot; // PNG written when the run (or the open) is done
     bool quit_when_done = false;
-    QString runs_dir;          // where new runs go (default ./runs)
-    QString theme;             // system | light | dark
-    QString settings_file;     // ini file instead of the user's settings
-    QSize size;                // window size for screenshots (invalid = saved/default)
+    QString runs_dir;      // where new runs go (default ./runs)
+    QString theme;         // system | light | dark
+    QString settings_file; // ini file instead of the user's settings
+    QSize size;            // window size for screenshots (invalid = saved/default)
     bool no_checkpoints = false;
 
-    bool automated() const { return run || !open.isEmpty() || !screenshot.isEmpty() || quit_when_done; }
+    bool automated() const {
+        return run || !open.isEmpty() || !screenshot.isEmpty() || quit_when_done;
+    }
 };
 
 // Parses QCoreApplication::arguments()-style lists. Returns nullopt and sets

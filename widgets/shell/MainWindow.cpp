@@ -19,12 +19,14 @@
 #include "form/RunPanel.h"
 #include "live/LiveView.h"
 #include "operators/OperatorsView.h"
+#include "roofline/RooflineView.h"
 #include "run/RunController.h"
 #include "runs/RunsView.h"
 #include "shell/AppActions.h"
 #include "shell/DocumentLoader.h"
 #include "shell/ExperimentFiles.h"
 #include "shell/StatusBar.h"
+#include "sweeps/ExperimentsView.h"
 #include "timeline/TimelineView.h"
 
 namespace ts::gui {
@@ -45,6 +47,10 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
     tabs_->addTab(operators_, tr("Operators"));
     tabs_->addTab(timeline_, tr("Timeline"));
     tabs_->addTab(runs_, tr("Runs"));
+    experiments_ = new ExperimentsView(settings_, *form_, *controller_);
+    roofline_ = new RooflineView(settings_);
+    tabs_->addTab(experiments_, tr("Experiments"));
+    tabs_->addTab(roofline_, tr("Roofline"));
     setCentralWidget(tabs_);
     setStatusBar(status_);
     buildDock();
@@ -74,13 +80,17 @@ void MainWindow::buildDock() {
 }
 
 void MainWindow::wireRun() {
-    connect(form_, &ExperimentForm::issuesChanged, run_panel_, [this](const std::vector<ConfigIssue>& issues) {
-        run_panel_->setStartBlocked(issues.empty() ? QString()
-                                                   : tr("Fix the highlighted fields first (%1 issues).").arg(issues.size()));
-    });
-    connect(form_, &ExperimentForm::configEdited, this, [this] {
-        status_->setDevice(QString::fromStdString(machine_.deviceLabel(form_->config().device)));
-    });
+    // Every re-check of the form (edits, presets, loaded configs) updates Start and the device
+    // shown.
+    connect(form_, &ExperimentForm::issuesChanged, this,
+            [this](const std::vector<ConfigIssue>& issues) {
+                run_panel_->setStartBlocked(
+                    issues.empty()
+                        ? QString()
+                        : tr("Fix the highlighted fields first (%1 issues).").arg(issues.size()));
+                status_->setDevice(
+                    QString::fromStdString(machine_.deviceLabel(form_->config().device)));
+            });
     connect(run_panel_, &RunPanel::startClicked, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::stopClicked, controller_, &RunController::stop);
     connect(controller_, &RunController::stopRequested, run_panel_, &RunPanel::setStopping);
@@ -88,6 +98,7 @@ void MainWindow::wireRun() {
         form_->setRunning(true);
         run_panel_->setRunning(true);
         live_->beginRun(launch);
+        roofline_->setRunConfig(launch.config);
         showView(View::Live);
         status_->showMessage(tr("Run started in %1").arg(launch.runDir));
     });
@@ -96,7 +107,12 @@ void MainWindow::wireRun() {
     connect(controller_, &RunController::progressChanged, status_, &StatusBar::showProgress);
     connect(controller_, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(controller_, &RunController::startFailed, this, &MainWindow::reportError);
-    run_panel_->setStartBlocked(form_->isValid() ? QString() : tr("Fix the highlighted fields first."));
+    // A sweep or ladder and a single run never run together (each view blocks its own Start).
+    connect(experiments_, &ExperimentsView::runningChanged, this, [this](bool running) {
+        run_panel_->setStartBlocked(running ? tr("A sweep or ladder is running.") : QString());
+        if (!running) form_->revalidate(); // the form's own reason, if any
+    });
+    form_->revalidate(); // the connections above take the form's current state
 }
 
 void MainWindow::wireDocuments() {
@@ -104,14 +120,17 @@ void MainWindow::wireDocuments() {
             [this](const QString& path) { status_->showMessage(tr("Opening %1 …").arg(path)); });
     connect(loader_, &DocumentLoader::opened, this, &MainWindow::showDocument);
     connect(runs_, &RunsView::openRequested, this, &MainWindow::openPath);
+    connect(experiments_, &ExperimentsView::openRunRequested, this, &MainWindow::openPath);
 }
 
 void MainWindow::wireActions() {
     const AppActions& a = *actions_;
     connect(a.open_run, &QAction::triggered, this, [this] { chooseAndOpen(true); });
     connect(a.open_trace, &QAction::triggered, this, [this] { chooseAndOpen(false); });
-    connect(a.load_config, &QAction::triggered, this, [this] { loadExperimentInteractive(this, settings_, *form_); });
-    connect(a.save_config, &QAction::triggered, this, [this] { saveExperimentInteractive(this, settings_, *form_); });
+    connect(a.load_config, &QAction::triggered, this,
+            [this] { loadExperimentInteractive(this, settings_, *form_); });
+    connect(a.save_config, &QAction::triggered, this,
+            [this] { saveExperimentInteractive(this, settings_, *form_); });
     connect(a.screenshot, &QAction::triggered, this, &MainWindow::saveScreenshotInteractive);
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
     connect(a.start, &QAction::triggered, this, &MainWindow::startRun);
@@ -120,11 +139,14 @@ void MainWindow::wireActions() {
     connect(a.view_operators, &QAction::triggered, this, [this] { showView(View::Operators); });
     connect(a.view_timeline, &QAction::triggered, this, [this] { showView(View::Timeline); });
     connect(a.view_runs, &QAction::triggered, this, [this] { showView(View::Runs); });
+    connect(a.view_experiments, &QAction::triggered, this, [this] { showView(View::Experiments); });
+    connect(a.view_roofline, &QAction::triggered, this, [this] { showView(View::Roofline); });
     a.toggle_form->setChecked(true);
     connect(a.toggle_form, &QAction::toggled, dock_, &QDockWidget::setVisible);
     connect(dock_, &QDockWidget::visibilityChanged, a.toggle_form, &QAction::setChecked);
-    const std::pair<QAction*, Theme> themes[] = {
-        {a.theme_system, Theme::System}, {a.theme_light, Theme::Light}, {a.theme_dark, Theme::Dark}};
+    const std::pair<QAction*, Theme> themes[] = {{a.theme_system, Theme::System},
+                                                 {a.theme_light, Theme::Light},
+                                                 {a.theme_dark, Theme::Dark}};
     for (const auto& [action, theme] : themes) {
         action->setChecked(settings_.theme() == theme);
         connect(action, &QAction::triggered, this, [this, theme = theme] {
@@ -134,14 +156,20 @@ void MainWindow::wireActions() {
     }
     connect(a.shortcuts, &QAction::triggered, this, &MainWindow::showShortcuts);
     connect(a.about, &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About Trainscope"),
-                           tr("<b>Trainscope %1</b><p>A workbench for profiling neural-network training "
-                              "with LibTorch.</p><p>%2</p>")
-                               .arg(QStringLiteral(TRAINSCOPE_VERSION), status_->environmentText().toHtmlEscaped()));
+        QMessageBox::about(
+            this, tr("About Trainscope"),
+            tr("<b>Trainscope %1</b><p>A workbench for profiling neural-network training "
+               "with LibTorch.</p><p>%2</p>")
+                .arg(QStringLiteral(TRAINSCOPE_VERSION),
+                     status_->environmentText().toHtmlEscaped()));
     });
 }
 
 void MainWindow::startRun() {
+    if (experiments_->isRunning()) {
+        reportError(tr("A sweep or ladder is running (Experiments tab); stop it first."));
+        return;
+    }
     form_->revalidate();
     controller_->start(form_->config());
 }
@@ -153,7 +181,9 @@ void MainWindow::onUpdate(const LiveUpdate& update) {
     // Aliasing pointer: the trace lives as long as its capture.
     showTrace(std::shared_ptr<const Trace>(capture, &capture->trace),
               tr("Profiling window %1 of the current run: steps %2–%3, %4 events")
-                  .arg(capture->window + 1).arg(capture->first_step).arg(capture->last_step)
+                  .arg(capture->window + 1)
+                  .arg(capture->first_step)
+                  .arg(capture->last_step)
                   .arg(capture->trace.events.size()));
 }
 
@@ -163,10 +193,13 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
     live_->finishRun(outcome);
     status_->showMessage(tr("Run %1").arg(QString::fromLatin1(toString(outcome.summary.status))));
     if (!outcome.runDir.isEmpty()) runs_->addRun(outcome.runDir);
-    if (outcome.summary.status == RunStatus::Failed) reportError(QString::fromStdString(outcome.summary.error));
+    if (outcome.summary.status == RunStatus::Failed)
+        reportError(QString::fromStdString(outcome.summary.error));
 }
 
-void MainWindow::openPath(const QString& path) { loader_->open(path); }
+void MainWindow::openPath(const QString& path) {
+    loader_->open(path);
+}
 
 void MainWindow::showDocument(const OpenedDocument& doc) {
     if (!doc.ok()) {
@@ -177,13 +210,20 @@ void MainWindow::showDocument(const OpenedDocument& doc) {
     settings_.addRecentFile(doc.path);
     rebuildRecentMenu();
     setWindowTitle(tr("%1 — Trainscope").arg(doc.title()));
-    if (doc.run) live_->showRun(*doc.run);
+    if (doc.run) {
+        live_->showRun(*doc.run);
+        roofline_->setRunConfig(doc.run->info.config);
+    }
     if (doc.trace) {
-        showTrace(doc.trace, tr("%1: %2 events on %3 lanes (%4)")
-                                 .arg(doc.trace_path).arg(doc.trace->events.size()).arg(doc.trace->lanes.size())
+        const size_t lanes = doc.trace->lanes.size();
+        showTrace(doc.trace, tr("%1: %2 events on %3 (%4)")
+                                 .arg(doc.trace_path)
+                                 .arg(doc.trace->events.size())
+                                 .arg(lanes == 1 ? tr("1 lane") : tr("%1 lanes").arg(lanes))
                                  .arg(QString::fromStdString(doc.trace->source)));
     } else {
-        const QString why = doc.trace_error.isEmpty() ? tr("this run was not profiled") : doc.trace_error;
+        const QString why =
+            doc.trace_error.isEmpty() ? tr("this run was not profiled") : doc.trace_error;
         showTrace(nullptr, tr("No trace: %1").arg(why));
     }
     showView(doc.run ? View::Live : View::Timeline);
@@ -195,15 +235,21 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& de
     if (trace) {
         operators_->setTrace(trace, description);
         timeline_->setTrace(trace, description);
+        roofline_->setTrace(trace, description);
     } else {
         operators_->clear();
+        roofline_->clear();
         timeline_->setTrace(nullptr, description);
     }
 }
 
-void MainWindow::showView(View view) { tabs_->setCurrentIndex(int(view)); }
+void MainWindow::showView(View view) {
+    tabs_->setCurrentIndex(int(view));
+}
 
-View MainWindow::currentView() const { return View(tabs_->currentIndex()); }
+View MainWindow::currentView() const {
+    return View(tabs_->currentIndex());
+}
 
 void MainWindow::rebuildRecentMenu() {
     recent_->clear();
@@ -224,38 +270,45 @@ void MainWindow::reportError(const QString& message) {
 }
 
 void MainWindow::chooseAndOpen(bool directory) {
-    const QString start = settings_.lastBrowseDir().isEmpty() ? settings_.runsRoot() : settings_.lastBrowseDir();
-    const QString path = directory
-        ? QFileDialog::getExistingDirectory(this, tr("Open a run directory"), start)
-        : QFileDialog::getOpenFileName(this, tr("Open a trace"), start,
-                                       tr("Chrome traces (*.json *.json.gz *.pt.trace.json);;All files (*)"));
+    const QString start =
+        settings_.lastBrowseDir().isEmpty() ? settings_.runsRoot() : settings_.lastBrowseDir();
+    const QString path =
+        directory ? QFileDialog::getExistingDirectory(this, tr("Open a run directory"), start)
+                  : QFileDialog::getOpenFileName(
+                        this, tr("Open a trace"), start,
+                        tr("Chrome traces (*.json *.json.gz *.pt.trace.json);;All files (*)"));
     if (path.isEmpty()) return;
     settings_.setLastBrowseDir(QFileInfo(path).absolutePath());
     openPath(path);
 }
 
 void MainWindow::saveScreenshotInteractive() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"),
-                                                      QFileInfo(settings_.lastBrowseDir(), QStringLiteral("trainscope.png")).filePath(),
-                                                      tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save screenshot"),
+        QFileInfo(settings_.lastBrowseDir(), QStringLiteral("trainscope.png")).filePath(),
+        tr("PNG images (*.png)"));
     if (!path.isEmpty() && !grab().save(path)) reportError(tr("Cannot write %1.").arg(path));
 }
 
 void MainWindow::showShortcuts() {
     QString html = QStringLiteral("<table>");
     for (QAction* action : actions_->all()) {
-        const QString keys = QKeySequence::listToString(action->shortcuts(), QKeySequence::NativeText);
+        const QString keys =
+            QKeySequence::listToString(action->shortcuts(), QKeySequence::NativeText);
         if (!keys.isEmpty())
-            html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), action->text().remove(QLatin1Char('&')));
+            html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                        .arg(keys.toHtmlEscaped(), action->text().remove(QLatin1Char('&')));
     }
-    html += tr("<tr><td colspan=2><br><b>Timeline</b></td></tr>"
-               "<tr><td><b>Wheel, W / S</b></td><td>zoom in / out</td></tr>"
-               "<tr><td><b>Drag, A / D, ← / →</b></td><td>pan</td></tr>"
-               "<tr><td><b>Shift+Wheel, ↑ / ↓</b></td><td>scroll lanes</td></tr>"
-               "<tr><td><b>Click / F / 0</b></td><td>select / zoom to selection / show all</td></tr>"
-               "<tr><td><b>Ctrl+F, Enter</b></td><td>search, next match</td></tr>"
-               "<tr><td colspan=2><br><b>Live charts</b></td></tr>"
-               "<tr><td><b>Wheel / drag / End</b></td><td>zoom / pan / follow the newest steps</td></tr></table>");
+    html +=
+        tr("<tr><td colspan=2><br><b>Timeline</b></td></tr>"
+           "<tr><td><b>Wheel, W / S</b></td><td>zoom in / out</td></tr>"
+           "<tr><td><b>Drag, A / D, ← / →</b></td><td>pan</td></tr>"
+           "<tr><td><b>Shift+Wheel, ↑ / ↓</b></td><td>scroll lanes</td></tr>"
+           "<tr><td><b>Click / F / 0</b></td><td>select / zoom to selection / show all</td></tr>"
+           "<tr><td><b>Ctrl+F, Enter</b></td><td>search, next match</td></tr>"
+           "<tr><td colspan=2><br><b>Live charts</b></td></tr>"
+           "<tr><td><b>Wheel / drag / End</b></td><td>zoom / pan / follow the newest "
+           "steps</td></tr></table>");
     QMessageBox::information(this, tr("Keyboard shortcuts"), html);
 }
 
@@ -264,7 +317,6 @@ void MainWindow::restoreSession() {
     restoreState(settings_.windowState());
     if (const auto view = viewFromName(settings_.currentView())) showView(*view);
     restoreExperiment(settings_, *form_);
-    status_->setDevice(QString::fromStdString(machine_.deviceLabel(form_->config().device)));
 }
 
 void MainWindow::saveSession() {
@@ -276,14 +328,16 @@ void MainWindow::saveSession() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (controller_->isRunning()) {
-        const auto answer = QMessageBox::question(this, tr("Quit"), tr("A run is in progress. Stop it and quit? "
-                                                                        "What was measured so far is kept."));
+    if (controller_->isRunning() || experiments_->isRunning()) {
+        const auto answer = QMessageBox::question(this, tr("Quit"),
+                                                  tr("A run is in progress. Stop it and quit? "
+                                                     "What was measured so far is kept."));
         if (answer != QMessageBox::Yes) {
             event->ignore();
             return;
         }
         controller_->stop();
+        experiments_->stop();
     }
     saveSession();
     event->accept();

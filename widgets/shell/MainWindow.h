@@ -1,7 +1,7 @@
 #pragma once
 // The main window only assembles the panels and connects their typed
 // signals: experiment form + run panel (dock), Live / Operators / Timeline /
-// Runs tabs, status bar, menus. The panels do the work.
+// Runs / Experiments / Roofline tabs, status bar, menus. The panels do the work.
 #include <memory>
 
 #include <QMainWindow>
@@ -20,10 +20,12 @@ namespace ts::gui {
 class AppSettings;
 class DocumentLoader;
 class ExperimentForm;
+class ExperimentsView;
 class LiveView;
 class OperatorsView;
 class RunController;
 class RunPanel;
+class RooflineView;
 class RunsView;
 class StatusBar;
 class TimelineView;
@@ -43,6 +45,8 @@ public:
     OperatorsView* operatorsView() const { return operators_; }
     TimelineView* timelineView() const { return timeline_; }
     RunsView* runsView() const { return runs_; }
+    ExperimentsView* experimentsView() const { return experiments_; }
+    RooflineView* rooflineView() const { return roofline_; }
     RunController* controller() const { return controller_; }
     DocumentLoader* loader() const { return loader_; }
     StatusBar* statusBarWidget() const { return status_; }
@@ -95,6 +99,8 @@ private:
     DocumentLoader* loader_;
     StatusBar* status_;
     QTabWidget* tabs_;
+    ExperimentsView* experiments_ = nullptr;
+    RooflineView* roofline_ = nullptr;
     QDockWidget* dock_ = nullptr;
     QMenu* recent_;
 };

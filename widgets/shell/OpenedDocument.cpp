@@ -9,7 +9,9 @@ namespace ts::gui {
 namespace {
 
 bool isRunDirectory(const QFileInfo& info) {
-    return info.isDir() && QFileInfo(QDir(info.filePath()).filePath(QString::fromLatin1(run_files::kRunJson))).isFile();
+    return info.isDir() &&
+           QFileInfo(QDir(info.filePath()).filePath(QString::fromLatin1(run_files::kRunJson)))
+               .isFile();
 }
 
 void loadTraceInto(OpenedDocument& doc, const QString& path) {
@@ -24,8 +26,9 @@ void loadTraceInto(OpenedDocument& doc, const QString& path) {
 } // namespace
 
 QString OpenedDocument::title() const {
-    if (run) return QStringLiteral("%1 (%2)").arg(QString::fromStdString(run->info.config.name),
-                                                  QFileInfo(path).fileName());
+    if (run)
+        return QStringLiteral("%1 (%2)").arg(QString::fromStdString(run->info.config.name),
+                                             QFileInfo(path).fileName());
     return QFileInfo(path).fileName();
 }
 
@@ -33,7 +36,8 @@ OpenedDocument openDocument(const QString& path) {
     OpenedDocument doc;
     QFileInfo info(path);
     // run.json itself means its run directory.
-    if (info.isFile() && info.fileName() == QLatin1String(run_files::kRunJson)) info = QFileInfo(info.absolutePath());
+    if (info.isFile() && info.fileName() == QLatin1String(run_files::kRunJson))
+        info = QFileInfo(info.absolutePath());
     doc.path = info.absoluteFilePath();
     if (!info.exists()) {
         doc.error = QObject::tr("%1 does not exist.").arg(path);

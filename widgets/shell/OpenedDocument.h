@@ -17,8 +17,8 @@ struct OpenedDocument {
     std::optional<RunRecord> run;
     std::shared_ptr<const Trace> trace;
     QString trace_path;
-    QString error;        // the path could not be opened at all
-    QString trace_error;  // the run opened, its trace did not
+    QString error;       // the path could not be opened at all
+    QString trace_error; // the run opened, its trace did not
 
     bool ok() const { return error.isEmpty(); }
     QString title() const;

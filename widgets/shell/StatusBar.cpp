@@ -24,21 +24,28 @@ StatusBar::StatusBar(const EnvironmentInfo& env, QWidget* parent) : QStatusBar(p
     onednn_ = permanentLabel(this, tr("oneDNN (MKL-DNN) kernels for convolutions"));
     setDevice(QStringLiteral("cpu"));
     threads_->setText(tr("threads %1 / %2").arg(env.intra_op_threads).arg(env.inter_op_threads));
-    QString blas = tr("BLAS: %1").arg(QString::fromStdString(env.blas.empty() ? std::string("unknown") : env.blas));
+    QString blas =
+        tr("BLAS: %1")
+            .arg(QString::fromStdString(env.blas.empty() ? std::string("unknown") : env.blas));
     if (env.reference_blas) blas += tr(" (slow reference build)");
     blas_->setText(blas);
     onednn_->setText(env.onednn ? tr("oneDNN %1").arg(QString::fromStdString(env.onednn_version))
                                 : tr("oneDNN off"));
 }
 
-void StatusBar::setDevice(const QString& device) { device_->setText(device); }
+void StatusBar::setDevice(const QString& device) {
+    device_->setText(device);
+}
 
 QString StatusBar::environmentText() const {
-    return QStringList{device_->text(), threads_->text(), blas_->text(), onednn_->text()}.join(QStringLiteral(" · "));
+    return QStringList{device_->text(), threads_->text(), blas_->text(), onednn_->text()}.join(
+        QStringLiteral(" · "));
 }
 
 void StatusBar::showProgress(const RunProgress& p) {
-    QString text = tr("Training: step %1/%2 · %3").arg(p.done_steps).arg(p.total_steps)
+    QString text = tr("Training: step %1/%2 · %3")
+                       .arg(p.done_steps)
+                       .arg(p.total_steps)
                        .arg(format::rate(p.images_per_sec, tr("images/s")));
     if (p.eta_s >= 0) text += tr(" · ETA %1").arg(format::seconds(p.eta_s));
     showMessage(text);

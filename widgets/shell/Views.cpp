@@ -4,16 +4,25 @@ namespace ts::gui {
 
 QString viewName(View view) {
     switch (view) {
-    case View::Live: return QStringLiteral("live");
-    case View::Operators: return QStringLiteral("operators");
-    case View::Timeline: return QStringLiteral("timeline");
-    case View::Runs: return QStringLiteral("runs");
+    case View::Live:
+        return QStringLiteral("live");
+    case View::Operators:
+        return QStringLiteral("operators");
+    case View::Timeline:
+        return QStringLiteral("timeline");
+    case View::Runs:
+        return QStringLiteral("runs");
+    case View::Experiments:
+        return QStringLiteral("experiments");
+    case View::Roofline:
+        return QStringLiteral("roofline");
     }
     return QStringLiteral("live");
 }
 
 std::optional<View> viewFromName(const QString& name) {
-    for (View v : {View::Live, View::Operators, View::Timeline, View::Runs})
+    for (View v : {View::Live, View::Operators, View::Timeline, View::Runs, View::Experiments,
+                   View::Roofline})
         if (name.compare(viewName(v), Qt::CaseInsensitive) == 0) return v;
     return std::nullopt;
 }

@@ -57,9 +57,10 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
     // Depth of each lane decides how many rows it needs.
     std::vector<int> depth(t.lanes.size(), -1);
     for (const TraceEvent& e : t.events)
-        if (e.lane >= 0 && size_t(e.lane) < depth.size()) depth[size_t(e.lane)] = std::max(depth[size_t(e.lane)], int(e.depth));
+        if (e.lane >= 0 && size_t(e.lane) < depth.size())
+            depth[size_t(e.lane)] = std::max(depth[size_t(e.lane)], int(e.depth));
     for (size_t lane = 0; lane < t.lanes.size(); ++lane) {
-        if (depth[lane] < 0) continue;  // lanes without events take no room
+        if (depth[lane] < 0) continue; // lanes without events take no room
         Lane block;
         block.first_row = int(rows_.size());
         block.row_count = depth[lane] + 1;
@@ -72,7 +73,8 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
         lanes_.push_back(block);
     }
     std::vector<int> lane_first_row(t.lanes.size(), -1);
-    for (const Lane& block : lanes_) lane_first_row[size_t(rows_[size_t(block.first_row)].lane)] = block.first_row;
+    for (const Lane& block : lanes_)
+        lane_first_row[size_t(rows_[size_t(block.first_row)].lane)] = block.first_row;
 
     int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
     for (size_t i = 0; i < t.events.size(); ++i) {
@@ -113,7 +115,8 @@ void TimelineLayout::computeYs() {
     for (Lane& block : lanes_) {
         block.y = y;
         block.height = block.row_count * row_height_;
-        for (int r = 0; r < block.row_count; ++r) rows_[size_t(block.first_row + r)].y = y + r * row_height_;
+        for (int r = 0; r < block.row_count; ++r)
+            rows_[size_t(block.first_row + r)].y = y + r * row_height_;
         y += block.height + kLaneGap;
     }
     content_height_ = y;
@@ -157,7 +160,8 @@ void TimelineLayout::collectBoxes(const TimelineViewport& view, double y0, doubl
 // narrower ones are merged with every event starting in the same pixel column
 // (and with the previous merged box when they touch), and the walk jumps
 // (galloping search) to the first event of the next column.
-void TimelineLayout::collectRow(const TimelineViewport& view, int row_index, std::vector<Box>& out) const {
+void TimelineLayout::collectRow(const TimelineViewport& view, int row_index,
+                                std::vector<Box>& out) const {
     const Row& row = rows_[size_t(row_index)];
     const double t1 = view.endNs();
     size_t i = firstEndingAfter(row, view.start_ns);
@@ -166,8 +170,8 @@ void TimelineLayout::collectRow(const TimelineViewport& view, int row_index, std
         const double x0 = view.xOf(double(row.starts[i]));
         const double x1 = view.xOf(double(row.ends[i]));
         if (x1 - x0 >= kMinBoxPx) {
-            out.push_back({float(std::max(x0, -1.0)), float(std::min(x1, view.width_px + 1.0)), row_index,
-                           row.ids[i], 1, false});
+            out.push_back({float(std::max(x0, -1.0)), float(std::min(x1, view.width_px + 1.0)),
+                           row_index, row.ids[i], 1, false});
             ++i;
             continue;
         }
@@ -179,7 +183,8 @@ void TimelineLayout::collectRow(const TimelineViewport& view, int row_index, std
         const auto box_x1 = float(std::max(std::floor(x0) + 1.0, end_x));
         const auto count = int32_t(last - i + 1);
         // Dense stretches become one box instead of one per pixel column.
-        if (!out.empty() && out.back().row == row_index && out.back().narrow && out.back().x1 >= box_x0) {
+        if (!out.empty() && out.back().row == row_index && out.back().narrow &&
+            out.back().x1 >= box_x0) {
             out.back().x1 = std::max(out.back().x1, box_x1);
             out.back().merged += count;
         } else {
@@ -199,7 +204,8 @@ int32_t TimelineLayout::hitTest(const TimelineViewport& view, double x, double y
     int32_t best = -1;
     double best_distance = std::numeric_limits<double>::max();
     size_t i = firstEndingAfter(row, t - tol);
-    for (int seen = 0; i < row.ids.size() && double(row.starts[i]) <= t + tol && seen < kMaxHitCandidates;
+    for (int seen = 0;
+         i < row.ids.size() && double(row.starts[i]) <= t + tol && seen < kMaxHitCandidates;
          ++i, ++seen) {
         const TraceEvent& e = trace_->events[size_t(row.ids[i])];
         const double s = double(e.start_ns), end = double(e.end_ns());
@@ -221,7 +227,8 @@ std::vector<int32_t> TimelineLayout::childrenOf(int32_t event) const {
     if (below.lane != rows_[size_t(r)].lane) return children;
     const TraceEvent& e = trace_->events[size_t(event)];
     auto it = std::lower_bound(below.starts.begin(), below.starts.end(), e.start_ns);
-    for (size_t i = size_t(it - below.starts.begin()); i < below.ids.size() && below.starts[i] <= e.end_ns(); ++i)
+    for (size_t i = size_t(it - below.starts.begin());
+         i < below.ids.size() && below.starts[i] <= e.end_ns(); ++i)
         if (trace_->events[size_t(below.ids[i])].parent == event) children.push_back(below.ids[i]);
     return children;
 }

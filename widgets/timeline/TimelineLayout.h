@@ -19,14 +19,14 @@ public:
     struct Row {
         int lane = 0;
         int depth = 0;
-        int y = 0;                     // top, in content pixels
-        std::vector<int32_t> ids;      // events of this row by start time
-        std::vector<int64_t> starts;   // their start times (kept here: frames never touch the events)
-        std::vector<int64_t> ends;     // their end times
-        std::vector<int64_t> max_end;  // running maximum of their end times
+        int y = 0;                   // top, in content pixels
+        std::vector<int32_t> ids;    // events of this row by start time
+        std::vector<int64_t> starts; // their start times (kept here: frames never touch the events)
+        std::vector<int64_t> ends;   // their end times
+        std::vector<int64_t> max_end; // running maximum of their end times
     };
     struct Lane {
-        int y = 0;          // top of the lane's block (its label sits here)
+        int y = 0; // top of the lane's block (its label sits here)
         int height = 0;
         int first_row = 0;
         int row_count = 0;
@@ -36,12 +36,12 @@ public:
     struct Box {
         float x0 = 0, x1 = 0;
         int32_t row = 0;
-        int32_t event = 0;   // the first event of the box
-        int32_t merged = 1;  // events drawn by this box
+        int32_t event = 0;  // the first event of the box
+        int32_t merged = 1; // events drawn by this box
         bool narrow = false;
     };
 
-    static constexpr int kLaneGap = 8;  // pixels between lane blocks
+    static constexpr int kLaneGap = 8; // pixels between lane blocks
 
     void setTrace(std::shared_ptr<const Trace> trace);
     const std::shared_ptr<const Trace>& trace() const { return trace_; }
@@ -59,7 +59,8 @@ public:
     int rowOf(int32_t event) const;
     // Boxes of the rows overlapping content ys [y0, y1) inside the viewport;
     // `out` is cleared first (reuse it between frames to avoid allocations).
-    void collectBoxes(const TimelineViewport& view, double y0, double y1, std::vector<Box>& out) const;
+    void collectBoxes(const TimelineViewport& view, double y0, double y1,
+                      std::vector<Box>& out) const;
     // The event under (x, y): the innermost one containing the time, else the
     // nearest within `tolerance_px`; -1 when none.
     int32_t hitTest(const TimelineViewport& view, double x, double y, double tolerance_px) const;

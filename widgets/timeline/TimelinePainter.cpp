@@ -7,17 +7,19 @@
 #include <QObject>
 #include <QPainter>
 
+#include "common/Format.h"
 #include "common/ThemePalette.h"
 
 namespace ts::gui {
 namespace {
 
-constexpr int kMinLabelPx = 36;  // boxes narrower than this get no name
+constexpr int kMinLabelPx = 36; // boxes narrower than this get no name
 constexpr double kMinTickPx = 90;
 
 QColor mix(const QColor& a, const QColor& b, int weight_b) {
     const int wa = 4 - weight_b;
-    return QColor((a.red() * wa + b.red() * weight_b) / 4, (a.green() * wa + b.green() * weight_b) / 4,
+    return QColor((a.red() * wa + b.red() * weight_b) / 4,
+                  (a.green() * wa + b.green() * weight_b) / 4,
                   (a.blue() * wa + b.blue() * weight_b) / 4);
 }
 
@@ -41,7 +43,8 @@ QString timeLabel(double ns, double tick_ns) {
         if (tick_ns < u.scale && u.scale > 1) continue;
         const double step = tick_ns / u.scale;
         const int decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3;
-        return QString::number(ns / u.scale, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(u.name);
+        return QString::number(ns / u.scale, 'f', decimals) + QLatin1Char(' ') +
+               QString::fromUtf8(u.name);
     }
     return {};
 }
@@ -50,7 +53,8 @@ void TimelinePainter::prepare(const Trace& trace, const QPalette& palette) {
     colors_.build(trace, isDark(palette));
     names_.clear();
     names_.reserve(trace.names.size());
-    for (const std::string& name : trace.names) names_.push_back(QString::fromStdString(name));
+    for (const std::string& name : trace.names)
+        names_.push_back(QString::fromStdString(name));
     name_widths_.assign(trace.names.size(), -1.0f);
 }
 
@@ -64,7 +68,8 @@ float TimelinePainter::nameWidth(uint32_t name, const QFontMetrics& metrics) {
 void TimelinePainter::paint(QPainter& p, QSize size, const TimelineScene& s, const QPalette& pal) {
     p.fillRect(QRect(QPoint(0, 0), size), pal.color(QPalette::Base));
     if (!s.layout || !s.layout->trace()) return;
-    const QRect tracks(s.gutter_px, s.ruler_px, size.width() - s.gutter_px, size.height() - s.ruler_px);
+    const QRect tracks(s.gutter_px, s.ruler_px, size.width() - s.gutter_px,
+                       size.height() - s.ruler_px);
     p.save();
     p.setClipRect(tracks);
     paintStepBands(p, size, s, pal);
@@ -121,8 +126,9 @@ void TimelinePainter::paintLabels(QPainter& p, const TimelineScene& s, const QPa
         const TraceEvent& e = trace.events[size_t(box.event)];
         const QColor fill = colors_.colorOf(e);
         const bool dimmed = s.name_matches && !(*s.name_matches)[e.name];
-        p.setPen(dimmed ? pal.color(QPalette::PlaceholderText)
-                        : fill.lightness() > 140 ? QColor(20, 20, 24) : QColor(245, 245, 245));
+        p.setPen(dimmed                   ? pal.color(QPalette::PlaceholderText)
+                 : fill.lightness() > 140 ? QColor(20, 20, 24)
+                                          : QColor(245, 245, 245));
         const QRectF rect(x0 + 3, layout.rows()[size_t(box.row)].y, width - 6, h);
         const QString& name = names_[e.name];
         if (nameWidth(e.name, metrics) <= rect.width())
@@ -159,8 +165,10 @@ void TimelinePainter::paintGutter(QPainter& p, QSize size, const TimelineScene& 
         if (y > size.height() || y + lane.height < s.ruler_px) continue;
         const TraceLane& info = trace.lanes[size_t(s.layout->rows()[size_t(lane.first_row)].lane)];
         p.setPen(pal.color(QPalette::WindowText));
-        p.drawText(QRect(6, y, s.gutter_px - 10, s.layout->rowHeight()), Qt::AlignVCenter | Qt::AlignLeft,
-                   metrics.elidedText(QString::fromStdString(info.name), Qt::ElideMiddle, s.gutter_px - 10));
+        p.drawText(QRect(6, y, s.gutter_px - 10, s.layout->rowHeight()),
+                   Qt::AlignVCenter | Qt::AlignLeft,
+                   metrics.elidedText(QString::fromStdString(info.name), Qt::ElideMiddle,
+                                      s.gutter_px - 10));
         p.setPen(pal.color(QPalette::Mid));
         const int sep = y + lane.height + TimelineLayout::kLaneGap / 2;
         p.drawLine(0, sep, size.width(), sep);
@@ -187,20 +195,21 @@ void TimelinePainter::paintRuler(QPainter& p, QSize size, const TimelineScene& s
         p.setPen(pal.color(QPalette::Mid));
         p.drawLine(QPointF(x, s.ruler_px - 6), QPointF(x, s.ruler_px - 1));
         p.setPen(pal.color(QPalette::WindowText));
-        p.drawText(QRectF(x + 3, half, 200, half - 2), Qt::AlignLeft | Qt::AlignVCenter, timeLabel(t, tick));
+        p.drawText(QRectF(x + 3, half, 200, half - 2), Qt::AlignLeft | Qt::AlignVCenter,
+                   timeLabel(t, tick));
     }
     p.setPen(pal.color(QPalette::PlaceholderText));
     for (const StepMark& step : s.layout->trace()->steps) {
         const double x = s.gutter_px + s.view.xOf(double(step.start_ns));
         const double w = s.view.xOf(double(step.end_ns)) - s.view.xOf(double(step.start_ns));
         if (w > 60 && x < size.width() && x + w > s.gutter_px)
-            p.drawText(QRectF(std::max(x, double(s.gutter_px)) + 3, 0, w, half), Qt::AlignLeft | Qt::AlignVCenter,
-                       QObject::tr("step %1").arg(step.step));
+            p.drawText(QRectF(std::max(x, double(s.gutter_px)) + 3, 0, w, half),
+                       Qt::AlignLeft | Qt::AlignVCenter, QObject::tr("step %1").arg(step.step));
     }
     p.restore();
     p.setPen(pal.color(QPalette::WindowText));
     p.drawText(QRect(6, 0, s.gutter_px - 8, s.ruler_px), Qt::AlignVCenter | Qt::AlignLeft,
-               timeLabel(s.view.visibleNs(), niceTickNs(s.view.ns_per_px, 1.0)) + QObject::tr(" visible"));
+               QObject::tr("%1 visible").arg(format::duration(s.view.visibleNs() / 1e6)));
 }
 
 } // namespace ts::gui

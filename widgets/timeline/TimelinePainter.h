@@ -6,9 +6,9 @@
 #include <vector>
 
 #include <QFont>
-#include <QString>
 #include <QPalette>
 #include <QSize>
+#include <QString>
 
 #include "timeline/TimelineLayout.h"
 #include "timeline/TimelinePalette.h"
@@ -19,13 +19,13 @@ namespace ts::gui {
 
 struct TimelineScene {
     const TimelineLayout* layout = nullptr;
-    TimelineViewport view;         // track area: x = 0 is the first pixel right of the gutter
-    int scroll_y = 0;              // content pixels scrolled off the top
-    int gutter_px = 160;           // lane names
-    int ruler_px = 24;             // time axis
+    TimelineViewport view; // track area: x = 0 is the first pixel right of the gutter
+    int scroll_y = 0;      // content pixels scrolled off the top
+    int gutter_px = 160;   // lane names
+    int ruler_px = 24;     // time axis
     int32_t selected = -1;
-    int32_t linked = -1;           // forward <-> backward partner of the selection
-    const std::vector<uint8_t>* name_matches = nullptr;  // per name id; null = no search
+    int32_t linked = -1; // forward <-> backward partner of the selection
+    const std::vector<uint8_t>* name_matches = nullptr; // per name id; null = no search
 };
 
 class TimelinePainter {
@@ -47,8 +47,8 @@ private:
 
     TimelinePalette colors_;
     std::vector<TimelineLayout::Box> boxes_;
-    std::vector<QString> names_;      // trace names, converted once
-    std::vector<float> name_widths_;  // cached text widths, -1 = not measured yet
+    std::vector<QString> names_;     // trace names, converted once
+    std::vector<float> name_widths_; // cached text widths, -1 = not measured yet
 };
 
 // Ruler tick spacing: 1, 2 or 5 x 10^k ns so that ticks are >= min_px apart.

@@ -23,18 +23,30 @@ QColor TimelinePalette::pick(const std::string& name, EventKind kind, bool dark)
     int saturation = 120 + int(h >> 8 & 0x3f);
     int value = dark ? 170 + int(h >> 16 & 0x1f) : 205 + int(h >> 16 & 0x1f);
     switch (kind) {
-    case EventKind::Backward: hue = int(h % 70) - 20; break;           // reds, oranges
-    case EventKind::Annotation: hue = 250 + int(h % 40); saturation = 50; break;  // muted violet
-    case EventKind::Kernel: hue = 160 + int(h % 30); break;            // teal
-    case EventKind::Memcpy: hue = 50 + int(h % 10); break;             // yellow
+    case EventKind::Backward:
+        hue = int(h % 70) - 20;
+        break; // reds, oranges
+    case EventKind::Annotation:
+        hue = 250 + int(h % 40);
+        saturation = 50;
+        break; // muted violet
+    case EventKind::Kernel:
+        hue = 160 + int(h % 30);
+        break; // teal
+    case EventKind::Memcpy:
+        hue = 50 + int(h % 10);
+        break; // yellow
     case EventKind::Operator:
-    case EventKind::Other: hue = 80 + int(h % 150); break;             // greens to blues
+    case EventKind::Other:
+        hue = 80 + int(h % 150);
+        break; // greens to blues
     }
     return QColor::fromHsv((hue + 360) % 360, std::min(saturation, 255), std::min(value, 255));
 }
 
 void TimelinePalette::build(const Trace& trace, bool dark) {
-    for (auto& v : by_name_) v.assign(trace.names.size(), QColor());
+    for (auto& v : by_name_)
+        v.assign(trace.names.size(), QColor());
     annotation_.assign(trace.names.size(), QColor());
     for (const TraceEvent& e : trace.events) {
         if (e.name >= trace.names.size()) continue;

@@ -18,7 +18,7 @@ public:
 
 private:
     static QColor pick(const std::string& name, EventKind kind, bool dark);
-    std::vector<QColor> by_name_[2];  // [0] forward/other kinds, [1] backward
+    std::vector<QColor> by_name_[2]; // [0] forward/other kinds, [1] backward
     std::vector<QColor> annotation_;
     QColor fallback_;
 };

@@ -39,23 +39,28 @@ size_t TimelineSearch::run(const Trace& trace, const std::string& query) {
 
 int32_t TimelineSearch::next(const Trace& trace, double after_ns) const {
     if (matches_.empty()) return -1;
-    const auto it = std::upper_bound(matches_.begin(), matches_.end(), after_ns,
-                                     [&](double t, int32_t id) { return t < double(trace.events[size_t(id)].start_ns); });
+    const auto it =
+        std::upper_bound(matches_.begin(), matches_.end(), after_ns, [&](double t, int32_t id) {
+            return t < double(trace.events[size_t(id)].start_ns);
+        });
     return it == matches_.end() ? matches_.front() : *it;
 }
 
 int32_t TimelineSearch::previous(const Trace& trace, double before_ns) const {
     if (matches_.empty()) return -1;
-    const auto it = std::lower_bound(matches_.begin(), matches_.end(), before_ns,
-                                     [&](int32_t id, double t) { return double(trace.events[size_t(id)].start_ns) < t; });
+    const auto it =
+        std::lower_bound(matches_.begin(), matches_.end(), before_ns, [&](int32_t id, double t) {
+            return double(trace.events[size_t(id)].start_ns) < t;
+        });
     return it == matches_.begin() ? matches_.back() : *std::prev(it);
 }
 
 int TimelineSearch::indexOf(const Trace& trace, int32_t event) const {
     if (event < 0) return -1;
     const double t = double(trace.events[size_t(event)].start_ns);
-    auto it = std::lower_bound(matches_.begin(), matches_.end(), t,
-                               [&](int32_t id, double v) { return double(trace.events[size_t(id)].start_ns) < v; });
+    auto it = std::lower_bound(matches_.begin(), matches_.end(), t, [&](int32_t id, double v) {
+        return double(trace.events[size_t(id)].start_ns) < v;
+    });
     for (; it != matches_.end() && double(trace.events[size_t(*it)].start_ns) == t; ++it)
         if (*it == event) return int(it - matches_.begin());
     return -1;

@@ -17,7 +17,7 @@ public:
 
     bool active() const { return !query_.empty(); }
     const std::vector<uint8_t>& nameMatches() const { return name_matches_; }
-    const std::vector<int32_t>& matches() const { return matches_; }  // by start time
+    const std::vector<int32_t>& matches() const { return matches_; } // by start time
     // The first match starting after `after_ns` (wraps around); -1 when none.
     int32_t next(const Trace& trace, double after_ns) const;
     // The last match starting before `before_ns` (wraps around); -1 when none.

@@ -99,7 +99,10 @@ TimelineView::TimelineView(QWidget* parent)
     clear();
 }
 
-void TimelineView::clear() { setTrace(nullptr, tr("No trace yet: run with profiling enabled, or open a run or a Chrome trace.")); }
+void TimelineView::clear() {
+    setTrace(nullptr,
+             tr("No trace yet: run with profiling enabled, or open a run or a Chrome trace."));
+}
 
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace, const QString& description) {
     trace_ = std::move(trace);
@@ -111,7 +114,9 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, const QString& d
     updateMatchLabel();
 }
 
-QString TimelineView::detailsHtml() const { return details_->toHtml(); }
+QString TimelineView::detailsHtml() const {
+    return details_->toHtml();
+}
 
 void TimelineView::setSearchText(const QString& text) {
     search_edit_->setText(text);
@@ -153,7 +158,8 @@ void TimelineView::updateMatchLabel() {
     }
     const int index = trace_ ? search_.indexOf(*trace_, timeline_->selectedEvent()) : -1;
     const auto count = search_.matches().size();
-    match_label_->setText(index >= 0 ? tr("%1 of %2").arg(index + 1).arg(count) : tr("%1 matches").arg(count));
+    match_label_->setText(index >= 0 ? tr("%1 of %2").arg(index + 1).arg(count)
+                                     : tr("%1 matches").arg(count));
 }
 
 void TimelineView::showDetails(int32_t event) {

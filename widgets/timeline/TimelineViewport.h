@@ -9,10 +9,10 @@ struct TimelineViewport {
     // Closest zoom: 20 ps per pixel, i.e. a 1 ns event is 50 px wide.
     static constexpr double kMinNsPerPx = 0.02;
 
-    double start_ns = 0;   // time at x = 0 of the track area
+    double start_ns = 0; // time at x = 0 of the track area
     double ns_per_px = 1;
     int width_px = 1;
-    double min_ns = 0;     // trace bounds
+    double min_ns = 0; // trace bounds
     double max_ns = 1;
 
     double endNs() const { return start_ns + ns_per_px * width_px; }

@@ -15,7 +15,7 @@ namespace {
 
 constexpr double kWheelZoomPerNotch = 1.25;
 constexpr double kKeyZoom = 1.3;
-constexpr double kKeyPanFraction = 0.12;  // of the visible width
+constexpr double kKeyPanFraction = 0.12; // of the visible width
 constexpr int kDragThresholdPx = 4;
 constexpr double kHitTolerancePx = 3;
 
@@ -61,7 +61,8 @@ QPointF TimelineWidget::eventCenter(int32_t event) const {
     const TraceEvent& e = layout_.trace()->events[size_t(event)];
     const double mid = (double(e.start_ns) + double(e.end_ns())) / 2;
     return {scene_.gutter_px + scene_.view.xOf(mid),
-            scene_.ruler_px + layout_.rows()[size_t(row)].y - scene_.scroll_y + layout_.rowHeight() / 2.0};
+            scene_.ruler_px + layout_.rows()[size_t(row)].y - scene_.scroll_y +
+                layout_.rowHeight() / 2.0};
 }
 
 int32_t TimelineWidget::eventAt(QPointF pos) const {
@@ -142,7 +143,8 @@ void TimelineWidget::wheelEvent(QWheelEvent* event) {
         scene_.view.panPx(delta.x() / 2.0);
         changed();
     } else {
-        scene_.view.zoomAt(trackX(event->position().x()), std::pow(kWheelZoomPerNotch, delta.y() / 120.0));
+        scene_.view.zoomAt(trackX(event->position().x()),
+                           std::pow(kWheelZoomPerNotch, delta.y() / 120.0));
         changed();
     }
     event->accept();
@@ -189,18 +191,45 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event) {
     const double pan = scene_.view.width_px * kKeyPanFraction;
     const int page = height() - scene_.ruler_px;
     switch (event->key()) {
-    case Qt::Key_W: scene_.view.zoomAt(keyboardAnchorX(), kKeyZoom); break;
-    case Qt::Key_S: scene_.view.zoomAt(keyboardAnchorX(), 1.0 / kKeyZoom); break;
-    case Qt::Key_A: case Qt::Key_Left: scene_.view.panPx(pan); break;
-    case Qt::Key_D: case Qt::Key_Right: scene_.view.panPx(-pan); break;
-    case Qt::Key_Up: setScrollY(scene_.scroll_y - layout_.rowHeight()); return;
-    case Qt::Key_Down: setScrollY(scene_.scroll_y + layout_.rowHeight()); return;
-    case Qt::Key_PageUp: setScrollY(scene_.scroll_y - page); return;
-    case Qt::Key_PageDown: setScrollY(scene_.scroll_y + page); return;
-    case Qt::Key_0: case Qt::Key_Home: scene_.view.fit(); break;
-    case Qt::Key_F: zoomToEvent(scene_.selected); return;
-    case Qt::Key_Escape: selectEvent(-1, false); return;
-    default: QWidget::keyPressEvent(event); return;
+    case Qt::Key_W:
+        scene_.view.zoomAt(keyboardAnchorX(), kKeyZoom);
+        break;
+    case Qt::Key_S:
+        scene_.view.zoomAt(keyboardAnchorX(), 1.0 / kKeyZoom);
+        break;
+    case Qt::Key_A:
+    case Qt::Key_Left:
+        scene_.view.panPx(pan);
+        break;
+    case Qt::Key_D:
+    case Qt::Key_Right:
+        scene_.view.panPx(-pan);
+        break;
+    case Qt::Key_Up:
+        setScrollY(scene_.scroll_y - layout_.rowHeight());
+        return;
+    case Qt::Key_Down:
+        setScrollY(scene_.scroll_y + layout_.rowHeight());
+        return;
+    case Qt::Key_PageUp:
+        setScrollY(scene_.scroll_y - page);
+        return;
+    case Qt::Key_PageDown:
+        setScrollY(scene_.scroll_y + page);
+        return;
+    case Qt::Key_0:
+    case Qt::Key_Home:
+        scene_.view.fit();
+        break;
+    case Qt::Key_F:
+        zoomToEvent(scene_.selected);
+        return;
+    case Qt::Key_Escape:
+        selectEvent(-1, false);
+        return;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
     }
     changed();
 }
@@ -214,10 +243,11 @@ bool TimelineWidget::event(QEvent* event) {
             return true;
         }
         const TraceEvent& e = layout_.trace()->events[size_t(hit)];
-        QToolTip::showText(help->globalPos(),
-                           QStringLiteral("%1\n%2").arg(QString::fromStdString(layout_.trace()->nameOf(e)),
-                                                        format::durationNs(e.dur_ns)),
-                           this);
+        QToolTip::showText(
+            help->globalPos(),
+            QStringLiteral("%1\n%2").arg(QString::fromStdString(layout_.trace()->nameOf(e)),
+                                         format::durationNs(e.dur_ns)),
+            this);
         return true;
     }
     return QWidget::event(event);
@@ -225,7 +255,8 @@ bool TimelineWidget::event(QEvent* event) {
 
 void TimelineWidget::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange && layout_.trace()) painter_.prepare(*layout_.trace(), palette());
+    if (event->type() == QEvent::PaletteChange && layout_.trace())
+        painter_.prepare(*layout_.trace(), palette());
     if (event->type() == QEvent::FontChange) updateMetrics();
 }
 

@@ -1,0 +1,40 @@
+#pragma once
+// Runs a command body and turns exceptions into the CLI's exit codes: bad
+// input (config, data, model, run-directory, Nsight CSV errors and invalid
+// arguments) prints its message and gives kBadInput; anything else
+// unexpected prints its message and gives kFailure. Never lets one escape.
+#include <ostream>
+#include <stdexcept>
+
+#include "analysis/NcuCsv.h"
+#include "commands/Commands.h"
+#include "config/ConfigError.h"
+#include "data/Dataset.h"
+#include "models/Model.h"
+#include "report/RunDirectory.h"
+
+namespace ts {
+
+template <typename Body> int runGuarded(std::ostream& err, Body&& body) {
+    try {
+        return body();
+    } catch (const ConfigError& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const DataError& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const ModelError& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const RunFormatError& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const NcuFormatError& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const std::invalid_argument& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const std::exception& e) {
+        err << "error: " << e.what() << "\n";
+        return exit_code::kFailure;
+    }
+    return exit_code::kBadInput;
+}
+
+} // namespace ts

@@ -1,0 +1,231 @@
+#include "experiments/ReportReader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "analysis/NcuCsv.h"
+#include "experiments/LadderReport.h"
+#include "experiments/SweepReport.h"
+
+namespace ts {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ReportFormatError(path.string() + ": cannot be read");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// The title of a report's Markdown file after `prefix` ("# Sweep of "), or "".
+std::string markdownTitle(const fs::path& path, const std::string& prefix) {
+    std::ifstream in(path);
+    std::string line;
+    if (!in || !std::getline(in, line) || line.rfind(prefix, 0) != 0) return {};
+    return line.substr(prefix.size());
+}
+
+std::string dirName(const fs::path& dir) {
+    const fs::path name = dir.filename();
+    return name.empty() ? dir.parent_path().filename().string() : name.string();
+}
+
+// Columns of a CSV by header name; numbers parsed leniently ("nan", "-nan").
+class Columns {
+public:
+    Columns(const std::vector<std::string>& header, std::string origin)
+        : origin_(std::move(origin)) {
+        for (size_t i = 0; i < header.size(); ++i)
+            index_.emplace(header[i], i);
+    }
+    bool has(const std::string& name) const { return index_.count(name) > 0; }
+    size_t at(const std::string& name) const {
+        const auto it = index_.find(name);
+        if (it == index_.end())
+            throw ReportFormatError(origin_ + ": no column \"" + name + "\" in the header");
+        return it->second;
+    }
+    std::string text(const std::vector<std::string>& row, const std::string& name) const {
+        if (!has(name)) return {};
+        const size_t i = at(name);
+        return i < row.size() ? row[i] : std::string();
+    }
+    double number(const std::vector<std::string>& row, const std::string& name,
+                  double fallback = 0) const {
+        const std::string t = text(row, name);
+        if (t.empty()) return fallback;
+        char* end = nullptr;
+        const double value = std::strtod(t.c_str(), &end);
+        if (end != t.c_str() + t.size())
+            throw ReportFormatError(origin_ + ": \"" + t + "\" in column " + name +
+                                    " is not a number");
+        return value;
+    }
+    int64_t integer(const std::vector<std::string>& row, const std::string& name) const {
+        const double value = number(row, name);
+        return std::isfinite(value) ? int64_t(value) : 0;
+    }
+
+private:
+    std::string origin_;
+    std::map<std::string, size_t> index_;
+};
+
+std::vector<std::vector<std::string>> records(const std::string& text, const std::string& origin) {
+    auto rows = parseCsvRecords(text);
+    if (rows.empty()) throw ReportFormatError(origin + ": empty file");
+    return rows;
+}
+
+PointOutcome outcomeOf(const std::string& text, const std::string& origin) {
+    PointOutcome outcome;
+    if (!pointOutcomeFromString(text, outcome))
+        throw ReportFormatError(origin + ": unknown status \"" + text + "\"");
+    return outcome;
+}
+
+// The measured figures both CSVs share.
+PointResult pointResult(const Columns& c, const std::vector<std::string>& row,
+                        const std::string& origin) {
+    PointResult r;
+    r.outcome = outcomeOf(c.text(row, "status"), origin);
+    RunSummary& s = r.summary;
+    s.status = r.outcome == PointOutcome::Completed ? RunStatus::Completed : RunStatus::Failed;
+    s.median_images_per_sec = c.number(row, "images_per_sec");
+    s.median_step_ms = c.number(row, "median_step_ms");
+    s.median_phases.data_ms = c.number(row, "data_ms");
+    s.median_phases.copy_ms = c.number(row, "copy_ms");
+    s.median_phases.forward_ms = c.number(row, "forward_ms");
+    s.median_phases.backward_ms = c.number(row, "backward_ms");
+    s.median_phases.optimizer_ms = c.number(row, "optimizer_ms");
+    s.peak_rss_bytes = c.integer(row, "peak_rss_bytes");
+    s.peak_device_bytes = c.integer(row, "peak_device_bytes");
+    s.peak_tensor_bytes = c.integer(row, "peak_tensor_bytes");
+    s.steps_completed = c.integer(row, "steps");
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    s.final_val_accuracy = c.number(row, "accuracy", kNaN);
+    s.final_train_loss = c.number(row, "final_train_loss", kNaN);
+    r.memory_bytes = c.integer(row, "memory_bytes");
+    r.run_dir = c.text(row, "run_dir");
+    return r;
+}
+
+} // namespace
+
+bool pointOutcomeFromString(const std::string& text, PointOutcome& outcome) {
+    for (PointOutcome o : {PointOutcome::Completed, PointOutcome::Failed, PointOutcome::OutOfMemory,
+                           PointOutcome::Skipped})
+        if (text == toString(o)) {
+            outcome = o;
+            return true;
+        }
+    return false;
+}
+
+ReportKind reportKind(const fs::path& dir) {
+    std::error_code ignored;
+    if (fs::is_regular_file(dir / sweep_files::kCsv, ignored)) return ReportKind::Sweep;
+    if (fs::is_regular_file(dir / ladder_files::kCsv, ignored)) return ReportKind::Ladder;
+    return ReportKind::None;
+}
+
+SweepResult parseSweepCsv(const std::string& text, const std::string& origin) {
+    const auto rows = records(text, origin);
+    const auto& header = rows.front();
+    const auto status = std::find(header.begin(), header.end(), "status");
+    if (header.empty() || header.front() != "point" || status == header.end() ||
+        status - header.begin() < 2)
+        throw ReportFormatError(origin + ": not a sweep.csv (expected point,<key>...,status,...)");
+    const Columns c(header, origin);
+    SweepResult result;
+    for (auto key = header.begin() + 1; key != status; ++key)
+        result.spec.axes.push_back({*key, {}});
+    const size_t keys = result.spec.axes.size();
+    for (size_t i = 1; i < rows.size(); ++i) {
+        const auto& row = rows[i];
+        if (row.size() < header.size())
+            throw ReportFormatError(origin + ": row " + std::to_string(i + 1) + " has " +
+                                    std::to_string(row.size()) + " fields, the header " +
+                                    std::to_string(header.size()));
+        SweepRow r;
+        r.point.index = size_t(c.integer(row, "point"));
+        for (size_t k = 0; k < keys; ++k) {
+            auto& axis = result.spec.axes[k];
+            r.point.values.emplace_back(axis.key, row[k + 1]);
+            if (std::find(axis.values.begin(), axis.values.end(), row[k + 1]) == axis.values.end())
+                axis.values.push_back(row[k + 1]);
+        }
+        r.result = pointResult(c, row, origin);
+        r.result.message = c.text(row, "message");
+        r.point.dir_name = r.result.run_dir.filename().string();
+        r.predicted_bytes = c.integer(row, "predicted_bytes");
+        r.available_bytes = c.integer(row, "available_bytes");
+        result.rows.push_back(std::move(r));
+    }
+    return result;
+}
+
+LadderResult parseLadderCsv(const std::string& text, const std::string& origin) {
+    const auto rows = records(text, origin);
+    const auto& header = rows.front();
+    if (header.empty() || header.front() != "rung")
+        throw ReportFormatError(origin + ": not a ladder.csv (expected rung,title,change,...)");
+    const Columns c(header, origin);
+    c.at("status");
+    c.at("images_per_sec");
+    LadderResult result;
+    for (size_t i = 1; i < rows.size(); ++i) {
+        const auto& row = rows[i];
+        RungRow r;
+        r.id = c.text(row, "rung");
+        r.title = c.text(row, "title");
+        r.change = c.text(row, "change");
+        r.result = pointResult(c, row, origin);
+        r.ran = r.result.outcome != PointOutcome::Skipped;
+        r.speedup = c.number(row, "speedup");
+        r.gain = c.number(row, "gain");
+        r.kept = c.text(row, "kept") == "1";
+        const std::string decision = c.text(row, "decision");
+        if (r.ran) {
+            r.decision = decision;
+            r.result.message = r.result.outcome == PointOutcome::Completed ? "" : decision;
+        } else {
+            r.skip_reason = decision;
+            r.result.message = decision;
+            r.decision = "skipped";
+        }
+        if (r.kept && r.result.outcome == PointOutcome::Completed) {
+            if (result.rows.empty())
+                result.baseline_images_per_sec = r.result.summary.median_images_per_sec;
+            result.best_images_per_sec = r.result.summary.median_images_per_sec;
+        }
+        result.rows.push_back(std::move(r));
+    }
+    return result;
+}
+
+SweepResult readSweepReport(const fs::path& dir) {
+    const fs::path csv = dir / sweep_files::kCsv;
+    SweepResult result = parseSweepCsv(readText(csv), csv.string());
+    result.spec.base.name = markdownTitle(dir / sweep_files::kMarkdown, "# Sweep of ");
+    if (result.spec.base.name.empty()) result.spec.base.name = dirName(dir);
+    return result;
+}
+
+LadderResult readLadderReport(const fs::path& dir) {
+    const fs::path csv = dir / ladder_files::kCsv;
+    LadderResult result = parseLadderCsv(readText(csv), csv.string());
+    result.spec.base.name = markdownTitle(dir / ladder_files::kMarkdown, "# Optimization ladder: ");
+    if (result.spec.base.name.empty()) result.spec.base.name = dirName(dir);
+    return result;
+}
+
+} // namespace ts

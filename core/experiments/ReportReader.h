@@ -1,0 +1,34 @@
+#pragma once
+// Reads a sweep or ladder directory back from the sweep.csv / ladder.csv that
+// writeSweepReport / writeLadderReport wrote (the GUI's Open…). What the CSV
+// holds comes back: every row with its figures, the swept keys, the experiment
+// name (from the Markdown title when present). Configs are not restored.
+#include <filesystem>
+#include <stdexcept>
+
+#include "experiments/Ladder.h"
+#include "experiments/Sweep.h"
+
+namespace ts {
+
+// what() names the file and what is wrong with it.
+class ReportFormatError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class ReportKind { None, Sweep, Ladder };
+// Sweep when `dir` holds sweep.csv, Ladder when it holds ladder.csv.
+ReportKind reportKind(const std::filesystem::path& dir);
+
+// "ok", "failed", "oom", "skipped" (toString(PointOutcome)) back to the outcome.
+bool pointOutcomeFromString(const std::string& text, PointOutcome& outcome);
+
+SweepResult readSweepReport(const std::filesystem::path& dir);
+LadderResult readLadderReport(const std::filesystem::path& dir);
+
+// The same from the CSV text; `origin` names it in error messages.
+SweepResult parseSweepCsv(const std::string& text, const std::string& origin);
+LadderResult parseLadderCsv(const std::string& text, const std::string& origin);
+
+} // namespace ts

@@ -1,0 +1,344 @@
+// The Experiments tab: its item models under QAbstractItemModelTester, a
+// sweep and a ladder directory written by core shown as table and charts, a
+// real two-point sweep run through the view, and Stop of a running sweep.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <QAbstractItemModelTester>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "GuiFixture.h"
+#include "TestConfigs.h"
+#include "analysis/NcuCsv.h"
+#include "common/SortFilterProxy.h"
+#include "experiments/LadderReport.h"
+#include "experiments/SweepReport.h"
+#include "form/ExperimentForm.h"
+#include "run/RunController.h"
+#include "sweeps/ExperimentControls.h"
+#include "sweeps/ExperimentModels.h"
+#include "sweeps/ExperimentsView.h"
+#include "sweeps/LadderChart.h"
+#include "sweeps/SweepCharts.h"
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+constexpr int kSweepTimeoutMs = 240000;
+constexpr int64_t kMiB = 1024 * 1024;
+
+PointResult completed(double images_per_sec, int64_t memory_bytes) {
+    PointResult r;
+    r.outcome = PointOutcome::Completed;
+    r.summary.status = RunStatus::Completed;
+    r.summary.steps_completed = 10;
+    r.summary.median_images_per_sec = images_per_sec;
+    r.summary.median_step_ms = 1000.0 * 32 / images_per_sec;
+    r.summary.median_phases.data_ms = 1.5;
+    r.summary.final_val_accuracy = 0.5;
+    r.memory_bytes = memory_bytes;
+    return r;
+}
+
+SweepRow sweepRow(size_t index, const std::string& batch, PointResult result,
+                  int64_t predicted = 0) {
+    SweepRow row;
+    row.point.index = index;
+    row.point.values = {{"batch_size", batch}};
+    row.point.dir_name = "point_" + std::to_string(index) + "_batch_size=" + batch;
+    row.result = std::move(result);
+    row.predicted_bytes = predicted;
+    return row;
+}
+
+// Four points: three measured (text order of 9 < 100 < 64 differs from numeric), one skipped
+// by the memory guard.
+SweepResult constructedSweep() {
+    SweepResult r;
+    r.spec.base = testing::tinyConfig();
+    r.spec.base.name = "constructed-sweep";
+    r.spec.axes.push_back({"batch_size", {"16", "32", "64", "128"}});
+    PointResult skipped;
+    skipped.outcome = PointOutcome::Skipped;
+    skipped.message = "predicted to need 900 MiB of 800 MiB available";
+    r.rows = {
+        sweepRow(0, "16", completed(100, 120 * kMiB)), sweepRow(1, "32", completed(9, 200 * kMiB)),
+        sweepRow(2, "64", completed(64, 380 * kMiB)), sweepRow(3, "128", skipped, 900 * kMiB)};
+    return r;
+}
+
+RungRow rung(const std::string& id, double ips, bool kept, double speedup) {
+    RungRow r;
+    r.id = id;
+    r.title = id;
+    r.change = id == "baseline" ? "" : id + "=on";
+    r.ran = ips > 0;
+    if (r.ran) {
+        r.result = completed(ips, 300 * kMiB);
+        r.kept = kept;
+        r.speedup = speedup;
+        r.decision = kept ? "kept" : "dropped: not faster";
+    } else {
+        r.result.outcome = PointOutcome::Skipped;
+        r.result.message = r.skip_reason = "only on CUDA";
+        r.decision = "skipped";
+    }
+    return r;
+}
+
+LadderResult constructedLadder() {
+    LadderResult r;
+    r.spec.base = testing::tinyConfig();
+    r.spec.base.name = "constructed-ladder";
+    r.rows = {rung("baseline", 100, true, 1.0), rung("workers", 140, true, 1.4),
+              rung("pin-memory", 0, false, 0), rung("channels-last", 120, false, 1.2)};
+    r.baseline_images_per_sec = 100;
+    r.best_images_per_sec = 140;
+    return r;
+}
+
+QStringList column(const QAbstractItemModel& model, int col) {
+    QStringList values;
+    for (int r = 0; r < model.rowCount(); ++r)
+        values << model.index(r, col).data().toString();
+    return values;
+}
+
+} // namespace
+
+class ExperimentsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { machine_ = Machine::probe(); }
+
+    void sweepModelUnderModelTester() {
+        SweepTableModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(constructedSweep().rows);
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.columnCount(), int(SweepTableModel::ColumnCount));
+        QCOMPARE(model.index(0, SweepTableModel::Values).data().toString(),
+                 QStringLiteral("batch_size=16"));
+        QCOMPARE(model.index(3, SweepTableModel::Status).data().toString(),
+                 QStringLiteral("skipped"));
+        QVERIFY(!model.index(3, SweepTableModel::ImagesPerSec).data(SortRole).isValid());
+        QCOMPARE(model.index(3, SweepTableModel::Predicted).data(SortRole).toLongLong(),
+                 900 * kMiB);
+        SortFilterProxy proxy;
+        QAbstractItemModelTester proxy_tester(
+            &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.setSourceModel(&model);
+        proxy.sort(SweepTableModel::ImagesPerSec, Qt::AscendingOrder); // 9 < 64 < 100, then none
+        QCOMPARE(
+            column(proxy, SweepTableModel::Values),
+            (QStringList{"batch_size=32", "batch_size=64", "batch_size=16", "batch_size=128"}));
+        model.appendRows({sweepRow(4, "256", completed(50, 10 * kMiB))});
+        QCOMPARE(proxy.rowCount(), 5);
+        model.clear();
+        QCOMPARE(proxy.rowCount(), 0);
+    }
+
+    void ladderModelUnderModelTester() {
+        LadderTableModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(constructedLadder().rows);
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.index(1, LadderTableModel::Kept).data().toString(), QStringLiteral("yes"));
+        QCOMPARE(model.index(1, LadderTableModel::Speedup).data().toString(),
+                 QStringLiteral("1.40×"));
+        QCOMPARE(model.index(2, LadderTableModel::Decision).data().toString(),
+                 QStringLiteral("only on CUDA"));
+        QVERIFY(!model.index(2, LadderTableModel::ImagesPerSec).data(SortRole).isValid());
+        SortFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        proxy.sort(LadderTableModel::ImagesPerSec, Qt::AscendingOrder);
+        QCOMPARE(column(proxy, LadderTableModel::Rung),
+                 (QStringList{"baseline", "channels-last", "workers", "pin-memory"}));
+    }
+
+    void showsASweepDirectoryWrittenByCore() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.showView(View::Experiments);
+        QTemporaryDir out;
+        writeSweepReport(constructedSweep(), out.path().toStdString());
+        ExperimentsView* view = window.experimentsView();
+        QString error;
+        QVERIFY2(view->openDirectory(out.path(), &error), qPrintable(error));
+        QVERIFY(!view->showsLadder());
+        QCOMPARE(view->sweepModel()->rowCount(), 4);
+        QCOMPARE(view->table()->model()->rowCount(), 4);
+        QCOMPARE(view->sweepModel()->rowAt(1).result.summary.median_images_per_sec, 9.0);
+        SweepCharts* charts = view->sweepCharts();
+        QCOMPARE(charts->categories(), (QStringList{"16", "32", "64", "128"}));
+        QCOMPARE(int(charts->throughputLines().size()), 1);
+        QCPGraph* ips = charts->throughputLines().front();
+        QCOMPARE(ips->dataCount(), 4);
+        QCOMPARE(ips->data()->at(2)->value, 64.0);
+        QVERIFY(std::isnan(ips->data()->at(3)->value)); // skipped: no throughput
+        QCOMPARE(charts->memoryLines().front()->data()->at(1)->value, 200.0);
+        QVERIFY(charts->predictedMarkers() != nullptr);
+        QCOMPARE(charts->predictedMarkers()->data()->at(0)->value, 900.0);
+        const QString png = out.filePath(QStringLiteral("charts.png"));
+        QVERIFY(view->exportPng(png, &error));
+        QVERIFY(!QImage(png).isNull());
+
+        // A directory without a report is refused with a message naming it.
+        QTemporaryDir empty;
+        QVERIFY(!view->openDirectory(empty.path(), &error));
+        QVERIFY(error.contains(QStringLiteral("sweep.csv")));
+    }
+
+    void showsALadderDirectoryWithKeptRungsHighlighted() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        QTemporaryDir out;
+        writeLadderReport(constructedLadder(), out.path().toStdString());
+        ExperimentsView* view = window.experimentsView();
+        QString error;
+        QVERIFY2(view->openDirectory(out.path(), &error), qPrintable(error));
+        QVERIFY(view->showsLadder());
+        QCOMPARE(view->ladderModel()->rowCount(), 4);
+        QCOMPARE(view->table()->model()->columnCount(), int(LadderTableModel::ColumnCount));
+        LadderChart* chart = view->ladderChart();
+        QCOMPARE(chart->rungCount(), 4);
+        QCOMPARE(chart->keptBars()->data()->at(1)->value, 140.0);
+        QVERIFY(std::isnan(chart->droppedBars()->data()->at(1)->value));
+        QCOMPARE(chart->droppedBars()->data()->at(3)->value, 120.0);
+        QVERIFY(std::isnan(chart->keptBars()->data()->at(3)->value));
+        QVERIFY(std::isnan(chart->keptBars()->data()->at(2)->value)); // skipped rung
+        QVERIFY(std::isnan(chart->droppedBars()->data()->at(2)->value));
+        // Saved for a person to look at, next to the screenshots.
+        const QString shots = qEnvironmentVariable("TRAINSCOPE_SCREENSHOT_DIR", out.path());
+        QDir().mkpath(shots);
+        QVERIFY(view->exportPng(QDir(shots).filePath(QStringLiteral("ladder-chart.png")), &error));
+    }
+
+    void refusesABadValueBeforeRunning() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.form()->setConfig(testing::tinyConfig());
+        window.form()->revalidate();
+        ExperimentsView* view = window.experimentsView();
+        ExperimentRequest request;
+        request.values = QStringLiteral("16,lots");
+        view->controls()->setRequest(request);
+        QString error;
+        QVERIFY(!view->start(&error));
+        QVERIFY2(error.contains(QStringLiteral("lots")), qPrintable(error));
+        QVERIFY(!view->isRunning());
+        QVERIFY(!QDir(fx.runsDir()).exists() || QDir(fx.runsDir()).isEmpty());
+    }
+
+    void runsARealTwoPointSweep() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        ExperimentConfig config = testing::tinyConfig();
+        config.name = "gui-sweep";
+        window.form()->setConfig(config);
+        window.form()->revalidate();
+        ExperimentsView* view = window.experimentsView();
+        ExperimentRequest request;
+        request.values = QStringLiteral("8,16");
+        request.steps = 2;
+        request.warmup = 1;
+        view->controls()->setRequest(request);
+        QSignalSpy finished(view->job(), &ExperimentJob::finished);
+        QSignalSpy refused(&window, &MainWindow::errorReported);
+        QString error;
+        QVERIFY2(view->start(&error), qPrintable(error));
+        QVERIFY(view->isRunning());
+        QVERIFY(!view->controls()->startButton()->isEnabled());
+        QVERIFY(view->controls()->stopButton()->isEnabled());
+        window.startRun(); // no single run while the sweep runs
+        QCOMPARE(refused.count(), 1);
+        QVERIFY(!window.controller()->isRunning());
+
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kSweepTimeoutMs);
+        const auto outcome = finished.at(0).at(0).value<ExperimentOutcome>();
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QVERIFY(!outcome.cancelled);
+        QCOMPARE(outcome.completed, 2);
+        QVERIFY(QFileInfo(outcome.dir)
+                    .absolutePath()
+                    .startsWith(QFileInfo(fx.runsDir()).absoluteFilePath()));
+        QVERIFY(QFile::exists(QDir(outcome.dir).filePath(QStringLiteral("sweep.csv"))));
+        QVERIFY(QFile::exists(QDir(outcome.dir).filePath(QStringLiteral("sweep.md"))));
+        QVERIFY(
+            QFile::exists(QDir(outcome.dir).filePath(QStringLiteral("sweep_images_per_sec.png"))));
+        QCOMPARE(view->sweepModel()->rowCount(), 2);
+        for (const SweepRow& row : view->sweepModel()->rows()) {
+            QCOMPARE(row.result.outcome, PointOutcome::Completed);
+            QVERIFY(row.result.summary.median_images_per_sec > 0);
+            QVERIFY(std::filesystem::exists(row.result.run_dir / "run.json"));
+        }
+        QCOMPARE(view->sweepCharts()->categories(), (QStringList{"8", "16"}));
+        QVERIFY(view->controls()->startButton()->isEnabled());
+        QVERIFY(!view->isRunning());
+
+        // Read back from disk, the same rows.
+        QVERIFY(view->openDirectory(outcome.dir));
+        QCOMPARE(view->sweepModel()->rowCount(), 2);
+        QCOMPARE(view->sweepModel()->rowAt(0).point.label(), std::string("batch_size=8"));
+    }
+
+    void stopEndsASweepWithTheRestCancelled() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        ExperimentConfig config = testing::tinyConfig();
+        config.name = "gui-sweep-stop";
+        window.form()->setConfig(config);
+        window.form()->revalidate();
+        ExperimentsView* view = window.experimentsView();
+        ExperimentRequest request;
+        request.key = QStringLiteral("lr");
+        request.values = QStringLiteral("0.1,0.05,0.02,0.01");
+        request.steps = 30;
+        request.warmup = 1;
+        view->controls()->setRequest(request);
+        QSignalSpy progress(view->job(), &ExperimentJob::sweepProgress);
+        QSignalSpy finished(view->job(), &ExperimentJob::finished);
+        QString error;
+        QVERIFY2(view->start(&error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 1 || finished.count() == 1, kSweepTimeoutMs);
+        view->controls()->stopButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kSweepTimeoutMs);
+        const auto outcome = finished.at(0).at(0).value<ExperimentOutcome>();
+        QVERIFY(outcome.cancelled);
+        QVERIFY(outcome.error.isEmpty());
+
+        // Every point has a row; the last ones were not run.
+        const auto& rows = view->sweepModel()->rows();
+        QCOMPARE(int(rows.size()), 4);
+        QCOMPARE(rows.back().result.outcome, PointOutcome::Skipped);
+        QCOMPARE(rows.back().result.message, std::string("not run: cancelled"));
+        QCOMPARE(view->sweepModel()->index(3, SweepTableModel::Status).data().toString(),
+                 QStringLiteral("cancelled"));
+        QVERIFY(outcome.completed < 4);
+        QVERIFY(view->controls()->status().contains(QStringLiteral("Stopped")));
+        // The report on disk says the same.
+        const auto read = parseCsvRecords([&] {
+            std::ifstream in(std::filesystem::path(outcome.dir.toStdString()) / "sweep.csv");
+            return std::string(std::istreambuf_iterator<char>(in), {});
+        }());
+        QCOMPARE(int(read.size()), 5);
+        QCOMPARE(QString::fromStdString(read.back()[2]), QStringLiteral("skipped"));
+        QVERIFY(!view->isRunning());
+        QVERIFY(view->controls()->startButton()->isEnabled());
+    }
+
+private:
+    Machine machine_;
+};
+
+QTEST_MAIN(ExperimentsTest)
+#include "test_experiments.moc"

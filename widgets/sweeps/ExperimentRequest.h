@@ -1,0 +1,32 @@
+#pragma once
+// What the Experiments view's controls ask for, and its translation into
+// core's sweep and ladder specs (so the view holds no experiment logic).
+#include <QMetaType>
+#include <QString>
+
+#include "experiments/Ladder.h"
+#include "experiments/Sweep.h"
+
+namespace ts::gui {
+
+enum class ExperimentMode { Sweep, Ladder };
+
+struct ExperimentRequest {
+    ExperimentMode mode = ExperimentMode::Sweep;
+    QString key = QStringLiteral("batch_size");
+    QString values = QStringLiteral("16,32,64,128");
+    QString key2;    // empty: a one-dimensional sweep
+    QString values2; // comma-separated values of key2
+    int steps = 20;  // measured steps per point / rung
+    int warmup = 5;  // steps before them, left out of the medians
+};
+
+// The base config with the request's keys and counts. Throws ConfigError
+// naming the key or value (unknown key, a value that does not fit it, values
+// without a key).
+SweepSpec sweepSpecFor(const ExperimentRequest& request, const ExperimentConfig& base);
+LadderSpec ladderSpecFor(const ExperimentRequest& request, const ExperimentConfig& base);
+
+} // namespace ts::gui
+
+Q_DECLARE_METATYPE(ts::gui::ExperimentRequest)
