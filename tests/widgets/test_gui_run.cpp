@@ -4,6 +4,8 @@
 #include <QDir>
 #include <QDropEvent>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QMimeData>
 #include <QPushButton>
 #include <QtTest>
@@ -99,6 +101,16 @@ private slots:
         QCOMPARE(saved.steps.size(), size_t(6));
         QVERIFY(outcome.runDir.startsWith(fx.runsDir()));
         QVERIFY(listed(*window.runsView(), outcome.runDir));
+
+        // The Runs view's report export writes what `trainscope-cli compare --out` writes.
+        QCOMPARE(window.runsView()->selectRuns({outcome.runDir}), 1);
+        QTemporaryDir report_dir;
+        QString error;
+        QVERIFY2(window.runsView()->exportReport(report_dir.path(), &error), qPrintable(error));
+        QFile report(QDir(report_dir.path()).filePath(QStringLiteral("report.md")));
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        QVERIFY(report.readAll().contains(saved.info.config.name.c_str()));
+        QVERIFY(QFile::exists(QDir(report_dir.path()).filePath(QStringLiteral("comparison.csv"))));
 
         const FrameMeter& ticks = window.liveView()->frameMeter();
         qInfo("GUI work per tick: median %.2f ms, max %.2f ms over %d ticks; event-loop gaps: "

@@ -21,6 +21,8 @@
 #include "runs/RunModels.h"
 #include "runs/RunScanner.h"
 
+#include "report/CompareRuns.h"
+
 namespace ts::gui {
 namespace {
 
@@ -114,10 +116,14 @@ QWidget* RunsView::buildComparison() {
         new QLabel(tr("<b>Comparison</b> — select several runs above (Ctrl/Shift+click)"));
     auto* csv = new QPushButton(tr("Export CSV…"));
     auto* png = new QPushButton(tr("Export PNG…"));
+    auto* report = new QPushButton(tr("Export report…"));
+    report->setToolTip(tr("comparison.csv, report.md (baseline vs the others, top operators, "
+                          "advice, environments) and the charts, into a folder"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(title, 1);
     bar->addWidget(csv);
     bar->addWidget(png);
+    bar->addWidget(report);
     auto* comparison_proxy = new SortFilterProxy(this);
     comparison_proxy->setSourceModel(comparison_);
     comparison_table_ = makeTable(comparison_proxy);
@@ -135,6 +141,7 @@ QWidget* RunsView::buildComparison() {
     layout->addWidget(split, 1);
     connect(csv, &QPushButton::clicked, this, &RunsView::exportCsvInteractive);
     connect(png, &QPushButton::clicked, this, &RunsView::exportPngInteractive);
+    connect(report, &QPushButton::clicked, this, &RunsView::exportReportInteractive);
     return box;
 }
 
@@ -285,6 +292,31 @@ void RunsView::exportPngInteractive() {
     QString error;
     if (!path.isEmpty() && !exportPng(path, &error))
         QMessageBox::warning(this, tr("Export PNG"), error);
+}
+
+bool RunsView::exportReport(const QString& dir, QString* error) {
+    std::vector<std::filesystem::path> dirs;
+    for (const RunRow& row : selectedRows())
+        dirs.push_back(row.dir.toStdString());
+    if (dirs.empty()) {
+        if (error) *error = tr("Select the runs to compare first.");
+        return false;
+    }
+    try {
+        writeComparison(loadComparedRuns(dirs), dir.toStdString());
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+void RunsView::exportReportInteractive() {
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Export comparison report into folder"), settings_.lastBrowseDir());
+    QString error;
+    if (!dir.isEmpty() && !exportReport(dir, &error))
+        QMessageBox::warning(this, tr("Export report"), error);
 }
 
 } // namespace ts::gui

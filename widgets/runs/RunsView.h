@@ -38,6 +38,9 @@ public:
     int selectRuns(const QStringList& dirs);
     bool exportCsv(const QString& path, QString* error);
     bool exportPng(const QString& path, QString* error);
+    // The selected runs' comparison report through core (as `trainscope-cli
+    // compare --out`): comparison.csv, report.md and the charts as PNG in `dir`.
+    bool exportReport(const QString& dir, QString* error);
 
 public slots:
     void rescan();
@@ -60,6 +63,7 @@ private:
     void removeFolder();
     void exportCsvInteractive();
     void exportPngInteractive();
+    void exportReportInteractive();
     std::vector<RunRow> selectedRows() const;
 
     AppSettings& settings_;
