@@ -4,7 +4,8 @@
 # Prints median images/s of each and the ratio (Trainscope / PyTorch).
 #
 # Usage: bench/engine_vs_pytorch.sh [rounds] [steps]
-# Env: CLI (default build/default/app/trainscope-cli), THREADS (default: all).
+# Env: CLI (default build/default/app/trainscope-cli), THREADS (default: LibTorch's),
+#      CONFIGS ("model stem batch precision;..." to measure only those).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-2}
@@ -23,7 +24,9 @@ trainscope_once() {  # model stem batch precision
     --set synthetic_samples=$(( $3 * (steps + warmup) )) --set image_size=32 \
     --set max_steps=$(( steps + warmup )) --set warmup_steps_excluded=$warmup \
     --set val_every=0 --set augment=false --set workers=0 --set threads="$threads" \
-    --set lr=0.01 --set schedule=constant 2>/dev/null |
+    --set lr=0.01 --set schedule=constant 2>"$out/ts.err" >"$out/ts.json" ||
+    { echo "trainscope-cli failed on $*:" >&2; cat "$out/ts.err" >&2; exit 1; }
+  <"$out/ts.json" \
     /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["median_images_per_sec"])'
   rm -rf "$out/run"
 }
@@ -35,9 +38,11 @@ pytorch_once() {
 }
 
 printf "%-10s %-9s %5s %-5s %12s %12s %7s\n" model stem batch prec trainscope pytorch ratio
-for config in "resnet18 cifar 32 fp32" "resnet18 cifar 128 fp32" "resnet18 imagenet 32 fp32" \
-              "resnet18 imagenet 128 fp32" "resnet18 cifar 32 bf16" "resnet18 cifar 128 bf16" \
-              "resnet18 imagenet 32 bf16" "resnet18 imagenet 128 bf16"; do
+default_configs="resnet18 cifar 32 fp32;resnet18 cifar 128 fp32;resnet18 imagenet 32 fp32;\
+resnet18 imagenet 128 fp32;resnet18 cifar 32 bf16;resnet18 cifar 128 bf16;\
+resnet18 imagenet 32 bf16;resnet18 imagenet 128 bf16"
+IFS=';' read -r -a configs <<<"${CONFIGS:-$default_configs}"
+for config in "${configs[@]}"; do
   set -- $config
   : >"$out/ts"; : >"$out/pt"
   for ((r = 0; r < rounds; r++)); do

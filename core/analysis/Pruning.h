@@ -11,33 +11,10 @@
 
 #include <torch/torch.h>
 
+#include "analysis/PruneTypes.h"
 #include "models/Model.h"
 
 namespace ts {
-
-struct PruneOptions {
-    double amount = 0.3;         // share of weights (or channels) to zero, 0..1
-    bool structured = false;     // whole output channels instead of single weights
-    bool global = false;         // one threshold over all layers (unstructured only)
-    int norm = 1;                // structured: 1 = L1, 2 = L2 norm of each channel
-    bool include_linear = false; // also the fully connected layers (2-D weights)
-};
-
-struct LayerSparsity {
-    std::string name; // "layer1.0.conv1.weight"
-    std::vector<int64_t> shape;
-    int64_t params = 0;
-    int64_t zeros_before = 0;
-    int64_t zeros_after = 0;
-    int64_t channels = 0;        // output channels
-    int64_t channels_zeroed = 0; // output channels that are entirely zero after pruning
-
-    double sparsityBefore() const { return params ? double(zeros_before) / double(params) : 0; }
-    double sparsityAfter() const { return params ? double(zeros_after) / double(params) : 0; }
-};
-
-// Throws std::invalid_argument naming the option when the options are invalid.
-void checkPruneOptions(const PruneOptions& options);
 
 // Convolution weights (4-D), plus 2-D linear weights when asked, by name.
 std::vector<std::pair<std::string, torch::Tensor>> pruneTargets(Model& model, bool include_linear);

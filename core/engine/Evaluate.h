@@ -6,16 +6,10 @@
 #include <torch/torch.h>
 
 #include "data/DataLoader.h"
+#include "engine/EvalResult.h"
 #include "models/Model.h"
 
 namespace ts {
-
-struct EvalResult {
-    double loss = 0;
-    double accuracy = 0;  // 0..1
-    int64_t samples = 0;
-    double seconds = 0;
-};
 
 // Runs one pass in eval mode without gradients (restoring the train flag
 // afterwards). Stops early, with what it has, when *cancel becomes true.

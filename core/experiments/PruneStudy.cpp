@@ -8,10 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include "analysis/Pruning.h"
 #include "config/ConfigJson.h"
 #include "data/DataLoader.h"
 #include "data/Dataset.h"
 #include "engine/Checkpoint.h"
+#include "engine/Evaluate.h"
 #include "engine/OptimizerFactory.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
@@ -209,6 +211,11 @@ void writePruneReport(const PruneStudyResult& r, const std::filesystem::path& di
             << l.sparsityAfter() << ',' << l.channels << ',' << l.channels_zeroed << '\n';
     writeFileAtomically(dir / prune_files::kLayersCsv, csv.str());
     nlohmann::json j = {{"method", methodText(r.prune)},
+                        {"amount", r.prune.amount},
+                        {"structured", r.prune.structured},
+                        {"global", r.prune.global},
+                        {"norm", r.prune.norm},
+                        {"include_linear", r.prune.include_linear},
                         {"model", r.model},
                         {"device", r.device},
                         {"weights", r.weights},

@@ -3,15 +3,15 @@
 // accuracy before and after (evaluateModel), and inference latency before and
 // after (median of N forward passes on the configured device). Writes the
 // pruned weights as a Trainscope checkpoint that `pretrained`, `evaluate` and
-// `prune` itself can load.
+// `prune` itself can load. Torch stays out of this header (the GUI includes it).
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "analysis/Pruning.h"
+#include "analysis/PruneTypes.h"
 #include "config/ExperimentConfig.h"
-#include "engine/Evaluate.h"
+#include "engine/EvalResult.h"
 
 namespace ts {
 

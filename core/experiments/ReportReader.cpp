@@ -8,6 +8,8 @@
 #include <map>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/NcuCsv.h"
 #include "experiments/LadderReport.h"
 #include "experiments/SweepReport.h"
@@ -134,6 +136,7 @@ ReportKind reportKind(const fs::path& dir) {
     std::error_code ignored;
     if (fs::is_regular_file(dir / sweep_files::kCsv, ignored)) return ReportKind::Sweep;
     if (fs::is_regular_file(dir / ladder_files::kCsv, ignored)) return ReportKind::Ladder;
+    if (fs::is_regular_file(dir / prune_files::kJson, ignored)) return ReportKind::Prune;
     return ReportKind::None;
 }
 
@@ -226,6 +229,86 @@ LadderResult readLadderReport(const fs::path& dir) {
     result.spec.base.name = markdownTitle(dir / ladder_files::kMarkdown, "# Optimization ladder: ");
     if (result.spec.base.name.empty()) result.spec.base.name = dirName(dir);
     return result;
+}
+
+namespace {
+
+std::vector<int64_t> shapeFrom(const std::string& text, const std::string& origin) {
+    std::vector<int64_t> shape;
+    std::istringstream in(text);
+    std::string dim;
+    while (std::getline(in, dim, 'x')) {
+        char* end = nullptr;
+        const long long value = std::strtoll(dim.c_str(), &end, 10);
+        if (dim.empty() || end != dim.c_str() + dim.size())
+            throw ReportFormatError(origin + ": \"" + text + "\" is not a shape like 64x3x7x7");
+        shape.push_back(value);
+    }
+    return shape;
+}
+
+std::vector<LayerSparsity> parsePruneLayersCsv(const std::string& text, const std::string& origin) {
+    const auto rows = records(text, origin);
+    if (rows.front().empty() || rows.front().front() != "layer")
+        throw ReportFormatError(origin + ": not a prune_layers.csv (expected layer,shape,...)");
+    const Columns c(rows.front(), origin);
+    for (const char* name : {"params", "zeros_before", "zeros_after"})
+        c.at(name); // required
+    std::vector<LayerSparsity> layers;
+    for (size_t i = 1; i < rows.size(); ++i) {
+        const auto& row = rows[i];
+        if (row.size() == 1 && row.front().empty()) continue;
+        LayerSparsity l;
+        l.name = c.text(row, "layer");
+        l.shape = shapeFrom(c.text(row, "shape"), origin);
+        l.params = c.integer(row, "params");
+        l.zeros_before = c.integer(row, "zeros_before");
+        l.zeros_after = c.integer(row, "zeros_after");
+        l.channels = c.integer(row, "channels");
+        l.channels_zeroed = c.integer(row, "channels_zeroed");
+        layers.push_back(std::move(l));
+    }
+    return layers;
+}
+
+} // namespace
+
+PruneStudyResult readPruneReport(const fs::path& dir) {
+    const fs::path json_path = dir / prune_files::kJson;
+    const std::string origin = json_path.string();
+    PruneStudyResult r;
+    try {
+        const auto j = nlohmann::json::parse(readText(json_path));
+        if (!j.is_object() || !j.contains("zeros_after") || !j.contains("accuracy_after"))
+            throw ReportFormatError(origin +
+                                    ": not a prune.json (no zeros_after / accuracy_after)");
+        r.model = j.value("model", std::string());
+        r.device = j.value("device", std::string());
+        r.weights = j.value("weights", std::string());
+        r.pruned_weights = j.value("pruned_weights", std::string());
+        r.before.accuracy = j.value("accuracy_before", 0.0);
+        r.after.accuracy = j.value("accuracy_after", 0.0);
+        r.before.loss = j.value("loss_before", 0.0);
+        r.after.loss = j.value("loss_after", 0.0);
+        r.before.samples = r.after.samples = j.value("eval_samples", int64_t(0));
+        r.latency_batch = j.value("latency_batch", 0);
+        r.latency_runs = j.value("latency_runs", 0);
+        r.latency_before_ms = j.value("latency_before_ms", 0.0);
+        r.latency_after_ms = j.value("latency_after_ms", 0.0);
+        r.latency_before_spread_ms = j.value("latency_before_spread_ms", 0.0);
+        r.latency_after_spread_ms = j.value("latency_after_spread_ms", 0.0);
+        r.verdict = j.value("verdict", std::string());
+        r.prune.amount = j.value("amount", r.prune.amount);
+        r.prune.structured = j.value("structured", r.prune.structured);
+        r.prune.global = j.value("global", r.prune.global);
+        r.prune.norm = j.value("norm", r.prune.norm);
+        r.prune.include_linear = j.value("include_linear", r.prune.include_linear);
+    } catch (const nlohmann::json::exception& e) {
+        throw ReportFormatError(origin + ": " + e.what());
+    }
+    const fs::path csv = dir / prune_files::kLayersCsv;
+    r.layers = parsePruneLayersCsv(readText(csv), csv.string());
+    return r;
 }
 
 } // namespace ts

@@ -1,6 +1,7 @@
 // The Experiments tab: its item models under QAbstractItemModelTester, a
-// sweep and a ladder directory written by core shown as table and charts, a
-// real two-point sweep run through the view, and Stop of a running sweep.
+// sweep, a ladder and a prune directory written by core shown as table and
+// charts, a real two-point sweep run through the view, Stop of a running
+// sweep, and a real pruning study of freshly trained weights.
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -14,9 +15,11 @@
 
 #include "GuiFixture.h"
 #include "TestConfigs.h"
+#include "TestWeights.h"
 #include "analysis/NcuCsv.h"
 #include "common/SortFilterProxy.h"
 #include "experiments/LadderReport.h"
+#include "experiments/PruneStudy.h"
 #include "experiments/SweepReport.h"
 #include "form/ExperimentForm.h"
 #include "run/RunController.h"
@@ -24,6 +27,8 @@
 #include "sweeps/ExperimentModels.h"
 #include "sweeps/ExperimentsView.h"
 #include "sweeps/LadderChart.h"
+#include "sweeps/PruneChart.h"
+#include "sweeps/PruneLayerModel.h"
 #include "sweeps/SweepCharts.h"
 
 using namespace ts;
@@ -101,6 +106,41 @@ LadderResult constructedLadder() {
               rung("pin-memory", 0, false, 0), rung("channels-last", 120, false, 1.2)};
     r.baseline_images_per_sec = 100;
     r.best_images_per_sec = 140;
+    return r;
+}
+
+LayerSparsity layer(const std::string& name, int64_t params, int64_t zeros_after) {
+    LayerSparsity l;
+    l.name = name;
+    l.shape = {params, 1, 1, 1};
+    l.params = params;
+    l.zeros_before = 0;
+    l.zeros_after = zeros_after;
+    l.channels = params;
+    l.channels_zeroed = 0;
+    return l;
+}
+
+// Three layers whose parameter counts sort differently as text (9 < 100 < 64).
+PruneStudyResult constructedPrune() {
+    PruneStudyResult r;
+    r.prune.amount = 0.5;
+    r.model = "resnet18";
+    r.device = "cpu";
+    r.weights = "train/final.pt";
+    r.layers = {layer("conv1.weight", 100, 50), layer("layer1.0.conv1.weight", 9, 4),
+                layer("fc.weight", 64, 32)};
+    r.before.accuracy = 0.625;
+    r.after.accuracy = 0.5;
+    r.before.samples = r.after.samples = 64;
+    r.latency_batch = 16;
+    r.latency_runs = 5;
+    r.latency_before_ms = 12.5;
+    r.latency_after_ms = 12.75;
+    r.latency_before_spread_ms = 0.5;
+    r.latency_after_spread_ms = 0.25;
+    r.pruned_weights = "pruned.pt";
+    r.verdict = "Sparsity did not make inference faster on cpu: dense kernels.";
     return r;
 }
 
@@ -334,6 +374,193 @@ private slots:
         QCOMPARE(QString::fromStdString(read.back()[2]), QStringLiteral("skipped"));
         QVERIFY(!view->isRunning());
         QVERIFY(view->controls()->startButton()->isEnabled());
+    }
+
+    void pruneModelUnderModelTester() {
+        PruneLayerTableModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(constructedPrune().layers);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.columnCount(), int(PruneLayerTableModel::ColumnCount));
+        QCOMPARE(model.index(1, PruneLayerTableModel::Layer).data().toString(),
+                 QStringLiteral("layer1.0.conv1"));
+        QCOMPARE(model.index(0, PruneLayerTableModel::SparsityAfter).data().toString(),
+                 QStringLiteral("50.0 %"));
+        QCOMPARE(model.index(0, PruneLayerTableModel::SparsityAfter).data(SortRole).toDouble(),
+                 0.5);
+        QCOMPARE(model.index(2, PruneLayerTableModel::ZerosAfter).data(SortRole).toLongLong(), 32);
+        SortFilterProxy proxy;
+        QAbstractItemModelTester proxy_tester(
+            &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.setSourceModel(&model);
+        proxy.sort(PruneLayerTableModel::Parameters, Qt::AscendingOrder); // 9 < 64 < 100
+        QCOMPARE(column(proxy, PruneLayerTableModel::Layer),
+                 (QStringList{"layer1.0.conv1", "fc", "conv1"}));
+        proxy.sort(PruneLayerTableModel::ZerosAfter, Qt::DescendingOrder); // 50 > 32 > 4
+        QCOMPARE(column(proxy, PruneLayerTableModel::Layer),
+                 (QStringList{"conv1", "fc", "layer1.0.conv1"}));
+        proxy.sort(PruneLayerTableModel::SparsityAfter, Qt::AscendingOrder); // 44.4 % first
+        QCOMPARE(column(proxy, PruneLayerTableModel::Layer).front(),
+                 QStringLiteral("layer1.0.conv1"));
+        model.clear();
+        QCOMPARE(proxy.rowCount(), 0);
+    }
+
+    void showsAPruneDirectoryWrittenByCore() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.showView(View::Experiments);
+        QTemporaryDir out;
+        writePruneReport(constructedPrune(), out.path().toStdString());
+        ExperimentsView* view = window.experimentsView();
+        QString error;
+        QVERIFY2(view->openDirectory(out.path(), &error), qPrintable(error));
+        QVERIFY(view->showsPrune());
+        QCOMPARE(view->pruneModel()->rowCount(), 3);
+        QCOMPARE(view->table()->model()->rowCount(), 3);
+        QCOMPARE(view->table()->model()->columnCount(), int(PruneLayerTableModel::ColumnCount));
+        const QString summary = view->summaryText();
+        QVERIFY2(summary.contains(QStringLiteral("62.5 %")) &&
+                     summary.contains(QStringLiteral("50.0 %")),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("12.50 ms")) &&
+                     summary.contains(QStringLiteral("12.75 ms")),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("Sparsity did not make inference faster")),
+                 qPrintable(summary));
+        PruneChart* chart = view->pruneChart();
+        QCOMPARE(chart->layerCount(), 3);
+        QCOMPARE(chart->afterBars()->dataCount(), 3);
+        QCOMPARE(chart->afterBars()->data()->at(0)->value, 50.0);
+        QCOMPARE(chart->afterBars()->data()->at(2)->value, 50.0);
+        QCOMPARE(chart->beforeBars()->data()->at(1)->value, 0.0);
+        QVERIFY(!chart->beforeBars()->visible()); // no zeros before: no grey bars
+        QCOMPARE(chart->overallLine()->data()->at(0)->value, 100.0 * (50 + 4 + 32) / 173);
+        const QString png = out.filePath(QStringLiteral("prune-chart.png"));
+        QVERIFY(view->exportPng(png, &error));
+        QVERIFY(!QImage(png).isNull());
+
+        // Back to a sweep: the sweep's table and charts again.
+        QTemporaryDir sweep;
+        writeSweepReport(constructedSweep(), sweep.path().toStdString());
+        QVERIFY(view->openDirectory(sweep.path(), &error));
+        QVERIFY(!view->showsPrune());
+        QCOMPARE(view->table()->model()->columnCount(), int(SweepTableModel::ColumnCount));
+
+        // A broken prune.json is refused with the file named.
+        QFile broken(out.filePath(QStringLiteral("prune.json")));
+        QVERIFY(broken.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        broken.write("{ not json");
+        broken.close();
+        QVERIFY(!view->openDirectory(out.path(), &error));
+        QVERIFY2(error.contains(QStringLiteral("prune.json")), qPrintable(error));
+    }
+
+    void refusesAMissingWeightsFile() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.form()->setConfig(testing::tinyConfig());
+        window.form()->revalidate();
+        ExperimentsView* view = window.experimentsView();
+        ExperimentRequest request;
+        request.mode = ExperimentMode::Prune;
+        view->controls()->setRequest(request);
+        QString error;
+        QVERIFY(!view->start(&error));
+        QVERIFY2(error.contains(QStringLiteral("weights")), qPrintable(error));
+        request.weights = QStringLiteral("/nonexistent/final.pt");
+        view->controls()->setRequest(request);
+        QVERIFY(!view->start(&error));
+        QVERIFY2(error.contains(QStringLiteral("/nonexistent/final.pt")), qPrintable(error));
+        QVERIFY(view->controls()->status().contains(QStringLiteral("/nonexistent/final.pt")));
+        QVERIFY(!view->isRunning());
+        QVERIFY(!QDir(fx.runsDir()).exists() || QDir(fx.runsDir()).isEmpty());
+    }
+
+    void reportsAnUnreadableWeightsFile() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.form()->setConfig(testing::tinyConfig());
+        window.form()->revalidate();
+        ExperimentsView* view = window.experimentsView();
+        QTemporaryDir dir;
+        const QString garbage = dir.filePath(QStringLiteral("garbage.pt"));
+        QFile file(garbage);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not a checkpoint");
+        file.close();
+        ExperimentRequest request;
+        request.mode = ExperimentMode::Prune;
+        request.weights = garbage;
+        request.latencyRuns = 1;
+        view->controls()->setRequest(request);
+        QSignalSpy finished(view->pruneJob(), &PruneJob::finished);
+        QString error;
+        QVERIFY2(view->start(&error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kSweepTimeoutMs);
+        const auto outcome = finished.at(0).at(0).value<PruneOutcome>();
+        QVERIFY(!outcome.error.isEmpty());
+        QVERIFY2(view->controls()->status().contains(QStringLiteral("failed")),
+                 qPrintable(view->controls()->status()));
+        QVERIFY(!view->isRunning());
+        QVERIFY(view->controls()->startButton()->isEnabled());
+    }
+
+    void runsARealPruneStudy() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        ExperimentConfig config = testing::tinyConfig();
+        config.name = "gui-prune";
+        QTemporaryDir train;
+        const std::string weights =
+            testing::trainWeights(config, std::filesystem::path(train.path().toStdString()));
+        QVERIFY(!weights.empty());
+        window.form()->setConfig(config);
+        window.form()->revalidate();
+        window.showView(View::Experiments);
+        ExperimentsView* view = window.experimentsView();
+        ExperimentRequest request;
+        request.mode = ExperimentMode::Prune;
+        request.weights = QString::fromStdString(weights);
+        request.prune.amount = 0.5;
+        request.latencyRuns = 3;
+        view->controls()->setRequest(request);
+        QCOMPARE(view->controls()->request().prune.amount, 0.5);
+        QSignalSpy finished(view->pruneJob(), &PruneJob::finished);
+        QSignalSpy experiment(view, &ExperimentsView::experimentFinished);
+        QString error;
+        QVERIFY2(view->start(&error), qPrintable(error));
+        QVERIFY(view->isRunning());
+        QVERIFY(!view->controls()->startButton()->isEnabled());
+        QVERIFY(!view->controls()->stopButton()->isEnabled()); // a short evaluation
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kSweepTimeoutMs);
+        const auto outcome = finished.at(0).at(0).value<PruneOutcome>();
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(experiment.count(), 1);
+        QVERIFY(QFileInfo(outcome.dir).fileName().endsWith(QStringLiteral("gui-prune-pruned")));
+        QVERIFY(QFile::exists(QDir(outcome.dir).filePath(QStringLiteral("prune.md"))));
+        QVERIFY(QFile::exists(QDir(outcome.dir).filePath(QStringLiteral("prune.json"))));
+        QVERIFY(QFile::exists(QDir(outcome.dir).filePath(QStringLiteral("pruned.pt"))));
+        QVERIFY(view->showsPrune());
+        PruneLayerTableModel* model = view->pruneModel();
+        QVERIFY(model->rowCount() > 10); // resnet18's convolutions
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const double after =
+                model->index(r, PruneLayerTableModel::SparsityAfter).data(SortRole).toDouble();
+            QVERIFY2(std::abs(after - 0.5) < 0.01,
+                     qPrintable(model->index(r, PruneLayerTableModel::Layer).data().toString()));
+        }
+        QCOMPARE(view->pruneChart()->layerCount(), model->rowCount());
+        QVERIFY(view->summaryText().contains(
+            QString::fromStdString(outcome.result.verdict).toHtmlEscaped().left(30)));
+        QVERIFY(view->controls()->status().contains(QStringLiteral("finished")));
+        QVERIFY(!view->isRunning());
+        QVERIFY(view->controls()->startButton()->isEnabled());
+
+        // Read back from disk, the same layers.
+        QVERIFY(view->openDirectory(outcome.dir));
+        QCOMPARE(view->pruneModel()->rowCount(), int(outcome.result.layers.size()));
     }
 
 private:

@@ -3,10 +3,12 @@
 #include <QDir>
 #include <QSet>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "GuiFixture.h"
 #include "TestConfigs.h"
+#include "TestWeights.h"
 #include "common/ThemePalette.h"
 #include "form/ExperimentForm.h"
 #include "live/LiveView.h"
@@ -146,6 +148,25 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(swept.count() == 1, 240000);
         QCOMPARE(swept.at(0).at(0).value<ExperimentOutcome>().completed, 4);
         QVERIFY(distinctColours(shoot(window, QStringLiteral("experiments"))) > 40);
+
+        // A pruning study of the same model's briefly trained weights (one global threshold,
+        // so the layers end up with different sparsity).
+        QTemporaryDir train;
+        const std::string weights =
+            testing::trainWeights(config, std::filesystem::path(train.path().toStdString()));
+        QVERIFY(!weights.empty());
+        request.mode = ExperimentMode::Prune;
+        request.weights = QString::fromStdString(weights);
+        request.prune.amount = 0.5;
+        request.prune.global = true;
+        request.latencyRuns = 5;
+        experiments->controls()->setRequest(request);
+        QSignalSpy pruned(experiments->pruneJob(), &PruneJob::finished);
+        QVERIFY2(experiments->start(&error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(pruned.count() == 1, 240000);
+        QVERIFY2(pruned.at(0).at(0).value<PruneOutcome>().error.isEmpty(),
+                 qPrintable(pruned.at(0).at(0).value<PruneOutcome>().error));
+        QVERIFY(distinctColours(shoot(window, QStringLiteral("pruning"))) > 40);
 
         // The form with a problem flagged before Start.
         ExperimentConfig bad = config;

@@ -111,7 +111,8 @@ void PeaksPanel::setMeasureOptions(const PeakOptions& options) {
 }
 
 void PeaksPanel::measure() {
-    if (watcher_.isRunning()) return;
+    if (measuring_) return;
+    measuring_ = true;
     measure_->setEnabled(false);
     measure_->setText(tr("Measuring …"));
     ridge_->setText(tr("Running matrix-multiply and memory benchmarks on %1 …")
@@ -126,13 +127,13 @@ void PeaksPanel::onMeasured() {
     measure_->setEnabled(true);
     measure_->setText(tr("Measure"));
     unsetCursor();
+    // Measuring ends once the result is applied, not when the worker returns:
+    // isMeasuring() and measuringChanged(false) then agree.
+    if (m.error.isEmpty()) setPeaks(m.peaks);
+    else updateRidge();
+    measuring_ = false;
     emit measuringChanged(false);
-    if (!m.error.isEmpty()) {
-        updateRidge();
-        emit measureFailed(m.error);
-        return;
-    }
-    setPeaks(m.peaks);
+    if (!m.error.isEmpty()) emit measureFailed(m.error);
 }
 
 void PeaksPanel::onEdited() {

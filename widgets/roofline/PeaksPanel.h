@@ -34,7 +34,7 @@ public:
     // The device the benchmark measures ("cpu", "cuda:0") and its sizes (tests shrink them).
     void setMeasureOptions(const PeakOptions& options);
     PeakOptions measureOptions() const { return options_; }
-    bool isMeasuring() const { return watcher_.isRunning(); }
+    bool isMeasuring() const { return measuring_; }
 
 public slots:
     void measure();
@@ -60,6 +60,7 @@ private:
     QString low_name_ = QStringLiteral("bf16");
     QStringList notes_;
     QFutureWatcher<PeakMeasurement> watcher_;
+    bool measuring_ = false; // from measure() until the result is applied
 };
 
 } // namespace ts::gui

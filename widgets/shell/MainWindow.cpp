@@ -107,9 +107,11 @@ void MainWindow::wireRun() {
     connect(controller_, &RunController::progressChanged, status_, &StatusBar::showProgress);
     connect(controller_, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(controller_, &RunController::startFailed, this, &MainWindow::reportError);
-    // A sweep or ladder and a single run never run together (each view blocks its own Start).
+    // A sweep, ladder or pruning study and a single run never run together (each view blocks its
+    // own Start).
     connect(experiments_, &ExperimentsView::runningChanged, this, [this](bool running) {
-        run_panel_->setStartBlocked(running ? tr("A sweep or ladder is running.") : QString());
+        run_panel_->setStartBlocked(running ? tr("A sweep, ladder or pruning study is running.")
+                                            : QString());
         if (!running) form_->revalidate(); // the form's own reason, if any
     });
     form_->revalidate(); // the connections above take the form's current state
@@ -167,7 +169,8 @@ void MainWindow::wireActions() {
 
 void MainWindow::startRun() {
     if (experiments_->isRunning()) {
-        reportError(tr("A sweep or ladder is running (Experiments tab); stop it first."));
+        reportError(
+            tr("A sweep, ladder or pruning study is running (Experiments tab); wait or stop it."));
         return;
     }
     form_->revalidate();

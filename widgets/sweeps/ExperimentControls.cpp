@@ -9,6 +9,7 @@
 #include <QSpinBox>
 
 #include "config/ConfigKeys.h"
+#include "sweeps/PruneControls.h"
 
 namespace ts::gui {
 namespace {
@@ -35,14 +36,16 @@ void selectKey(QComboBox* box, const QString& key) {
 ExperimentControls::ExperimentControls(QWidget* parent)
     : QWidget(parent), mode_(new QComboBox), key_(keyBox(false)), values_(new QLineEdit),
       key2_(keyBox(true)), values2_(new QLineEdit), steps_(new QSpinBox), warmup_(new QSpinBox),
-      start_(new QPushButton(tr("Start"))), stop_(new QPushButton(tr("Stop"))),
-      open_(new QPushButton(tr("Open…"))), export_(new QPushButton(tr("Export PNG…"))),
-      status_(new QLabel) {
+      prune_(new PruneControls), start_(new QPushButton(tr("Start"))),
+      stop_(new QPushButton(tr("Stop"))), open_(new QPushButton(tr("Open…"))),
+      export_(new QPushButton(tr("Export PNG…"))), status_(new QLabel) {
     mode_->addItem(tr("Sweep"), int(ExperimentMode::Sweep));
     mode_->addItem(tr("Optimization ladder"), int(ExperimentMode::Ladder));
+    mode_->addItem(tr("Prune"), int(ExperimentMode::Prune));
     mode_->setToolTip(tr("Sweep: one short run per value (per cell of a grid with a second "
                          "key). Ladder: a baseline, then each optimization on top of the best "
-                         "so far, kept when it is faster."));
+                         "so far, kept when it is faster. Prune: zero the smallest weights of "
+                         "trained weights, then compare accuracy and latency before and after."));
     mode_->setObjectName(QStringLiteral("experimentMode"));
     values_->setPlaceholderText(tr("comma-separated, e.g. 16,32,64"));
     values_->setObjectName(QStringLiteral("sweepValues"));
@@ -52,9 +55,8 @@ ExperimentControls::ExperimentControls(QWidget* parent)
     warmup_->setRange(0, 100000);
     warmup_->setToolTip(tr("Steps before the measured ones, left out of the medians"));
     start_->setToolTip(tr("Run the experiment in the form with these settings"));
-    stop_->setToolTip(tr("Stop after the current step; the points not run are recorded as "
-                         "cancelled"));
-    open_->setToolTip(tr("Show a sweep or ladder directory (also written by trainscope-cli)"));
+    open_->setToolTip(tr("Show a sweep, ladder or prune directory (also written by "
+                         "trainscope-cli)"));
     export_->setToolTip(tr("Save the charts as a PNG image"));
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -87,6 +89,7 @@ ExperimentControls::ExperimentControls(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(grid);
+    layout->addWidget(prune_);
     layout->addWidget(status_);
 
     setRequest(ExperimentRequest());
@@ -108,6 +111,7 @@ ExperimentRequest ExperimentControls::request() const {
     r.values2 = r.key2.isEmpty() ? QString() : values2_->text();
     r.steps = steps_->value();
     r.warmup = warmup_->value();
+    prune_->fill(r);
     return r;
 }
 
@@ -119,6 +123,7 @@ void ExperimentControls::setRequest(const ExperimentRequest& r) {
     values2_->setText(r.values2);
     steps_->setValue(r.steps);
     warmup_->setValue(r.warmup);
+    prune_->setFrom(r);
     updateEnabled();
 }
 
@@ -141,11 +146,16 @@ QString ExperimentControls::status() const {
 }
 
 void ExperimentControls::updateEnabled() {
-    const bool sweep = ExperimentMode(mode_->currentData().toInt()) == ExperimentMode::Sweep;
+    const auto mode = ExperimentMode(mode_->currentData().toInt());
+    const bool sweep = mode == ExperimentMode::Sweep;
+    const bool prune = mode == ExperimentMode::Prune;
     const bool grid = !key2_->currentData().toString().isEmpty();
-    for (QWidget* w : {static_cast<QWidget*>(mode_), static_cast<QWidget*>(steps_),
-                       static_cast<QWidget*>(warmup_), static_cast<QWidget*>(open_)})
+    for (QWidget* w : {static_cast<QWidget*>(mode_), static_cast<QWidget*>(open_)})
         w->setEnabled(!running_);
+    steps_->setEnabled(!running_ && !prune);
+    warmup_->setEnabled(!running_ && !prune);
+    prune_->setVisible(prune);
+    prune_->setLocked(running_);
     key_->setEnabled(!running_ && sweep);
     values_->setEnabled(!running_ && sweep);
     key2_->setEnabled(!running_ && sweep);
@@ -153,7 +163,11 @@ void ExperimentControls::updateEnabled() {
     start_->setEnabled(!running_ && blocked_.isEmpty());
     start_->setToolTip(blocked_.isEmpty() ? tr("Run the experiment in the form with these settings")
                                           : blocked_);
-    stop_->setEnabled(running_);
+    // A pruning study is a short evaluation with no step to stop after.
+    stop_->setEnabled(running_ && !prune);
+    stop_->setToolTip(prune ? tr("A pruning study is a short evaluation and cannot be stopped")
+                            : tr("Stop after the current step; the points not run are recorded "
+                                 "as cancelled"));
 }
 
 } // namespace ts::gui

@@ -1,7 +1,7 @@
 #pragma once
-// The Experiments view's controls: sweep or ladder, the swept key(s) and their
-// values, measured and warm-up steps, Start / Stop / Open… / Export PNG… and a
-// one-line status.
+// The Experiments view's controls: sweep, ladder or prune, the swept key(s)
+// and their values, measured and warm-up steps, the pruning inputs (shown in
+// Prune mode), Start / Stop / Open… / Export PNG… and a one-line status.
 #include <QWidget>
 
 #include "sweeps/ExperimentRequest.h"
@@ -13,6 +13,8 @@ class QPushButton;
 class QSpinBox;
 
 namespace ts::gui {
+
+class PruneControls;
 
 class ExperimentControls : public QWidget {
     Q_OBJECT
@@ -31,6 +33,7 @@ public:
 
     QPushButton* startButton() const { return start_; }
     QPushButton* stopButton() const { return stop_; }
+    PruneControls* pruneControls() const { return prune_; }
 
 signals:
     void startClicked();
@@ -48,6 +51,7 @@ private:
     QLineEdit* values2_;
     QSpinBox* steps_;
     QSpinBox* warmup_;
+    PruneControls* prune_;
     QPushButton* start_;
     QPushButton* stop_;
     QPushButton* open_;

@@ -1,5 +1,8 @@
 #include "sweeps/ExperimentRequest.h"
 
+#include <filesystem>
+#include <stdexcept>
+
 #include "config/ConfigError.h"
 
 namespace ts::gui {
@@ -34,6 +37,27 @@ LadderSpec ladderSpecFor(const ExperimentRequest& r, const ExperimentConfig& bas
         validateConfig(measuredRunConfig(base, spec.steps, spec.warmup, true, spec.val_batches));
     if (!issues.empty()) throw ConfigError("experiment \"" + base.name + "\"", issues);
     return spec;
+}
+
+PruneStudyOptions pruneOptionsFor(const ExperimentRequest& r, const ExperimentConfig& base) {
+    PruneStudyOptions options;
+    options.config = base;
+    options.weights = r.weights.trimmed().toStdString();
+    options.prune = r.prune;
+    options.latency_runs = r.latencyRuns;
+    if (options.weights.empty()) throw ConfigError("choose the trained weights file to prune");
+    std::error_code ignored;
+    if (!std::filesystem::is_regular_file(options.weights, ignored))
+        throw ConfigError("weights file " + options.weights + " does not exist");
+    try {
+        checkPruneOptions(options.prune);
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(e.what());
+    }
+    if (options.latency_runs < 1) throw ConfigError("latency runs must be at least 1");
+    const auto issues = validateConfig(base);
+    if (!issues.empty()) throw ConfigError("experiment \"" + base.name + "\"", issues);
+    return options;
 }
 
 } // namespace ts::gui

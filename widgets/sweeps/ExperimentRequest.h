@@ -1,15 +1,17 @@
 #pragma once
 // What the Experiments view's controls ask for, and its translation into
-// core's sweep and ladder specs (so the view holds no experiment logic).
+// core's sweep and ladder specs and pruning study options (so the view holds
+// no experiment logic).
 #include <QMetaType>
 #include <QString>
 
 #include "experiments/Ladder.h"
+#include "experiments/PruneStudy.h"
 #include "experiments/Sweep.h"
 
 namespace ts::gui {
 
-enum class ExperimentMode { Sweep, Ladder };
+enum class ExperimentMode { Sweep, Ladder, Prune };
 
 struct ExperimentRequest {
     ExperimentMode mode = ExperimentMode::Sweep;
@@ -19,6 +21,10 @@ struct ExperimentRequest {
     QString values2; // comma-separated values of key2
     int steps = 20;  // measured steps per point / rung
     int warmup = 5;  // steps before them, left out of the medians
+    // Prune: trained weights, pruned and evaluated on the form's experiment.
+    QString weights;      // Trainscope checkpoint or state_dict file
+    PruneOptions prune;   // amount, structured (channels, norm), global, fc layer
+    int latencyRuns = 20; // timed forward passes before and after (median)
 };
 
 // The base config with the request's keys and counts. Throws ConfigError
@@ -26,6 +32,9 @@ struct ExperimentRequest {
 // without a key).
 SweepSpec sweepSpecFor(const ExperimentRequest& request, const ExperimentConfig& base);
 LadderSpec ladderSpecFor(const ExperimentRequest& request, const ExperimentConfig& base);
+// Throws ConfigError for a missing weights file or bad options (the
+// runPruneStudy check's text), before anything is created.
+PruneStudyOptions pruneOptionsFor(const ExperimentRequest& request, const ExperimentConfig& base);
 
 } // namespace ts::gui
 

@@ -22,6 +22,9 @@
 #include "sweeps/ExperimentControls.h"
 #include "sweeps/ExperimentModels.h"
 #include "sweeps/LadderChart.h"
+#include "sweeps/PruneChart.h"
+#include "sweeps/PruneLayerModel.h"
+#include "sweeps/PruneSummary.h"
 #include "sweeps/SweepCharts.h"
 
 namespace ts::gui {
@@ -41,10 +44,11 @@ QString keysOf(const SweepResult& r) {
 ExperimentsView::ExperimentsView(AppSettings& settings, const ExperimentForm& form,
                                  RunController& runs, QWidget* parent)
     : QWidget(parent), settings_(settings), form_(form), runs_(runs), job_(new ExperimentJob(this)),
-      controls_(new ExperimentControls), sweep_model_(new SweepTableModel(this)),
-      ladder_model_(new LadderTableModel(this)), proxy_(new SortFilterProxy(this)),
+      prune_job_(new PruneJob(this)), controls_(new ExperimentControls),
+      sweep_model_(new SweepTableModel(this)), ladder_model_(new LadderTableModel(this)),
+      prune_model_(new PruneLayerTableModel(this)), proxy_(new SortFilterProxy(this)),
       table_(new QTableView), charts_(new QStackedWidget), sweep_charts_(new SweepCharts),
-      ladder_chart_(new LadderChart), title_(new QLabel) {
+      ladder_chart_(new LadderChart), prune_chart_(new PruneChart), title_(new QLabel) {
     proxy_->setSourceModel(sweep_model_);
     table_->setModel(proxy_);
     table_->setObjectName(QStringLiteral("experimentTable"));
@@ -59,11 +63,12 @@ ExperimentsView::ExperimentsView(AppSettings& settings, const ExperimentForm& fo
     table_->setToolTip(tr("Double-click a row to open its run"));
     charts_->addWidget(sweep_charts_);
     charts_->addWidget(ladder_chart_);
+    charts_->addWidget(prune_chart_);
     title_->setWordWrap(true);
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     title_->setText(tr("No sweep or ladder yet: choose the key and values and press Start to "
                        "measure the experiment in the form, or open a directory written by "
-                       "trainscope-cli sweep / ladder."));
+                       "trainscope-cli sweep / ladder / prune."));
 
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(table_);
@@ -95,6 +100,7 @@ ExperimentsView::ExperimentsView(AppSettings& settings, const ExperimentForm& fo
         updateProgress();
     });
     connect(job_, &ExperimentJob::finished, this, &ExperimentsView::onFinished);
+    connect(prune_job_, &PruneJob::finished, this, &ExperimentsView::onPruneFinished);
     connect(job_, &ExperimentJob::stopping, this, &ExperimentsView::updateProgress);
     connect(&runs_, &RunController::runStarted, this, &ExperimentsView::updateStartBlocked);
     connect(&runs_, &RunController::runFinished, this, &ExperimentsView::updateStartBlocked);
@@ -104,17 +110,25 @@ ExperimentsView::ExperimentsView(AppSettings& settings, const ExperimentForm& fo
 }
 
 bool ExperimentsView::isRunning() const {
-    return job_->isRunning();
+    return job_->isRunning() || prune_job_->isRunning();
+}
+
+QString ExperimentsView::summaryText() const {
+    return title_->text();
 }
 
 bool ExperimentsView::start(QString* error) {
     QString why;
     const ExperimentRequest request = controls_->request();
+    const bool prune = request.mode == ExperimentMode::Prune;
     if (runs_.isRunning())
         why = tr("A run is in progress; stop it before starting a sweep or ladder.");
+    else if (isRunning())
+        why = tr("A sweep, ladder or pruning study is already running.");
     else if (!form_.isValid())
         why = tr("Fix the highlighted fields of the experiment first.");
-    else if (job_->start(request, form_.config(), runs_.runsRoot(), &why))
+    else if (prune ? prune_job_->start(request, form_.config(), runs_.runsRoot(), &why)
+                   : job_->start(request, form_.config(), runs_.runsRoot(), &why))
         why.clear();
     else if (why.isEmpty())
         why = tr("The experiment could not start.");
@@ -124,6 +138,15 @@ bool ExperimentsView::start(QString* error) {
         return false;
     }
     rows_done_ = 0;
+    if (prune) {
+        showPrune(PruneStudyResult(), prune_job_->outputDir());
+        controls_->setRunning(true);
+        controls_->setStatus(tr("Pruning: evaluating and timing the weights before and after "
+                                "— writing to %1")
+                                 .arg(QDir::toNativeSeparators(prune_job_->outputDir())));
+        emit runningChanged(true);
+        return true;
+    }
     if (request.mode == ExperimentMode::Sweep)
         showSweep(SweepResult(), job_->outputDir());
     else
@@ -185,16 +208,36 @@ void ExperimentsView::onFinished(const ExperimentOutcome& outcome) {
     emit experimentFinished(outcome);
 }
 
+void ExperimentsView::onPruneFinished(const PruneOutcome& outcome) {
+    controls_->setRunning(false);
+    updateStartBlocked();
+    const QString dir = QDir::toNativeSeparators(outcome.dir);
+    if (!outcome.error.isEmpty()) {
+        controls_->setStatus(tr("The pruning study failed: %1").arg(outcome.error));
+        title_->setText(tr("Pruning failed — %1").arg(dir.toHtmlEscaped()));
+    } else {
+        showPrune(outcome.result, outcome.dir);
+        controls_->setStatus(
+            tr("The pruning study finished. Report and pruned weights in %1").arg(dir));
+    }
+    emit runningChanged(false);
+    emit experimentFinished(ExperimentOutcome{ExperimentMode::Prune, outcome.dir, outcome.error,
+                                              false, outcome.error.isEmpty() ? 1 : 0});
+}
+
 void ExperimentsView::showMode(ExperimentMode mode) {
     showing_ = mode;
-    QAbstractItemModel* model = mode == ExperimentMode::Sweep
-                                    ? static_cast<QAbstractItemModel*>(sweep_model_)
-                                    : static_cast<QAbstractItemModel*>(ladder_model_);
+    QAbstractItemModel* model =
+        mode == ExperimentMode::Sweep    ? static_cast<QAbstractItemModel*>(sweep_model_)
+        : mode == ExperimentMode::Ladder ? static_cast<QAbstractItemModel*>(ladder_model_)
+                                         : static_cast<QAbstractItemModel*>(prune_model_);
     if (proxy_->sourceModel() != model) {
         proxy_->setSourceModel(model);
         table_->sortByColumn(-1, Qt::AscendingOrder);
     }
-    charts_->setCurrentIndex(mode == ExperimentMode::Sweep ? 0 : 1);
+    table_->setToolTip(mode == ExperimentMode::Prune ? QString()
+                                                     : tr("Double-click a row to open its run"));
+    charts_->setCurrentIndex(int(mode));
 }
 
 void ExperimentsView::showSweep(const SweepResult& r, const QString& dir) {
@@ -231,6 +274,16 @@ void ExperimentsView::showLadder(const LadderResult& r, const QString& dir) {
     table_->resizeColumnsToContents();
 }
 
+void ExperimentsView::showPrune(const PruneStudyResult& r, const QString& dir) {
+    showMode(ExperimentMode::Prune);
+    shown_dir_ = dir;
+    prune_model_->setRows(r.layers);
+    prune_chart_->setResult(r);
+    title_->setText(r.layers.empty() ? tr("Pruning → %1").arg(QDir::toNativeSeparators(dir))
+                                     : pruneSummaryHtml(r, dir));
+    table_->resizeColumnsToContents();
+}
+
 bool ExperimentsView::openDirectory(const QString& dir, QString* error) {
     const std::filesystem::path path = dir.toStdString();
     try {
@@ -241,12 +294,15 @@ bool ExperimentsView::openDirectory(const QString& dir, QString* error) {
         case ReportKind::Ladder:
             showLadder(readLadderReport(path), dir);
             return true;
+        case ReportKind::Prune:
+            showPrune(readPruneReport(path), dir);
+            return true;
         case ReportKind::None:
             break;
         }
         if (error)
-            *error = tr("%1 holds neither sweep.csv nor ladder.csv: choose the directory "
-                        "trainscope-cli sweep or ladder wrote (--out).")
+            *error = tr("%1 holds no sweep.csv, ladder.csv or prune.json: choose the "
+                        "directory trainscope-cli sweep, ladder or prune wrote (--out).")
                          .arg(QDir::toNativeSeparators(dir));
     } catch (const std::exception& e) {
         if (error) *error = QString::fromUtf8(e.what());
@@ -265,8 +321,8 @@ bool ExperimentsView::exportPng(const QString& path, QString* error) {
 void ExperimentsView::openInteractive() {
     const QString start =
         settings_.lastBrowseDir().isEmpty() ? runs_.runsRoot() : settings_.lastBrowseDir();
-    const QString dir =
-        QFileDialog::getExistingDirectory(this, tr("Open a sweep or ladder directory"), start);
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Open a sweep, ladder or prune directory"), start);
     if (dir.isEmpty()) return;
     settings_.setLastBrowseDir(QFileInfo(dir).absolutePath());
     QString error;
@@ -274,8 +330,9 @@ void ExperimentsView::openInteractive() {
 }
 
 void ExperimentsView::exportInteractive() {
-    const QString name = showing_ == ExperimentMode::Sweep ? QStringLiteral("sweep.png")
-                                                           : QStringLiteral("ladder.png");
+    const QString name = showing_ == ExperimentMode::Sweep    ? QStringLiteral("sweep.png")
+                         : showing_ == ExperimentMode::Ladder ? QStringLiteral("ladder.png")
+                                                              : QStringLiteral("prune.png");
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export the charts as PNG"),
         QDir(shown_dir_.isEmpty() ? settings_.lastBrowseDir() : shown_dir_).filePath(name),
@@ -286,6 +343,7 @@ void ExperimentsView::exportInteractive() {
 }
 
 void ExperimentsView::openRowRunDir(const QModelIndex& index) {
+    if (showing_ == ExperimentMode::Prune) return; // layers, not runs
     const int row = index.data(RowRole).toInt();
     std::filesystem::path dir = showing_ == ExperimentMode::Sweep
                                     ? sweep_model_->rowAt(row).result.run_dir

@@ -1,0 +1,27 @@
+#pragma once
+// Trained weights for the widget tests that prune: a few steps of a config
+// through ts::Trainer, its final.pt checkpoint written into a directory.
+#include <filesystem>
+#include <string>
+
+#include "config/ExperimentConfig.h"
+#include "engine/Trainer.h"
+#include "engine/TrainerObserver.h"
+
+namespace ts::testing {
+
+// The path of final.pt, or empty when the training did not complete.
+inline std::string trainWeights(ExperimentConfig config, const std::filesystem::path& dir,
+                                int64_t steps = 2) {
+    config.max_steps = steps;
+    config.profile.enabled = false;
+    TrainerObserver quiet;
+    Trainer trainer(config, quiet);
+    std::filesystem::create_directories(dir);
+    trainer.setCheckpointDir(dir.string());
+    if (trainer.run().status != RunStatus::Completed) return {};
+    const auto weights = dir / "final.pt";
+    return std::filesystem::exists(weights) ? weights.string() : std::string();
+}
+
+} // namespace ts::testing
