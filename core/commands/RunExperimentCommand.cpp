@@ -10,16 +10,11 @@
 namespace ts {
 
 int runExperimentCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
-    ExperimentConfig config;
-    try {
-        config = resolveConfig(options.source);
-    } catch (const ConfigError& e) {
-        err << "error: " << e.what() << "\n";
-        return exit_code::kBadInput;
-    }
-    const auto dir = options.out_dir.empty() ? makeRunDirectory(options.runs_root, config.name)
-                                             : std::filesystem::path(options.out_dir);
     return runGuarded(err, [&] {
+        const ExperimentConfig config = resolveConfig(options.source);
+        const auto dir = options.out_dir.empty()
+                             ? makeRunDirectory(options.runs_root, config.name)
+                             : std::filesystem::path(options.out_dir);
         RunRecorder recorder(dir);
         ProgressPrinter progress(err, options.progress && ::isatty(STDERR_FILENO));
         ObserverList observers;

@@ -229,7 +229,7 @@ LadderResult runLadder(const LadderSpec& spec, const LadderContext& context, Poi
         RungRow row{def.id, def.title, "", false, "", {}, 0, 0, false, "", {}};
         const RungPlan plan =
             result.baseline_failed()  ? skip("not run: the baseline failed")
-            : runner.cancelled() ? skip("not run: cancelled")
+            : runner.cancelled() ? skip(kNotRunCancelled)
                                  : def.plan({result.best, context, result.rows[best_index], spec, runner});
         row.skip_reason = plan.skip_reason;
         row.change = plan.change;

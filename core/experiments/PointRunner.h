@@ -12,6 +12,9 @@
 namespace ts {
 
 enum class PointOutcome { Completed, Failed, OutOfMemory, Skipped };
+
+// The message of points and rungs not run because the user cancelled.
+inline constexpr const char* kNotRunCancelled = "not run: cancelled";
 const char* toString(PointOutcome outcome);
 
 struct PointResult {

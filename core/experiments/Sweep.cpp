@@ -193,7 +193,7 @@ SweepResult runSweep(const SweepSpec& spec, PointRunner& runner,
         SweepRow row = guard(spec, point, result.rows, runner);
         if (runner.cancelled()) {
             row.result.outcome = PointOutcome::Skipped;
-            row.result.message = "not run: cancelled";
+            row.result.message = kNotRunCancelled;
         } else if (row.result.outcome != PointOutcome::Skipped) {
             row.result = runner.run(point.config, out_dir / point.dir_name);
         }

@@ -22,6 +22,27 @@ int cudaIndex(const ExperimentConfig& c) {
     return colon == std::string::npos ? 0 : std::stoi(c.device.substr(colon + 1));
 }
 
+// Makes `trainer` the one requestCancel() reaches, for this object's lifetime
+// (also when the run throws).
+class RunningTrainer {
+public:
+    RunningTrainer(std::mutex& mutex, Trainer*& slot, Trainer& trainer)
+        : mutex_(mutex), slot_(slot) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        slot_ = &trainer;
+    }
+    ~RunningTrainer() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        slot_ = nullptr;
+    }
+    RunningTrainer(const RunningTrainer&) = delete;
+    RunningTrainer& operator=(const RunningTrainer&) = delete;
+
+private:
+    std::mutex& mutex_;
+    Trainer*& slot_;
+};
+
 } // namespace
 
 TrainerPointRunner::TrainerPointRunner(TrainerObserver* extra)
@@ -48,7 +69,7 @@ PointResult TrainerPointRunner::run(const ExperimentConfig& config,
     if (cancelled_) {
         PointResult skipped;
         skipped.outcome = PointOutcome::Skipped;
-        skipped.message = "not run: cancelled";
+        skipped.message = kNotRunCancelled;
         skipped.run_dir = run_dir;
         return skipped;
     }
@@ -64,24 +85,10 @@ PointResult TrainerPointRunner::run(const ExperimentConfig& config,
         observers.add(&recorder);
         if (extra_) observers.add(extra_);
         Trainer trainer(config, observers);
-        {
-            std::lock_guard<std::mutex> lock(running_mutex_);
-            running_ = &trainer;
-        }
-        // A cancel between registration and run() is seen by the trainer's
-        // first step check.
+        const RunningTrainer registration(running_mutex_, running_, trainer);
+        // A cancel that came before the registration reaches the trainer here.
         if (cancelled_) trainer.requestCancel();
-        try {
-            result.summary = trainer.run();
-        } catch (...) {
-            std::lock_guard<std::mutex> lock(running_mutex_);
-            running_ = nullptr;
-            throw;
-        }
-        {
-            std::lock_guard<std::mutex> lock(running_mutex_);
-            running_ = nullptr;
-        }
+        result.summary = trainer.run();
         result.outcome = result.summary.status == RunStatus::Completed ? PointOutcome::Completed
                                                                        : PointOutcome::Failed;
         result.message = result.summary.status == RunStatus::Cancelled
