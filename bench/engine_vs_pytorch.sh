@@ -5,7 +5,11 @@
 #
 # Usage: bench/engine_vs_pytorch.sh [rounds] [steps]
 # Env: CLI (default build/default/app/trainscope-cli), THREADS (default: LibTorch's),
-#      CONFIGS ("model stem batch precision;..." to measure only those).
+#      CONFIGS ("model stem batch precision;..." to measure only those),
+#      PYTORCH_ENV (variables for the PyTorch side, e.g. the glibc settings that
+#      Trainscope's retain_host_memory applies: "MALLOC_MMAP_MAX_=0
+#      MALLOC_TRIM_THRESHOLD_=2147483647"), TS_SET (extra --set for Trainscope,
+#      e.g. "retain_host_memory=false").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-2}
@@ -24,7 +28,8 @@ trainscope_once() {  # model stem batch precision
     --set synthetic_samples=$(( $3 * (steps + warmup) )) --set image_size=32 \
     --set max_steps=$(( steps + warmup )) --set warmup_steps_excluded=$warmup \
     --set val_every=0 --set augment=false --set workers=0 --set threads="$threads" \
-    --set lr=0.01 --set schedule=constant 2>"$out/ts.err" >"$out/ts.json" ||
+    --set lr=0.01 --set schedule=constant ${TS_SET:+--set "$TS_SET"} \
+    2>"$out/ts.err" >"$out/ts.json" ||
     { echo "trainscope-cli failed on $*:" >&2; cat "$out/ts.err" >&2; exit 1; }
   <"$out/ts.json" \
     /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["median_images_per_sec"])'
@@ -32,7 +37,7 @@ trainscope_once() {  # model stem batch precision
 }
 
 pytorch_once() {
-  /usr/bin/python3 bench/pytorch_reference.py --model "$1" --stem "$2" --batch "$3" \
+  env ${PYTORCH_ENV:-} /usr/bin/python3 bench/pytorch_reference.py --model "$1" --stem "$2" --batch "$3" \
     --precision "$4" --threads "$threads" --warmup $warmup --steps "$steps" |
     /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["images_per_sec"])'
 }

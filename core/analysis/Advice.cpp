@@ -1,6 +1,7 @@
 #include "analysis/Advice.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <functional>
@@ -217,6 +218,17 @@ void channelsLast(const AdviceInput& in, Rules& out) {
                           c.precision.c_str(), computeMs(in), stepMs(in))});
 }
 
+void pageFaults(const AdviceInput& in, Rules& out) {
+    const double faults = in.summary.median_page_faults;
+    if (!std::isfinite(faults) || faults < kPageFaultsPerStep || in.info.config.retain_host_memory)
+        return;
+    out.push_back({"page-faults", AdviceSeverity::Suggestion,
+                   format("The process took %.0f page faults per step (about %.0f MiB of 4 KiB "
+                          "pages the kernel mapped and zeroed again in a %.2f ms step): set "
+                          "retain_host_memory=true so freed memory is reused.",
+                          faults, faults * 4096 / (1024.0 * 1024.0), stepMs(in))});
+}
+
 struct Rule {
     const char* id;
     std::function<void(const AdviceInput&, Rules&)> apply;
@@ -234,6 +246,7 @@ const std::vector<Rule>& rules() {
         {"fp16-overflow", skippedSteps},
         {"cudnn-benchmark", cudnnBenchmark},
         {"channels-last", channelsLast},
+        {"page-faults", pageFaults},
     };
     return kRules;
 }

@@ -47,6 +47,8 @@ const std::vector<KeySpec>& topLevelKeys() {
         {"pretrained", &C::pretrained, {}, "weights file (state_dict or TorchScript)"},
         {"warmup_steps_excluded", &C::warmup_steps_excluded, {},
          "first steps of an epoch left out of steady-state medians"},
+        {"retain_host_memory", &C::retain_host_memory, {},
+         "reuse freed host memory instead of page-faulting it back every step"},
     };
     return keys;
 }

@@ -69,6 +69,7 @@ struct ExperimentConfig {
     std::string resume;                    // checkpoint to continue from
     std::string pretrained;                // state_dict (torch.save) or TorchScript weights
     int warmup_steps_excluded = 5;         // first steps left out of steady-state medians
+    bool retain_host_memory = true;        // keep freed host memory for reuse during the run
     ProfileConfig profile;
 
 };

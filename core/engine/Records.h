@@ -44,6 +44,9 @@ struct StepRecord {
     int64_t device_peak_bytes = 0;  // CUDA allocator peak during the step
     double wall_s = 0;           // seconds since the run started
     bool profiled = false;       // this step was inside an active profiling window
+    // Page faults of the whole process during the step; each one is a page the
+    // kernel had to map (and zero) again. -1: not recorded (older steps.csv).
+    int64_t page_faults = 0;
 };
 
 struct EpochRecord {
@@ -97,6 +100,8 @@ struct RunSummary {
     int64_t peak_tensor_bytes = 0;
     int64_t peak_rss_bytes = 0;
     int64_t peak_device_bytes = 0;
+    // Steady-state median of StepRecord::page_faults; NaN when not recorded.
+    double median_page_faults = std::numeric_limits<double>::quiet_NaN();
 };
 
 enum class LogLevel { Info, Warning, Error };

@@ -43,6 +43,8 @@ RunSummary SummaryBuilder::build(RunStatus status, const std::string& error,
     s.median_phases.optimizer_ms =
         column([](const StepRecord& r) { return r.phases.optimizer_ms; });
     s.median_phases.other_ms = column([](const StepRecord& r) { return r.phases.other_ms; });
+    if (!steps.empty() && steps.front().page_faults >= 0)
+        s.median_page_faults = column([](const StepRecord& r) { return double(r.page_faults); });
     if (!epochs_.empty()) {
         double total = 0;
         for (const auto& e : epochs_) {

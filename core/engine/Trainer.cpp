@@ -19,6 +19,7 @@
 #include "models/ModelSummary.h"
 #include "profiling/MemoryTracker.h"
 #include "profiling/ProfileSession.h"
+#include "util/HostMemoryRetention.h"
 #include "util/ProcessMemory.h"
 #include "util/TorchCompat.h"
 
@@ -173,6 +174,7 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
     memory->resetPeak();
     const int cuda_index = device.index() < 0 ? 0 : device.index();
     if (device.is_cuda()) compat::cudaResetPeak(cuda_index);
+    const int64_t faults_before = processPageFaults();
     const auto t0 = Clock::now();
     std::optional<Batch> batch;
     {
@@ -243,6 +245,7 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
         r.device_peak_bytes = m.peak_allocated;
     }
     r.profiled = profiler->recording();
+    r.page_faults = processPageFaults() - faults_before;
     const auto t6 = Clock::now();
     r.phases.data_ms = msBetween(t0, t1);
     r.phases.copy_ms = msBetween(t1, t2);
@@ -337,6 +340,7 @@ bool Trainer::cancelRequested() const { return impl_->cancel.load(); }
 RunSummary Trainer::run() {
     auto& s = *impl_;
     s.run_start = Clock::now();
+    const HostMemoryRetention retention(s.config.retain_host_memory);
     MemoryTracker::Scope memory_scope(s.memory);
     s.setupRuntime();
     s.setupData();

@@ -17,6 +17,7 @@
 #include "engine/OptimizerFactory.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
+#include "util/HostMemoryRetention.h"
 #include "util/Statistics.h"
 #include "util/TorchCompat.h"
 
@@ -148,6 +149,8 @@ PruneStudyResult runPruneStudy(const PruneStudyOptions& o, const std::filesystem
     checkPruneOptions(o.prune);
     if (o.latency_runs < 1) throw std::invalid_argument("--latency-runs must be at least 1");
     if (o.config.threads > 0) at::set_num_threads(o.config.threads);
+    // Latency before and after pruning is measured under the same allocator policy as training.
+    const HostMemoryRetention retention(o.config.retain_host_memory);
     const auto data = loadDataset(o.config, Split::Test);
     auto model = createModel(o.config, data.channels);
     const auto weights = isTrainscopeCheckpoint(o.weights) ? readCheckpointWeights(o.weights)

@@ -46,6 +46,8 @@ const std::vector<MetricRow>& metricRows() {
          summary([](const RunSummary& s) { return s.mean_epoch_time_s; }), 2},
         {"peak host RSS (MiB)",
          summary([mibOf](const RunSummary& s) { return mibOf(s.peak_rss_bytes); }), 1},
+        {"page faults per step (median)",
+         summary([](const RunSummary& s) { return s.median_page_faults; }), 0},
         {"peak device memory (MiB)",
          summary([mibOf](const RunSummary& s) { return mibOf(s.peak_device_bytes); }), 1},
         {"peak CPU tensors (MiB)",

@@ -117,7 +117,7 @@ std::string comparisonCsv(const std::vector<ComparedRun>& runs) {
            "channels_last,pin_memory,images_per_sec,speedup,median_step_ms,data_ms,copy_ms,"
            "forward_ms,backward_ms,optimizer_ms,other_ms,mean_epoch_time_s,total_time_s,"
            "peak_rss_bytes,peak_device_bytes,peak_tensor_bytes,final_train_loss,"
-           "final_val_accuracy,best_val_accuracy,steps,advice\n";
+           "final_val_accuracy,best_val_accuracy,steps,advice,median_page_faults\n";
     const double base = runs.empty() ? 0 : runs[0].record.summary.median_images_per_sec;
     for (const auto& r : runs) {
         const auto& c = r.record.info.config;
@@ -136,7 +136,7 @@ std::string comparisonCsv(const std::vector<ComparedRun>& runs) {
             << s.total_time_s << ',' << s.peak_rss_bytes << ',' << s.peak_device_bytes << ','
             << s.peak_tensor_bytes << ',' << s.final_train_loss << ',' << s.final_val_accuracy
             << ',' << s.best_val_accuracy << ',' << s.steps_completed << ',' << csvField(advice)
-            << '\n';
+            << ',' << s.median_page_faults << '\n';
     }
     return out.str();
 }

@@ -85,7 +85,8 @@ json toJson(const RunSummary& s) {
             {"best_val_accuracy", number(s.best_val_accuracy)},
             {"peak_tensor_bytes", s.peak_tensor_bytes},
             {"peak_rss_bytes", s.peak_rss_bytes},
-            {"peak_device_bytes", s.peak_device_bytes}};
+            {"peak_device_bytes", s.peak_device_bytes},
+            {"median_page_faults", number(s.median_page_faults)}};
 }
 
 RunSummary summaryFromJson(const json& j) {
@@ -108,6 +109,7 @@ RunSummary summaryFromJson(const json& j) {
     s.peak_tensor_bytes = j.value("peak_tensor_bytes", int64_t(0));
     s.peak_rss_bytes = j.value("peak_rss_bytes", int64_t(0));
     s.peak_device_bytes = j.value("peak_device_bytes", int64_t(0));
+    s.median_page_faults = readNumber(j, "median_page_faults");
     return s;
 }
 

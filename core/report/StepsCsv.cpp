@@ -13,8 +13,21 @@ const char* const kColumns[] = {
     "epoch", "step", "global_step", "batch_size", "data_ms", "copy_ms", "forward_ms",
     "backward_ms", "optimizer_ms", "other_ms", "step_ms", "images_per_sec", "loss", "lr",
     "correct", "skipped", "loss_scale", "tensor_bytes", "tensor_peak_bytes", "rss_bytes",
-    "device_bytes", "device_peak_bytes", "wall_s", "profiled"};
+    "device_bytes", "device_peak_bytes", "wall_s", "profiled", "page_faults"};
 constexpr size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
+// Files written before page_faults was added end at "profiled"; they still read.
+constexpr size_t kFirstFormatColumns = 24;
+
+// How many columns the header names, if it is the current header or an older one
+// (a prefix of at least kFirstFormatColumns); 0 otherwise.
+size_t knownHeaderColumns(const std::string& header) {
+    std::string expected;
+    for (size_t i = 0; i < kColumnCount; ++i) {
+        expected += (i ? "," : "") + std::string(kColumns[i]);
+        if (i + 1 >= kFirstFormatColumns && header == expected) return i + 1;
+    }
+    return 0;
+}
 
 } // namespace
 
@@ -33,7 +46,8 @@ std::string stepsCsvRow(const StepRecord& s) {
       << s.step_ms << ',' << s.images_per_sec << ',' << s.loss << ',' << s.lr << ',' << s.correct
       << ',' << (s.skipped ? 1 : 0) << ',' << s.loss_scale << ',' << s.tensor_bytes << ','
       << s.tensor_peak_bytes << ',' << s.rss_bytes << ',' << s.device_bytes << ','
-      << s.device_peak_bytes << ',' << s.wall_s << ',' << (s.profiled ? 1 : 0) << '\n';
+      << s.device_peak_bytes << ',' << s.wall_s << ',' << (s.profiled ? 1 : 0) << ','
+      << s.page_faults << '\n';
     return o.str();
 }
 
@@ -42,7 +56,9 @@ std::vector<StepRecord> readStepsCsv(const std::filesystem::path& path) {
     if (!in) throw RunFormatError(path.string() + ": cannot open steps file");
     std::string line;
     std::getline(in, line);
-    if (line + "\n" != stepsCsvHeader())
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const size_t columns = knownHeaderColumns(line);
+    if (columns == 0)
         throw RunFormatError(path.string() + ": unexpected header (not a Trainscope steps.csv)");
     std::vector<StepRecord> steps;
     int line_no = 1;
@@ -58,11 +74,11 @@ std::vector<StepRecord> readStepsCsv(const std::filesystem::path& path) {
             throw RunFormatError(path.string() + ":" + std::to_string(line_no) +
                                  ": not a number: \"" + cell + "\"");
         }
-        if (v.size() != kColumnCount) {
+        if (v.size() != columns) {
             // A run killed mid-write leaves a partial last line: stop there.
             if (in.peek() == EOF) break;
             throw RunFormatError(path.string() + ":" + std::to_string(line_no) + ": expected " +
-                                 std::to_string(kColumnCount) + " columns, found " +
+                                 std::to_string(columns) + " columns, found " +
                                  std::to_string(v.size()));
         }
         StepRecord s;
@@ -76,6 +92,7 @@ std::vector<StepRecord> readStepsCsv(const std::filesystem::path& path) {
         s.tensor_bytes = int64_t(v[i++]); s.tensor_peak_bytes = int64_t(v[i++]);
         s.rss_bytes = int64_t(v[i++]); s.device_bytes = int64_t(v[i++]);
         s.device_peak_bytes = int64_t(v[i++]); s.wall_s = v[i++]; s.profiled = v[i++] != 0;
+        s.page_faults = i < columns ? int64_t(v[i++]) : -1;
         steps.push_back(s);
     }
     return steps;

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <sys/resource.h>
+
 namespace ts {
 namespace {
 
@@ -26,5 +28,11 @@ int64_t statusField(const char* field) {
 
 int64_t currentRssBytes() { return statusField("VmRSS:"); }
 int64_t peakRssBytes() { return statusField("VmHWM:"); }
+
+int64_t processPageFaults() {
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+    return usage.ru_minflt + usage.ru_majflt;
+}
 
 } // namespace ts

@@ -7,4 +7,7 @@ namespace ts {
 int64_t currentRssBytes();
 int64_t peakRssBytes();
 
+// Page faults (minor + major) of the whole process since it started.
+int64_t processPageFaults();
+
 } // namespace ts

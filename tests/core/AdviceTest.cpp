@@ -185,6 +185,21 @@ TEST(Advice, ThreadsOverflowCudnnAndChannelsLast) {
     EXPECT_EQ(find(ts::adviseRun(cuda), "cudnn-benchmark"), std::nullopt);
 }
 
+TEST(Advice, PageFaultsSuggestRetainingHostMemory) {
+    auto in = quietCpuRun();
+    in.info.config.retain_host_memory = false;
+    EXPECT_EQ(find(ts::adviseRun(in), "page-faults"), std::nullopt) << "not recorded (NaN)";
+    in.summary.median_page_faults = 1000;
+    EXPECT_EQ(find(ts::adviseRun(in), "page-faults"), std::nullopt) << "below the limit";
+    in.summary.median_page_faults = 51200;
+    const auto a = find(ts::adviseRun(in), "page-faults");
+    ASSERT_NE(a, std::nullopt);
+    EXPECT_TRUE(contains(a, "51200 page faults per step (about 200 MiB")) << a->message;
+    EXPECT_TRUE(contains(a, "retain_host_memory=true")) << a->message;
+    in.info.config.retain_host_memory = true;
+    EXPECT_EQ(find(ts::adviseRun(in), "page-faults"), std::nullopt) << "already retained";
+}
+
 TEST(Advice, EveryFiredRuleIsListed) {
     auto in = quietCudaRun();
     in.info.config.precision = "fp32";

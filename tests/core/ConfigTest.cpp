@@ -43,6 +43,7 @@ TEST(Config, JsonRoundTripKeepsEveryKey) {
     c.lr = 0.123;
     c.seed = 987654321ULL;
     c.channels_last = true;
+    c.retain_host_memory = false;
     c.profile.enabled = true;
     c.profile.active = 7;
     c.profile.one_step_after = 20;
@@ -90,6 +91,7 @@ TEST(Config, WrongTypesAreNamed) {
         {json{{"batch_size", 6.5}}, "batch_size", "an integer"},
         {json{{"lr", "fast"}}, "lr", "a number"},
         {json{{"channels_last", 1}}, "channels_last", "true or false"},
+        {json{{"retain_host_memory", "yes"}}, "retain_host_memory", "true or false"},
         {json{{"model", 18}}, "model", "a string"},
         {json{{"seed", -1}}, "seed", "a non-negative integer"},
         {json{{"profile", 3}}, "profile", "an object"},
@@ -215,8 +217,9 @@ TEST(Config, AllPresetsLoadAndCpuOnesValidate) {
         quickstart |= p.name == "quickstart";
         EXPECT_FALSE(p.description.empty()) << p.name;
         EXPECT_EQ(p.needs_cuda, c.device.rfind("cuda", 0) == 0) << p.name;
-        if (!p.needs_cuda && c.dataset != "cifar10" && c.dataset != "cifar100")
+        if (!p.needs_cuda && c.dataset != "cifar10" && c.dataset != "cifar100") {
             EXPECT_TRUE(validateConfig(c).empty()) << p.name;
+        }
     }
     EXPECT_TRUE(quickstart);
     const auto quick = loadPreset("quickstart");

@@ -79,7 +79,9 @@ TEST(Pruning, ModelLayersGetExactSparsityAndTheHeadIsLeftAlone) {
         EXPECT_EQ(l.zeros_after, std::llround(0.3 * double(l.params))) << l.name;
     }
     for (auto& [name, t] : model->namedParameters()) {
-        if (name == "fc.weight") EXPECT_EQ(zeros(t), 0);
+        if (name == "fc.weight") {
+            EXPECT_EQ(zeros(t), 0);
+        }
     }
 
     auto structured_model = ts::createModel(config, 3);

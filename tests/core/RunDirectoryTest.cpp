@@ -26,6 +26,7 @@ TEST(RunDirectory, RecorderWritesWhatLoadRunReads) {
             s.phases.forward_ms = 1.5 + i;
             s.step_ms = 4.25;
             s.loss = 2.0 - i * 0.5;
+            s.page_faults = 100 * i;
             recorder.onStep(s);
         }
         EpochRecord e;
@@ -36,6 +37,7 @@ TEST(RunDirectory, RecorderWritesWhatLoadRunReads) {
         summary.status = RunStatus::Completed;
         summary.median_images_per_sec = 123.5;
         summary.median_phases.backward_ms = 7;
+        summary.median_page_faults = 50;
         recorder.onRunFinished(summary);
     }
     const auto run = loadRun(dir);
@@ -45,12 +47,14 @@ TEST(RunDirectory, RecorderWritesWhatLoadRunReads) {
     ASSERT_EQ(run.steps.size(), 2u);
     EXPECT_DOUBLE_EQ(run.steps[1].phases.forward_ms, 2.5);
     EXPECT_DOUBLE_EQ(run.steps[1].loss, 1.5);
+    EXPECT_EQ(run.steps[1].page_faults, 100);
     ASSERT_EQ(run.epochs.size(), 1u);
     EXPECT_DOUBLE_EQ(run.epochs[0].train_loss, 1.75);
     EXPECT_TRUE(std::isnan(run.epochs[0].val_accuracy));
     EXPECT_EQ(run.summary.status, RunStatus::Completed);
     EXPECT_DOUBLE_EQ(run.summary.median_images_per_sec, 123.5);
     EXPECT_DOUBLE_EQ(run.summary.median_phases.backward_ms, 7);
+    EXPECT_DOUBLE_EQ(run.summary.median_page_faults, 50);
     EXPECT_EQ(findRuns(dir.parent_path()).empty(), false);
 }
 
@@ -80,6 +84,26 @@ TEST(RunDirectory, PartialLastStepLineIsTolerated) {
     s.loss = 1;
     std::ofstream(dir / "steps.csv") << stepsCsvHeader() << stepsCsvRow(s) << "0,1,2";
     EXPECT_EQ(readStepsCsv(dir / "steps.csv").size(), 1u);
+}
+
+// steps.csv as written before the page_faults column existed (24 columns).
+TEST(RunDirectory, StepsWithoutPageFaultsColumnStillRead) {
+    const auto dir = test::freshDir("old_steps");
+    std::ofstream(dir / "steps.csv")
+        << "epoch,step,global_step,batch_size,data_ms,copy_ms,forward_ms,backward_ms,"
+           "optimizer_ms,other_ms,step_ms,images_per_sec,loss,lr,correct,skipped,loss_scale,"
+           "tensor_bytes,tensor_peak_bytes,rss_bytes,device_bytes,device_peak_bytes,wall_s,"
+           "profiled\n"
+        << "0,3,3,32,0.1,0.2,300,700,20,1,1021.3,31.3,2.25,0.01,4,0,0,10,20,30,0,0,4.5,1\n";
+    const auto steps = readStepsCsv(dir / "steps.csv");
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_EQ(steps[0].step, 3);
+    EXPECT_DOUBLE_EQ(steps[0].phases.backward_ms, 700);
+    EXPECT_TRUE(steps[0].profiled);
+    EXPECT_EQ(steps[0].page_faults, -1) << "not recorded";
+    // A header that is neither the current nor an older one is still refused.
+    std::ofstream(dir / "steps.csv") << "epoch,step,global_step\n0,1,1\n";
+    EXPECT_THROW(readStepsCsv(dir / "steps.csv"), RunFormatError);
 }
 
 TEST(RunDirectory, MakeRunDirectoryIsUnique) {
