@@ -19,8 +19,8 @@ constexpr int kDefaultThreshold = 128 * 1024;
 
 void applyRetention() {
 #if defined(__GLIBC__)
-    mallopt(M_MMAP_MAX, 0);              // every block from the heap, none mmap'd
-    mallopt(M_TRIM_THRESHOLD, INT_MAX);  // never shrink the heap on free
+    mallopt(M_MMAP_MAX, 0);             // every block from the heap, none mmap'd
+    mallopt(M_TRIM_THRESHOLD, INT_MAX); // never shrink the heap on free
 #endif
 }
 

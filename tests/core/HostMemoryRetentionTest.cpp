@@ -23,7 +23,9 @@ constexpr size_t kBlock = size_t(512) << 20;
 // On a worker thread: above glibc's largest dynamic mmap threshold (32 MiB),
 // below its per-thread heap size (64 MiB).
 constexpr size_t kThreadBlock = size_t(40) << 20;
-constexpr long pagesOf(size_t bytes) { return long(bytes / 4096); }
+constexpr long pagesOf(size_t bytes) {
+    return long(bytes / 4096);
+}
 constexpr long kPages = pagesOf(kBlock);
 
 long threadFaults() {
@@ -36,7 +38,8 @@ long threadFaults() {
 // drop the writes before free() and every page is really touched.
 void touchEveryPage(void* block, size_t size) {
     volatile char* bytes = static_cast<volatile char*>(block);
-    for (size_t offset = 0; offset < size; offset += 4096) bytes[offset] = 1;
+    for (size_t offset = 0; offset < size; offset += 4096)
+        bytes[offset] = 1;
 }
 
 // Allocates, touches and frees a block twice; returns the faults of the second
@@ -91,9 +94,7 @@ TEST(HostMemoryRetention, LastReleaseRestoresReturningMemory) {
 #endif
     {
         const HostMemoryRetention outer(true);
-        {
-            const HostMemoryRetention inner(true);
-        }
+        { const HostMemoryRetention inner(true); }
         EXPECT_TRUE(HostMemoryRetention::active()) << "the outer retention still holds";
         EXPECT_LT(faultsOfReallocation(), kPages / 100);
     }
