@@ -42,28 +42,23 @@ void touchEveryPage(void* block, size_t size) {
         bytes[offset] = 1;
 }
 
-// Allocates, touches and frees a block twice; returns the faults of the second
-// round, which is what a training step pays for re-allocating its activations.
+// Faults of allocating a block, touching every page and freeing it.
+long faultsOfNewBlock(size_t size = kBlock) {
+    const long before = threadFaults();
+    void* block = std::malloc(size);
+    touchEveryPage(block, size);
+    const long faults = threadFaults() - before;
+    std::free(block);
+    return faults;
+}
+
+// The same after a block of that size was just freed: what a training step
+// pays for re-allocating its activations.
 long faultsOfReallocation(size_t size = kBlock) {
     void* first = std::malloc(size);
     touchEveryPage(first, size);
     std::free(first);
-    const long before = threadFaults();
-    void* second = std::malloc(size);
-    touchEveryPage(second, size);
-    const long faults = threadFaults() - before;
-    std::free(second);
-    return faults;
-}
-
-// The test is only meaningful if touching a fresh block does fault per page.
-long faultsOfFreshBlock() {
-    const long before = threadFaults();
-    void* block = std::malloc(kBlock);
-    touchEveryPage(block, kBlock);
-    const long faults = threadFaults() - before;
-    std::free(block);
-    return faults;
+    return faultsOfNewBlock(size);
 }
 
 TEST(HostMemoryRetention, ReallocationReusesMemoryOnTheCallingThread) {
@@ -72,7 +67,7 @@ TEST(HostMemoryRetention, ReallocationReusesMemoryOnTheCallingThread) {
 #endif
     const HostMemoryRetention retention(true);
     EXPECT_TRUE(HostMemoryRetention::active());
-    EXPECT_GT(faultsOfFreshBlock(), kPages * 9 / 10) << "the first touch of new memory faults";
+    EXPECT_GT(faultsOfNewBlock(), kPages * 9 / 10) << "the first touch of new memory faults";
     EXPECT_LT(faultsOfReallocation(), kPages / 100);
 }
 

@@ -3,6 +3,7 @@
 #include <exception>
 #include <filesystem>
 
+#include "common/FinishOnOwnerThread.h"
 #include "engine/TrainerObserver.h"
 #include "experiments/LadderReport.h"
 #include "experiments/SweepReport.h"
@@ -125,16 +126,8 @@ void ExperimentJob::runLadderThread(LadderSpec spec) {
     post(std::move(outcome));
 }
 
-// Back on the GUI thread: the thread is at its end, join it and report.
 void ExperimentJob::post(ExperimentOutcome outcome) {
-    QMetaObject::invokeMethod(
-        this,
-        [this, outcome] {
-            if (thread_.joinable()) thread_.join();
-            running_ = false;
-            emit finished(outcome);
-        },
-        Qt::QueuedConnection);
+    finishOnOwnerThread(this, thread_, running_, [this, outcome] { emit finished(outcome); });
 }
 
 } // namespace ts::gui

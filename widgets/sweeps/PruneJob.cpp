@@ -3,6 +3,7 @@
 #include <exception>
 #include <filesystem>
 
+#include "common/FinishOnOwnerThread.h"
 #include "report/RunDirectory.h"
 
 namespace ts::gui {
@@ -47,15 +48,7 @@ void PruneJob::run(PruneStudyOptions options) {
     } catch (const std::exception& e) {
         outcome.error = QString::fromUtf8(e.what());
     }
-    // Back on the GUI thread: the thread is at its end, join it and report.
-    QMetaObject::invokeMethod(
-        this,
-        [this, outcome] {
-            if (thread_.joinable()) thread_.join();
-            running_ = false;
-            emit finished(outcome);
-        },
-        Qt::QueuedConnection);
+    finishOnOwnerThread(this, thread_, running_, [this, outcome] { emit finished(outcome); });
 }
 
 } // namespace ts::gui
