@@ -1,5 +1,9 @@
 #include <thread>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -18,7 +22,8 @@ namespace {
 // Tensors of a checkpoint by name.
 std::map<std::string, torch::Tensor> weightsOf(const std::filesystem::path& file) {
     std::map<std::string, torch::Tensor> out;
-    for (auto& [name, t] : readCheckpointWeights(file)) out[name] = t;
+    for (auto& [name, t] : readCheckpointWeights(file))
+        out[name] = t;
     return out;
 }
 
@@ -72,9 +77,18 @@ TEST(Engine, ObserverSequenceAndRecords) {
 }
 
 // The steps of a CIFAR-stem ResNet-18 at 32x32 and batch 32 allocate and free
-// 8 MiB activations. glibc gives such blocks back to the kernel, so every step
-// faults them in again; with retain_host_memory they are reused.
+// 8 MiB activations. glibc maps such blocks afresh and gives them back to the
+// kernel, so every step faults them in again; with retain_host_memory they are
+// reused. glibc's default thresholds are dynamic: how many blocks it maps
+// depends on the sizes freed so far, which depend on the CPU's convolution
+// kernels (with them this test failed on one CI machine). The baseline pins
+// the documented static threshold, so every block above 128 KiB is mapped
+// whatever the CPU; retention must override that as well.
 TEST(Engine, RetainingHostMemoryRemovesMostPageFaultsPerStep) {
+#if !defined(__GLIBC__)
+    GTEST_SKIP() << "retention is a glibc setting";
+#else
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     auto c = tinyConfig();
     c.image_size = 32;
     c.batch_size = 32;
@@ -88,8 +102,11 @@ TEST(Engine, RetainingHostMemoryRemovesMostPageFaultsPerStep) {
     };
     const double returned = medianFaults(false);
     const double retained = medianFaults(true);
-    EXPECT_GT(returned, 2048) << "8 MiB of pages mapped again per step";
-    EXPECT_LT(retained, returned / 4);
+    RecordProperty("returned_faults_per_step", std::to_string(returned));
+    RecordProperty("retained_faults_per_step", std::to_string(retained));
+    EXPECT_GT(returned, 2048) << "8 MiB of pages mapped again per step; retained " << retained;
+    EXPECT_LT(retained, returned / 4) << "returned " << returned;
+#endif
 }
 
 TEST(Engine, InvalidConfigThrowsBeforeRunning) {
@@ -119,7 +136,7 @@ TEST(Engine, CancellationStopsWithinOneStepAndKeepsTheRun) {
     };
     const auto summary = trainer.run();
     EXPECT_EQ(summary.status, RunStatus::Cancelled);
-    EXPECT_EQ(obs.steps.size(), 5u);  // the step in flight finished, none after it
+    EXPECT_EQ(obs.steps.size(), 5u); // the step in flight finished, none after it
     EXPECT_EQ(obs.sequence.back(), 'F');
     const auto run = loadRun(dir);
     EXPECT_EQ(run.summary.status, RunStatus::Cancelled);
@@ -184,7 +201,7 @@ TEST(Engine, LrScheduleShapes) {
     EXPECT_DOUBLE_EQ(cosine.at(0), 0.25);
     EXPECT_DOUBLE_EQ(cosine.at(3), 1.0);
     EXPECT_DOUBLE_EQ(cosine.at(4), 1.0);
-    EXPECT_NEAR(cosine.at(12), 0.5, 1e-9);  // half way through the 16 decay steps
+    EXPECT_NEAR(cosine.at(12), 0.5, 1e-9); // half way through the 16 decay steps
     EXPECT_NEAR(cosine.at(20), 0.0, 1e-9);
     c.schedule = "step";
     c.warmup_steps = 0;
@@ -205,7 +222,8 @@ TEST(Engine, Bf16AutocastOnCpuTrains) {
     Trainer trainer(c, obs);
     const auto summary = trainer.run();
     ASSERT_EQ(summary.status, RunStatus::Completed) << summary.error;
-    for (const auto& s : obs.steps) EXPECT_TRUE(std::isfinite(s.loss));
+    for (const auto& s : obs.steps)
+        EXPECT_TRUE(std::isfinite(s.loss));
 }
 
 TEST(Engine, ChannelsLastAndWorkersGiveTheSameLossAsDefault) {
