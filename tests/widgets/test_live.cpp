@@ -25,6 +25,21 @@ RunInfo info(int epochs, int64_t steps_per_epoch) {
     return i;
 }
 
+// The view on screen, as the user sees it (charts lay out only when shown).
+bool showOnScreen(LiveView& view) {
+    view.resize(1200, 800);
+    view.show();
+    return QTest::qWaitForWindowExposed(&view);
+}
+
+// The first update of a run: its start and `steps` steps.
+LiveUpdate firstUpdate(int epochs, int64_t steps_per_epoch, int64_t steps) {
+    LiveUpdate update;
+    update.started = info(epochs, steps_per_epoch);
+    update.steps = testing::syntheticSteps(0, steps);
+    return update;
+}
+
 } // namespace
 
 class LiveTest : public QObject {
@@ -102,14 +117,9 @@ private slots:
 
     void viewPlotsEveryChartOncePerUpdate() {
         LiveView view;
-        view.resize(1200, 800);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showOnScreen(view));
         const int replots = view.replotCount();
-        LiveUpdate update;
-        update.started = info(2, 50);
-        update.steps = testing::syntheticSteps(0, 40);
-        view.append(update);
+        view.append(firstUpdate(2, 50, 40));
         QCOMPARE(view.replotCount(), replots + 1);
         LiveUpdate second;
         second.steps = testing::syntheticSteps(40, 20);
@@ -131,13 +141,8 @@ private slots:
 
     void followingShowsTheNewestStepsUntilTheUserPans() {
         LiveView view;
-        view.resize(1200, 800);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        LiveUpdate update;
-        update.started = info(100, 50);
-        update.steps = testing::syntheticSteps(0, 1500);
-        view.append(update);
+        QVERIFY(showOnScreen(view));
+        view.append(firstUpdate(100, 50, 1500));
         HistoryChart* chart = view.charts()[0];
         QVERIFY(view.following());
         QVERIFY(chart->xAxis->range().upper >= 1499);
@@ -163,6 +168,25 @@ private slots:
         QCOMPARE(chart->xAxis->range().lower, zoomed.lower);
         view.setFollowing(true);
         QVERIFY(chart->xAxis->range().upper >= 1599);
+    }
+
+    void memoryChartPlotsRecordedPageFaultsOnTheRightAxis() {
+        LiveView view;
+        QVERIFY(showOnScreen(view));
+        LiveUpdate update = firstUpdate(1, 50, 10);
+        update.steps[5].page_faults = -1; // a run directory from before the column existed
+        view.append(update);
+        HistoryChart* memory = view.charts()[2];
+        QCPGraph* faults = nullptr;
+        for (int i = 0; i < memory->graphCount(); ++i)
+            if (memory->graph(i)->name() == "page faults") faults = memory->graph(i);
+        QVERIFY(faults);
+        QCOMPARE(faults->valueAxis(), memory->yAxis2);
+        QCOMPARE(faults->dataCount(), 9); // step 5 is not plotted
+        QCOMPARE(faults->data()->at(0)->value, 30000.0);
+        QCOMPARE(faults->data()->at(1)->value, 40.0);
+        QVERIFY(memory->yAxis2->visible());
+        QVERIFY(memory->yAxis2->range().upper >= 30000.0);
     }
 
     void showsAFinishedRunAndClears() {

@@ -9,6 +9,7 @@ namespace ts::gui {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kPageBytes = 4096.0; // a minor fault maps one base page
 
 QString stepHeader(const StepRecord& s) {
     return QObject::tr("step %1 (epoch %2, batch %3)")
@@ -142,7 +143,10 @@ MemoryChart::MemoryChart(const RunHistory& history, QWidget* parent)
     device_ = addSeries(tr("device"), seriesColor(4));
     device_->setVisible(false);
     device_->removeFromLegend();
+    faults_ = addSeries(tr("page faults"), seriesColor(6), yAxis2);
     yAxis->setLabel(tr("MiB"));
+    yAxis2->setVisible(true);
+    yAxis2->setLabel(tr("page faults / step"));
     setHoverText([this](double key) { return hover(key); });
 }
 
@@ -154,6 +158,7 @@ void MemoryChart::append(size_t first_step, size_t) {
         peak_->addData(key, double(s.tensor_peak_bytes) / kMiB);
         rss_->addData(key, double(s.rss_bytes) / kMiB);
         device_->addData(key, double(s.device_bytes) / kMiB);
+        if (s.page_faults >= 0) faults_->addData(key, double(s.page_faults)); // -1: not recorded
         if (s.device_bytes > 0 && !device_->visible()) {
             device_->setVisible(true);
             device_->addToLegend();
@@ -174,6 +179,10 @@ QString MemoryChart::hover(double key) const {
                                         .arg(format::bytes(double(s->tensor_bytes)),
                                              format::bytes(double(s->tensor_peak_bytes)),
                                              format::bytes(double(s->rss_bytes)));
+    if (s->page_faults >= 0)
+        text += tr("\npage faults %1 (%2 of pages)")
+                    .arg(s->page_faults)
+                    .arg(format::bytes(double(s->page_faults) * kPageBytes));
     if (s->device_bytes > 0)
         text += tr("\ndevice %1 (peak %2)")
                     .arg(format::bytes(double(s->device_bytes)),

@@ -51,7 +51,9 @@ private:
     std::vector<QCPGraph*> layers_;
 };
 
-// Live tensor bytes, their per-step peak, process RSS and device memory.
+// Live tensor bytes, their per-step peak, process RSS and device memory; on the
+// right axis the page faults of each step (memory the kernel had to map and
+// zero again, which retain_host_memory avoids).
 class MemoryChart : public HistoryChart {
     Q_OBJECT
 public:
@@ -65,6 +67,7 @@ private:
     QCPGraph* peak_;
     QCPGraph* rss_;
     QCPGraph* device_;
+    QCPGraph* faults_;
 };
 
 // Loss (left axis), running batch accuracy and per-epoch validation accuracy (right, %).
