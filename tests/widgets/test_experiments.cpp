@@ -279,6 +279,65 @@ private slots:
         QVERIFY(!QDir(fx.runsDir()).exists() || QDir(fx.runsDir()).isEmpty());
     }
 
+    void remembersTheLastRequestAcrossARestart() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.form()->setConfig(testing::tinyConfig());
+        ExperimentRequest request;
+        request.key = QStringLiteral("threads");
+        request.values = QStringLiteral("1,lots"); // refused, but still what the user typed
+        request.key2 = QStringLiteral("channels_last");
+        request.values2 = QStringLiteral("false,true");
+        request.steps = 7;
+        request.warmup = 2;
+        request.prune.amount = 0.6;
+        request.latencyRuns = 9;
+        ExperimentsView* view = window.experimentsView();
+        view->controls()->setRequest(request);
+        QVERIFY(!view->start());
+        fx.window.reset();
+        ExperimentsView* reopened = fx.open(machine_).experimentsView();
+        const ExperimentRequest back = reopened->controls()->request();
+        QCOMPARE(back.key, request.key);
+        QCOMPARE(back.values, request.values);
+        QCOMPARE(back.key2, request.key2);
+        QCOMPARE(back.values2, request.values2);
+        QCOMPARE(back.steps, 7);
+        QCOMPARE(back.warmup, 2);
+        QCOMPARE(back.prune.amount, 0.6);
+        QCOMPARE(back.latencyRuns, 9);
+    }
+
+    void storedRequestsRoundTripAndBadFieldsKeepDefaults() {
+        ExperimentRequest prune;
+        prune.mode = ExperimentMode::Prune;
+        prune.weights = QStringLiteral("/data/best.pt");
+        prune.prune.structured = true;
+        prune.prune.norm = 2;
+        prune.prune.include_linear = true;
+        const ExperimentRequest back = requestFromJson(requestToJson(prune));
+        QVERIFY(back.mode == ExperimentMode::Prune);
+        QCOMPARE(back.weights, prune.weights);
+        QVERIFY(back.prune.structured);
+        QCOMPARE(back.prune.norm, 2);
+        QVERIFY(back.prune.include_linear);
+
+        const ExperimentRequest defaults;
+        for (const char* stored : {"", "not json", "[1,2]",
+                                   "{\"mode\":\"dance\",\"steps\":0,"
+                                   "\"warmup\":\"five\",\"amount\":1.5,\"norm\":3,\"key\":7}"}) {
+            const ExperimentRequest r = requestFromJson(QString::fromUtf8(stored));
+            QVERIFY2(r.mode == defaults.mode, stored);
+            QCOMPARE(r.key, defaults.key);
+            QCOMPARE(r.steps, defaults.steps);
+            QCOMPARE(r.warmup, defaults.warmup);
+            QCOMPARE(r.prune.amount, defaults.prune.amount);
+            QCOMPARE(r.prune.norm, defaults.prune.norm);
+        }
+        // A field that fits is read even when its neighbours do not.
+        QCOMPARE(requestFromJson(QStringLiteral("{\"steps\":0,\"warmup\":3}")).warmup, 3);
+    }
+
     void runsARealTwoPointSweep() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);

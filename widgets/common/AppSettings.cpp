@@ -16,6 +16,7 @@ constexpr const char* kView = "window/view";
 constexpr const char* kTheme = "appearance/theme";
 constexpr const char* kLastConfig = "experiment/config";
 constexpr const char* kLastPreset = "experiment/preset";
+constexpr const char* kLastRequest = "experiments/request";
 constexpr const char* kRunsRoot = "runs/root";
 constexpr const char* kRunFolders = "runs/folders";
 constexpr const char* kRecent = "files/recent";
@@ -103,6 +104,12 @@ QString AppSettings::lastPreset() const {
 }
 void AppSettings::setLastPreset(const QString& p) {
     store_->setValue(key::kLastPreset, p);
+}
+QString AppSettings::lastExperimentRequestJson() const {
+    return store_->value(key::kLastRequest).toString();
+}
+void AppSettings::setLastExperimentRequestJson(const QString& json) {
+    store_->setValue(key::kLastRequest, json);
 }
 
 QString AppSettings::runsRoot() const {

@@ -49,6 +49,10 @@ public:
     void setLastConfigJson(const QString& json);
     QString lastPreset() const;
     void setLastPreset(const QString& preset);
+    // The Experiments view's last request (mode, keys, values, steps, pruning
+    // inputs) as JSON, so its controls come back as the user left them.
+    QString lastExperimentRequestJson() const;
+    void setLastExperimentRequestJson(const QString& json);
 
     // Where new runs are written and the first folder the Runs view scans.
     QString runsRoot() const;

@@ -3,9 +3,52 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include "config/ConfigError.h"
 
 namespace ts::gui {
+namespace {
+
+// Field names of the stored request, in one place.
+namespace field {
+constexpr const char* kMode = "mode";
+constexpr const char* kKey = "key";
+constexpr const char* kValues = "values";
+constexpr const char* kKey2 = "key2";
+constexpr const char* kValues2 = "values2";
+constexpr const char* kSteps = "steps";
+constexpr const char* kWarmup = "warmup";
+constexpr const char* kWeights = "weights";
+constexpr const char* kAmount = "amount";
+constexpr const char* kStructured = "structured";
+constexpr const char* kGlobal = "global";
+constexpr const char* kNorm = "norm";
+constexpr const char* kIncludeLinear = "include_linear";
+constexpr const char* kLatencyRuns = "latency_runs";
+} // namespace field
+
+const std::pair<ExperimentMode, const char*> kModeNames[] = {{ExperimentMode::Sweep, "sweep"},
+                                                             {ExperimentMode::Ladder, "ladder"},
+                                                             {ExperimentMode::Prune, "prune"}};
+
+// Each reader leaves `target` alone unless the field holds a fitting value.
+void readString(const QJsonObject& o, const char* name, QString& target) {
+    if (o.value(QLatin1String(name)).isString()) target = o.value(QLatin1String(name)).toString();
+}
+void readBool(const QJsonObject& o, const char* name, bool& target) {
+    if (o.value(QLatin1String(name)).isBool()) target = o.value(QLatin1String(name)).toBool();
+}
+template <typename T>
+void readNumber(const QJsonObject& o, const char* name, T low, T high, T& target) {
+    const QJsonValue v = o.value(QLatin1String(name));
+    if (!v.isDouble()) return;
+    const double x = v.toDouble();
+    if (x >= double(low) && x <= double(high)) target = T(x);
+}
+
+} // namespace
 
 SweepSpec sweepSpecFor(const ExperimentRequest& r, const ExperimentConfig& base) {
     SweepSpec spec;
@@ -58,6 +101,48 @@ PruneStudyOptions pruneOptionsFor(const ExperimentRequest& r, const ExperimentCo
     const auto issues = validateConfig(base);
     if (!issues.empty()) throw ConfigError("experiment \"" + base.name + "\"", issues);
     return options;
+}
+
+QString requestToJson(const ExperimentRequest& r) {
+    QJsonObject o;
+    for (const auto& [mode, name] : kModeNames)
+        if (mode == r.mode) o[field::kMode] = QLatin1String(name);
+    o[field::kKey] = r.key;
+    o[field::kValues] = r.values;
+    o[field::kKey2] = r.key2;
+    o[field::kValues2] = r.values2;
+    o[field::kSteps] = r.steps;
+    o[field::kWarmup] = r.warmup;
+    o[field::kWeights] = r.weights;
+    o[field::kAmount] = r.prune.amount;
+    o[field::kStructured] = r.prune.structured;
+    o[field::kGlobal] = r.prune.global;
+    o[field::kNorm] = r.prune.norm;
+    o[field::kIncludeLinear] = r.prune.include_linear;
+    o[field::kLatencyRuns] = r.latencyRuns;
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+ExperimentRequest requestFromJson(const QString& json) {
+    ExperimentRequest r;
+    const QJsonObject o = QJsonDocument::fromJson(json.toUtf8()).object(); // not JSON: empty
+    const QString mode = o.value(QLatin1String(field::kMode)).toString();
+    for (const auto& [value, name] : kModeNames)
+        if (mode == QLatin1String(name)) r.mode = value;
+    readString(o, field::kKey, r.key);
+    readString(o, field::kValues, r.values);
+    readString(o, field::kKey2, r.key2);
+    readString(o, field::kValues2, r.values2);
+    readNumber(o, field::kSteps, 1, 100000, r.steps);
+    readNumber(o, field::kWarmup, 0, 100000, r.warmup);
+    readString(o, field::kWeights, r.weights);
+    readNumber(o, field::kAmount, 0.0, 1.0, r.prune.amount);
+    readBool(o, field::kStructured, r.prune.structured);
+    readBool(o, field::kGlobal, r.prune.global);
+    readNumber(o, field::kNorm, 1, 2, r.prune.norm);
+    readBool(o, field::kIncludeLinear, r.prune.include_linear);
+    readNumber(o, field::kLatencyRuns, 1, 10000, r.latencyRuns);
+    return r;
 }
 
 } // namespace ts::gui

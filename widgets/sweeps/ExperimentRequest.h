@@ -36,6 +36,12 @@ LadderSpec ladderSpecFor(const ExperimentRequest& request, const ExperimentConfi
 // runPruneStudy check's text), before anything is created.
 PruneStudyOptions pruneOptionsFor(const ExperimentRequest& request, const ExperimentConfig& base);
 
+// The request as the settings file keeps it. Reading restores what it can: a
+// field that is missing, of the wrong type or out of range keeps its default,
+// so an older or hand-edited settings file never breaks the view.
+QString requestToJson(const ExperimentRequest& request);
+ExperimentRequest requestFromJson(const QString& json);
+
 } // namespace ts::gui
 
 Q_DECLARE_METATYPE(ts::gui::ExperimentRequest)

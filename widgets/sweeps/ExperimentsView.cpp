@@ -49,6 +49,7 @@ ExperimentsView::ExperimentsView(AppSettings& settings, const ExperimentForm& fo
       prune_model_(new PruneLayerTableModel(this)), proxy_(new SortFilterProxy(this)),
       table_(new QTableView), charts_(new QStackedWidget), sweep_charts_(new SweepCharts),
       ladder_chart_(new LadderChart), prune_chart_(new PruneChart), title_(new QLabel) {
+    controls_->setRequest(requestFromJson(settings_.lastExperimentRequestJson()));
     proxy_->setSourceModel(sweep_model_);
     table_->setModel(proxy_);
     table_->setObjectName(QStringLiteral("experimentTable"));
@@ -120,6 +121,7 @@ QString ExperimentsView::summaryText() const {
 bool ExperimentsView::start(QString* error) {
     QString why;
     const ExperimentRequest request = controls_->request();
+    settings_.setLastExperimentRequestJson(requestToJson(request)); // even if it cannot start
     const bool prune = request.mode == ExperimentMode::Prune;
     if (runs_.isRunning())
         why = tr("A run is in progress; stop it before starting a sweep or ladder.");
