@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <functional>
 
+#include "util/ProcessMemory.h"
+
 namespace ts {
 namespace {
 
@@ -226,7 +228,7 @@ void pageFaults(const AdviceInput& in, Rules& out) {
                    format("The process took %.0f page faults per step (about %.0f MiB of 4 KiB "
                           "pages the kernel mapped and zeroed again in a %.2f ms step): set "
                           "retain_host_memory=true so freed memory is reused.",
-                          faults, faults * 4096 / (1024.0 * 1024.0), stepMs(in))});
+                          faults, faults * kPageBytes / (1024.0 * 1024.0), stepMs(in))});
 }
 
 struct Rule {

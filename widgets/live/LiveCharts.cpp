@@ -4,12 +4,12 @@
 
 #include "common/Format.h"
 #include "common/ThemePalette.h"
+#include "util/ProcessMemory.h"
 
 namespace ts::gui {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kPageBytes = 4096.0; // a minor fault maps one base page
 
 QString stepHeader(const StepRecord& s) {
     return QObject::tr("step %1 (epoch %2, batch %3)")

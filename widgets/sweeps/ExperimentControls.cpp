@@ -50,9 +50,9 @@ ExperimentControls::ExperimentControls(QWidget* parent)
     values_->setPlaceholderText(tr("comma-separated, e.g. 16,32,64"));
     values_->setObjectName(QStringLiteral("sweepValues"));
     values2_->setPlaceholderText(tr("values of the second key (grid)"));
-    steps_->setRange(1, 100000);
+    steps_->setRange(1, kMaxExperimentSteps);
     steps_->setToolTip(tr("Measured steps per point; their median is reported"));
-    warmup_->setRange(0, 100000);
+    warmup_->setRange(0, kMaxExperimentSteps);
     warmup_->setToolTip(tr("Steps before the measured ones, left out of the medians"));
     start_->setToolTip(tr("Run the experiment in the form with these settings"));
     open_->setToolTip(tr("Show a sweep, ladder or prune directory (also written by "

@@ -35,10 +35,12 @@ const std::pair<ExperimentMode, const char*> kModeNames[] = {{ExperimentMode::Sw
 
 // Each reader leaves `target` alone unless the field holds a fitting value.
 void readString(const QJsonObject& o, const char* name, QString& target) {
-    if (o.value(QLatin1String(name)).isString()) target = o.value(QLatin1String(name)).toString();
+    const QJsonValue v = o.value(QLatin1String(name));
+    if (v.isString()) target = v.toString();
 }
 void readBool(const QJsonObject& o, const char* name, bool& target) {
-    if (o.value(QLatin1String(name)).isBool()) target = o.value(QLatin1String(name)).toBool();
+    const QJsonValue v = o.value(QLatin1String(name));
+    if (v.isBool()) target = v.toBool();
 }
 template <typename T>
 void readNumber(const QJsonObject& o, const char* name, T low, T high, T& target) {
@@ -133,15 +135,15 @@ ExperimentRequest requestFromJson(const QString& json) {
     readString(o, field::kValues, r.values);
     readString(o, field::kKey2, r.key2);
     readString(o, field::kValues2, r.values2);
-    readNumber(o, field::kSteps, 1, 100000, r.steps);
-    readNumber(o, field::kWarmup, 0, 100000, r.warmup);
+    readNumber(o, field::kSteps, 1, kMaxExperimentSteps, r.steps);
+    readNumber(o, field::kWarmup, 0, kMaxExperimentSteps, r.warmup);
     readString(o, field::kWeights, r.weights);
     readNumber(o, field::kAmount, 0.0, 1.0, r.prune.amount);
     readBool(o, field::kStructured, r.prune.structured);
     readBool(o, field::kGlobal, r.prune.global);
     readNumber(o, field::kNorm, 1, 2, r.prune.norm);
     readBool(o, field::kIncludeLinear, r.prune.include_linear);
-    readNumber(o, field::kLatencyRuns, 1, 10000, r.latencyRuns);
+    readNumber(o, field::kLatencyRuns, 1, kMaxLatencyRuns, r.latencyRuns);
     return r;
 }
 

@@ -13,6 +13,11 @@ namespace ts::gui {
 
 enum class ExperimentMode { Sweep, Ladder, Prune };
 
+// Largest step, warm-up and latency-run counts the controls accept (and a
+// stored request may hold).
+constexpr int kMaxExperimentSteps = 100000;
+constexpr int kMaxLatencyRuns = 10000;
+
 struct ExperimentRequest {
     ExperimentMode mode = ExperimentMode::Sweep;
     QString key = QStringLiteral("batch_size");

@@ -41,7 +41,7 @@ PruneControls::PruneControls(QWidget* parent)
     scope_->setToolTip(tr("Per layer: the same share of every layer. Global: one threshold over "
                           "all layers (unstructured only)"));
     linear_->setToolTip(tr("Also prune the fully connected classifier's weights"));
-    latency_runs_->setRange(1, 10000);
+    latency_runs_->setRange(1, kMaxLatencyRuns);
     latency_runs_->setToolTip(tr("Timed forward passes before and after pruning; the median "
                                  "and its spread are reported"));
 
