@@ -15,11 +15,11 @@
 
 #include <torch/torch.h>
 
-#include "engine/TrainerObserver.h"
 #include "models/Model.h"
 #include "profiling/MemoryTracker.h"
 #include "profiling/ProfileSession.h"
-#include "profiling/Trace.h"
+#include "records/TrainerObserver.h"
+#include "trace/Trace.h"
 #include "util/Statistics.h"
 
 namespace {

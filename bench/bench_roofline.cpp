@@ -15,9 +15,10 @@
 #include <torch/torch.h>
 
 #include "analysis/Roofline.h"
+#include "env/TorchCompat.h"
 #include "experiments/PeakBenchmark.h"
+#include "report/RooflineReport.h"
 #include "util/Statistics.h"
-#include "util/TorchCompat.h"
 
 namespace {
 

@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev
   dataset-fashion-mnist python3-torchvision
   xvfb xauth fonts-dejavu-core
+  clang-format clang-tidy
 )
 
 missing=()

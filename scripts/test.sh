@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds everything and runs every test.
+# Installs dependencies, checks the style, builds everything and runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+scripts/lint.sh format
 start=$(date +%s)
 scripts/build.sh default
 echo "test.sh: build took $(( $(date +%s) - start )) s"
+scripts/lint.sh tidy
+echo "test.sh: build + clang-tidy took $(( $(date +%s) - start )) s"
 export QT_QPA_PLATFORM=offscreen
 ctest --preset default --timeout 900 -j 2
-echo "test.sh: build + tests took $(( $(date +%s) - start )) s"
+echo "test.sh: build + clang-tidy + tests took $(( $(date +%s) - start )) s"

@@ -17,7 +17,8 @@ namespace {
 
 void addConfigOptions(CLI::App* cmd, ts::ConfigSource& source) {
     cmd->add_option("--preset", source.preset, "named experiment (see `presets`)");
-    cmd->add_option("--config", source.config_file, "experiment JSON file")->check(CLI::ExistingFile);
+    cmd->add_option("--config", source.config_file, "experiment JSON file")
+        ->check(CLI::ExistingFile);
     cmd->add_option("--set", source.overrides, "override a config key: key=value (repeatable)");
 }
 
@@ -77,7 +78,8 @@ int main(int argc, char** argv) {
     auto* eval_cmd = app.add_subcommand("evaluate", "loss and accuracy of weights on a dataset");
     addConfigOptions(eval_cmd, eval.source);
     eval_cmd->add_option("--weights", eval.weights, "checkpoint, state_dict or TorchScript file")
-        ->required()->check(CLI::ExistingFile);
+        ->required()
+        ->check(CLI::ExistingFile);
     eval_cmd->add_option("--split", eval.split, "test or train");
     eval_cmd->add_flag("--json", eval.json, "JSON output");
 
@@ -98,7 +100,8 @@ int main(int argc, char** argv) {
 
     ts::TraceStatsOptions trace;
     auto* trace_cmd = app.add_subcommand("trace-stats", "operator table of a Chrome trace file");
-    trace_cmd->add_option("file", trace.file, "trace.json (Trainscope or torch.profiler)")->required();
+    trace_cmd->add_option("file", trace.file, "trace.json (Trainscope or torch.profiler)")
+        ->required();
     trace_cmd->add_option("--format", trace.format, "text, csv or json");
     trace_cmd->add_option("--group-by", trace.group_by, "name or shapes");
     trace_cmd->add_option("--scope", trace.scope, "all, forward or backward");
@@ -166,8 +169,7 @@ int main(int argc, char** argv) {
 
     ts::CompareOptions compare;
     auto* compare_cmd = app.add_subcommand("compare", "runs side by side: CSV, charts, report.md");
-    compare_cmd->add_option("runs", compare.runs, "run directories (first = baseline)")
-        ->required();
+    compare_cmd->add_option("runs", compare.runs, "run directories (first = baseline)")->required();
     compare_cmd->add_option("--out", compare.out_dir, "write comparison.csv, PNGs, report.md");
 
     const std::vector<std::pair<CLI::App*, std::function<int()>>> experiment_cmds = {

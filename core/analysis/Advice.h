@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "analysis/OpStats.h"
-#include "engine/Records.h"
+#include "records/Records.h"
 
 namespace ts {
 
@@ -32,9 +32,9 @@ namespace advice_limits {
 inline constexpr double kDataWaitShare = 0.05; // of the step
 inline constexpr double kDataWaitSevere = 0.20;
 inline constexpr double kCopyShare = 0.05;
-inline constexpr double kDeviceBusyShare = 0.60;  // below: device idle between ops
-inline constexpr double kSkippedStepShare = 0.02; // fp16 overflow skips
-inline constexpr double kMemoryHeadroom = 0.40;   // peak below this share of the device
+inline constexpr double kDeviceBusyShare = 0.60;   // below: device idle between ops
+inline constexpr double kSkippedStepShare = 0.02;  // fp16 overflow skips
+inline constexpr double kMemoryHeadroom = 0.40;    // peak below this share of the device
 inline constexpr double kPageFaultsPerStep = 4096; // 16 MiB of 4 KiB pages mapped again per step
 } // namespace advice_limits
 

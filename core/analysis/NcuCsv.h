@@ -21,7 +21,7 @@ namespace ts {
 
 // what() names the file and what is missing or malformed.
 class NcuFormatError : public std::runtime_error {
-  public:
+public:
     using std::runtime_error::runtime_error;
 };
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 namespace ts {
 
@@ -13,15 +13,15 @@ enum class OpScope { All, Forward, Backward };
 
 struct OpStat {
     std::string name;
-    std::string shapes;          // only when grouped by shapes
-    bool backward = false;       // autograd node (or op called from one)
+    std::string shapes;    // only when grouped by shapes
+    bool backward = false; // autograd node (or op called from one)
     int64_t calls = 0;
     int64_t self_cpu_ns = 0;
     int64_t cpu_total_ns = 0;
     int64_t self_device_ns = 0;
     int64_t device_total_ns = 0;
-    int64_t cpu_mem_bytes = 0;       // allocated inside the op, children included
-    int64_t self_cpu_mem_bytes = 0;  // allocated by the op itself
+    int64_t cpu_mem_bytes = 0;      // allocated inside the op, children included
+    int64_t self_cpu_mem_bytes = 0; // allocated by the op itself
     double flops = 0;
     double bytes = 0;
 
@@ -33,7 +33,7 @@ struct OpStat {
 
 struct OpTable {
     std::vector<OpStat> rows;      // sorted by self CPU time, descending
-    int64_t total_self_cpu_ns = 0;  // denominators for the % columns
+    int64_t total_self_cpu_ns = 0; // denominators for the % columns
     int64_t total_self_device_ns = 0;
 };
 

@@ -1,4 +1,5 @@
 #include "analysis/OpTableFormat.h"
+#include "util/Csv.h"
 
 #include <algorithm>
 #include <cmath>
@@ -147,14 +148,6 @@ std::string formatBytes(int64_t bytes) {
     if (a >= 1024.0 * 1024) return printf1("%.2f Mb", b / (1024.0 * 1024));
     if (a >= 1024.0) return printf1("%.2f Kb", b / 1024.0);
     return std::to_string(bytes) + " b";
-}
-
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char ch : text)
-        out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return out + "\"";
 }
 
 std::string formatOpTableText(const OpTable& table, size_t limit) {

@@ -26,7 +26,5 @@ nlohmann::json opTableToJson(const OpTable& table, size_t limit = 0);
 // torch.profiler's unit formatting: "638.000us", "10.720ms", "8.00 Kb".
 std::string formatDurationNs(double ns);
 std::string formatBytes(int64_t bytes);
-// A CSV field, quoted when it holds a comma, quote or newline.
-std::string csvField(const std::string& text);
 
 } // namespace ts

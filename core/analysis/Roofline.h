@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "analysis/OpStats.h"
-#include "report/ChartPng.h"
 
 namespace ts {
 
@@ -67,12 +66,5 @@ Roofline buildRoofline(const MachinePeaks& peaks, const std::vector<KernelCost>&
 // has any, else self CPU time. With `low_precision_run` (bf16/fp16 autocast),
 // convolutions and matrix multiplications use the reduced-precision roof.
 std::vector<KernelCost> costsFromOpTable(const OpTable& table, bool low_precision_run);
-
-std::string rooflineCsv(const Roofline& roofline);
-// Log-log chart: roofs, ridge, and the `labelled` most time-consuming points named.
-chart::Image renderRooflineChart(const Roofline& roofline, const std::string& title,
-                                 size_t labelled = 8);
-// Plain-text summary: peaks, ridge, the operators with their bound.
-std::string rooflineText(const Roofline& roofline, size_t limit = 20);
 
 } // namespace ts

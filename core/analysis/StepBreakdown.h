@@ -7,8 +7,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "engine/Records.h"
-#include "profiling/Trace.h"
+#include "records/Records.h"
+#include "trace/Trace.h"
 
 namespace ts {
 

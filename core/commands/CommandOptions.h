@@ -15,16 +15,16 @@ struct ConfigSource {
 
 struct RunOptions {
     ConfigSource source;
-    std::string out_dir;        // empty: runs/<timestamp>-<name>
+    std::string out_dir; // empty: runs/<timestamp>-<name>
     std::string runs_root = "runs";
-    bool json = false;          // print the summary as JSON
-    bool progress = true;       // progress bar when stderr is a terminal
+    bool json = false;    // print the summary as JSON
+    bool progress = true; // progress bar when stderr is a terminal
 };
 
 struct EvaluateOptions {
     ConfigSource source;
     std::string weights;
-    std::string split = "test";  // test | train
+    std::string split = "test"; // test | train
     bool json = false;
 };
 

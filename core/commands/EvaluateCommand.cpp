@@ -33,8 +33,8 @@ int evaluateCommand(const EvaluateOptions& o, std::ostream& out, std::ostream& e
         DataLoader loader(dataset, loader_options);
         const auto r = evaluateModel(*model, loader, 0, device, config.precision);
         if (o.json) {
-            out << nlohmann::json{{"weights", o.weights}, {"split", o.split},
-                                  {"samples", r.samples}, {"loss", r.loss},
+            out << nlohmann::json{{"weights", o.weights},   {"split", o.split},
+                                  {"samples", r.samples},   {"loss", r.loss},
                                   {"accuracy", r.accuracy}, {"seconds", r.seconds}}
                        .dump(2)
                 << "\n";

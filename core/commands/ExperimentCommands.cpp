@@ -22,6 +22,7 @@
 #include "report/CompareInputs.h"
 #include "report/CompareRuns.h"
 #include "report/MarkdownTable.h"
+#include "report/RooflineReport.h"
 #include "report/RunDirectory.h"
 #include "util/AtomicFile.h"
 

@@ -3,9 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/OpTableFormat.h"
 #include "commands/Commands.h"
 #include "commands/Guarded.h"
-#include "analysis/OpTableFormat.h"
 #include "config/ConfigError.h"
 #include "config/Presets.h"
 #include "env/Devices.h"
@@ -33,8 +33,11 @@ int envCommand(const EnvOptions& o, std::ostream& out, std::ostream&) {
         auto j = toJson(env);
         nlohmann::json devices = nlohmann::json::array();
         for (const auto& d : listDevices())
-            devices.push_back({{"id", d.id}, {"label", d.label}, {"available", d.available},
-                               {"reason", d.reason}, {"precisions", d.precisions}});
+            devices.push_back({{"id", d.id},
+                               {"label", d.label},
+                               {"available", d.available},
+                               {"reason", d.reason},
+                               {"precisions", d.precisions}});
         j["devices"] = devices;
         out << j.dump(2) << "\n";
         return exit_code::kOk;
@@ -43,7 +46,8 @@ int envCommand(const EnvOptions& o, std::ostream& out, std::ostream&) {
         out << std::left << std::setw(18) << key << value << "\n";
     };
     std::string features;
-    for (const auto& f : env.cpu_features) features += (features.empty() ? "" : " ") + f;
+    for (const auto& f : env.cpu_features)
+        features += (features.empty() ? "" : " ") + f;
     row("Trainscope", env.trainscope_version);
     row("LibTorch", env.torch_version);
     row("OS", env.os);

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <ostream>
 
-#include "engine/TrainerObserver.h"
+#include "records/TrainerObserver.h"
 
 namespace ts {
 

@@ -7,6 +7,7 @@
 #include "config/ConfigError.h"
 #include "config/ConfigJson.h"
 #include "config/Presets.h"
+#include "env/ValidateConfig.h"
 
 namespace ts {
 
@@ -31,13 +32,15 @@ ExperimentConfig resolveConfig(const ConfigSource& source) {
             throw ConfigError(source.config_file + ": an experiment config must be a JSON object");
         for (const auto& [key, value] : file.items()) {
             if (key == "profile" && value.is_object())
-                for (const auto& [k, v] : value.items()) merged["profile"][k] = v;
+                for (const auto& [k, v] : value.items())
+                    merged["profile"][k] = v;
             else
                 merged[key] = value;
         }
         config = configFromJson(merged, source.config_file);
     }
-    for (const auto& assignment : source.overrides) applyOverride(config, assignment);
+    for (const auto& assignment : source.overrides)
+        applyOverride(config, assignment);
     const auto issues = validateConfig(config);
     if (!issues.empty()) throw ConfigError("experiment \"" + config.name + "\"", issues);
     return config;

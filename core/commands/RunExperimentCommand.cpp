@@ -12,9 +12,8 @@ namespace ts {
 int runExperimentCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
     return runGuarded(err, [&] {
         const ExperimentConfig config = resolveConfig(options.source);
-        const auto dir = options.out_dir.empty()
-                             ? makeRunDirectory(options.runs_root, config.name)
-                             : std::filesystem::path(options.out_dir);
+        const auto dir = options.out_dir.empty() ? makeRunDirectory(options.runs_root, config.name)
+                                                 : std::filesystem::path(options.out_dir);
         RunRecorder recorder(dir);
         ProgressPrinter progress(err, options.progress && ::isatty(STDERR_FILENO));
         ObserverList observers;

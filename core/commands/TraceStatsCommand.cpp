@@ -8,7 +8,7 @@
 #include "analysis/OpTableFormat.h"
 #include "analysis/StepBreakdown.h"
 #include "commands/Commands.h"
-#include "profiling/ChromeTraceReader.h"
+#include "trace/ChromeTraceReader.h"
 
 namespace ts {
 

@@ -23,8 +23,9 @@ std::string describeType(const json& value) {
 
 [[noreturn]] void typeError(const std::string& context, const std::string& key, const json& value,
                             const char* expected) {
-    throw ConfigError(context, {{key, value.dump(), std::string("expected ") + expected +
-                                                        ", got " + describeType(value)}});
+    throw ConfigError(context,
+                      {{key, value.dump(),
+                        std::string("expected ") + expected + ", got " + describeType(value)}});
 }
 
 // Reads one JSON value into a member of the right type, naming the key on error.
@@ -60,8 +61,9 @@ void readProfile(ProfileConfig& profile, const json& object, const std::string& 
                                [&](const ProfileKeySpec& s) { return key == s.key; });
         if (it == specs.end())
             throw ConfigError(context, {{"profile." + key, value.dump(), "unknown key"}});
-        std::visit([&](auto member) { readValue(profile.*member, value, "profile." + key, context); },
-                   it->member);
+        std::visit(
+            [&](auto member) { readValue(profile.*member, value, "profile." + key, context); },
+            it->member);
     }
 }
 
@@ -92,7 +94,11 @@ ExperimentConfig configFromJson(const json& object, const std::string& context) 
         auto it = std::find_if(specs.begin(), specs.end(),
                                [&](const KeySpec& s) { return key == s.key; });
         if (it == specs.end()) throw ConfigError(context, {{key, value.dump(), "unknown key"}});
-        std::visit([&](auto member) { readValue(config.*member, value, key, context); }, it->member);
+        // Named copies: a lambda may not capture structured bindings in C++17.
+        const std::string& name = key;
+        const nlohmann::json& item = value;
+        std::visit([&](auto member) { readValue(config.*member, item, name, context); },
+                   it->member);
     }
     return config;
 }
@@ -123,7 +129,7 @@ void applyOverride(ExperimentConfig& config, const std::string& assignment) {
     try {
         value = json::parse(text);
     } catch (const json::parse_error&) {
-        value = text;  // bare words are strings: --set model=resnet34
+        value = text; // bare words are strings: --set model=resnet34
     }
     // A string key expects a string even when the text parses as a number
     // (e.g. --set name=2024).

@@ -45,9 +45,13 @@ const std::vector<KeySpec>& topLevelKeys() {
         {"checkpoint_every", &C::checkpoint_every, {}, "keep epoch_N.pt every N epochs"},
         {"resume", &C::resume, {}, "checkpoint to resume from"},
         {"pretrained", &C::pretrained, {}, "weights file (state_dict or TorchScript)"},
-        {"warmup_steps_excluded", &C::warmup_steps_excluded, {},
+        {"warmup_steps_excluded",
+         &C::warmup_steps_excluded,
+         {},
          "first steps of an epoch left out of steady-state medians"},
-        {"retain_host_memory", &C::retain_host_memory, {},
+        {"retain_host_memory",
+         &C::retain_host_memory,
+         {},
          "reuse freed host memory instead of page-faulting it back every step"},
     };
     return keys;

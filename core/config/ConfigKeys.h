@@ -14,18 +14,18 @@ namespace ts::config_keys {
 using MemberRef = std::variant<std::string ExperimentConfig::*, int ExperimentConfig::*,
                                int64_t ExperimentConfig::*, uint64_t ExperimentConfig::*,
                                double ExperimentConfig::*, bool ExperimentConfig::*>;
-using ProfileRef = std::variant<int ProfileConfig::*, int64_t ProfileConfig::*,
-                                bool ProfileConfig::*>;
+using ProfileRef =
+    std::variant<int ProfileConfig::*, int64_t ProfileConfig::*, bool ProfileConfig::*>;
 
 struct KeySpec {
     const char* key;
     MemberRef member;
-    std::vector<std::string> allowed;  // enumerated values, empty = free
+    std::vector<std::string> allowed; // enumerated values, empty = free
     const char* help;
 };
 
 struct ProfileKeySpec {
-    const char* key;  // without the "profile." prefix
+    const char* key; // without the "profile." prefix
     ProfileRef member;
     const char* help;
 };

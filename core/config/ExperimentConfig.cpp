@@ -5,7 +5,6 @@
 #include <regex>
 
 #include "config/ConfigKeys.h"
-#include "env/Devices.h"
 
 namespace ts {
 namespace {
@@ -38,7 +37,8 @@ void checkEnumerations(const ExperimentConfig& c, IssueList& issues) {
         if (spec.allowed.empty()) continue;
         const auto& value = c.*std::get<std::string ExperimentConfig::*>(spec.member);
         std::string list;
-        for (const auto& v : spec.allowed) list += (list.empty() ? "" : ", ") + v;
+        for (const auto& v : spec.allowed)
+            list += (list.empty() ? "" : ", ") + v;
         issues.check(std::find(spec.allowed.begin(), spec.allowed.end(), value) !=
                          spec.allowed.end(),
                      spec.key, value, "must be one of " + list);
@@ -103,15 +103,16 @@ void checkProfile(const ProfileConfig& p, IssueList& issues) {
 
 int datasetClasses(const std::string& dataset) {
     if (dataset == "cifar100") return 100;
-    if (dataset == "synthetic") return 0;  // follows num_classes
+    if (dataset == "synthetic") return 0; // follows num_classes
     return 10;
 }
 
-void checkDeviceAndData(const ExperimentConfig& c, IssueList& issues) {
+void checkDeviceAndData(const ExperimentConfig& c, const DeviceSupportCheck& device_support,
+                        IssueList& issues) {
     if (!isValidDeviceName(c.device)) {
         issues.check(false, "device", c.device, "must be cpu, cuda or cuda:N");
     } else {
-        const auto problem = precisionSupportProblem(c.device, c.precision);
+        const auto problem = device_support(c.device, c.precision);
         issues.check(problem.empty(), c.precision == "fp32" ? "device" : "precision",
                      c.precision == "fp32" ? c.device : c.precision, problem);
     }
@@ -133,19 +134,21 @@ void checkDeviceAndData(const ExperimentConfig& c, IssueList& issues) {
 
 } // namespace
 
-std::vector<ConfigIssue> validateConfig(const ExperimentConfig& config) {
+std::vector<ConfigIssue> validateConfigWith(const ExperimentConfig& config,
+                                            const DeviceSupportCheck& device_support) {
     IssueList issues;
     checkEnumerations(config, issues);
     checkNumbers(config, issues);
     checkProfile(config.profile, issues);
-    checkDeviceAndData(config, issues);
+    checkDeviceAndData(config, device_support, issues);
     return issues.take();
 }
 
 const std::vector<std::string>& configKeys() {
     static const std::vector<std::string> keys = [] {
         std::vector<std::string> out;
-        for (const auto& spec : config_keys::topLevelKeys()) out.push_back(spec.key);
+        for (const auto& spec : config_keys::topLevelKeys())
+            out.push_back(spec.key);
         for (const auto& spec : config_keys::profileKeys())
             out.push_back(std::string("profile.") + spec.key);
         return out;

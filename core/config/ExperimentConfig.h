@@ -2,6 +2,7 @@
 // The one experiment description shared by CLI, GUI, engine and run records.
 // Plain values only (no torch, no Qt) so every layer can include it cheaply.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,52 +27,50 @@ struct ProfileConfig {
     // Traces above this many events are truncated with a note in the file,
     // so viewers (Perfetto, chrome://tracing) can still open them.
     int64_t max_trace_events = 1000000;
-
 };
 
 struct ExperimentConfig {
-    std::string name = "experiment";       // free label shown in run lists
-    std::string model = "resnet18";        // resnet18 | resnet34 | resnet50 | torchscript
-    std::string model_path;                // TorchScript module when model == torchscript
-    std::string stem = "cifar";            // cifar | imagenet
+    std::string name = "experiment"; // free label shown in run lists
+    std::string model = "resnet18";  // resnet18 | resnet34 | resnet50 | torchscript
+    std::string model_path;          // TorchScript module when model == torchscript
+    std::string stem = "cifar";      // cifar | imagenet
     int num_classes = 10;
-    std::string dataset = "fashion-mnist";  // fashion-mnist | cifar10 | cifar100 | synthetic
+    std::string dataset = "fashion-mnist"; // fashion-mnist | cifar10 | cifar100 | synthetic
     std::string data_dir;                  // empty: the dataset's default location
     int64_t synthetic_samples = 2048;      // synthetic dataset size (train; val is 1/4)
     int image_size = 32;                   // synthetic images are image_size x image_size
     int synthetic_channels = 3;
-    std::string device = "cpu";            // cpu | cuda | cuda:N
-    std::string precision = "fp32";        // fp32 | bf16 | fp16
+    std::string device = "cpu";     // cpu | cuda | cuda:N
+    std::string precision = "fp32"; // fp32 | bf16 | fp16
     int batch_size = 64;
     int epochs = 1;
-    int64_t max_steps = 0;                 // cap on train steps per epoch, 0 = whole epoch
-    int64_t val_max_steps = 0;             // cap on validation batches, 0 = whole split
-    std::string optimizer = "sgd";         // sgd | adam | adamw
+    int64_t max_steps = 0;         // cap on train steps per epoch, 0 = whole epoch
+    int64_t val_max_steps = 0;     // cap on validation batches, 0 = whole split
+    std::string optimizer = "sgd"; // sgd | adam | adamw
     double lr = 0.05;
     double momentum = 0.9;
     double weight_decay = 5e-4;
-    std::string schedule = "cosine";       // constant | cosine | step
-    int64_t warmup_steps = 0;              // linear warm-up, in optimizer steps
-    int lr_step_epochs = 30;               // `step` schedule: decay every N epochs
-    double lr_gamma = 0.1;                 // `step` schedule: decay factor
+    std::string schedule = "cosine"; // constant | cosine | step
+    int64_t warmup_steps = 0;        // linear warm-up, in optimizer steps
+    int lr_step_epochs = 30;         // `step` schedule: decay every N epochs
+    double lr_gamma = 0.1;           // `step` schedule: decay factor
     double label_smoothing = 0.0;
-    int workers = 0;                       // loader threads; 0 = load on the training thread
-    int prefetch = 2;                      // batches queued per worker
-    bool pin_memory = false;               // CUDA only
-    int threads = 0;                       // intra-op threads, 0 = LibTorch default
+    int workers = 0;         // loader threads; 0 = load on the training thread
+    int prefetch = 2;        // batches queued per worker
+    bool pin_memory = false; // CUDA only
+    int threads = 0;         // intra-op threads, 0 = LibTorch default
     bool channels_last = false;
     bool cudnn_benchmark = false;
     bool deterministic = false;
     uint64_t seed = 42;
-    bool augment = true;                   // random crop (pad 4) + horizontal flip
-    int val_every = 1;                     // validate every N epochs, 0 = never
-    int checkpoint_every = 0;              // also keep epoch_N.pt every N epochs, 0 = off
-    std::string resume;                    // checkpoint to continue from
-    std::string pretrained;                // state_dict (torch.save) or TorchScript weights
-    int warmup_steps_excluded = 5;         // first steps left out of steady-state medians
-    bool retain_host_memory = true;        // keep freed host memory for reuse during the run
+    bool augment = true;            // random crop (pad 4) + horizontal flip
+    int val_every = 1;              // validate every N epochs, 0 = never
+    int checkpoint_every = 0;       // also keep epoch_N.pt every N epochs, 0 = off
+    std::string resume;             // checkpoint to continue from
+    std::string pretrained;         // state_dict (torch.save) or TorchScript weights
+    int warmup_steps_excluded = 5;  // first steps left out of steady-state medians
+    bool retain_host_memory = true; // keep freed host memory for reuse during the run
     ProfileConfig profile;
-
 };
 
 // One problem found in a config: the key (dotted for nested ones, e.g.
@@ -82,9 +81,16 @@ struct ConfigIssue {
     std::string message;
 };
 
+// Empty when this machine can run `precision` on `device`, else the reason.
+// A parameter because answering needs LibTorch, which this layer does not
+// link: env/ValidateConfig.h passes the real check (env/Devices.h).
+using DeviceSupportCheck =
+    std::function<std::string(const std::string& device, const std::string& precision)>;
+
 // Semantic checks that need no file system access beyond existence checks of
 // the files the config names. Empty result = valid.
-std::vector<ConfigIssue> validateConfig(const ExperimentConfig& config);
+std::vector<ConfigIssue> validateConfigWith(const ExperimentConfig& config,
+                                            const DeviceSupportCheck& device_support);
 
 // The keys the config understands (top level and "profile.*"), in display order.
 const std::vector<std::string>& configKeys();

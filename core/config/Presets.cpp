@@ -12,7 +12,7 @@
 
 namespace ts {
 
-const std::map<std::string, std::string>& embeddedPresets();  // generated at build time
+const std::map<std::string, std::string>& embeddedPresets(); // generated at build time
 
 namespace {
 
@@ -70,7 +70,8 @@ ExperimentConfig loadPreset(const std::string& name) {
     auto it = presets.find(name);
     if (it == presets.end()) {
         std::string names;
-        for (const auto& [n, _] : presets) names += (names.empty() ? "" : ", ") + n;
+        for (const auto& [n, _] : presets)
+            names += (names.empty() ? "" : ", ") + n;
         throw ConfigError("unknown preset \"" + name + "\"; available: " + names);
     }
     return configFromJson(parsePreset(it->second)["config"], it->second.origin);

@@ -9,7 +9,7 @@ namespace ts {
 
 struct PresetInfo {
     std::string name;
-    std::string description;   // first line of the preset's "description" field
+    std::string description; // first line of the preset's "description" field
     bool needs_cuda = false;
 };
 
@@ -17,6 +17,6 @@ struct PresetInfo {
 // library (so an installed binary needs no data files); a folder given by the
 // TRAINSCOPE_PRESETS_DIR environment variable is searched first.
 std::vector<PresetInfo> listPresets();
-ExperimentConfig loadPreset(const std::string& name);  // throws ConfigError naming the preset
+ExperimentConfig loadPreset(const std::string& name); // throws ConfigError naming the preset
 
 } // namespace ts

@@ -11,7 +11,7 @@
 namespace ts {
 
 class BatchAssembler {
-  public:
+public:
     // Throws DataError when the dataset's statistics or sizes are inconsistent.
     BatchAssembler(const ImageDataset& dataset, const LoaderOptions& options);
 
@@ -20,7 +20,7 @@ class BatchAssembler {
     // Batch `index` of `epoch` when the epoch visits the samples in `order`.
     Batch make(const std::vector<int64_t>& order, int epoch, int64_t index) const;
 
-  private:
+private:
     // Where a sample lands after augmentation: shifted by (dx, dy), then mirrored.
     struct Placement {
         int dx = 0, dy = 0;

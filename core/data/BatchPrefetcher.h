@@ -18,7 +18,7 @@
 namespace ts {
 
 class BatchPrefetcher {
-  public:
+public:
     using Producer = std::function<Batch(int64_t index)>;
 
     // Starts the workers on batches [first, end).
@@ -33,7 +33,7 @@ class BatchPrefetcher {
     // Wakes every waiting thread; workers exit after their current batch.
     void stop();
 
-  private:
+private:
     struct Lane {
         std::deque<Batch> ready;
         std::exception_ptr error; // set when producing the lane's next batch failed

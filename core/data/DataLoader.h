@@ -20,24 +20,24 @@ struct LoaderOptions {
     bool shuffle = true;
     bool augment = false;
     bool drop_last = true;
-    int workers = 0;          // 0 = batches are made on the calling thread
-    int prefetch = 2;         // batches in flight per worker
-    bool pin_memory = false;  // only valid when CUDA is available
+    int workers = 0;         // 0 = batches are made on the calling thread
+    int prefetch = 2;        // batches in flight per worker
+    bool pin_memory = false; // only valid when CUDA is available
     bool channels_last = false;
     uint64_t seed = 0;
-    int64_t max_batches = 0;  // 0 = whole epoch
+    int64_t max_batches = 0; // 0 = whole epoch
 };
 
 struct Batch {
-    torch::Tensor images;  // float32 [N, C, H, W], normalised
-    torch::Tensor labels;  // int64 [N]
-    int64_t index = 0;     // batch index within the epoch
+    torch::Tensor images; // float32 [N, C, H, W], normalised
+    torch::Tensor labels; // int64 [N]
+    int64_t index = 0;    // batch index within the epoch
 };
 
 class DataLoader {
 public:
     DataLoader(const ImageDataset& dataset, LoaderOptions options);
-    ~DataLoader();  // stops and joins the workers
+    ~DataLoader(); // stops and joins the workers
     DataLoader(const DataLoader&) = delete;
     DataLoader& operator=(const DataLoader&) = delete;
 

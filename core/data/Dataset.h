@@ -20,12 +20,12 @@ public:
 };
 
 struct ImageDataset {
-    std::string name;            // "fashion-mnist", "cifar10", ...
+    std::string name; // "fashion-mnist", "cifar10", ...
     int channels = 0, height = 0, width = 0;
     int num_classes = 0;
     std::vector<uint8_t> pixels; // size() * channels * height * width, CHW per image
     std::vector<int64_t> labels;
-    std::vector<float> mean;     // per channel, on the 0..1 scale
+    std::vector<float> mean; // per channel, on the 0..1 scale
     std::vector<float> std;
 
     int64_t size() const { return static_cast<int64_t>(labels.size()); }
@@ -43,8 +43,7 @@ ImageDataset readCifar10(const std::filesystem::path& dir, Split split);
 // CIFAR-100 binary version: train.bin / test.bin (coarse + fine label; fine used).
 ImageDataset readCifar100(const std::filesystem::path& dir, Split split);
 // Seeded random images whose class is learnable (class-dependent pattern).
-ImageDataset makeSynthetic(int64_t samples, int channels, int size, int num_classes,
-                           uint64_t seed);
+ImageDataset makeSynthetic(int64_t samples, int channels, int size, int num_classes, uint64_t seed);
 // Same, with the class patterns drawn from pattern_seed and the samples
 // (labels, noise) from sample_seed: splits that share pattern_seed share
 // their classes but not their images.

@@ -12,8 +12,10 @@ constexpr const char* kFormat = "trainscope-checkpoint-1";
 
 c10::Dict<std::string, at::Tensor> modelTensors(Model& model) {
     c10::Dict<std::string, at::Tensor> dict;
-    for (auto& [name, t] : model.namedParameters()) dict.insert(name, t.detach().cpu());
-    for (auto& [name, t] : model.namedBuffers()) dict.insert(name, t.detach().cpu());
+    for (auto& [name, t] : model.namedParameters())
+        dict.insert(name, t.detach().cpu());
+    for (auto& [name, t] : model.namedBuffers())
+        dict.insert(name, t.detach().cpu());
     return dict;
 }
 
@@ -89,7 +91,8 @@ CheckpointPosition loadCheckpoint(const std::filesystem::path& path, Model& mode
                                   torch::optim::Optimizer& optimizer, LossScaler* scaler) {
     auto archive = openArchive(path);
     std::map<std::string, torch::Tensor> saved;
-    for (auto& [name, t] : readWeights(archive)) saved[name] = t;
+    for (auto& [name, t] : readWeights(archive))
+        saved[name] = t;
     torch::NoGradGuard no_grad;
     auto restore = [&](std::vector<std::pair<std::string, torch::Tensor>> tensors) {
         for (auto& [name, t] : tensors) {
@@ -111,8 +114,10 @@ CheckpointPosition loadCheckpoint(const std::filesystem::path& path, Model& mode
     try {
         optimizer.load(optimizer_archive);
     } catch (const std::exception& e) {
-        throw ModelError(path.string() + ": optimizer state does not match the configured "
-                                         "optimizer (" + std::string(e.what()).substr(0, 200) + ")");
+        throw ModelError(path.string() +
+                         ": optimizer state does not match the configured "
+                         "optimizer (" +
+                         std::string(e.what()).substr(0, 200) + ")");
     }
     if (scaler) {
         torch::Tensor scale, growth;

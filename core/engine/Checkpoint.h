@@ -15,8 +15,8 @@ namespace ts {
 class LossScaler;
 
 struct CheckpointPosition {
-    int epoch = 0;              // epoch to continue with
-    int64_t step_in_epoch = 0;  // steps of that epoch already done
+    int epoch = 0;             // epoch to continue with
+    int64_t step_in_epoch = 0; // steps of that epoch already done
     int64_t global_step = 0;
     double best_val_accuracy = -1;
 };

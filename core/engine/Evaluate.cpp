@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "util/TorchCompat.h"
+#include "env/TorchCompat.h"
 
 namespace ts {
 

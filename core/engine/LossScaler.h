@@ -26,9 +26,9 @@ public:
     void restore(const torch::Tensor& scale, const torch::Tensor& growth_tracker);
 
 private:
-    torch::Tensor scale_;           // float32 [1] on the device
-    torch::Tensor growth_tracker_;  // int32 [1] on the device
-    torch::Tensor found_inf_;       // float32 [1] on the device
+    torch::Tensor scale_;          // float32 [1] on the device
+    torch::Tensor growth_tracker_; // int32 [1] on the device
+    torch::Tensor found_inf_;      // float32 [1] on the device
     double growth_factor_, backoff_factor_;
     int64_t growth_interval_;
 };

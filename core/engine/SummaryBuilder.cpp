@@ -18,7 +18,9 @@ void SummaryBuilder::addStep(const StepRecord& step) {
     peaks_.final_train_loss = step.loss;
 }
 
-void SummaryBuilder::addEpoch(const EpochRecord& epoch) { epochs_.push_back(epoch); }
+void SummaryBuilder::addEpoch(const EpochRecord& epoch) {
+    epochs_.push_back(epoch);
+}
 
 RunSummary SummaryBuilder::build(RunStatus status, const std::string& error,
                                  double total_time_s) const {
@@ -31,7 +33,8 @@ RunSummary SummaryBuilder::build(RunStatus status, const std::string& error,
     auto column = [&](auto get) {
         std::vector<double> v;
         v.reserve(steps.size());
-        for (const auto& st : steps) v.push_back(get(st));
+        for (const auto& st : steps)
+            v.push_back(get(st));
         return median(std::move(v));
     };
     s.median_images_per_sec = column([](const StepRecord& r) { return r.images_per_sec; });
@@ -49,7 +52,8 @@ RunSummary SummaryBuilder::build(RunStatus status, const std::string& error,
         double total = 0;
         for (const auto& e : epochs_) {
             total += e.epoch_time_s;
-            if (e.has_val && (std::isnan(s.best_val_accuracy) || e.val_accuracy > s.best_val_accuracy))
+            if (e.has_val &&
+                (std::isnan(s.best_val_accuracy) || e.val_accuracy > s.best_val_accuracy))
                 s.best_val_accuracy = e.val_accuracy;
         }
         s.mean_epoch_time_s = total / double(epochs_.size());

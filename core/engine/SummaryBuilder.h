@@ -3,7 +3,7 @@
 // medians, peaks, final metrics). Torch-free so it is unit-testable.
 #include <vector>
 
-#include "engine/Records.h"
+#include "records/Records.h"
 
 namespace ts {
 
@@ -16,8 +16,8 @@ public:
 
 private:
     int warmup_;
-    std::vector<StepRecord> steady_;   // steps past the warm-up of their epoch
-    std::vector<StepRecord> all_;      // fallback when no steady steps
+    std::vector<StepRecord> steady_; // steps past the warm-up of their epoch
+    std::vector<StepRecord> all_;    // fallback when no steady steps
     std::vector<EpochRecord> epochs_;
     RunSummary peaks_;
 };

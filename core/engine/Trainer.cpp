@@ -15,13 +15,14 @@
 #include "engine/LrSchedule.h"
 #include "engine/OptimizerFactory.h"
 #include "engine/SummaryBuilder.h"
+#include "env/TorchCompat.h"
+#include "env/ValidateConfig.h"
 #include "models/Model.h"
 #include "models/ModelSummary.h"
 #include "profiling/MemoryTracker.h"
 #include "profiling/ProfileSession.h"
 #include "util/HostMemoryRetention.h"
 #include "util/ProcessMemory.h"
-#include "util/TorchCompat.h"
 
 namespace ts {
 namespace {
@@ -62,7 +63,7 @@ struct Trainer::Impl {
     torch::Device device{torch::kCPU};
     ImageDataset train_set, val_set;
     std::unique_ptr<DataLoader> train_loader, val_loader;
-    std::mutex loader_mutex;  // guards the loader pointers against requestCancel()
+    std::mutex loader_mutex; // guards the loader pointers against requestCancel()
     std::unique_ptr<Model> model;
     std::unique_ptr<torch::optim::Optimizer> optimizer;
     std::unique_ptr<LossScaler> scaler;
@@ -125,8 +126,8 @@ void Trainer::Impl::setupData() {
     val_loader = std::make_unique<DataLoader>(val_set, val);
     if (train_loader->batchesPerEpoch() == 0)
         throw ConfigError("batch_size " + std::to_string(config.batch_size) +
-                          " is larger than the training set (" +
-                          std::to_string(train_set.size()) + " images)");
+                          " is larger than the training set (" + std::to_string(train_set.size()) +
+                          " images)");
 }
 
 void Trainer::Impl::setupModel() {
@@ -156,7 +157,8 @@ RunInfo Trainer::Impl::makeRunInfo() const {
     info.train_samples = train_set.size();
     info.val_samples = val_set.size();
     info.steps_per_epoch = train_loader->batchesPerEpoch();
-    for (const auto& p : model->parameters()) info.parameters += p.numel();
+    for (const auto& p : model->parameters())
+        info.parameters += p.numel();
     if (config.model != "torchscript") {
         info.forward_macs = summarizeModel(config.model, config.stem, train_set.channels,
                                            train_set.height, config.num_classes)
@@ -274,10 +276,11 @@ void Trainer::Impl::trainEpoch(int epoch, SummaryBuilder& summary, EpochTotals& 
     train_loader->startEpoch(epoch);
     int64_t step = 0;
     if (epoch == position.epoch && position.step_in_epoch > 0) {
-        step = position.step_in_epoch;  // resumed mid-epoch
+        step = position.step_in_epoch; // resumed mid-epoch
         train_loader->skip(step);
     }
-    while (!cancel.load() && trainStep(epoch, step, summary, totals)) ++step;
+    while (!cancel.load() && trainStep(epoch, step, summary, totals))
+        ++step;
 }
 
 void Trainer::Impl::endEpoch(int epoch, const EpochTotals& totals, SummaryBuilder& summary) {
@@ -327,7 +330,9 @@ Trainer::Trainer(ExperimentConfig config, TrainerObserver& observer)
 
 Trainer::~Trainer() = default;
 
-void Trainer::setCheckpointDir(const std::string& dir) { impl_->checkpoint_dir = dir; }
+void Trainer::setCheckpointDir(const std::string& dir) {
+    impl_->checkpoint_dir = dir;
+}
 
 void Trainer::requestCancel() {
     impl_->cancel.store(true);
@@ -335,7 +340,9 @@ void Trainer::requestCancel() {
     if (impl_->train_loader) impl_->train_loader->cancel();
 }
 
-bool Trainer::cancelRequested() const { return impl_->cancel.load(); }
+bool Trainer::cancelRequested() const {
+    return impl_->cancel.load();
+}
 
 RunSummary Trainer::run() {
     auto& s = *impl_;
@@ -367,8 +374,8 @@ RunSummary Trainer::run() {
     }
     s.profiler->finish(s.observer);
     try {
-        if (status != RunStatus::Failed) s.writeCheckpoint("final.pt", s.position.epoch,
-                                                           s.position.step_in_epoch);
+        if (status != RunStatus::Failed)
+            s.writeCheckpoint("final.pt", s.position.epoch, s.position.step_in_epoch);
     } catch (const std::exception& e) {
         s.observer.onMessage(LogLevel::Error, std::string("final checkpoint: ") + e.what());
     }

@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "config/ExperimentConfig.h"
-#include "engine/Records.h"
-#include "engine/TrainerObserver.h"
+#include "records/Records.h"
+#include "records/TrainerObserver.h"
 
 namespace ts {
 

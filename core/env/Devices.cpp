@@ -3,7 +3,7 @@
 #include <torch/torch.h>
 
 #include "env/Environment.h"
-#include "util/TorchCompat.h"
+#include "env/TorchCompat.h"
 
 namespace ts {
 namespace {

@@ -6,11 +6,11 @@
 namespace ts {
 
 struct DeviceOption {
-    std::string id;            // "cpu", "cuda:0"
-    std::string label;         // "CPU (Intel Xeon ..., 2 threads)", "cuda:0 NVIDIA H100"
+    std::string id;    // "cpu", "cuda:0"
+    std::string label; // "CPU (Intel Xeon ..., 2 threads)", "cuda:0 NVIDIA H100"
     bool available = false;
-    std::string reason;        // why not, when unavailable
-    std::vector<std::string> precisions;  // fp32, bf16, fp16 the device runs
+    std::string reason;                  // why not, when unavailable
+    std::vector<std::string> precisions; // fp32, bf16, fp16 the device runs
 };
 
 // "cpu" always; "cuda" (shown disabled with the reason when absent).

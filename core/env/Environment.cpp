@@ -20,8 +20,9 @@ namespace {
 // First /proc/cpuinfo "model name" and the union of interesting flags.
 void readCpuInfo(EnvironmentInfo& env) {
     static const std::set<std::string> interesting = {
-        "sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
-        "avx512_bf16", "avx512_fp16", "amx_bf16", "amx_int8", "amx_tile", "avx_vnni"};
+        "sse4_2",   "avx",      "avx2",        "fma",         "avx512f",
+        "avx512bw", "avx512vl", "avx512_vnni", "avx512_bf16", "avx512_fp16",
+        "amx_bf16", "amx_int8", "amx_tile",    "avx_vnni"};
     std::ifstream in("/proc/cpuinfo");
     std::string line;
     std::set<std::string> flags;
@@ -72,9 +73,9 @@ void detectBlas(EnvironmentInfo& env) {
         if (path.find("mkl") != std::string::npos) {
             env.blas = "MKL";
         } else if (path.find("openblas") != std::string::npos) {
-            env.blas = path.find("pthread") != std::string::npos ? "OpenBLAS (pthread)"
+            env.blas = path.find("pthread") != std::string::npos  ? "OpenBLAS (pthread)"
                        : path.find("openmp") != std::string::npos ? "OpenBLAS (OpenMP)"
-                                                                   : "OpenBLAS";
+                                                                  : "OpenBLAS";
         } else if (path.find("blis") != std::string::npos) {
             env.blas = "BLIS";
         } else if (path.find("atlas") != std::string::npos) {
@@ -118,14 +119,6 @@ std::string osName() {
 }
 
 } // namespace
-
-bool EnvironmentInfo::hasCpuFeature(const std::string& flag) const {
-    return std::find(cpu_features.begin(), cpu_features.end(), flag) != cpu_features.end();
-}
-
-bool EnvironmentInfo::cpuHasNativeBf16() const {
-    return hasCpuFeature("avx512_bf16") || hasCpuFeature("amx_bf16");
-}
 
 EnvironmentInfo probeEnvironment() {
     EnvironmentInfo env;

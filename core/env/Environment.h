@@ -1,46 +1,8 @@
 #pragma once
-// What the machine and the LibTorch build offer. Recorded in every run.json so
-// that runs from different machines can be compared honestly.
-#include <cstdint>
-#include <string>
-#include <vector>
+// Probes what the machine and the LibTorch build offer (records/EnvironmentInfo.h).
+#include "records/EnvironmentInfo.h"
 
 namespace ts {
-
-struct CudaDeviceInfo {
-    int index = 0;
-    std::string name;
-    int64_t total_memory = 0;
-    int major = 0, minor = 0;  // compute capability
-};
-
-struct EnvironmentInfo {
-    std::string trainscope_version;
-    std::string torch_version;
-    std::string hostname;
-    std::string os;
-    std::string compiler;
-    std::string cpu_model;
-    int logical_cores = 0;
-    std::vector<std::string> cpu_features;  // of interest: avx2 avx512f avx512_bf16 amx_bf16 ...
-    std::string blas;          // "OpenBLAS (pthread)", "reference BLAS", "MKL", ...
-    std::string blas_library;  // resolved path of the BLAS shared library in use
-    bool reference_blas = false;
-    bool onednn = false;
-    std::string onednn_version;
-    int intra_op_threads = 0;
-    int inter_op_threads = 0;
-    bool cuda_available = false;
-    std::string cuda_version;
-    std::string cudnn_version;
-    std::vector<CudaDeviceInfo> cuda_devices;
-    int64_t host_memory_total = 0;
-    int64_t host_memory_available = 0;
-
-    bool hasCpuFeature(const std::string& flag) const;
-    // bf16 autocast on CPU is only worthwhile with native bf16 (AVX512-BF16/AMX).
-    bool cpuHasNativeBf16() const;
-};
 
 // Probes the running process (threads as currently set).
 EnvironmentInfo probeEnvironment();

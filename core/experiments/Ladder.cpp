@@ -9,6 +9,7 @@
 #include "config/ConfigError.h"
 #include "env/Devices.h"
 #include "env/Environment.h"
+#include "env/ValidateConfig.h"
 #include "experiments/MemoryGuard.h"
 
 namespace ts {
@@ -228,9 +229,10 @@ LadderResult runLadder(const LadderSpec& spec, const LadderContext& context, Poi
         const auto& def = rungs()[i];
         RungRow row{def.id, def.title, "", false, "", {}, 0, 0, false, "", {}};
         const RungPlan plan =
-            result.baseline_failed()  ? skip("not run: the baseline failed")
-            : runner.cancelled() ? skip(kNotRunCancelled)
-                                 : def.plan({result.best, context, result.rows[best_index], spec, runner});
+            result.baseline_failed() ? skip("not run: the baseline failed")
+            : runner.cancelled()
+                ? skip(kNotRunCancelled)
+                : def.plan({result.best, context, result.rows[best_index], spec, runner});
         row.skip_reason = plan.skip_reason;
         row.change = plan.change;
         row.config = plan.config;

@@ -10,6 +10,7 @@
 #include "report/ChartPng.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
+#include "util/Csv.h"
 
 namespace ts {
 namespace {
@@ -34,14 +35,6 @@ TableRows rows(const LadderResult& r) {
                        row.ran ? row.decision : row.skip_reason});
     }
     return out;
-}
-
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char c : text)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
 }
 
 std::string keptChanges(const LadderResult& r) {

@@ -7,7 +7,7 @@
 
 #include <torch/torch.h>
 
-#include "util/TorchCompat.h"
+#include "env/TorchCompat.h"
 
 namespace ts {
 namespace {

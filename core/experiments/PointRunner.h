@@ -7,7 +7,7 @@
 #include <string>
 
 #include "config/ExperimentConfig.h"
-#include "engine/Records.h"
+#include "records/Records.h"
 
 namespace ts {
 
@@ -31,7 +31,7 @@ struct PointResult {
 };
 
 class PointRunner {
-  public:
+public:
     virtual ~PointRunner() = default;
     // Runs `config`, recording the run into `run_dir`. Never throws for
     // failures of the run itself: they come back as Failed / OutOfMemory.

@@ -8,18 +8,19 @@
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
-#include "analysis/Pruning.h"
 #include "config/ConfigJson.h"
 #include "data/DataLoader.h"
 #include "data/Dataset.h"
 #include "engine/Checkpoint.h"
 #include "engine/Evaluate.h"
 #include "engine/OptimizerFactory.h"
+#include "engine/Pruning.h"
+#include "env/TorchCompat.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
+#include "util/Csv.h"
 #include "util/HostMemoryRetention.h"
 #include "util/Statistics.h"
-#include "util/TorchCompat.h"
 
 namespace ts {
 namespace {
@@ -99,11 +100,6 @@ void savePruned(Model& model, const ExperimentConfig& config, const std::filesys
     auto optimizer = makeOptimizer(config, model.parameters());
     saveCheckpoint(path, model, *optimizer, nullptr, CheckpointPosition{},
                    configToJson(config).dump());
-}
-
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    return "\"" + text + "\"";
 }
 
 std::string shapeText(const std::vector<int64_t>& shape) {

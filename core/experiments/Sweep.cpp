@@ -7,6 +7,7 @@
 
 #include "config/ConfigError.h"
 #include "config/ConfigJson.h"
+#include "env/ValidateConfig.h"
 #include "experiments/MemoryGuard.h"
 
 namespace ts {

@@ -9,6 +9,7 @@
 #include "report/ChartPng.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
+#include "util/Csv.h"
 
 namespace ts {
 namespace {
@@ -44,14 +45,6 @@ TableRows rows(const SweepResult& r) {
         out.push_back(std::move(cells));
     }
     return out;
-}
-
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char c : text)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
 }
 
 // Distinct values of axis `a` in run order.

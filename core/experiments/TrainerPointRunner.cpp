@@ -5,10 +5,10 @@
 #include <torch/torch.h>
 
 #include "engine/Trainer.h"
+#include "env/TorchCompat.h"
 #include "experiments/HostMemory.h"
 #include "report/RunDirectory.h"
 #include "util/ProcessMemory.h"
-#include "util/TorchCompat.h"
 
 namespace ts {
 namespace {
@@ -91,10 +91,10 @@ PointResult TrainerPointRunner::run(const ExperimentConfig& config,
         result.summary = trainer.run();
         result.outcome = result.summary.status == RunStatus::Completed ? PointOutcome::Completed
                                                                        : PointOutcome::Failed;
-        result.message = result.summary.status == RunStatus::Cancelled
-                              ? "cancelled after " +
-                                    std::to_string(result.summary.steps_completed) + " steps"
-                              : result.summary.error;
+        result.message =
+            result.summary.status == RunStatus::Cancelled
+                ? "cancelled after " + std::to_string(result.summary.steps_completed) + " steps"
+                : result.summary.error;
     } catch (const std::exception& e) {
         // Setup failures (bad data, a model that does not fit on the device).
         result.outcome = PointOutcome::Failed;

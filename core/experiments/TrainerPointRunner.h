@@ -5,15 +5,15 @@
 #include <cstdint>
 #include <mutex>
 
-#include "engine/TrainerObserver.h"
 #include "experiments/PointRunner.h"
+#include "records/TrainerObserver.h"
 
 namespace ts {
 
 class Trainer;
 
 class TrainerPointRunner : public PointRunner {
-  public:
+public:
     // `extra` (optional) also observes every run, e.g. a progress printer.
     explicit TrainerPointRunner(TrainerObserver* extra = nullptr);
     PointResult run(const ExperimentConfig& config, const std::filesystem::path& run_dir) override;
@@ -22,7 +22,7 @@ class TrainerPointRunner : public PointRunner {
     // Thread-safe: stops the running point within one step and every later one.
     void requestCancel();
 
-  private:
+private:
     TrainerObserver* extra_;
     int default_threads_;    // restored before each point: threads=N is process-wide
     int64_t idle_rss_bytes_; // resident set before any point ran

@@ -14,7 +14,7 @@ struct LayerSummary {
     std::string type;                  // Conv2d, BatchNorm2d, Linear, MaxPool2d, ...
     std::vector<int64_t> output_shape; // [C, H, W] or [features]
     int64_t params = 0;
-    double macs = 0;                   // multiply-accumulates, forward, one image
+    double macs = 0; // multiply-accumulates, forward, one image
 };
 
 struct ModelSummary {
@@ -28,7 +28,7 @@ struct ModelSummary {
 // Throws std::invalid_argument naming the bad model/stem/size.
 ModelSummary summarizeModel(const std::string& model, const std::string& stem, int in_channels,
                             int input_size, int num_classes);
-std::string formatModelSummary(const ModelSummary& summary);  // aligned text table
+std::string formatModelSummary(const ModelSummary& summary); // aligned text table
 nlohmann::json toJson(const ModelSummary& summary);
 
 } // namespace ts

@@ -17,7 +17,7 @@
 #include <string>
 
 #include "profiling/OpInputs.h"
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 namespace ts {
 

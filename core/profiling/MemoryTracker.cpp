@@ -3,7 +3,7 @@
 #include <c10/core/Allocator.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
 
-#include "util/TorchCompat.h"
+#include "env/TorchCompat.h"
 
 namespace ts {
 

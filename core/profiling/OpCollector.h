@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 namespace ts {
 

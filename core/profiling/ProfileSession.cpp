@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "env/TorchCompat.h"
 #include "profiling/FlopModel.h"
 #include "profiling/MemoryTracker.h"
 #include "profiling/OpCollector.h"
 #include "profiling/ProfileSchedule.h"
-#include "profiling/Trace.h"
-#include "util/TorchCompat.h"
+#include "trace/Trace.h"
 
 namespace ts {
 

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "config/ExperimentConfig.h"
-#include "engine/TrainerObserver.h"
+#include "records/TrainerObserver.h"
 
 namespace ts {
 

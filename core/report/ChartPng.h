@@ -21,7 +21,7 @@ struct Color {
 Color paletteColor(size_t i);
 
 class Image {
-  public:
+public:
     Image(int width, int height, Color background = {255, 255, 255});
     int width() const { return width_; }
     int height() const { return height_; }
@@ -39,7 +39,7 @@ class Image {
     static int textHeight(int scale = 1) { return 7 * scale; }
     const std::vector<uint8_t>& rgb() const { return pixels_; }
 
-  private:
+private:
     int width_, height_;
     std::vector<uint8_t> pixels_; // RGB, row-major
 };

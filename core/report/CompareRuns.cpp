@@ -9,19 +9,12 @@
 #include "report/CompareInputs.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
+#include "util/Csv.h"
 
 namespace ts {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char c : text)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
 
 double mibOf(int64_t bytes) {
     return bytes > 0 ? double(bytes) / (1024.0 * 1024.0) : kNaN;

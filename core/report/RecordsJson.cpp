@@ -11,7 +11,9 @@ namespace {
 
 using nlohmann::json;
 
-json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json number(double v) {
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
 
 double readNumber(const json& j, const char* key) {
     if (!j.contains(key) || j[key].is_null()) return std::numeric_limits<double>::quiet_NaN();
@@ -21,8 +23,8 @@ double readNumber(const json& j, const char* key) {
 } // namespace
 
 json toJson(const PhaseTimes& p) {
-    return {{"data_ms", p.data_ms},       {"copy_ms", p.copy_ms},
-            {"forward_ms", p.forward_ms}, {"backward_ms", p.backward_ms},
+    return {{"data_ms", p.data_ms},           {"copy_ms", p.copy_ms},
+            {"forward_ms", p.forward_ms},     {"backward_ms", p.backward_ms},
             {"optimizer_ms", p.optimizer_ms}, {"other_ms", p.other_ms}};
 }
 
@@ -116,8 +118,11 @@ RunSummary summaryFromJson(const json& j) {
 json toJson(const EnvironmentInfo& env) {
     json devices = json::array();
     for (const auto& d : env.cuda_devices)
-        devices.push_back({{"index", d.index}, {"name", d.name}, {"total_memory", d.total_memory},
-                           {"capability", std::to_string(d.major) + "." + std::to_string(d.minor)}});
+        devices.push_back(
+            {{"index", d.index},
+             {"name", d.name},
+             {"total_memory", d.total_memory},
+             {"capability", std::to_string(d.major) + "." + std::to_string(d.minor)}});
     return {{"trainscope_version", env.trainscope_version},
             {"torch_version", env.torch_version},
             {"hostname", env.hostname},
@@ -174,14 +179,10 @@ EnvironmentInfo environmentFromJson(const json& j) {
 }
 
 json toJson(const RunInfo& info) {
-    return {{"config", configToJson(info.config)},
-            {"environment", toJson(info.env)},
-            {"train_samples", info.train_samples},
-            {"val_samples", info.val_samples},
-            {"steps_per_epoch", info.steps_per_epoch},
-            {"parameters", info.parameters},
-            {"forward_macs", info.forward_macs},
-            {"start_epoch", info.start_epoch},
+    return {{"config", configToJson(info.config)},        {"environment", toJson(info.env)},
+            {"train_samples", info.train_samples},        {"val_samples", info.val_samples},
+            {"steps_per_epoch", info.steps_per_epoch},    {"parameters", info.parameters},
+            {"forward_macs", info.forward_macs},          {"start_epoch", info.start_epoch},
             {"start_global_step", info.start_global_step}};
 }
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "config/ConfigJson.h"
-#include "profiling/RunProfileWriter.h"
+#include "report/RunProfileWriter.h"
 #include "report/StepsCsv.h"
 #include "util/AtomicFile.h"
 
@@ -16,8 +16,12 @@ namespace ts {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool RunRecord::hasTrace() const { return fs::exists(dir / run_files::kTraceJson); }
-bool RunRecord::hasOps() const { return fs::exists(dir / run_files::kOpsCsv); }
+bool RunRecord::hasTrace() const {
+    return fs::exists(dir / run_files::kTraceJson);
+}
+bool RunRecord::hasOps() const {
+    return fs::exists(dir / run_files::kOpsCsv);
+}
 
 RunRecorder::RunRecorder(fs::path dir) : dir_(std::move(dir)) {
     fs::create_directories(dir_);
@@ -64,8 +68,9 @@ void RunRecorder::onProfile(const ProfileCapture& capture) {
 
 void RunRecorder::onMessage(LogLevel level, const std::string& text) {
     std::lock_guard<std::mutex> lock(mutex_);
-    const char* prefix = level == LogLevel::Error ? "error: "
-                         : level == LogLevel::Warning ? "warning: " : "";
+    const char* prefix = level == LogLevel::Error     ? "error: "
+                         : level == LogLevel::Warning ? "warning: "
+                                                      : "";
     messages_.push_back(prefix + text);
 }
 
@@ -78,7 +83,8 @@ void RunRecorder::onRunFinished(const RunSummary& summary) {
 
 void RunRecorder::writeRunJson() {
     json epochs = json::array();
-    for (const auto& e : epochs_) epochs.push_back(toJson(e));
+    for (const auto& e : epochs_)
+        epochs.push_back(toJson(e));
     json run = toJson(info_);
     run["format"] = "trainscope-run-1";
     run["epochs"] = epochs;
@@ -91,8 +97,9 @@ void RunRecorder::writeRunJson() {
 RunRecord loadRun(const fs::path& dir, bool with_steps) {
     const auto path = dir / run_files::kRunJson;
     std::ifstream in(path);
-    if (!in) throw RunFormatError(path.string() + ": cannot open (is " + dir.string() +
-                                  " a Trainscope run directory?)");
+    if (!in)
+        throw RunFormatError(path.string() + ": cannot open (is " + dir.string() +
+                             " a Trainscope run directory?)");
     json j;
     try {
         j = json::parse(in);
@@ -113,7 +120,8 @@ RunRecord loadRun(const fs::path& dir, bool with_steps) {
         r.info.forward_macs = j.value("forward_macs", 0.0);
         r.info.start_epoch = j.value("start_epoch", 0);
         r.info.start_global_step = j.value("start_global_step", int64_t(0));
-        for (const auto& e : j.value("epochs", json::array())) r.epochs.push_back(epochFromJson(e));
+        for (const auto& e : j.value("epochs", json::array()))
+            r.epochs.push_back(epochFromJson(e));
         r.summary = summaryFromJson(j.value("summary", json::object()));
         r.profile = j.value("profile", json());
     } catch (const RunFormatError&) {
@@ -138,7 +146,8 @@ std::vector<fs::path> findRuns(const fs::path& root) {
     }
     std::sort(found.begin(), found.end(), [](auto& a, auto& b) { return a.first > b.first; });
     std::vector<fs::path> out;
-    for (auto& f : found) out.push_back(f.second);
+    for (auto& f : found)
+        out.push_back(f.second);
     return out;
 }
 
@@ -149,7 +158,8 @@ fs::path makeRunDirectory(const fs::path& root, const std::string& name) {
     std::ostringstream stamp;
     stamp << std::put_time(&tm, "%Y%m%d-%H%M%S");
     std::string safe;
-    for (char c : name) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
+    for (char c : name)
+        safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
     fs::path dir = root / (stamp.str() + "-" + safe);
     for (int i = 2; fs::exists(dir); ++i)
         dir = root / (stamp.str() + "-" + safe + "-" + std::to_string(i));

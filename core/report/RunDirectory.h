@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/Records.h"
-#include "engine/TrainerObserver.h"
+#include "records/Records.h"
+#include "records/TrainerObserver.h"
 
 namespace ts {
 
@@ -37,7 +37,7 @@ struct RunRecord {
     std::vector<EpochRecord> epochs;
     std::vector<StepRecord> steps;
     RunSummary summary;
-    nlohmann::json profile;   // profiling summary (top ops, breakdown), null if none
+    nlohmann::json profile; // profiling summary (top ops, breakdown), null if none
     bool hasTrace() const;
     bool hasOps() const;
 };
@@ -94,12 +94,30 @@ private:
 class ObserverList : public TrainerObserver {
 public:
     void add(TrainerObserver* observer) { observers_.push_back(observer); }
-    void onRunStarted(const RunInfo& i) override { for (auto* o : observers_) o->onRunStarted(i); }
-    void onStep(const StepRecord& s) override { for (auto* o : observers_) o->onStep(s); }
-    void onEpoch(const EpochRecord& e) override { for (auto* o : observers_) o->onEpoch(e); }
-    void onProfile(const ProfileCapture& c) override { for (auto* o : observers_) o->onProfile(c); }
-    void onMessage(LogLevel l, const std::string& t) override { for (auto* o : observers_) o->onMessage(l, t); }
-    void onRunFinished(const RunSummary& s) override { for (auto* o : observers_) o->onRunFinished(s); }
+    void onRunStarted(const RunInfo& i) override {
+        for (auto* o : observers_)
+            o->onRunStarted(i);
+    }
+    void onStep(const StepRecord& s) override {
+        for (auto* o : observers_)
+            o->onStep(s);
+    }
+    void onEpoch(const EpochRecord& e) override {
+        for (auto* o : observers_)
+            o->onEpoch(e);
+    }
+    void onProfile(const ProfileCapture& c) override {
+        for (auto* o : observers_)
+            o->onProfile(c);
+    }
+    void onMessage(LogLevel l, const std::string& t) override {
+        for (auto* o : observers_)
+            o->onMessage(l, t);
+    }
+    void onRunFinished(const RunSummary& s) override {
+        for (auto* o : observers_)
+            o->onRunFinished(s);
+    }
 
 private:
     std::vector<TrainerObserver*> observers_;

@@ -9,11 +9,31 @@ namespace ts {
 namespace {
 
 // Column order is the file format: append new columns at the end only.
-const char* const kColumns[] = {
-    "epoch", "step", "global_step", "batch_size", "data_ms", "copy_ms", "forward_ms",
-    "backward_ms", "optimizer_ms", "other_ms", "step_ms", "images_per_sec", "loss", "lr",
-    "correct", "skipped", "loss_scale", "tensor_bytes", "tensor_peak_bytes", "rss_bytes",
-    "device_bytes", "device_peak_bytes", "wall_s", "profiled", "page_faults"};
+const char* const kColumns[] = {"epoch",
+                                "step",
+                                "global_step",
+                                "batch_size",
+                                "data_ms",
+                                "copy_ms",
+                                "forward_ms",
+                                "backward_ms",
+                                "optimizer_ms",
+                                "other_ms",
+                                "step_ms",
+                                "images_per_sec",
+                                "loss",
+                                "lr",
+                                "correct",
+                                "skipped",
+                                "loss_scale",
+                                "tensor_bytes",
+                                "tensor_peak_bytes",
+                                "rss_bytes",
+                                "device_bytes",
+                                "device_peak_bytes",
+                                "wall_s",
+                                "profiled",
+                                "page_faults"};
 constexpr size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 // Files written before page_faults was added end at "profiled"; they still read.
 constexpr size_t kFirstFormatColumns = 24;
@@ -33,7 +53,8 @@ size_t knownHeaderColumns(const std::string& header) {
 
 std::string stepsCsvHeader() {
     std::string out;
-    for (size_t i = 0; i < kColumnCount; ++i) out += (i ? "," : "") + std::string(kColumns[i]);
+    for (size_t i = 0; i < kColumnCount; ++i)
+        out += (i ? "," : "") + std::string(kColumns[i]);
     return out + "\n";
 }
 
@@ -69,7 +90,8 @@ std::vector<StepRecord> readStepsCsv(const std::filesystem::path& path) {
         std::stringstream cells(line);
         std::string cell;
         try {
-            while (std::getline(cells, cell, ',')) v.push_back(std::stod(cell));
+            while (std::getline(cells, cell, ','))
+                v.push_back(std::stod(cell));
         } catch (const std::exception&) {
             throw RunFormatError(path.string() + ":" + std::to_string(line_no) +
                                  ": not a number: \"" + cell + "\"");
@@ -83,15 +105,30 @@ std::vector<StepRecord> readStepsCsv(const std::filesystem::path& path) {
         }
         StepRecord s;
         size_t i = 0;
-        s.epoch = int(v[i++]); s.step = int64_t(v[i++]); s.global_step = int64_t(v[i++]);
+        s.epoch = int(v[i++]);
+        s.step = int64_t(v[i++]);
+        s.global_step = int64_t(v[i++]);
         s.batch_size = int(v[i++]);
-        s.phases.data_ms = v[i++]; s.phases.copy_ms = v[i++]; s.phases.forward_ms = v[i++];
-        s.phases.backward_ms = v[i++]; s.phases.optimizer_ms = v[i++]; s.phases.other_ms = v[i++];
-        s.step_ms = v[i++]; s.images_per_sec = v[i++]; s.loss = v[i++]; s.lr = v[i++];
-        s.correct = int64_t(v[i++]); s.skipped = v[i++] != 0; s.loss_scale = v[i++];
-        s.tensor_bytes = int64_t(v[i++]); s.tensor_peak_bytes = int64_t(v[i++]);
-        s.rss_bytes = int64_t(v[i++]); s.device_bytes = int64_t(v[i++]);
-        s.device_peak_bytes = int64_t(v[i++]); s.wall_s = v[i++]; s.profiled = v[i++] != 0;
+        s.phases.data_ms = v[i++];
+        s.phases.copy_ms = v[i++];
+        s.phases.forward_ms = v[i++];
+        s.phases.backward_ms = v[i++];
+        s.phases.optimizer_ms = v[i++];
+        s.phases.other_ms = v[i++];
+        s.step_ms = v[i++];
+        s.images_per_sec = v[i++];
+        s.loss = v[i++];
+        s.lr = v[i++];
+        s.correct = int64_t(v[i++]);
+        s.skipped = v[i++] != 0;
+        s.loss_scale = v[i++];
+        s.tensor_bytes = int64_t(v[i++]);
+        s.tensor_peak_bytes = int64_t(v[i++]);
+        s.rss_bytes = int64_t(v[i++]);
+        s.device_bytes = int64_t(v[i++]);
+        s.device_peak_bytes = int64_t(v[i++]);
+        s.wall_s = v[i++];
+        s.profiled = v[i++] != 0;
         s.page_faults = i < columns ? int64_t(v[i++]) : -1;
         steps.push_back(s);
     }

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/Records.h"
+#include "records/Records.h"
 
 namespace ts {
 

@@ -26,8 +26,12 @@ int64_t statusField(const char* field) {
 
 } // namespace
 
-int64_t currentRssBytes() { return statusField("VmRSS:"); }
-int64_t peakRssBytes() { return statusField("VmHWM:"); }
+int64_t currentRssBytes() {
+    return statusField("VmRSS:");
+}
+int64_t peakRssBytes() {
+    return statusField("VmHWM:");
+}
 
 int64_t processPageFaults() {
     rusage usage{};

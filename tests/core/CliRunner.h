@@ -34,15 +34,16 @@ inline CliResult runCli(const std::string& args) {
 
 // Starts the CLI with `args` in the background, waits until `file` has at
 // least `lines` lines (a run's steps.csv: header + steps), sends SIGTERM
-// (handled like Ctrl-C; a background job of sh has SIGINT ignored), and returns the CLI's exit status and output. Gives up (and
-// kills it) after 300 s.
+// (handled like Ctrl-C; a background job of sh has SIGINT ignored), and returns the CLI's exit
+// status and output. Gives up (and kills it) after 300 s.
 inline CliResult interruptCliWhen(const std::string& args, const std::string& file, int lines) {
     // Run by sh -c '...': the script itself uses only double quotes.
-    const std::string script = std::string(TRAINSCOPE_CLI_PATH) + " " + args +
-                               R"sh( & pid=$!; n=0;
-while [ "$(cat ")sh" + file + R"sh(" 2>/dev/null | wc -l)" -lt )sh" +
-                               std::to_string(lines) +
-                               R"sh( ] && [ $n -lt 1500 ] && [ -e /proc/$pid ] && ! grep -q zombie /proc/$pid/status; do
+    const std::string script =
+        std::string(TRAINSCOPE_CLI_PATH) + " " + args +
+        R"sh( & pid=$!; n=0;
+while [ "$(cat ")sh" +
+        file + R"sh(" 2>/dev/null | wc -l)" -lt )sh" + std::to_string(lines) +
+        R"sh( ] && [ $n -lt 1500 ] && [ -e /proc/$pid ] && ! grep -q zombie /proc/$pid/status; do
   sleep 0.2; n=$((n+1));
 done
 kill -TERM $pid; (sleep 300; kill -9 $pid) >/dev/null 2>&1 & watchdog=$!

@@ -7,6 +7,7 @@
 #include "config/ConfigError.h"
 #include "config/ConfigJson.h"
 #include "config/Presets.h"
+#include "env/ValidateConfig.h"
 
 using namespace ts;
 using nlohmann::json;
@@ -14,8 +15,7 @@ using nlohmann::json;
 namespace {
 
 // The message of the ConfigError `fn` throws ("" when none).
-template <typename Fn>
-std::string configErrorOf(Fn fn) {
+template <typename Fn> std::string configErrorOf(Fn fn) {
     try {
         fn();
     } catch (const ConfigError& e) {
@@ -75,8 +75,9 @@ TEST(Config, UnknownKeyIsNamed) {
     EXPECT_NE(message.find("my.json"), std::string::npos) << message;
     EXPECT_NE(message.find("batchsize"), std::string::npos) << message;
     EXPECT_NE(message.find("unknown key"), std::string::npos) << message;
-    const auto nested =
-        configErrorOf([] { configFromJson(json{{"profile", {{"actve", 3}}}}, "x"); });
+    const auto nested = configErrorOf([] {
+        configFromJson(json{{"profile", {{"actve", 3}}}}, "x");
+    });
     EXPECT_NE(nested.find("profile.actve"), std::string::npos) << nested;
 }
 
@@ -116,7 +117,9 @@ TEST(Config, InvalidJsonFileNamesFile) {
               std::string::npos);
 }
 
-TEST(Config, DefaultsAreValid) { EXPECT_TRUE(validateConfig(ExperimentConfig{}).empty()); }
+TEST(Config, DefaultsAreValid) {
+    EXPECT_TRUE(validateConfig(ExperimentConfig{}).empty());
+}
 
 TEST(Config, EveryValidationRuleNamesItsKey) {
     struct Rule {
@@ -132,7 +135,11 @@ TEST(Config, EveryValidationRuleNamesItsKey) {
         {"schedule", [](auto& c) { c.schedule = "linear"; }},
         {"device", [](auto& c) { c.device = "tpu"; }},
         {"num_classes", [](auto& c) { c.num_classes = 1; }},
-        {"num_classes", [](auto& c) { c.dataset = "cifar100"; c.num_classes = 10; }},
+        {"num_classes",
+         [](auto& c) {
+             c.dataset = "cifar100";
+             c.num_classes = 10;
+         }},
         {"batch_size", [](auto& c) { c.batch_size = 0; }},
         {"epochs", [](auto& c) { c.epochs = 0; }},
         {"max_steps", [](auto& c) { c.max_steps = -1; }},
@@ -159,7 +166,7 @@ TEST(Config, EveryValidationRuleNamesItsKey) {
         {"pretrained", [](auto& c) { c.pretrained = "/nonexistent/weights.pth"; }},
         {"resume", [](auto& c) { c.resume = "/nonexistent/final.pt"; }},
         {"data_dir", [](auto& c) { c.data_dir = "/nonexistent/dir"; }},
-        {"precision", [](auto& c) { c.precision = "fp16"; }},  // no CUDA here
+        {"precision", [](auto& c) { c.precision = "fp16"; }}, // no CUDA here
         {"profile.active", [](auto& c) { c.profile.active = 0; }},
         {"profile.wait", [](auto& c) { c.profile.wait = -1; }},
         {"profile.warmup", [](auto& c) { c.profile.warmup = -1; }},

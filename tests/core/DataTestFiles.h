@@ -17,7 +17,7 @@
 namespace ts::data_test {
 
 class TempFolder {
-  public:
+public:
     TempFolder() {
         static std::atomic<int> counter{0};
         const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
@@ -32,7 +32,7 @@ class TempFolder {
     }
     const std::filesystem::path& path() const { return path_; }
 
-  private:
+private:
     std::filesystem::path path_;
 };
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "config/ExperimentConfig.h"
-#include "engine/TrainerObserver.h"
+#include "records/TrainerObserver.h"
 
 namespace ts::test {
 
@@ -48,7 +48,10 @@ class RecordingObserver : public TrainerObserver {
 public:
     std::function<void(const StepRecord&)> on_step;
     std::function<void(const EpochRecord&)> on_epoch;
-    void onRunStarted(const RunInfo& i) override { add('S'); info = i; }
+    void onRunStarted(const RunInfo& i) override {
+        add('S');
+        info = i;
+    }
     void onStep(const StepRecord& s) override {
         add('s');
         steps.push_back(s);
@@ -61,7 +64,10 @@ public:
     }
     void onProfile(const ProfileCapture&) override { add('P'); }
     void onMessage(LogLevel, const std::string& m) override { messages.push_back(m); }
-    void onRunFinished(const RunSummary& s) override { add('F'); summary = s; }
+    void onRunFinished(const RunSummary& s) override {
+        add('F');
+        summary = s;
+    }
 
     std::string sequence;
     RunInfo info;

@@ -41,8 +41,8 @@ inline bool runTorchvisionReference(const std::string& mode, const std::filesyst
                                     std::string* log) {
     const auto log_path = target.parent_path() / (mode + "_python.log");
     const std::string cmd = "/usr/bin/python3 '" +
-                            modelFixture("torchvision_reference.py").string() + "' " + mode +
-                            " '" + target.string() + "' >'" + log_path.string() + "' 2>&1";
+                            modelFixture("torchvision_reference.py").string() + "' " + mode + " '" +
+                            target.string() + "' >'" + log_path.string() + "' 2>&1";
     if (std::system(cmd.c_str()) == 0) return true;
     std::ifstream in(log_path);
     *log = "command failed: " + cmd + "\n" +

@@ -8,8 +8,8 @@
 
 #include "ModelTestSupport.h"
 #include "ProfTestSupport.h"
-#include "profiling/ChromeTraceReader.h"
-#include "profiling/RunProfileWriter.h"
+#include "report/RunProfileWriter.h"
+#include "trace/ChromeTraceReader.h"
 
 namespace ts {
 namespace {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "config/ExperimentConfig.h"
-#include "engine/TrainerObserver.h"
-#include "profiling/Trace.h"
+#include "records/TrainerObserver.h"
+#include "trace/Trace.h"
 
 namespace ts::test {
 

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "ProfTestSupport.h"
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 namespace ts {
 namespace {

@@ -9,8 +9,8 @@
 #include <torch/torch.h>
 
 #include "EngineTestSupport.h"
-#include "analysis/Pruning.h"
 #include "engine/Checkpoint.h"
+#include "engine/Pruning.h"
 #include "engine/Trainer.h"
 #include "experiments/PruneStudy.h"
 

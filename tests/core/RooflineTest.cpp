@@ -8,6 +8,7 @@
 #include "analysis/NcuCsv.h"
 #include "analysis/Roofline.h"
 #include "experiments/PeakBenchmark.h"
+#include "report/RooflineReport.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 namespace ts::test {
 
 class FakePointRunner : public PointRunner {
-  public:
+public:
     std::function<PointResult(const ExperimentConfig&)> behavior;
     int64_t available_bytes = int64_t(1) << 40;
     std::vector<ExperimentConfig> ran;

@@ -12,10 +12,10 @@
 #include "ProfTestSupport.h"
 #include "analysis/OpStats.h"
 #include "analysis/OpTableFormat.h"
-#include "profiling/ChromeTraceReader.h"
-#include "profiling/ChromeTraceWriter.h"
 #include "profiling/MemoryTracker.h"
 #include "profiling/ProfileSession.h"
+#include "trace/ChromeTraceReader.h"
+#include "trace/ChromeTraceWriter.h"
 
 namespace ts {
 namespace {

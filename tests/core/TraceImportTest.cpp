@@ -11,8 +11,8 @@
 #include "ProfTestSupport.h"
 #include "analysis/OpStats.h"
 #include "analysis/StepBreakdown.h"
-#include "profiling/ChromeTraceReader.h"
 #include "profiling/FlopModel.h"
+#include "trace/ChromeTraceReader.h"
 
 namespace ts {
 namespace {

@@ -8,7 +8,7 @@
 #include "ModelTestSupport.h"
 #include "ProfTestSupport.h"
 #include "commands/TraceStatsCommand.h"
-#include "profiling/ChromeTraceWriter.h"
+#include "trace/ChromeTraceWriter.h"
 
 namespace ts {
 namespace {

@@ -2,7 +2,7 @@
 // Made-up step and epoch records for feeding the Live view without training.
 #include <vector>
 
-#include "engine/Records.h"
+#include "records/Records.h"
 
 namespace ts::testing {
 

@@ -4,7 +4,7 @@
 // sub-operators, with backward nodes linked to their forward operators.
 #include <cstdint>
 
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 namespace ts::testing {
 

@@ -6,7 +6,7 @@
 
 #include "config/ExperimentConfig.h"
 #include "engine/Trainer.h"
-#include "engine/TrainerObserver.h"
+#include "records/TrainerObserver.h"
 
 namespace ts::testing {
 

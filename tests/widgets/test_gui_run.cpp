@@ -5,9 +5,9 @@
 #include <QDropEvent>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QTemporaryDir>
 #include <QMimeData>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "GuiFixture.h"
@@ -18,7 +18,6 @@
 #include "live/LiveView.h"
 #include "operators/OpTableModel.h"
 #include "operators/OperatorsView.h"
-#include "profiling/ChromeTraceWriter.h"
 #include "report/RunDirectory.h"
 #include "run/RunController.h"
 #include "runs/RunModels.h"
@@ -27,6 +26,7 @@
 #include "shell/DocumentLoader.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
+#include "trace/ChromeTraceWriter.h"
 
 using namespace ts;
 using namespace ts::gui;

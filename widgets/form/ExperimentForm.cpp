@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "config/ConfigError.h"
+#include "env/ValidateConfig.h"
 #include "form/DevicePicker.h"
 #include "form/FormFields.h"
 

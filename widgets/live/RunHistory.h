@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/Records.h"
+#include "records/Records.h"
 
 namespace ts::gui {
 

@@ -4,7 +4,7 @@
 
 #include <QWidget>
 
-#include "engine/Records.h"
+#include "records/Records.h"
 #include "run/LiveUpdate.h"
 
 class QLabel;

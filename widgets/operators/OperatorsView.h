@@ -7,7 +7,7 @@
 #include <QWidget>
 
 #include "analysis/OpStats.h"
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 class QCheckBox;
 class QComboBox;

@@ -129,8 +129,10 @@ void PeaksPanel::onMeasured() {
     unsetCursor();
     // Measuring ends once the result is applied, not when the worker returns:
     // isMeasuring() and measuringChanged(false) then agree.
-    if (m.error.isEmpty()) setPeaks(m.peaks);
-    else updateRidge();
+    if (m.error.isEmpty())
+        setPeaks(m.peaks);
+    else
+        updateRidge();
     measuring_ = false;
     emit measuringChanged(false);
     if (!m.error.isEmpty()) emit measureFailed(m.error);

@@ -19,6 +19,7 @@
 #include "common/AppSettings.h"
 #include "common/CsvExport.h"
 #include "common/SortFilterProxy.h"
+#include "report/RooflineReport.h"
 #include "roofline/PeaksPanel.h"
 #include "roofline/RooflineChart.h"
 #include "roofline/RooflineModel.h"

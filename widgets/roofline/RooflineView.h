@@ -11,7 +11,7 @@
 #include "analysis/OpStats.h"
 #include "analysis/Roofline.h"
 #include "config/ExperimentConfig.h"
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 class QCheckBox;
 class QLabel;

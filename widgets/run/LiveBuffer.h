@@ -4,7 +4,7 @@
 // takes everything at once. Neither side ever waits on the other for long.
 #include <mutex>
 
-#include "engine/TrainerObserver.h"
+#include "records/TrainerObserver.h"
 #include "run/LiveUpdate.h"
 
 namespace ts::gui {

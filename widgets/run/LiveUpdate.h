@@ -9,8 +9,8 @@
 #include <QMetaType>
 #include <QString>
 
-#include "engine/Records.h"
-#include "profiling/Trace.h"
+#include "records/Records.h"
+#include "trace/Trace.h"
 
 namespace ts::gui {
 

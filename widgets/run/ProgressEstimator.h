@@ -4,7 +4,7 @@
 #include <deque>
 #include <vector>
 
-#include "engine/Records.h"
+#include "records/Records.h"
 #include "run/LiveUpdate.h"
 
 namespace ts::gui {

@@ -5,6 +5,7 @@
 
 #include <QDir>
 
+#include "env/ValidateConfig.h"
 #include "report/RunDirectory.h"
 #include "run/RunWorker.h"
 

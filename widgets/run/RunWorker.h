@@ -8,7 +8,7 @@
 #include <QThread>
 
 #include "config/ExperimentConfig.h"
-#include "engine/Records.h"
+#include "records/Records.h"
 
 namespace ts {
 class Trainer;

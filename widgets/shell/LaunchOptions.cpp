@@ -122,4 +122,10 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     return o;
 }
 
+std::optional<QString> helpOrVersionText(const QStringList& arguments) {
+    QString error, help;
+    if (parseLaunchOptions(arguments, &error, &help) || help.isEmpty()) return std::nullopt;
+    return help;
+}
+
 } // namespace ts::gui

@@ -35,4 +35,9 @@ struct LaunchOptions {
 std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QString* error,
                                                 QString* helpText);
 
+// The help or version text when `arguments` ask for it and parse; nullopt
+// otherwise (also when they hold options only QApplication knows, such as
+// -platform: runApplication answers those after QApplication has taken its own).
+std::optional<QString> helpOrVersionText(const QStringList& arguments);
+
 } // namespace ts::gui

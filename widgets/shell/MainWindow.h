@@ -6,10 +6,10 @@
 
 #include <QMainWindow>
 
-#include "profiling/Trace.h"
 #include "shell/Machine.h"
 #include "shell/OpenedDocument.h"
 #include "shell/Views.h"
+#include "trace/Trace.h"
 
 class QDockWidget;
 class QMenu;

@@ -7,8 +7,8 @@
 #include <QMetaType>
 #include <QString>
 
-#include "profiling/Trace.h"
 #include "report/RunDirectory.h"
+#include "trace/Trace.h"
 
 namespace ts::gui {
 

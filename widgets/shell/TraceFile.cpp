@@ -1,6 +1,6 @@
 #include "shell/TraceFile.h"
 
-#include "profiling/ChromeTraceReader.h"
+#include "trace/ChromeTraceReader.h"
 
 namespace ts::gui {
 

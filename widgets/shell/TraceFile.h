@@ -5,7 +5,7 @@
 
 #include <QString>
 
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 namespace ts::gui {
 

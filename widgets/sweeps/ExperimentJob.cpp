@@ -4,10 +4,10 @@
 #include <filesystem>
 
 #include "common/FinishOnOwnerThread.h"
-#include "engine/TrainerObserver.h"
 #include "experiments/LadderReport.h"
 #include "experiments/SweepReport.h"
 #include "experiments/TrainerPointRunner.h"
+#include "records/TrainerObserver.h"
 #include "report/RunDirectory.h"
 
 namespace ts::gui {

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 
 #include "config/ConfigError.h"
+#include "env/ValidateConfig.h"
 
 namespace ts::gui {
 namespace {

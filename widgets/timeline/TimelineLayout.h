@@ -9,8 +9,8 @@
 #include <memory>
 #include <vector>
 
-#include "profiling/Trace.h"
 #include "timeline/TimelineViewport.h"
+#include "trace/Trace.h"
 
 namespace ts::gui {
 

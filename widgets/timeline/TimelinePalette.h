@@ -6,7 +6,7 @@
 
 #include <QColor>
 
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 namespace ts::gui {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 namespace ts::gui {
 

@@ -6,8 +6,8 @@
 #include <QTimer>
 #include <QWidget>
 
-#include "profiling/Trace.h"
 #include "timeline/TimelineSearch.h"
+#include "trace/Trace.h"
 
 class QLabel;
 class QLineEdit;

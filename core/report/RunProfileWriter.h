@@ -7,7 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 namespace ts {
 

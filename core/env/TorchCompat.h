@@ -9,8 +9,8 @@
 #include <c10/core/ScalarType.h>
 #include <torch/version.h>
 
-#define TRAINSCOPE_TORCH_AT_LEAST(major, minor)                                                  \
-    (TORCH_VERSION_MAJOR > (major) ||                                                          \
+#define TRAINSCOPE_TORCH_AT_LEAST(major, minor)                                                    \
+    (TORCH_VERSION_MAJOR > (major) ||                                                              \
      (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 
 namespace ts::compat {
@@ -22,16 +22,16 @@ void setAutocast(c10::DeviceType device, bool enabled, c10::ScalarType dtype);
 void clearAutocastCache();
 
 // --- CUDA -----------------------------------------------------------------
-bool cudaBuilt();  // LibTorch compiled with CUDA (device may still be absent)
+bool cudaBuilt(); // LibTorch compiled with CUDA (device may still be absent)
 std::string cudaDeviceName(int index);
 bool cudaSupportsBf16(int index);
 void cudaSynchronize(int index);
 struct CudaMemory {
-    int64_t allocated = 0;       // bytes held by tensors now
-    int64_t peak_allocated = 0;  // since the last reset
-    int64_t reserved = 0;        // held by the caching allocator
-    int64_t total = 0;           // device memory
-    int64_t free = 0;            // free on the device (cudaMemGetInfo)
+    int64_t allocated = 0;      // bytes held by tensors now
+    int64_t peak_allocated = 0; // since the last reset
+    int64_t reserved = 0;       // held by the caching allocator
+    int64_t total = 0;          // device memory
+    int64_t free = 0;           // free on the device (cudaMemGetInfo)
 };
 CudaMemory cudaMemory(int index);
 void cudaResetPeak(int index);
@@ -45,8 +45,7 @@ void nvtxPop();
 // c10::MemoryReportingInfoBase::reportMemoryUsage takes total_allocated and
 // total_reserved as int64_t in 1.13 and as size_t in 2.x. The type is read off
 // the base class itself, so an override compiles against either.
-template <typename F>
-struct MemoryReportTotalOf;
+template <typename F> struct MemoryReportTotalOf;
 template <typename C, typename R, typename P, typename A, typename T, typename D>
 struct MemoryReportTotalOf<R (C::*)(P, A, T, T, D)> {
     using type = T;

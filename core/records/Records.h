@@ -6,18 +6,18 @@
 #include <string>
 
 #include "config/ExperimentConfig.h"
-#include "env/Environment.h"
+#include "records/EnvironmentInfo.h"
 
 namespace ts {
 
 // Phases of one training step; together with `other` they add up to step_ms.
 struct PhaseTimes {
-    double data_ms = 0;       // waiting for the loader
-    double copy_ms = 0;       // host -> device copy (and layout conversion)
-    double forward_ms = 0;    // forward + loss
-    double backward_ms = 0;   // loss.backward()
-    double optimizer_ms = 0;  // (unscale,) optimizer.step(), zero_grad
-    double other_ms = 0;      // bookkeeping between phases
+    double data_ms = 0;      // waiting for the loader
+    double copy_ms = 0;      // host -> device copy (and layout conversion)
+    double forward_ms = 0;   // forward + loss
+    double backward_ms = 0;  // loss.backward()
+    double optimizer_ms = 0; // (unscale,) optimizer.step(), zero_grad
+    double other_ms = 0;     // bookkeeping between phases
 
     double total() const {
         return data_ms + copy_ms + forward_ms + backward_ms + optimizer_ms + other_ms;
@@ -25,25 +25,25 @@ struct PhaseTimes {
 };
 
 struct StepRecord {
-    int epoch = 0;               // 0-based
-    int64_t step = 0;            // 0-based within the epoch
-    int64_t global_step = 0;     // 0-based over the run (continues after resume)
+    int epoch = 0;           // 0-based
+    int64_t step = 0;        // 0-based within the epoch
+    int64_t global_step = 0; // 0-based over the run (continues after resume)
     int batch_size = 0;
     PhaseTimes phases;
     double step_ms = 0;
     double images_per_sec = 0;
     double loss = 0;
     double lr = 0;
-    int64_t correct = 0;         // correct predictions in this batch
-    bool skipped = false;        // fp16: optimizer step skipped (inf/nan gradients)
-    double loss_scale = 0;       // fp16 only
-    int64_t tensor_bytes = 0;    // live CPU tensor bytes at step end
-    int64_t tensor_peak_bytes = 0;  // peak live CPU tensor bytes during the step
-    int64_t rss_bytes = 0;       // process resident set at step end
-    int64_t device_bytes = 0;    // CUDA allocator: allocated at step end
-    int64_t device_peak_bytes = 0;  // CUDA allocator peak during the step
-    double wall_s = 0;           // seconds since the run started
-    bool profiled = false;       // this step was inside an active profiling window
+    int64_t correct = 0;           // correct predictions in this batch
+    bool skipped = false;          // fp16: optimizer step skipped (inf/nan gradients)
+    double loss_scale = 0;         // fp16 only
+    int64_t tensor_bytes = 0;      // live CPU tensor bytes at step end
+    int64_t tensor_peak_bytes = 0; // peak live CPU tensor bytes during the step
+    int64_t rss_bytes = 0;         // process resident set at step end
+    int64_t device_bytes = 0;      // CUDA allocator: allocated at step end
+    int64_t device_peak_bytes = 0; // CUDA allocator peak during the step
+    double wall_s = 0;             // seconds since the run started
+    bool profiled = false;         // this step was inside an active profiling window
     // Page faults of the whole process during the step; each one is a page the
     // kernel had to map (and zero) again. -1: not recorded (older steps.csv).
     int64_t page_faults = 0;
@@ -52,15 +52,15 @@ struct StepRecord {
 struct EpochRecord {
     int epoch = 0;
     int64_t steps = 0;
-    double epoch_time_s = 0;      // training part of the epoch
+    double epoch_time_s = 0; // training part of the epoch
     double val_time_s = 0;
-    double images_per_sec = 0;    // over the epoch's training part
+    double images_per_sec = 0; // over the epoch's training part
     double train_loss = 0;
-    double train_accuracy = 0;    // 0..1
+    double train_accuracy = 0; // 0..1
     bool has_val = false;
     double val_loss = std::numeric_limits<double>::quiet_NaN();
     double val_accuracy = std::numeric_limits<double>::quiet_NaN();
-    double lr = 0;                // at epoch end
+    double lr = 0; // at epoch end
 };
 
 struct RunInfo {
@@ -68,22 +68,22 @@ struct RunInfo {
     EnvironmentInfo env;
     int64_t train_samples = 0;
     int64_t val_samples = 0;
-    int64_t steps_per_epoch = 0;  // after max_steps
+    int64_t steps_per_epoch = 0; // after max_steps
     int64_t parameters = 0;
-    double forward_macs = 0;      // per image, analytic
-    int start_epoch = 0;          // > 0 when resumed
+    double forward_macs = 0; // per image, analytic
+    int start_epoch = 0;     // > 0 when resumed
     int64_t start_global_step = 0;
 };
 
 enum class RunStatus { Running, Completed, Cancelled, Failed };
 const char* toString(RunStatus status);
-RunStatus runStatusFromString(const std::string& text);  // throws std::invalid_argument
+RunStatus runStatusFromString(const std::string& text); // throws std::invalid_argument
 
 struct RunSummary {
     RunStatus status = RunStatus::Running;
-    std::string error;              // Failed: what went wrong
+    std::string error; // Failed: what went wrong
     int64_t steps_completed = 0;
-    int64_t skipped_steps = 0;      // fp16 overflow skips
+    int64_t skipped_steps = 0; // fp16 overflow skips
     int epochs_completed = 0;
     double total_time_s = 0;
     // Steady state: medians over steps after the first `warmup_steps_excluded`

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <ostream>
 
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 namespace ts {
 

@@ -1,4 +1,4 @@
-#include "profiling/ChromeTraceWriter.h"
+#include "trace/ChromeTraceWriter.h"
 
 #include <algorithm>
 #include <fstream>

@@ -10,15 +10,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
+#include "trace/TraceReadError.h"
 
 namespace ts {
-
-// what() is a complete sentence naming the file and what is wrong with it.
-class TraceReadError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 // Files above this size are refused (viewers cannot open them either).
 inline constexpr int64_t kMaxTraceFileBytes = int64_t(2) << 30;

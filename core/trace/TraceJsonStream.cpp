@@ -1,10 +1,10 @@
-#include "profiling/TraceJsonStream.h"
+#include "trace/TraceJsonStream.h"
 
 #include <cctype>
 #include <cmath>
 #include <vector>
 
-#include "profiling/ChromeTraceReader.h"
+#include "trace/TraceReadError.h"
 
 namespace ts {
 

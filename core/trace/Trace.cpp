@@ -1,4 +1,4 @@
-#include "profiling/Trace.h"
+#include "trace/Trace.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,4 +1,4 @@
-#include "profiling/RunProfileWriter.h"
+#include "report/RunProfileWriter.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,9 +9,10 @@
 #include "analysis/OpStats.h"
 #include "analysis/OpTableFormat.h"
 #include "analysis/StepBreakdown.h"
-#include "profiling/ChromeTraceWriter.h"
 #include "report/RunDirectory.h"
+#include "trace/ChromeTraceWriter.h"
 #include "util/AtomicFile.h"
+#include "util/Csv.h"
 
 namespace ts {
 

@@ -4,11 +4,11 @@
 // to their own thread (see widgets' LiveBuffer).
 #include <string>
 
-#include "engine/Records.h"
+#include "records/Records.h"
 
 namespace ts {
 
-struct ProfileCapture;  // profiling/ProfileCapture.h
+struct ProfileCapture; // profiling/ProfileCapture.h
 
 class TrainerObserver {
 public:

@@ -1,4 +1,4 @@
-#include "profiling/ChromeTraceReader.h"
+#include "trace/ChromeTraceReader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include <zlib.h>
 
-#include "profiling/TraceJsonStream.h"
+#include "trace/TraceJsonStream.h"
 
 namespace ts {
 

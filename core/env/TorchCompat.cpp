@@ -1,7 +1,7 @@
-#include "util/TorchCompat.h"
+#include "env/TorchCompat.h"
 
-#include <ATen/autocast_mode.h>
 #include <ATen/Context.h>
+#include <ATen/autocast_mode.h>
 #include <torch/cuda.h>
 
 #ifdef TRAINSCOPE_WITH_CUDA
@@ -35,7 +35,9 @@ void setAutocast(c10::DeviceType device, bool enabled, c10::ScalarType dtype) {
 #endif
 }
 
-void clearAutocastCache() { at::autocast::clear_cache(); }
+void clearAutocastCache() {
+    at::autocast::clear_cache();
+}
 
 bool cudaBuilt() {
 #ifdef TRAINSCOPE_WITH_CUDA
@@ -100,7 +102,9 @@ void cudaEmptyCache() {
 #endif
 }
 
-void setCudnnBenchmark(bool on) { at::globalContext().setBenchmarkCuDNN(on); }
+void setCudnnBenchmark(bool on) {
+    at::globalContext().setBenchmarkCuDNN(on);
+}
 
 void nvtxPush(const char* name) {
 #ifdef TRAINSCOPE_HAVE_NVTX

@@ -1,0 +1,11 @@
+#include "env/ValidateConfig.h"
+
+#include "env/Devices.h"
+
+namespace ts {
+
+std::vector<ConfigIssue> validateConfig(const ExperimentConfig& config) {
+    return validateConfigWith(config, precisionSupportProblem);
+}
+
+} // namespace ts

@@ -1,0 +1,112 @@
+#include "report/RooflineReport.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "report/MarkdownTable.h"
+#include "util/Csv.h"
+#include "util/NumberText.h"
+
+namespace ts {
+namespace {
+
+std::string shortName(std::string name, size_t max_chars) {
+    if (name.rfind("aten::", 0) == 0) name = name.substr(6);
+    if (name.size() > max_chars) name = name.substr(0, max_chars - 2) + "..";
+    return name;
+}
+
+} // namespace
+
+std::string rooflineCsv(const Roofline& r) {
+    std::ostringstream out;
+    out << "name,calls,flops,bytes,time_ns,arithmetic_intensity,achieved_gflops,roof_gflops,"
+           "efficiency,time_share,bound,roof\n";
+    for (const auto& p : r.points) {
+        out << csvField(p.cost.name) << ',' << p.cost.calls << ','
+            << numberText("%.0f", p.cost.flops) << ',' << numberText("%.0f", p.cost.bytes) << ','
+            << numberText("%.0f", p.cost.time_ns) << ',' << numberText("%.6g", p.intensity) << ','
+            << numberText("%.6g", p.achieved_gflops) << ',' << numberText("%.6g", p.roof_gflops)
+            << ',' << numberText("%.4f", p.efficiency) << ',' << numberText("%.4f", p.time_share)
+            << ',' << toString(p.bound) << ','
+            << (p.cost.low_precision ? r.peaks.low_precision : std::string("fp32")) << '\n';
+    }
+    return out.str();
+}
+
+chart::Image renderRooflineChart(const Roofline& r, const std::string& title, size_t labelled) {
+    double lo = r.peaks.ridge() / 10, hi = r.peaks.ridge() * 10;
+    for (const auto& p : r.points) {
+        lo = std::min(lo, p.intensity / 2);
+        hi = std::max(hi, p.intensity * 2);
+    }
+    auto roof = [&](bool low, const std::string& name, chart::Color color) {
+        const double ridge = r.peaks.ridge(low), top = r.peaks.computeRoof(low);
+        return chart::XySeries{
+            name, {lo, ridge, hi}, {r.peaks.bandwidth_gbs * lo, top, top}, color, true, false, {}};
+    };
+    chart::XyChart c;
+    c.title = title;
+    c.x_label = "arithmetic intensity (FLOP/byte)";
+    c.y_label = "GFLOP/s";
+    c.log_x = c.log_y = true;
+    // The reduced-precision roof first: the fp32 one, drawn over it, keeps the
+    // shared bandwidth slope in its colour.
+    if (r.peaks.low_gflops > 0)
+        c.series.push_back(roof(true, r.peaks.low_precision + " roof", {230, 140, 40}));
+    c.series.push_back(roof(false, "fp32 roof", {200, 40, 40}));
+    chart::XySeries memory{"memory-bound", {}, {}, chart::paletteColor(0), false, true, {}};
+    chart::XySeries compute{"compute-bound", {}, {}, chart::paletteColor(2), false, true, {}};
+    for (size_t i = 0; i < r.points.size(); ++i) {
+        const auto& p = r.points[i];
+        auto& series = p.bound == Bound::Memory ? memory : compute;
+        series.xs.push_back(p.intensity);
+        series.ys.push_back(p.achieved_gflops);
+        series.point_labels.push_back(i < labelled ? shortName(p.cost.name, 18) : "");
+    }
+    c.series.push_back(memory);
+    c.series.push_back(compute);
+    return chart::renderXyChart(c);
+}
+
+std::string rooflineText(const Roofline& r, size_t limit) {
+    std::ostringstream out;
+    const auto& pk = r.peaks;
+    out << "peaks (" << pk.source << ", " << pk.device << "): fp32 " << fixed(pk.fp32_gflops, 1)
+        << " GFLOP/s";
+    if (pk.low_gflops > 0)
+        out << ", " << pk.low_precision << " " << fixed(pk.low_gflops, 1) << " GFLOP/s";
+    out << ", memory " << fixed(pk.bandwidth_gbs, 1) << " GB/s; ridge at " << fixed(pk.ridge(), 2)
+        << " FLOP/byte";
+    if (pk.low_gflops > 0)
+        out << " (" << pk.low_precision << ": " << fixed(pk.ridge(true), 2) << ")";
+    out << "\n";
+    for (const auto& note : pk.notes)
+        out << "note: " << note << "\n";
+    TableRows rows;
+    for (size_t i = 0; i < r.points.size() && (limit == 0 || i < limit); ++i) {
+        const auto& p = r.points[i];
+        rows.push_back({shortName(p.cost.name, 40), std::to_string(p.cost.calls),
+                        fixed(p.cost.time_ns / 1e6, 3), percent(p.time_share),
+                        fixed(p.intensity, 2), fixed(p.achieved_gflops, 2), fixed(p.roof_gflops, 2),
+                        percent(p.efficiency), toString(p.bound)});
+    }
+    out << plainTable({"operator", "calls", "time ms", "time %", "FLOP/byte", "GFLOP/s",
+                       "roof GFLOP/s", "of roof", "bound"},
+                      rows);
+    size_t memory = 0;
+    for (const auto& p : r.points)
+        memory += p.bound == Bound::Memory;
+    out << memory << " of " << r.points.size() << " placed operators are memory-bound, "
+        << r.points.size() - memory << " compute-bound\n";
+    const auto above = std::count_if(r.points.begin(), r.points.end(),
+                                     [](const RooflinePoint& p) { return p.efficiency > 1; });
+    if (above > 0)
+        out << "note: " << above << " operator(s) run above their roof: their data stays in "
+            << "cache, which the memory-bandwidth roof does not model (or the peaks are low)\n";
+    for (const auto& note : r.notes)
+        out << "note: " << note << "\n";
+    return out.str();
+}
+
+} // namespace ts
