@@ -19,7 +19,6 @@
 #include "operators/OpTableModel.h"
 #include "operators/OperatorsView.h"
 #include "report/RunDirectory.h"
-#include "run/RunController.h"
 #include "runs/RunModels.h"
 #include "runs/RunsView.h"
 #include "shell/Application.h"
@@ -27,6 +26,7 @@
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
 #include "trace/ChromeTraceWriter.h"
+#include "training/RunController.h"
 
 using namespace ts;
 using namespace ts::gui;

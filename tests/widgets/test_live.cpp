@@ -8,8 +8,8 @@
 #include "live/LiveCharts.h"
 #include "live/LiveView.h"
 #include "report/RunDirectory.h"
-#include "run/LiveBuffer.h"
-#include "run/ProgressEstimator.h"
+#include "training/LiveBuffer.h"
+#include "training/ProgressEstimator.h"
 
 using namespace ts;
 using namespace ts::gui;

@@ -10,6 +10,9 @@
 #include "TestConfigs.h"
 #include "TestWeights.h"
 #include "common/ThemePalette.h"
+#include "experiments/ExperimentControls.h"
+#include "experiments/ExperimentModels.h"
+#include "experiments/ExperimentsView.h"
 #include "form/ExperimentForm.h"
 #include "live/LiveView.h"
 #include "operators/OpTableModel.h"
@@ -17,14 +20,11 @@
 #include "roofline/PeaksPanel.h"
 #include "roofline/RooflineChart.h"
 #include "roofline/RooflineView.h"
-#include "run/RunController.h"
 #include "runs/RunModels.h"
 #include "runs/RunsView.h"
-#include "sweeps/ExperimentControls.h"
-#include "sweeps/ExperimentModels.h"
-#include "sweeps/ExperimentsView.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
+#include "training/RunController.h"
 
 using namespace ts;
 using namespace ts::gui;

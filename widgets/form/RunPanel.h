@@ -2,7 +2,7 @@
 // Start / Stop buttons, the progress bar and the ETA of the current run.
 #include <QWidget>
 
-#include "run/LiveUpdate.h"
+#include "training/LiveUpdate.h"
 
 class QLabel;
 class QProgressBar;

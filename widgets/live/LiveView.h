@@ -8,7 +8,7 @@
 
 #include "common/FrameMeter.h"
 #include "live/RunHistory.h"
-#include "run/LiveUpdate.h"
+#include "training/LiveUpdate.h"
 
 class QToolButton;
 

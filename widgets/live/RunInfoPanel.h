@@ -5,7 +5,7 @@
 #include <QWidget>
 
 #include "records/Records.h"
-#include "run/LiveUpdate.h"
+#include "training/LiveUpdate.h"
 
 class QLabel;
 class QPlainTextEdit;

@@ -10,11 +10,11 @@
 
 #include "common/AppSettings.h"
 #include "common/ThemePalette.h"
-#include "run/RunController.h"
 #include "shell/Automation.h"
 #include "shell/ExperimentFiles.h"
 #include "shell/LaunchOptions.h"
 #include "shell/MainWindow.h"
+#include "training/RunController.h"
 
 // Q_INIT_RESOURCE must be called from the global namespace.
 static void initTrainscopeResources() {

@@ -4,11 +4,11 @@
 
 #include <QTableView>
 
-#include "run/RunController.h"
 #include "runs/RunModels.h"
 #include "runs/RunsView.h"
 #include "shell/DocumentLoader.h"
 #include "shell/MainWindow.h"
+#include "training/RunController.h"
 
 namespace ts::gui {
 namespace {

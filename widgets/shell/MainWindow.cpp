@@ -15,19 +15,19 @@
 
 #include "common/AppSettings.h"
 #include "common/ThemePalette.h"
+#include "experiments/ExperimentsView.h"
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
 #include "live/LiveView.h"
 #include "operators/OperatorsView.h"
 #include "roofline/RooflineView.h"
-#include "run/RunController.h"
 #include "runs/RunsView.h"
 #include "shell/AppActions.h"
 #include "shell/DocumentLoader.h"
 #include "shell/ExperimentFiles.h"
 #include "shell/StatusBar.h"
-#include "sweeps/ExperimentsView.h"
 #include "timeline/TimelineView.h"
+#include "training/RunController.h"
 
 namespace ts::gui {
 

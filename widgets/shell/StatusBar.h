@@ -4,7 +4,7 @@
 #include <QStatusBar>
 
 #include "env/Environment.h"
-#include "run/LiveUpdate.h"
+#include "training/LiveUpdate.h"
 
 class QLabel;
 

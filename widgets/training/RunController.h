@@ -9,9 +9,9 @@
 #include <QTimer>
 
 #include "config/ExperimentConfig.h"
-#include "run/LiveBuffer.h"
-#include "run/LiveUpdate.h"
-#include "run/ProgressEstimator.h"
+#include "training/LiveBuffer.h"
+#include "training/LiveUpdate.h"
+#include "training/ProgressEstimator.h"
 
 namespace ts::gui {
 

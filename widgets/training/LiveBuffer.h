@@ -5,7 +5,7 @@
 #include <mutex>
 
 #include "records/TrainerObserver.h"
-#include "run/LiveUpdate.h"
+#include "training/LiveUpdate.h"
 
 namespace ts::gui {
 

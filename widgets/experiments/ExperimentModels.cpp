@@ -1,4 +1,4 @@
-#include "sweeps/ExperimentModels.h"
+#include "experiments/ExperimentModels.h"
 
 #include <cmath>
 

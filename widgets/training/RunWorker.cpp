@@ -1,4 +1,4 @@
-#include "run/RunWorker.h"
+#include "training/RunWorker.h"
 
 #include <exception>
 

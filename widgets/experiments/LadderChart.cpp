@@ -1,4 +1,4 @@
-#include "sweeps/LadderChart.h"
+#include "experiments/LadderChart.h"
 
 #include <algorithm>
 #include <cmath>

@@ -8,10 +8,10 @@
 #include <QTimer>
 #include <QWidget>
 
+#include "experiments/ExperimentJob.h"
 #include "experiments/Ladder.h"
+#include "experiments/PruneJob.h"
 #include "experiments/Sweep.h"
-#include "sweeps/ExperimentJob.h"
-#include "sweeps/PruneJob.h"
 
 class QLabel;
 class QStackedWidget;

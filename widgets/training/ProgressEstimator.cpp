@@ -1,4 +1,4 @@
-#include "run/ProgressEstimator.h"
+#include "training/ProgressEstimator.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "sweeps/ExperimentRequest.h"
+#include "experiments/ExperimentRequest.h"
 
 #include <filesystem>
 #include <stdexcept>

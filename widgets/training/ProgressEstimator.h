@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "records/Records.h"
-#include "run/LiveUpdate.h"
+#include "training/LiveUpdate.h"
 
 namespace ts::gui {
 

@@ -1,4 +1,4 @@
-#include "sweeps/ExperimentJob.h"
+#include "experiments/ExperimentJob.h"
 
 #include <exception>
 #include <filesystem>

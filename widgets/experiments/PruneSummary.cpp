@@ -1,4 +1,4 @@
-#include "sweeps/PruneSummary.h"
+#include "experiments/PruneSummary.h"
 
 #include <QDir>
 #include <QObject>

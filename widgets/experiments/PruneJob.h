@@ -8,8 +8,8 @@
 #include <QObject>
 #include <QString>
 
+#include "experiments/ExperimentRequest.h"
 #include "experiments/PruneStudy.h"
-#include "sweeps/ExperimentRequest.h"
 
 namespace ts::gui {
 

@@ -4,7 +4,7 @@
 // Prune mode), Start / Stop / Open… / Export PNG… and a one-line status.
 #include <QWidget>
 
-#include "sweeps/ExperimentRequest.h"
+#include "experiments/ExperimentRequest.h"
 
 class QComboBox;
 class QLabel;

@@ -1,4 +1,4 @@
-#include "sweeps/SweepCharts.h"
+#include "experiments/SweepCharts.h"
 
 #include <algorithm>
 #include <cmath>

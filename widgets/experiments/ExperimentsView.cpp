@@ -1,4 +1,4 @@
-#include "sweeps/ExperimentsView.h"
+#include "experiments/ExperimentsView.h"
 
 #include <filesystem>
 
@@ -15,17 +15,17 @@
 
 #include "common/AppSettings.h"
 #include "common/SortFilterProxy.h"
+#include "experiments/ExperimentControls.h"
+#include "experiments/ExperimentModels.h"
+#include "experiments/LadderChart.h"
+#include "experiments/PruneChart.h"
+#include "experiments/PruneLayerModel.h"
+#include "experiments/PruneSummary.h"
 #include "experiments/ReportReader.h"
+#include "experiments/SweepCharts.h"
 #include "form/ExperimentForm.h"
 #include "report/RunDirectory.h"
-#include "run/RunController.h"
-#include "sweeps/ExperimentControls.h"
-#include "sweeps/ExperimentModels.h"
-#include "sweeps/LadderChart.h"
-#include "sweeps/PruneChart.h"
-#include "sweeps/PruneLayerModel.h"
-#include "sweeps/PruneSummary.h"
-#include "sweeps/SweepCharts.h"
+#include "training/RunController.h"
 
 namespace ts::gui {
 namespace {

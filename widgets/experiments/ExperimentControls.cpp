@@ -1,4 +1,4 @@
-#include "sweeps/ExperimentControls.h"
+#include "experiments/ExperimentControls.h"
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -9,7 +9,7 @@
 #include <QSpinBox>
 
 #include "config/ConfigKeys.h"
-#include "sweeps/PruneControls.h"
+#include "experiments/PruneControls.h"
 
 namespace ts::gui {
 namespace {

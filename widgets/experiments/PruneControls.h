@@ -4,7 +4,7 @@
 // layer or one global threshold, the fc layer too, and the timed passes.
 #include <QWidget>
 
-#include "sweeps/ExperimentRequest.h"
+#include "experiments/ExperimentRequest.h"
 
 class QCheckBox;
 class QComboBox;

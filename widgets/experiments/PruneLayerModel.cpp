@@ -1,4 +1,4 @@
-#include "sweeps/PruneLayerModel.h"
+#include "experiments/PruneLayerModel.h"
 
 #include <QLocale>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "sweeps/PruneJob.h"
+#include "experiments/PruneJob.h"
 
 #include <exception>
 #include <filesystem>

@@ -13,9 +13,9 @@
 #include <QObject>
 #include <QString>
 
+#include "experiments/ExperimentRequest.h"
 #include "experiments/Ladder.h"
 #include "experiments/Sweep.h"
-#include "sweeps/ExperimentRequest.h"
 
 namespace ts {
 class TrainerPointRunner;

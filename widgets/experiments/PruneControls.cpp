@@ -1,4 +1,4 @@
-#include "sweeps/PruneControls.h"
+#include "experiments/PruneControls.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,10 +1,10 @@
-#include "sweeps/PruneChart.h"
+#include "experiments/PruneChart.h"
 
 #include <algorithm>
 
 #include "common/ChartStyle.h"
 #include "common/ThemePalette.h"
-#include "sweeps/PruneLayerModel.h"
+#include "experiments/PruneLayerModel.h"
 
 namespace ts::gui {
 namespace {

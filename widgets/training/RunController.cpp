@@ -1,4 +1,4 @@
-#include "run/RunController.h"
+#include "training/RunController.h"
 
 #include <filesystem>
 #include <sstream>
@@ -7,7 +7,7 @@
 
 #include "env/ValidateConfig.h"
 #include "report/RunDirectory.h"
-#include "run/RunWorker.h"
+#include "training/RunWorker.h"
 
 namespace ts::gui {
 namespace {

@@ -1,4 +1,4 @@
-#include "run/LiveBuffer.h"
+#include "training/LiveBuffer.h"
 
 #include <utility>
 
