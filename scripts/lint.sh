@@ -14,13 +14,15 @@ cpp_files() { git ls-files --cached --others --exclude-standard '*.h' '*.cpp' | 
 
 case "${1:-}" in
 format)
-    if [ "${2:-}" = "--fix" ]; then
-        cpp_files | xargs clang-format -i
-        exit 0
-    fi
     bad=$(cpp_files | while read -r f; do
         clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || echo "$f"
     done)
+    if [ "${2:-}" = "--fix" ]; then
+        # Only the files that differ: rewriting the others would touch their
+        # times and make the next build recompile everything.
+        [ -z "$bad" ] || echo "$bad" | xargs clang-format -i
+        exit 0
+    fi
     if [ -n "$bad" ]; then
         echo "lint: these files differ from .clang-format (scripts/lint.sh format --fix):" >&2
         echo "$bad" | sed 's/^/  /' >&2

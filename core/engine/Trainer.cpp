@@ -15,6 +15,7 @@
 #include "engine/LrSchedule.h"
 #include "engine/OptimizerFactory.h"
 #include "engine/SummaryBuilder.h"
+#include "env/Environment.h"
 #include "env/TorchCompat.h"
 #include "env/ValidateConfig.h"
 #include "models/Model.h"
