@@ -57,16 +57,16 @@ bool writeFileAtomically(const QString& path, const FileWriter& write, QString* 
     return true;
 }
 
-QString exportFileInteractive(QWidget* parent, AppSettings& settings, const ExportDialog& dialog,
-                              const FileWriter& write) {
+QString exportFileInteractive(QWidget* parent, AppSettings& settings, const QString& title,
+                              const QString& fileName, const QString& filter,
+                              const FileWriter& write, const QString& startDir) {
     const QString path = QFileDialog::getSaveFileName(
-        parent, dialog.title, QDir(startIn(settings, dialog.startDir)).filePath(dialog.fileName),
-        dialog.filter);
+        parent, title, QDir(startIn(settings, startDir)).filePath(fileName), filter);
     if (path.isEmpty()) return {};
     settings.setLastBrowseDir(QFileInfo(path).absolutePath());
     QString error;
     if (writeFileAtomically(path, write, &error)) return path;
-    warnFailure(parent, dialog.title, error);
+    warnFailure(parent, title, error);
     return {};
 }
 

@@ -18,16 +18,13 @@ class AppSettings;
 // Writes `path`; false with a message in *error when it cannot.
 using FileWriter = std::function<bool(const QString& path, QString* error)>;
 
-struct ExportDialog {
-    QString title;    // "Export the roofline as PNG"
-    QString fileName; // suggested name, "roofline.png"
-    QString filter;   // "PNG images (*.png)"
-    QString startDir; // empty: the remembered folder
-};
-
-// Ask, write, warn. Returns the path written; empty when cancelled or failed.
-QString exportFileInteractive(QWidget* parent, AppSettings& settings, const ExportDialog& dialog,
-                              const FileWriter& write);
+// Ask, write, warn: `title` heads the dialog and the warning, `fileName` is
+// the suggested name ("roofline.png"), `filter` the dialog's ("PNG images
+// (*.png)"), `startDir` empty: the remembered folder. Returns the path
+// written; empty when cancelled or failed.
+QString exportFileInteractive(QWidget* parent, AppSettings& settings, const QString& title,
+                              const QString& fileName, const QString& filter,
+                              const FileWriter& write, const QString& startDir = {});
 
 // `write` into a temporary file next to `path` (same suffix, so writers that
 // pick the format by suffix still work), then renamed over `path`.

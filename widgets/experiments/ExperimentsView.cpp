@@ -327,9 +327,11 @@ void ExperimentsView::exportInteractive() {
     const QString name = showing_ == ExperimentMode::Sweep    ? QStringLiteral("sweep.png")
                          : showing_ == ExperimentMode::Ladder ? QStringLiteral("ladder.png")
                                                               : QStringLiteral("prune.png");
+    // Starts beside the shown report, where the CLI's own PNGs are.
     exportFileInteractive(
-        this, settings_, {tr("Export PNG"), name, tr("PNG images (*.png)"), shownDirectory()},
-        [this](const QString& path, QString* error) { return exportPng(path, error); });
+        this, settings_, tr("Export the charts as PNG"), name, tr("PNG images (*.png)"),
+        [this](const QString& path, QString* error) { return exportPng(path, error); },
+        shownDirectory());
 }
 
 } // namespace ts::gui
