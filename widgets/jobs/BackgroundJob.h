@@ -32,7 +32,7 @@ public:
     // after it returned (before finished()). Set before start().
     void setDrain(std::function<void()> drain) { drain_ = std::move(drain); }
     // Called by requestStop() on the owner's thread, at most once per job, to
-    // interrupt what the work is blocked in. Set before start().
+    // interrupt what the work is blocked in. Set before the first requestStop().
     void setStopHook(std::function<void()> hook) { stop_hook_ = std::move(hook); }
 
     // Runs `work` on a new thread and starts draining. False while a job runs.
