@@ -23,10 +23,12 @@
 #include "experiments/ExperimentsView.h"
 #include "experiments/LadderChart.h"
 #include "experiments/LadderReport.h"
+#include "experiments/PointLiveChart.h"
 #include "experiments/PruneChart.h"
 #include "experiments/PruneLayerModel.h"
 #include "experiments/PruneStudy.h"
 #include "experiments/SweepCharts.h"
+#include "experiments/SweepPanel.h"
 #include "experiments/SweepReport.h"
 #include "form/ExperimentForm.h"
 #include "training/RunController.h"
@@ -388,6 +390,49 @@ private slots:
         QVERIFY(view->openDirectory(outcome.dir));
         QCOMPARE(view->sweepModel()->rowCount(), 2);
         QCOMPARE(view->sweepModel()->rowAt(0).point.label(), std::string("batch_size=8"));
+    }
+
+    void sweepShowsTheRunningPointStepByStep() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        ExperimentConfig config = testing::tinyConfig();
+        config.name = "gui-sweep-live";
+        window.form()->setConfig(config);
+        window.form()->revalidate();
+        ExperimentsView* view = window.experimentsView();
+        ExperimentRequest request;
+        request.values = QStringLiteral("8,16");
+        request.steps = 3;
+        request.warmup = 1;
+        view->controls()->setRequest(request);
+        QSignalSpy live(view->job(), &ExperimentJob::liveUpdated);
+        QSignalSpy finished(view->job(), &ExperimentJob::finished);
+        int live_before_first_point = -1;
+        QThread* rows_on = nullptr;
+        connect(view->job(), &ExperimentJob::sweepProgress, this, [&](const SweepRow&) {
+            if (live_before_first_point < 0) live_before_first_point = int(live.count());
+            rows_on = QThread::currentThread();
+        });
+        QString error;
+        QVERIFY2(view->start(&error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kSweepTimeoutMs);
+        // The first point's steps were shown while it ran, before its row arrived.
+        QVERIFY(live_before_first_point >= 1);
+        QCOMPARE(rows_on, QThread::currentThread());
+        int64_t steps = 0;
+        for (const QList<QVariant>& args : live)
+            steps += int64_t(args.at(0).value<LiveUpdate>().steps.size());
+        QVERIFY(steps >= 2); // at least one step of each point
+        // The live chart holds the last point's own steps, in order.
+        const RunHistory& shown = view->sweepPanel()->liveChart()->history();
+        QVERIFY(shown.info.has_value());
+        QCOMPARE(shown.info->config.batch_size, 16);
+        QVERIFY(!shown.steps.empty());
+        QVERIFY(int64_t(shown.steps.size()) <= view->job()->stepsPerPoint());
+        for (size_t i = 1; i < shown.steps.size(); ++i)
+            QVERIFY(shown.steps[i].global_step > shown.steps[i - 1].global_step);
+        QVERIFY(view->sweepPanel()->liveChart()->replotCount() >= 1);
+        QCOMPARE(view->sweepModel()->rowCount(), 2);
     }
 
     void stopEndsASweepWithTheRestCancelled() {

@@ -3,35 +3,40 @@
 #include <exception>
 #include <filesystem>
 
-#include "common/FinishOnOwnerThread.h"
 #include "experiments/LadderReport.h"
 #include "experiments/SweepReport.h"
 #include "experiments/TrainerPointRunner.h"
-#include "records/TrainerObserver.h"
 #include "report/RunDirectory.h"
 
 namespace ts::gui {
+namespace {
 
-// Counts the steps of the point that runs (training thread -> atomic).
-class ExperimentJob::StepCounter : public TrainerObserver {
+// A tick can span the end of one point and the start of the next: a new
+// point drops what the GUI has not taken of the previous one, so the live
+// chart never mixes two points (the finished point arrives as its row).
+class PointLiveBuffer : public LiveBuffer {
 public:
-    explicit StepCounter(std::atomic<int64_t>& step) : step_(step) {}
-    void onRunStarted(const RunInfo&) override { step_ = 0; }
-    void onStep(const StepRecord& s) override { step_ = s.step + 1; }
-
-private:
-    std::atomic<int64_t>& step_;
+    void onRunStarted(const RunInfo& info) override {
+        clear();
+        LiveBuffer::onRunStarted(info);
+    }
 };
+
+} // namespace
 
 ExperimentJob::ExperimentJob(QObject* parent) : QObject(parent) {
     qRegisterMetaType<ExperimentOutcome>();
-    qRegisterMetaType<SweepResult>();
-    qRegisterMetaType<LadderResult>();
+    qRegisterMetaType<LadderRungUpdate>();
+    qRegisterMetaType<SweepRow>();
+    qRegisterMetaType<LiveUpdate>();
+    job_.setDrain([this] { drain(); });
+    job_.setStopHook([this] { runner_->requestCancel(); });
+    connect(&job_, &BackgroundJob::stopping, this, &ExperimentJob::stopping);
+    connect(&job_, &BackgroundJob::finished, this, [this] { emit finished(outcome_); });
 }
 
 ExperimentJob::~ExperimentJob() {
-    if (runner_) runner_->requestCancel();
-    if (thread_.joinable()) thread_.join();
+    job_.stopAndJoin();
 }
 
 QString ExperimentJob::plannedLabel(int index) const {
@@ -40,7 +45,7 @@ QString ExperimentJob::plannedLabel(int index) const {
 
 bool ExperimentJob::start(const ExperimentRequest& request, const ExperimentConfig& base,
                           const QString& runsRoot, QString* error) {
-    if (running_) {
+    if (isRunning()) {
         if (error) *error = tr("A sweep or ladder is already running; stop it first.");
         return false;
     }
@@ -64,70 +69,75 @@ bool ExperimentJob::start(const ExperimentRequest& request, const ExperimentConf
         if (error) *error = QString::fromUtf8(e.what());
         return false;
     }
-    if (thread_.joinable()) thread_.join(); // the previous experiment's finished thread
     mode_ = request.mode;
     dir_ = QString::fromStdString(dir.string());
+    sweep_spec_ = std::move(sweep);
+    ladder_spec_ = std::move(ladder);
     labels_ = std::move(labels);
     steps_per_point_ = int64_t(request.steps) + request.warmup;
-    step_ = 0;
-    running_ = true;
-    stop_requested_ = false;
-    counter_ = std::make_unique<StepCounter>(step_);
-    runner_ = std::make_unique<TrainerPointRunner>(counter_.get());
+    current_step_ = 0;
+    outcome_ = ExperimentOutcome{mode_, dir_, {}, false, 0};
+    live_ = std::make_unique<PointLiveBuffer>();
+    runner_ = std::make_unique<TrainerPointRunner>(live_.get());
     if (mode_ == ExperimentMode::Sweep)
-        thread_ = std::thread([this, sweep] { runSweepThread(sweep); });
+        job_.start([this] { runSweepWork(); });
     else
-        thread_ = std::thread([this, ladder] { runLadderThread(ladder); });
+        job_.start([this] { runLadderWork(); });
     return true;
 }
 
 void ExperimentJob::stop() {
-    if (!running_ || stop_requested_) return;
-    stop_requested_ = true;
-    runner_->requestCancel();
-    emit stopping();
+    job_.requestStop();
 }
 
-void ExperimentJob::runSweepThread(SweepSpec spec) {
-    ExperimentOutcome outcome{ExperimentMode::Sweep, dir_, {}, false, 0};
+// Worker thread: reads only what start() set before the thread began.
+void ExperimentJob::runSweepWork() {
     const std::filesystem::path dir = dir_.toStdString();
     try {
         const SweepResult result =
-            runSweep(spec, *runner_, dir, [this, &dir](const SweepRow&, const SweepResult& so_far) {
-                writeSweepReport(so_far, dir);
-                QMetaObject::invokeMethod(
-                    this, [this, so_far] { emit sweepProgress(so_far); }, Qt::QueuedConnection);
-            });
-        outcome.completed = int(result.completed());
+            runSweep(sweep_spec_, *runner_, dir,
+                     [this, &dir](const SweepRow& row, const SweepResult& so_far) {
+                         writeSweepReport(so_far, dir);
+                         sweep_rows_.push(row);
+                     });
+        outcome_.completed = int(result.completed());
     } catch (const std::exception& e) {
-        outcome.error = QString::fromUtf8(e.what());
+        outcome_.error = QString::fromUtf8(e.what());
     }
-    outcome.cancelled = runner_->cancelled();
-    post(std::move(outcome));
+    outcome_.cancelled = runner_->cancelled();
 }
 
-void ExperimentJob::runLadderThread(LadderSpec spec) {
-    ExperimentOutcome outcome{ExperimentMode::Ladder, dir_, {}, false, 0};
+void ExperimentJob::runLadderWork() {
     const std::filesystem::path dir = dir_.toStdString();
     try {
-        const LadderContext context = probeLadderContext(spec.base.device);
+        const LadderContext context = probeLadderContext(ladder_spec_.base.device);
         const LadderResult result = runLadder(
-            spec, context, *runner_, dir, [this, &dir](const RungRow&, const LadderResult& so_far) {
+            ladder_spec_, context, *runner_, dir,
+            [this, &dir](const RungRow& row, const LadderResult& so_far) {
                 writeLadderReport(so_far, dir);
-                QMetaObject::invokeMethod(
-                    this, [this, so_far] { emit ladderProgress(so_far); }, Qt::QueuedConnection);
+                rungs_.push({row, so_far.baseline_images_per_sec, so_far.best_images_per_sec});
             });
         for (const RungRow& row : result.rows)
-            outcome.completed += row.ran && row.result.outcome == PointOutcome::Completed;
+            outcome_.completed += row.ran && row.result.outcome == PointOutcome::Completed;
     } catch (const std::exception& e) {
-        outcome.error = QString::fromUtf8(e.what());
+        outcome_.error = QString::fromUtf8(e.what());
     }
-    outcome.cancelled = runner_->cancelled();
-    post(std::move(outcome));
+    outcome_.cancelled = runner_->cancelled();
 }
 
-void ExperimentJob::post(ExperimentOutcome outcome) {
-    finishOnOwnerThread(this, thread_, running_, [this, outcome] { emit finished(outcome); });
+// Owner thread, once per tick: the running point's steps first, then the
+// points that finished, each in the order the worker produced them.
+void ExperimentJob::drain() {
+    LiveUpdate update = live_->take();
+    if (!update.empty()) {
+        if (update.started) current_step_ = 0;
+        if (!update.steps.empty()) current_step_ = update.steps.back().step + 1;
+        emit liveUpdated(update);
+    }
+    for (const SweepRow& row : sweep_rows_.take())
+        emit sweepProgress(row);
+    for (const LadderRungUpdate& rung : rungs_.take())
+        emit ladderProgress(rung);
 }
 
 } // namespace ts::gui

@@ -1,13 +1,13 @@
 #pragma once
-// Runs one sweep or optimization ladder on a worker thread through core's
+// Runs one sweep or optimization ladder as a BackgroundJob through core's
 // runSweep / runLadder with a TrainerPointRunner, writing the report files
-// after every point exactly as trainscope-cli does. Each finished point or
-// rung reaches the GUI thread as a queued call that emits the result so far;
+// after every point exactly as trainscope-cli does. Like a single run, the
+// worker only appends: the running point's steps to a LiveBuffer (the
+// runner's observer), each finished point or rung to a queue; the job's
+// 30 Hz drain turns them into typed signals in the order they were produced.
 // stop() cancels through the runner (the rest is recorded as not run).
-#include <atomic>
+#include <cstdint>
 #include <memory>
-#include <string>
-#include <thread>
 #include <vector>
 
 #include <QObject>
@@ -16,6 +16,10 @@
 #include "experiments/ExperimentRequest.h"
 #include "experiments/Ladder.h"
 #include "experiments/Sweep.h"
+#include "jobs/BackgroundJob.h"
+#include "jobs/UpdateQueue.h"
+#include "training/LiveBuffer.h"
+#include "training/LiveUpdate.h"
 
 namespace ts {
 class TrainerPointRunner;
@@ -31,6 +35,13 @@ struct ExperimentOutcome {
     int completed = 0; // points / rungs measured successfully
 };
 
+// One finished rung and the ladder's figures after it.
+struct LadderRungUpdate {
+    RungRow row;
+    double baseline_images_per_sec = 0;
+    double best_images_per_sec = 0;
+};
+
 class ExperimentJob : public QObject {
     Q_OBJECT
 public:
@@ -41,45 +52,55 @@ public:
     // runsRoot/<date>-<name>-sweep (or -ladder) and starts the thread.
     bool start(const ExperimentRequest& request, const ExperimentConfig& base,
                const QString& runsRoot, QString* error);
-    // Thread-safe through the runner; the point that runs stops within one step.
+    // The point that runs stops within one step.
     void stop();
-    bool isRunning() const { return running_; }
-    bool stopRequested() const { return stop_requested_; }
+    bool isRunning() const { return job_.isRunning(); }
+    bool stopRequested() const { return job_.stopRequested(); }
     ExperimentMode mode() const { return mode_; }
     QString outputDir() const { return dir_; }
+    // What the running (or last) experiment measures: the rows that arrive
+    // through sweepProgress / ladderProgress belong to it.
+    const SweepSpec& sweepSpec() const { return sweep_spec_; }
+    const LadderSpec& ladderSpec() const { return ladder_spec_; }
     // Points of the sweep (rungs of the ladder, skipped ones included) in run order.
     int plannedCount() const { return int(labels_.size()); }
     QString plannedLabel(int index) const;
-    // Steps the running point has completed (any thread writes, the GUI reads).
-    int64_t currentStep() const { return step_.load(); }
+    // Steps the running point has completed, as of the last drain.
+    int64_t currentStep() const { return current_step_; }
     int64_t stepsPerPoint() const { return steps_per_point_; }
 
 signals:
-    void sweepProgress(const ts::SweepResult& soFar);
-    void ladderProgress(const ts::LadderResult& soFar);
+    // The running point's records since the previous tick (at most one per
+    // tick; when `started` is set, a new point began and the steps are its own).
+    void liveUpdated(const ts::gui::LiveUpdate& update);
+    // A point or rung finished (the new one only).
+    void sweepProgress(const ts::SweepRow& row);
+    void ladderProgress(const ts::gui::LadderRungUpdate& rung);
     void finished(const ts::gui::ExperimentOutcome& outcome);
     void stopping();
 
 private:
-    class StepCounter;
-    void runSweepThread(SweepSpec spec);
-    void runLadderThread(LadderSpec spec);
-    void post(ExperimentOutcome outcome);
+    void runSweepWork();
+    void runLadderWork();
+    void drain();
 
     ExperimentMode mode_ = ExperimentMode::Sweep;
     QString dir_;
+    SweepSpec sweep_spec_;
+    LadderSpec ladder_spec_;
     std::vector<QString> labels_;
     int64_t steps_per_point_ = 0;
-    bool running_ = false;
-    bool stop_requested_ = false;
-    std::atomic<int64_t> step_{0};
-    std::unique_ptr<StepCounter> counter_;
+    int64_t current_step_ = 0;
+    ExperimentOutcome outcome_;        // written by the worker, read after it was joined
+    std::unique_ptr<LiveBuffer> live_; // the runner's observer
+    UpdateQueue<SweepRow> sweep_rows_;
+    UpdateQueue<LadderRungUpdate> rungs_;
     std::unique_ptr<TrainerPointRunner> runner_;
-    std::thread thread_;
+    BackgroundJob job_; // last: stopped and joined before what the worker uses is destroyed
 };
 
 } // namespace ts::gui
 
 Q_DECLARE_METATYPE(ts::gui::ExperimentOutcome)
-Q_DECLARE_METATYPE(ts::SweepResult)
-Q_DECLARE_METATYPE(ts::LadderResult)
+Q_DECLARE_METATYPE(ts::gui::LadderRungUpdate)
+Q_DECLARE_METATYPE(ts::SweepRow)

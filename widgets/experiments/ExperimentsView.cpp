@@ -3,111 +3,104 @@
 #include <filesystem>
 
 #include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
-#include <QSplitter>
 #include <QStackedWidget>
-#include <QTableView>
 #include <QVBoxLayout>
 
 #include "common/AppSettings.h"
-#include "common/SortFilterProxy.h"
+#include "common/ExportFile.h"
 #include "experiments/ExperimentControls.h"
-#include "experiments/ExperimentModels.h"
-#include "experiments/LadderChart.h"
-#include "experiments/PruneChart.h"
-#include "experiments/PruneLayerModel.h"
-#include "experiments/PruneSummary.h"
+#include "experiments/LadderPanel.h"
+#include "experiments/PrunePanel.h"
 #include "experiments/ReportReader.h"
-#include "experiments/SweepCharts.h"
+#include "experiments/SweepPanel.h"
 #include "form/ExperimentForm.h"
-#include "report/RunDirectory.h"
 #include "training/RunController.h"
 
 namespace ts::gui {
-namespace {
-
-constexpr int kProgressMs = 250;
-
-QString keysOf(const SweepResult& r) {
-    QStringList keys;
-    for (const SweepAxis& axis : r.spec.axes)
-        keys << QString::fromStdString(axis.key);
-    return keys.join(QStringLiteral(" × "));
-}
-
-} // namespace
 
 ExperimentsView::ExperimentsView(AppSettings& settings, const ExperimentForm& form,
                                  RunController& runs, QWidget* parent)
     : QWidget(parent), settings_(settings), form_(form), runs_(runs), job_(new ExperimentJob(this)),
-      prune_job_(new PruneJob(this)), controls_(new ExperimentControls),
-      sweep_model_(new SweepTableModel(this)), ladder_model_(new LadderTableModel(this)),
-      prune_model_(new PruneLayerTableModel(this)), proxy_(new SortFilterProxy(this)),
-      table_(new QTableView), charts_(new QStackedWidget), sweep_charts_(new SweepCharts),
-      ladder_chart_(new LadderChart), prune_chart_(new PruneChart), title_(new QLabel) {
+      prune_job_(new PruneJob(this)), controls_(new ExperimentControls), sweep_(new SweepPanel),
+      ladder_(new LadderPanel), prune_(new PrunePanel), panels_(new QStackedWidget),
+      title_(new QLabel) {
     controls_->setRequest(requestFromJson(settings_.lastExperimentRequestJson()));
-    proxy_->setSourceModel(sweep_model_);
-    table_->setModel(proxy_);
-    table_->setObjectName(QStringLiteral("experimentTable"));
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(-1, Qt::AscendingOrder); // run order until the user sorts
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setAlternatingRowColors(true);
-    table_->verticalHeader()->setVisible(false);
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setWordWrap(false);
-    table_->setToolTip(tr("Double-click a row to open its run"));
-    charts_->addWidget(sweep_charts_);
-    charts_->addWidget(ladder_chart_);
-    charts_->addWidget(prune_chart_);
+    panels_->addWidget(sweep_);
+    panels_->addWidget(ladder_);
+    panels_->addWidget(prune_);
     title_->setWordWrap(true);
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     title_->setText(tr("No sweep or ladder yet: choose the key and values and press Start to "
                        "measure the experiment in the form, or open a directory written by "
                        "trainscope-cli sweep / ladder / prune."));
 
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(table_);
-    split->addWidget(charts_);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 5);
-    split->setSizes({220, 550});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(controls_);
     layout->addWidget(title_);
-    layout->addWidget(split, 1);
+    layout->addWidget(panels_, 1);
 
-    progress_timer_.setInterval(kProgressMs);
-    connect(&progress_timer_, &QTimer::timeout, this, &ExperimentsView::updateProgress);
     connect(controls_, &ExperimentControls::startClicked, this, [this] { start(); });
     connect(controls_, &ExperimentControls::stopClicked, this, &ExperimentsView::stop);
     connect(controls_, &ExperimentControls::openClicked, this, &ExperimentsView::openInteractive);
     connect(controls_, &ExperimentControls::exportClicked, this,
             &ExperimentsView::exportInteractive);
-    connect(job_, &ExperimentJob::sweepProgress, this, [this](const SweepResult& so_far) {
-        rows_done_ = int(so_far.rows.size());
-        showSweep(so_far, job_->outputDir());
-        updateProgress();
-    });
-    connect(job_, &ExperimentJob::ladderProgress, this, [this](const LadderResult& so_far) {
-        rows_done_ = int(so_far.rows.size());
-        showLadder(so_far, job_->outputDir());
-        updateProgress();
-    });
+    connect(job_, &ExperimentJob::sweepProgress, this, &ExperimentsView::onSweepRow);
+    connect(job_, &ExperimentJob::ladderProgress, this, &ExperimentsView::onLadderRung);
+    connect(job_, &ExperimentJob::liveUpdated, this, &ExperimentsView::onLiveUpdate);
     connect(job_, &ExperimentJob::finished, this, &ExperimentsView::onFinished);
-    connect(prune_job_, &PruneJob::finished, this, &ExperimentsView::onPruneFinished);
     connect(job_, &ExperimentJob::stopping, this, &ExperimentsView::updateProgress);
+    connect(prune_job_, &PruneJob::finished, this, &ExperimentsView::onPruneFinished);
+    connect(sweep_, &SweepPanel::openRunRequested, this, &ExperimentsView::openRunRequested);
+    connect(ladder_, &LadderPanel::openRunRequested, this, &ExperimentsView::openRunRequested);
     connect(&runs_, &RunController::runStarted, this, &ExperimentsView::updateStartBlocked);
     connect(&runs_, &RunController::runFinished, this, &ExperimentsView::updateStartBlocked);
     connect(&form_, &ExperimentForm::issuesChanged, this, &ExperimentsView::updateStartBlocked);
-    connect(table_, &QTableView::doubleClicked, this, &ExperimentsView::openRowRunDir);
     updateStartBlocked();
+}
+
+SweepTableModel* ExperimentsView::sweepModel() const {
+    return sweep_->model();
+}
+LadderTableModel* ExperimentsView::ladderModel() const {
+    return ladder_->model();
+}
+PruneLayerTableModel* ExperimentsView::pruneModel() const {
+    return prune_->model();
+}
+SweepCharts* ExperimentsView::sweepCharts() const {
+    return sweep_->charts();
+}
+LadderChart* ExperimentsView::ladderChart() const {
+    return ladder_->chart();
+}
+PruneChart* ExperimentsView::pruneChart() const {
+    return prune_->chart();
+}
+
+QTableView* ExperimentsView::table() const {
+    switch (showing_) {
+    case ExperimentMode::Sweep:
+        return sweep_->table();
+    case ExperimentMode::Ladder:
+        return ladder_->table();
+    case ExperimentMode::Prune:
+        break;
+    }
+    return prune_->table();
+}
+
+QString ExperimentsView::shownDirectory() const {
+    switch (showing_) {
+    case ExperimentMode::Sweep:
+        return sweep_->directory();
+    case ExperimentMode::Ladder:
+        return ladder_->directory();
+    case ExperimentMode::Prune:
+        break;
+    }
+    return prune_->directory();
 }
 
 bool ExperimentsView::isRunning() const {
@@ -150,11 +143,11 @@ bool ExperimentsView::start(QString* error) {
         return true;
     }
     if (request.mode == ExperimentMode::Sweep)
-        showSweep(SweepResult(), job_->outputDir());
+        sweep_->begin(job_->sweepSpec(), job_->outputDir());
     else
-        showLadder(LadderResult(), job_->outputDir());
+        ladder_->begin(job_->ladderSpec(), job_->outputDir());
+    showMode(request.mode);
     controls_->setRunning(true);
-    progress_timer_.start();
     updateProgress();
     emit runningChanged(true);
     return true;
@@ -162,6 +155,29 @@ bool ExperimentsView::start(QString* error) {
 
 void ExperimentsView::stop() {
     job_->stop();
+}
+
+void ExperimentsView::onSweepRow(const SweepRow& row) {
+    ++rows_done_;
+    sweep_->addRow(row);
+    showMode(ExperimentMode::Sweep); // also after another directory was opened meanwhile
+    updateProgress();
+}
+
+void ExperimentsView::onLadderRung(const LadderRungUpdate& rung) {
+    ++rows_done_;
+    ladder_->addRung(rung);
+    showMode(ExperimentMode::Ladder);
+    updateProgress();
+}
+
+// At most once per tick: the running point's steps and the status line.
+void ExperimentsView::onLiveUpdate(const LiveUpdate& update) {
+    if (job_->mode() == ExperimentMode::Sweep)
+        sweep_->appendLive(update);
+    else
+        ladder_->appendLive(update);
+    updateProgress();
 }
 
 void ExperimentsView::updateStartBlocked() {
@@ -189,7 +205,6 @@ void ExperimentsView::updateProgress() {
 }
 
 void ExperimentsView::onFinished(const ExperimentOutcome& outcome) {
-    progress_timer_.stop();
     controls_->setRunning(false);
     updateStartBlocked();
     const QString what = outcome.mode == ExperimentMode::Sweep ? tr("sweep") : tr("ladder");
@@ -229,61 +244,37 @@ void ExperimentsView::onPruneFinished(const PruneOutcome& outcome) {
 
 void ExperimentsView::showMode(ExperimentMode mode) {
     showing_ = mode;
-    QAbstractItemModel* model =
-        mode == ExperimentMode::Sweep    ? static_cast<QAbstractItemModel*>(sweep_model_)
-        : mode == ExperimentMode::Ladder ? static_cast<QAbstractItemModel*>(ladder_model_)
-                                         : static_cast<QAbstractItemModel*>(prune_model_);
-    if (proxy_->sourceModel() != model) {
-        proxy_->setSourceModel(model);
-        table_->sortByColumn(-1, Qt::AscendingOrder);
+    panels_->setCurrentIndex(int(mode));
+    updateTitle();
+}
+
+void ExperimentsView::updateTitle() {
+    switch (showing_) {
+    case ExperimentMode::Sweep:
+        title_->setText(sweep_->title());
+        return;
+    case ExperimentMode::Ladder:
+        title_->setText(ladder_->title());
+        return;
+    case ExperimentMode::Prune:
+        title_->setText(prune_->title());
+        return;
     }
-    table_->setToolTip(mode == ExperimentMode::Prune ? QString()
-                                                     : tr("Double-click a row to open its run"));
-    charts_->setCurrentIndex(int(mode));
 }
 
-void ExperimentsView::showSweep(const SweepResult& r, const QString& dir) {
+void ExperimentsView::showSweep(const SweepResult& result, const QString& dir) {
+    sweep_->showResult(result, dir);
     showMode(ExperimentMode::Sweep);
-    shown_dir_ = dir;
-    sweep_model_->setRows(r.rows);
-    sweep_charts_->setResult(r);
-    title_->setText(r.rows.empty()
-                        ? tr("Sweep → %1").arg(QDir::toNativeSeparators(dir))
-                        : tr("<b>Sweep of %1</b> over %2: %3 of %4 points completed — %5")
-                              .arg(QString::fromStdString(r.spec.base.name).toHtmlEscaped(),
-                                   keysOf(r).toHtmlEscaped())
-                              .arg(r.completed())
-                              .arg(r.rows.size())
-                              .arg(QDir::toNativeSeparators(dir).toHtmlEscaped()));
-    table_->resizeColumnsToContents();
 }
 
-void ExperimentsView::showLadder(const LadderResult& r, const QString& dir) {
+void ExperimentsView::showLadder(const LadderResult& result, const QString& dir) {
+    ladder_->showResult(result, dir);
     showMode(ExperimentMode::Ladder);
-    shown_dir_ = dir;
-    ladder_model_->setRows(r.rows);
-    ladder_chart_->setResult(r);
-    QString verdict;
-    if (!r.rows.empty() && !r.baseline_failed() && r.baseline_images_per_sec > 0)
-        verdict = tr(": best %1 images/s, %2× the baseline")
-                      .arg(r.best_images_per_sec, 0, 'f', 1)
-                      .arg(r.best_images_per_sec / r.baseline_images_per_sec, 0, 'f', 2);
-    title_->setText(r.rows.empty()
-                        ? tr("Optimization ladder → %1").arg(QDir::toNativeSeparators(dir))
-                        : tr("<b>Optimization ladder of %1</b>%2 — %3")
-                              .arg(QString::fromStdString(r.spec.base.name).toHtmlEscaped(),
-                                   verdict, QDir::toNativeSeparators(dir).toHtmlEscaped()));
-    table_->resizeColumnsToContents();
 }
 
-void ExperimentsView::showPrune(const PruneStudyResult& r, const QString& dir) {
+void ExperimentsView::showPrune(const PruneStudyResult& result, const QString& dir) {
+    prune_->showResult(result, dir);
     showMode(ExperimentMode::Prune);
-    shown_dir_ = dir;
-    prune_model_->setRows(r.layers);
-    prune_chart_->setResult(r);
-    title_->setText(r.layers.empty() ? tr("Pruning → %1").arg(QDir::toNativeSeparators(dir))
-                                     : pruneSummaryHtml(r, dir));
-    table_->resizeColumnsToContents();
 }
 
 bool ExperimentsView::openDirectory(const QString& dir, QString* error) {
@@ -313,49 +304,34 @@ bool ExperimentsView::openDirectory(const QString& dir, QString* error) {
 }
 
 bool ExperimentsView::exportPng(const QString& path, QString* error) {
-    auto* plot = qobject_cast<QCustomPlot*>(charts_->currentWidget());
-    if (plot && plot->savePng(path, qMax(plot->width(), 1000), qMax(plot->height(), 500)))
-        return true;
-    if (error) *error = tr("Cannot write %1.").arg(path);
-    return false;
+    switch (showing_) {
+    case ExperimentMode::Sweep:
+        return sweep_->exportPng(path, error);
+    case ExperimentMode::Ladder:
+        return ladder_->exportPng(path, error);
+    case ExperimentMode::Prune:
+        break;
+    }
+    return prune_->exportPng(path, error);
 }
 
 void ExperimentsView::openInteractive() {
-    const QString start =
-        settings_.lastBrowseDir().isEmpty() ? runs_.runsRoot() : settings_.lastBrowseDir();
-    const QString dir = QFileDialog::getExistingDirectory(
-        this, tr("Open a sweep, ladder or prune directory"), start);
-    if (dir.isEmpty()) return;
-    settings_.setLastBrowseDir(QFileInfo(dir).absolutePath());
+    const QString dir =
+        chooseFolderInteractive(this, settings_, tr("Open a sweep, ladder or prune directory"),
+                                settings_.lastBrowseDir().isEmpty() ? runs_.runsRoot() : QString());
     QString error;
-    if (!openDirectory(dir, &error)) QMessageBox::warning(this, tr("Open"), error);
+    if (!dir.isEmpty() && !openDirectory(dir, &error)) warnFailure(this, tr("Open"), error);
 }
 
 void ExperimentsView::exportInteractive() {
     const QString name = showing_ == ExperimentMode::Sweep    ? QStringLiteral("sweep.png")
                          : showing_ == ExperimentMode::Ladder ? QStringLiteral("ladder.png")
                                                               : QStringLiteral("prune.png");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the charts as PNG"),
-        QDir(shown_dir_.isEmpty() ? settings_.lastBrowseDir() : shown_dir_).filePath(name),
-        tr("PNG images (*.png)"));
-    QString error;
-    if (!path.isEmpty() && !exportPng(path, &error))
-        QMessageBox::warning(this, tr("Export PNG"), error);
-}
-
-void ExperimentsView::openRowRunDir(const QModelIndex& index) {
-    if (showing_ == ExperimentMode::Prune) return; // layers, not runs
-    const int row = index.data(RowRole).toInt();
-    std::filesystem::path dir = showing_ == ExperimentMode::Sweep
-                                    ? sweep_model_->rowAt(row).result.run_dir
-                                    : ladder_model_->rowAt(row).result.run_dir;
-    std::error_code ignored;
-    // The CLI records run_dir relative to where it ran; the point sits in the shown directory.
-    if (!dir.empty() && !std::filesystem::exists(dir / run_files::kRunJson, ignored))
-        dir = std::filesystem::path(shown_dir_.toStdString()) / dir.filename();
-    if (!dir.empty() && std::filesystem::exists(dir / run_files::kRunJson, ignored))
-        emit openRunRequested(QString::fromStdString(dir.string()));
+    // Starts beside the shown report, where the CLI's own PNGs are.
+    exportFileInteractive(
+        this, settings_, tr("Export the charts as PNG"), name, tr("PNG images (*.png)"),
+        [this](const QString& path, QString* error) { return exportPng(path, error); },
+        shownDirectory());
 }
 
 } // namespace ts::gui

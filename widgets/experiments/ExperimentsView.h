@@ -1,11 +1,10 @@
 #pragma once
-// The Experiments tab: runs a sweep or the optimization ladder on the
-// experiment in the form (ExperimentJob, a worker thread through core), or a
-// pruning study of trained weights (PruneJob), or opens one written earlier
-// (by the GUI or trainscope-cli), and shows it as a sortable table and charts
-// (images/s and memory against the swept value; images/s per rung with kept
-// rungs highlighted; sparsity per pruned layer).
-#include <QTimer>
+// The Experiments tab: the controls, the line saying what is shown, and one
+// panel per mode (SweepPanel, LadderPanel, PrunePanel) of which one shows.
+// It starts the controls' request on the form's experiment (ExperimentJob for
+// sweeps and ladders, PruneJob for pruning), feeds the running job's points
+// and live steps to the panel, and opens directories written earlier (by the
+// GUI or trainscope-cli).
 #include <QWidget>
 
 #include "experiments/ExperimentJob.h"
@@ -23,12 +22,14 @@ class AppSettings;
 class ExperimentControls;
 class ExperimentForm;
 class LadderChart;
+class LadderPanel;
 class LadderTableModel;
 class PruneChart;
 class PruneLayerTableModel;
+class PrunePanel;
 class RunController;
-class SortFilterProxy;
 class SweepCharts;
+class SweepPanel;
 class SweepTableModel;
 
 class ExperimentsView : public QWidget {
@@ -42,19 +43,23 @@ public:
     ExperimentControls* controls() const { return controls_; }
     ExperimentJob* job() const { return job_; }
     PruneJob* pruneJob() const { return prune_job_; }
-    SweepTableModel* sweepModel() const { return sweep_model_; }
-    LadderTableModel* ladderModel() const { return ladder_model_; }
-    PruneLayerTableModel* pruneModel() const { return prune_model_; }
-    QTableView* table() const { return table_; }
-    SweepCharts* sweepCharts() const { return sweep_charts_; }
-    LadderChart* ladderChart() const { return ladder_chart_; }
-    PruneChart* pruneChart() const { return prune_chart_; }
+    SweepPanel* sweepPanel() const { return sweep_; }
+    LadderPanel* ladderPanel() const { return ladder_; }
+    PrunePanel* prunePanel() const { return prune_; }
+    SweepTableModel* sweepModel() const;
+    LadderTableModel* ladderModel() const;
+    PruneLayerTableModel* pruneModel() const;
+    // The table of the panel shown.
+    QTableView* table() const;
+    SweepCharts* sweepCharts() const;
+    LadderChart* ladderChart() const;
+    PruneChart* pruneChart() const;
     bool isRunning() const;
     bool showsLadder() const { return showing_ == ExperimentMode::Ladder; }
     bool showsPrune() const { return showing_ == ExperimentMode::Prune; }
     // The line above the table: what is shown and, for a pruning study, its summary.
     QString summaryText() const;
-    QString shownDirectory() const { return shown_dir_; }
+    QString shownDirectory() const;
 
     // Starts the controls' request on the form's experiment; false with the
     // reason (also shown in the status line) when it cannot start.
@@ -74,14 +79,17 @@ signals:
     void experimentFinished(const ts::gui::ExperimentOutcome& outcome);
 
 private:
+    void onSweepRow(const SweepRow& row);
+    void onLadderRung(const LadderRungUpdate& rung);
+    void onLiveUpdate(const LiveUpdate& update);
     void onFinished(const ExperimentOutcome& outcome);
     void onPruneFinished(const PruneOutcome& outcome);
     void updateStartBlocked();
     void updateProgress();
     void showMode(ExperimentMode mode);
+    void updateTitle();
     void openInteractive();
     void exportInteractive();
-    void openRowRunDir(const QModelIndex& index);
 
     AppSettings& settings_;
     const ExperimentForm& form_;
@@ -89,19 +97,12 @@ private:
     ExperimentJob* job_;
     PruneJob* prune_job_;
     ExperimentControls* controls_;
-    SweepTableModel* sweep_model_;
-    LadderTableModel* ladder_model_;
-    PruneLayerTableModel* prune_model_;
-    SortFilterProxy* proxy_;
-    QTableView* table_;
-    QStackedWidget* charts_;
-    SweepCharts* sweep_charts_;
-    LadderChart* ladder_chart_;
-    PruneChart* prune_chart_;
+    SweepPanel* sweep_;
+    LadderPanel* ladder_;
+    PrunePanel* prune_;
+    QStackedWidget* panels_; // in ExperimentMode order
     QLabel* title_;
-    QTimer progress_timer_;
     ExperimentMode showing_ = ExperimentMode::Sweep;
-    QString shown_dir_;
     int rows_done_ = 0;
 };
 

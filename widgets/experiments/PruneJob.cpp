@@ -3,22 +3,22 @@
 #include <exception>
 #include <filesystem>
 
-#include "common/FinishOnOwnerThread.h"
 #include "report/RunDirectory.h"
 
 namespace ts::gui {
 
 PruneJob::PruneJob(QObject* parent) : QObject(parent) {
     qRegisterMetaType<PruneOutcome>();
+    connect(&job_, &BackgroundJob::finished, this, [this] { emit finished(outcome_); });
 }
 
 PruneJob::~PruneJob() {
-    if (thread_.joinable()) thread_.join();
+    job_.stopAndJoin();
 }
 
 bool PruneJob::start(const ExperimentRequest& request, const ExperimentConfig& base,
                      const QString& runsRoot, QString* error) {
-    if (running_) {
+    if (isRunning()) {
         if (error) *error = tr("A pruning study is already running.");
         return false;
     }
@@ -31,24 +31,21 @@ bool PruneJob::start(const ExperimentRequest& request, const ExperimentConfig& b
         if (error) *error = QString::fromUtf8(e.what());
         return false;
     }
-    if (thread_.joinable()) thread_.join(); // the previous study's finished thread
     dir_ = QString::fromStdString(dir.string());
-    running_ = true;
-    thread_ = std::thread([this, options] { run(options); });
+    outcome_ = PruneOutcome();
+    outcome_.dir = dir_;
+    job_.start([this, options] { run(options); });
     return true;
 }
 
-void PruneJob::run(PruneStudyOptions options) {
-    PruneOutcome outcome;
-    outcome.dir = dir_;
+void PruneJob::run(const PruneStudyOptions& options) {
     const std::filesystem::path dir = dir_.toStdString();
     try {
-        outcome.result = runPruneStudy(options, dir);
-        writePruneReport(outcome.result, dir);
+        outcome_.result = runPruneStudy(options, dir);
+        writePruneReport(outcome_.result, dir);
     } catch (const std::exception& e) {
-        outcome.error = QString::fromUtf8(e.what());
+        outcome_.error = QString::fromUtf8(e.what());
     }
-    finishOnOwnerThread(this, thread_, running_, [this, outcome] { emit finished(outcome); });
 }
 
 } // namespace ts::gui

@@ -1,15 +1,15 @@
 #pragma once
-// Runs one pruning study on a worker thread through core's runPruneStudy and
-// writes its report (writePruneReport) exactly as trainscope-cli prune does.
-// The result reaches the GUI thread as a queued call that emits finished().
-// A study is a short evaluation: it cannot be stopped, the destructor waits.
-#include <thread>
-
+// Runs one pruning study as a BackgroundJob through core's runPruneStudy and
+// writes its report (writePruneReport) exactly as trainscope-cli prune does;
+// finished() brings the result to the owner's thread. A study is a short
+// evaluation that reports nothing on the way: there is nothing to drain, and
+// it cannot be stopped (the destructor waits).
 #include <QObject>
 #include <QString>
 
 #include "experiments/ExperimentRequest.h"
 #include "experiments/PruneStudy.h"
+#include "jobs/BackgroundJob.h"
 
 namespace ts::gui {
 
@@ -29,18 +29,18 @@ public:
     // runsRoot/<date>-<name>-pruned and starts the thread.
     bool start(const ExperimentRequest& request, const ExperimentConfig& base,
                const QString& runsRoot, QString* error);
-    bool isRunning() const { return running_; }
+    bool isRunning() const { return job_.isRunning(); }
     QString outputDir() const { return dir_; }
 
 signals:
     void finished(const ts::gui::PruneOutcome& outcome);
 
 private:
-    void run(PruneStudyOptions options);
+    void run(const PruneStudyOptions& options);
 
     QString dir_;
-    bool running_ = false;
-    std::thread thread_;
+    PruneOutcome outcome_; // written by the worker, read after it was joined
+    BackgroundJob job_;    // last: joined before what the worker uses is destroyed
 };
 
 } // namespace ts::gui

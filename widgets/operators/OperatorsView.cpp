@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "common/SortFilterProxy.h"
+#include "common/TableSetup.h"
 #include "operators/OpTableModel.h"
 #include "operators/TopOpsChart.h"
 
@@ -46,16 +47,10 @@ OperatorsView::OperatorsView(QWidget* parent)
     bar->addWidget(scope_);
     bar->addWidget(top_n_);
 
-    table_->setModel(proxy_);
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(OpTableModel::SelfCpu, Qt::DescendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setAlternatingRowColors(true);
-    table_->verticalHeader()->setVisible(false);
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setStretchLastSection(false);
-    table_->horizontalHeader()->setSectionsMovable(true);
-    table_->setWordWrap(false);
+    TableOptions table;
+    table.sortColumn = OpTableModel::SelfCpu;
+    table.sortOrder = Qt::DescendingOrder;
+    setUpTable(table_, proxy_, nullptr, table); // the proxy's source is set above
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(table_);

@@ -2,6 +2,8 @@
 // The machine's peaks for the roofline: fp32 and reduced-precision GFLOP/s
 // and memory GB/s, typed in or measured by core's micro-benchmarks
 // (measurePeaks) on a worker thread. Kept in AppSettings between sessions.
+// Measuring is one call with one result and no progress: a QtConcurrent
+// future (see shell/DocumentLoader) rather than a BackgroundJob.
 #include <QFutureWatcher>
 #include <QWidget>
 

@@ -4,12 +4,8 @@
 
 #include <QCheckBox>
 #include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
@@ -18,7 +14,9 @@
 #include "analysis/NcuCsv.h"
 #include "common/AppSettings.h"
 #include "common/CsvExport.h"
+#include "common/ExportFile.h"
 #include "common/SortFilterProxy.h"
+#include "common/TableSetup.h"
 #include "report/RooflineReport.h"
 #include "roofline/PeaksPanel.h"
 #include "roofline/RooflineChart.h"
@@ -31,18 +29,12 @@ RooflineView::RooflineView(AppSettings& settings, QWidget* parent)
       chart_(new RooflineChart), model_(new RooflineModel(this)), proxy_(new SortFilterProxy(this)),
       table_(new QTableView), source_(new QLabel), notes_(new QLabel),
       low_precision_(new QCheckBox(tr("bf16/fp16 run"))) {
-    proxy_->setSourceModel(model_);
-    table_->setModel(proxy_);
     table_->setObjectName(QStringLiteral("rooflineTable"));
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(RooflineModel::Time, Qt::DescendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::SingleSelection);
-    table_->setAlternatingRowColors(true);
-    table_->verticalHeader()->setVisible(false);
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setSectionsMovable(true);
-    table_->setWordWrap(false);
+    TableOptions table;
+    table.sortColumn = RooflineModel::Time;
+    table.sortOrder = Qt::DescendingOrder;
+    table.selection = QAbstractItemView::SingleSelection;
+    setUpTable(table_, proxy_, model_, table);
     low_precision_->setToolTip(tr("The operators come from a bf16/fp16 autocast run: "
                                   "convolutions and matrix multiplications are held against the "
                                   "reduced-precision roof"));
@@ -240,33 +232,25 @@ bool RooflineView::exportCsv(const QString& path, QString* error) {
 }
 
 void RooflineView::importInteractive() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import an Nsight Compute CSV"),
-                                                      settings_.lastBrowseDir(),
-                                                      tr("CSV files (*.csv);;All files (*)"));
-    if (path.isEmpty()) return;
-    settings_.setLastBrowseDir(QFileInfo(path).absolutePath());
+    const QString path = chooseFileInteractive(this, settings_, tr("Import an Nsight Compute CSV"),
+                                               tr("CSV files (*.csv);;All files (*)"));
     QString error;
-    if (!importNcu(path, &error)) QMessageBox::warning(this, tr("Import Nsight CSV"), error);
+    if (!path.isEmpty() && !importNcu(path, &error))
+        warnFailure(this, tr("Import Nsight CSV"), error);
 }
 
 void RooflineView::exportPngInteractive() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the roofline as PNG"),
-        QDir(settings_.lastBrowseDir()).filePath(QStringLiteral("roofline.png")),
-        tr("PNG images (*.png)"));
-    QString error;
-    if (!path.isEmpty() && !exportPng(path, &error))
-        QMessageBox::warning(this, tr("Export PNG"), error);
+    exportFileInteractive(
+        this, settings_, tr("Export the roofline as PNG"), QStringLiteral("roofline.png"),
+        tr("PNG images (*.png)"),
+        [this](const QString& path, QString* error) { return exportPng(path, error); });
 }
 
 void RooflineView::exportCsvInteractive() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the roofline as CSV"),
-        QDir(settings_.lastBrowseDir()).filePath(QStringLiteral("roofline.csv")),
-        tr("CSV files (*.csv)"));
-    QString error;
-    if (!path.isEmpty() && !exportCsv(path, &error))
-        QMessageBox::warning(this, tr("Export CSV"), error);
+    exportFileInteractive(
+        this, settings_, tr("Export the roofline as CSV"), QStringLiteral("roofline.csv"),
+        tr("CSV files (*.csv)"),
+        [this](const QString& path, QString* error) { return exportCsv(path, error); });
 }
 
 } // namespace ts::gui

@@ -16,7 +16,9 @@
 
 #include "common/AppSettings.h"
 #include "common/CsvExport.h"
+#include "common/ExportFile.h"
 #include "common/SortFilterProxy.h"
+#include "common/TableSetup.h"
 #include "runs/ComparisonCharts.h"
 #include "runs/RunModels.h"
 #include "runs/RunScanner.h"
@@ -26,16 +28,10 @@
 namespace ts::gui {
 namespace {
 
-QTableView* makeTable(QAbstractItemModel* model) {
+QTableView* makeTable(SortFilterProxy* proxy, QAbstractItemModel* source,
+                      const TableOptions& options = {}) {
     auto* table = new QTableView;
-    table->setModel(model);
-    table->setSortingEnabled(true);
-    table->setAlternatingRowColors(true);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->verticalHeader()->setVisible(false);
-    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
-    table->horizontalHeader()->setSectionsMovable(true);
-    table->setWordWrap(false);
+    setUpTable(table, proxy, source, options);
     return table;
 }
 
@@ -82,9 +78,10 @@ QWidget* RunsView::buildRunList() {
     roots_label_->setWordWrap(true);
     roots_label_->setForegroundRole(QPalette::PlaceholderText);
 
-    table_ = makeTable(proxy_);
-    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    table_->sortByColumn(RunListModel::Modified, Qt::DescendingOrder);
+    TableOptions newest_first;
+    newest_first.sortColumn = RunListModel::Modified;
+    newest_first.sortOrder = Qt::DescendingOrder;
+    table_ = makeTable(proxy_, nullptr, newest_first); // the proxy's source is set above
     table_->setObjectName(QStringLiteral("runTable"));
     const QByteArray header = settings_.headerState(QStringLiteral("runs"));
     if (!header.isEmpty()) table_->horizontalHeader()->restoreState(header);
@@ -124,9 +121,7 @@ QWidget* RunsView::buildComparison() {
     bar->addWidget(csv);
     bar->addWidget(png);
     bar->addWidget(report);
-    auto* comparison_proxy = new SortFilterProxy(this);
-    comparison_proxy->setSourceModel(comparison_);
-    comparison_table_ = makeTable(comparison_proxy);
+    comparison_table_ = makeTable(new SortFilterProxy(this), comparison_);
     // Selection order until the user sorts: the same order as the charts' bars.
     comparison_table_->sortByColumn(-1, Qt::AscendingOrder);
     charts_ = new ComparisonCharts;
@@ -275,23 +270,17 @@ bool RunsView::exportPng(const QString& path, QString* error) {
 }
 
 void RunsView::exportCsvInteractive() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export comparison as CSV"),
-        QDir(settings_.lastBrowseDir()).filePath(QStringLiteral("comparison.csv")),
-        tr("CSV files (*.csv)"));
-    QString error;
-    if (!path.isEmpty() && !exportCsv(path, &error))
-        QMessageBox::warning(this, tr("Export CSV"), error);
+    exportFileInteractive(
+        this, settings_, tr("Export comparison as CSV"), QStringLiteral("comparison.csv"),
+        tr("CSV files (*.csv)"),
+        [this](const QString& path, QString* error) { return exportCsv(path, error); });
 }
 
 void RunsView::exportPngInteractive() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export comparison charts as PNG"),
-        QDir(settings_.lastBrowseDir()).filePath(QStringLiteral("comparison.png")),
-        tr("PNG images (*.png)"));
-    QString error;
-    if (!path.isEmpty() && !exportPng(path, &error))
-        QMessageBox::warning(this, tr("Export PNG"), error);
+    exportFileInteractive(
+        this, settings_, tr("Export comparison charts as PNG"), QStringLiteral("comparison.png"),
+        tr("PNG images (*.png)"),
+        [this](const QString& path, QString* error) { return exportPng(path, error); });
 }
 
 bool RunsView::exportReport(const QString& dir, QString* error) {
@@ -311,12 +300,12 @@ bool RunsView::exportReport(const QString& dir, QString* error) {
     }
 }
 
+// A folder of files, written by core: chosen and warned about like a file export.
 void RunsView::exportReportInteractive() {
-    const QString dir = QFileDialog::getExistingDirectory(
-        this, tr("Export comparison report into folder"), settings_.lastBrowseDir());
+    const QString dir =
+        chooseFolderInteractive(this, settings_, tr("Export comparison report into folder"));
     QString error;
-    if (!dir.isEmpty() && !exportReport(dir, &error))
-        QMessageBox::warning(this, tr("Export report"), error);
+    if (!dir.isEmpty() && !exportReport(dir, &error)) warnFailure(this, tr("Export report"), error);
 }
 
 } // namespace ts::gui

@@ -4,6 +4,8 @@
 // compares them side by side (table + bar charts), exportable as CSV and PNG.
 #include <vector>
 
+// Scanning the run folders is a one-shot load with one result: a QtConcurrent
+// future (see shell/DocumentLoader) rather than a BackgroundJob.
 #include <QFutureWatcher>
 #include <QWidget>
 

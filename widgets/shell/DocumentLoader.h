@@ -1,6 +1,9 @@
 #pragma once
 // Opens runs and traces off the GUI thread (a 1,000,000-event trace takes a
 // few seconds to parse) and hands the result back as one value.
+// A one-shot load with no progress to stream and nothing to cancel, so it
+// stays a QtConcurrent future rather than a BackgroundJob (jobs/): there is
+// no buffer to drain, and the future's watcher already reports on this thread.
 #include <QFutureWatcher>
 #include <QObject>
 

@@ -1,12 +1,9 @@
 #include "shell/ExperimentFiles.h"
 
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QMessageBox>
-
 #include <nlohmann/json.hpp>
 
 #include "common/AppSettings.h"
+#include "common/ExportFile.h"
 #include "config/ConfigJson.h"
 #include "form/ExperimentForm.h"
 
@@ -18,31 +15,28 @@ const char* const kJsonFilter = "Experiment JSON (*.json);;All files (*)";
 } // namespace
 
 void loadExperimentInteractive(QWidget* parent, AppSettings& settings, ExperimentForm& form) {
-    const QString path = QFileDialog::getOpenFileName(
-        parent, QObject::tr("Load experiment"), settings.lastBrowseDir(), QObject::tr(kJsonFilter));
+    const QString path = chooseFileInteractive(parent, settings, QObject::tr("Load experiment"),
+                                               QObject::tr(kJsonFilter));
     if (path.isEmpty()) return;
-    settings.setLastBrowseDir(QFileInfo(path).absolutePath());
     try {
         form.setConfig(loadConfigFile(path.toStdString()));
     } catch (const std::exception& error) {
-        QMessageBox::warning(parent, QObject::tr("Load experiment"),
-                             QString::fromUtf8(error.what()));
+        warnFailure(parent, QObject::tr("Load experiment"), QString::fromUtf8(error.what()));
     }
 }
 
 void saveExperimentInteractive(QWidget* parent, AppSettings& settings, const ExperimentForm& form) {
     const QString name = QString::fromStdString(form.config().name) + QStringLiteral(".json");
-    const QString path = QFileDialog::getSaveFileName(
-        parent, QObject::tr("Save experiment"),
-        QFileInfo(settings.lastBrowseDir(), name).filePath(), QObject::tr(kJsonFilter));
-    if (path.isEmpty()) return;
-    settings.setLastBrowseDir(QFileInfo(path).absolutePath());
-    try {
-        saveConfigFile(form.config(), path.toStdString());
-    } catch (const std::exception& error) {
-        QMessageBox::warning(parent, QObject::tr("Save experiment"),
-                             QString::fromUtf8(error.what()));
-    }
+    exportFileInteractive(parent, settings, QObject::tr("Save experiment"), name,
+                          QObject::tr(kJsonFilter), [&form](const QString& path, QString* error) {
+                              try {
+                                  saveConfigFile(form.config(), path.toStdString());
+                                  return true;
+                              } catch (const std::exception& e) {
+                                  if (error) *error = QString::fromUtf8(e.what());
+                                  return false;
+                              }
+                          });
 }
 
 void rememberExperiment(AppSettings& settings, const ExperimentForm& form) {

@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "common/AppSettings.h"
+#include "common/ExportFile.h"
 #include "common/ThemePalette.h"
 #include "experiments/ExperimentsView.h"
 #include "form/ExperimentForm.h"
@@ -286,11 +287,12 @@ void MainWindow::chooseAndOpen(bool directory) {
 }
 
 void MainWindow::saveScreenshotInteractive() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save screenshot"),
-        QFileInfo(settings_.lastBrowseDir(), QStringLiteral("trainscope.png")).filePath(),
-        tr("PNG images (*.png)"));
-    if (!path.isEmpty() && !grab().save(path)) reportError(tr("Cannot write %1.").arg(path));
+    exportFileInteractive(this, settings_, tr("Save screenshot"), QStringLiteral("trainscope.png"),
+                          tr("PNG images (*.png)"), [this](const QString& path, QString* error) {
+                              if (grab().save(path)) return true;
+                              if (error) *error = tr("Cannot write %1.").arg(path);
+                              return false;
+                          });
 }
 
 void MainWindow::showShortcuts() {

@@ -28,15 +28,15 @@ RunController::RunController(QObject* parent)
     qRegisterMetaType<RunLaunch>();
     qRegisterMetaType<RunProgress>();
     qRegisterMetaType<RunOutcome>();
-    timer_.setInterval(kTickMs);
-    connect(&timer_, &QTimer::timeout, this, &RunController::tick);
+    job_.setDrain([this] { tick(); });
+    job_.setStopHook([this] {
+        if (worker_) worker_->requestStop();
+    });
+    connect(&job_, &BackgroundJob::finished, this, &RunController::onWorkerFinished);
 }
 
 RunController::~RunController() {
-    if (worker_) {
-        worker_->requestStop();
-        worker_->wait();
-    }
+    job_.stopAndJoin();
 }
 
 void RunController::start(const ExperimentConfig& config) {
@@ -61,15 +61,13 @@ void RunController::start(const ExperimentConfig& config) {
     buffer_.clear();
     progress_ = ProgressEstimator();
     worker_ = std::make_unique<RunWorker>(config, dir, buffer_, checkpoints_);
-    connect(worker_.get(), &QThread::finished, this, &RunController::onWorkerFinished);
-    worker_->start();
-    timer_.start();
+    job_.start([worker = worker_.get()] { worker->run(); });
     emit runStarted(RunLaunch{config, current_dir_});
 }
 
 void RunController::stop() {
     if (!worker_) return;
-    worker_->requestStop();
+    job_.requestStop();
     emit stopRequested();
 }
 
@@ -81,9 +79,8 @@ void RunController::tick() {
     emit progressChanged(progress_.progress());
 }
 
+// The job has already drained what arrived after the last tick.
 void RunController::onWorkerFinished() {
-    timer_.stop();
-    tick(); // whatever arrived after the last tick
     RunOutcome outcome{worker_->summary(), current_dir_};
     worker_.reset();
     if (!std::filesystem::exists(std::filesystem::path(current_dir_.toStdString()) /

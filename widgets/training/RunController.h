@@ -1,14 +1,15 @@
 #pragma once
-// Starts and stops runs and turns the worker's buffer into typed signals: a
-// ~30 Hz timer drains the LiveBuffer and emits at most ONE update per tick, so
-// views replot once per tick however fast the steps come.
+// Starts and stops runs and turns the worker's buffer into typed signals: the
+// run is a BackgroundJob whose ~30 Hz drain takes the LiveBuffer and emits at
+// most ONE update per tick, so views replot once per tick however fast the
+// steps come.
 #include <memory>
 
 #include <QObject>
 #include <QString>
-#include <QTimer>
 
 #include "config/ExperimentConfig.h"
+#include "jobs/BackgroundJob.h"
 #include "training/LiveBuffer.h"
 #include "training/LiveUpdate.h"
 #include "training/ProgressEstimator.h"
@@ -20,7 +21,7 @@ class RunWorker;
 class RunController : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kTickMs = 33;
+    static constexpr int kTickMs = BackgroundJob::kTickMs;
 
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
@@ -58,7 +59,7 @@ private:
     LiveBuffer buffer_;
     ProgressEstimator progress_;
     std::unique_ptr<RunWorker> worker_;
-    QTimer timer_;
+    BackgroundJob job_; // last: stopped and joined before what the worker uses is destroyed
 };
 
 } // namespace ts::gui

@@ -8,14 +8,9 @@
 namespace ts::gui {
 
 RunWorker::RunWorker(ExperimentConfig config, std::filesystem::path runDir, TrainerObserver& live,
-                     bool checkpoints, QObject* parent)
-    : QThread(parent), config_(std::move(config)), run_dir_(std::move(runDir)), live_(live),
+                     bool checkpoints)
+    : config_(std::move(config)), run_dir_(std::move(runDir)), live_(live),
       checkpoints_(checkpoints) {}
-
-RunWorker::~RunWorker() {
-    requestStop();
-    wait();
-}
 
 void RunWorker::requestStop() {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -1,11 +1,10 @@
 #pragma once
-// The training thread: builds a ts::Trainer, runs it with the run directory's
-// recorder and the GUI's LiveBuffer as observers, and finishes. Stop is
-// thread-safe and also works before the Trainer exists (model loading).
+// One training run as a BackgroundJob's work: builds a ts::Trainer, runs it
+// with the run directory's recorder and the GUI's LiveBuffer as observers.
+// run() executes on the job's thread; requestStop() may come from any thread,
+// also before the Trainer exists (model loading).
 #include <filesystem>
 #include <mutex>
-
-#include <QThread>
 
 #include "config/ExperimentConfig.h"
 #include "records/Records.h"
@@ -17,21 +16,17 @@ class TrainerObserver;
 
 namespace ts::gui {
 
-class RunWorker : public QThread {
-    Q_OBJECT
+class RunWorker {
 public:
     // `checkpoints`: also write best.pt/final.pt into the run directory.
     RunWorker(ExperimentConfig config, std::filesystem::path runDir, TrainerObserver& live,
-              bool checkpoints, QObject* parent = nullptr);
-    ~RunWorker() override;
+              bool checkpoints);
 
+    void run();
     void requestStop();
-    // Valid once the thread has finished.
+    // Valid once run() returned.
     const RunSummary& summary() const { return summary_; }
     const std::filesystem::path& runDir() const { return run_dir_; }
-
-protected:
-    void run() override;
 
 private:
     RunSummary runTrainer();
