@@ -24,6 +24,7 @@
 #include "experiments/ReportReader.h"
 #include "experiments/SweepCharts.h"
 #include "form/ExperimentForm.h"
+#include "report/ChartRenderer.h"
 #include "report/RunDirectory.h"
 #include "training/RunController.h"
 
@@ -313,9 +314,11 @@ bool ExperimentsView::openDirectory(const QString& dir, QString* error) {
 }
 
 bool ExperimentsView::exportPng(const QString& path, QString* error) {
+    // The size and pixel ratio of the report's charts, so that both look alike;
+    // the sweep's two panels side by side get twice the width.
     auto* plot = qobject_cast<QCustomPlot*>(charts_->currentWidget());
-    if (plot && plot->savePng(path, qMax(plot->width(), 1000), qMax(plot->height(), 500)))
-        return true;
+    const int width = plot == sweep_charts_ ? 2 * kChartWidth : kChartWidth;
+    if (plot && plot->savePng(path, width, kChartHeight, kChartPixelRatio)) return true;
     if (error) *error = tr("Cannot write %1.").arg(path);
     return false;
 }

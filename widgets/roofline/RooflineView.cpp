@@ -19,6 +19,7 @@
 #include "common/AppSettings.h"
 #include "common/CsvExport.h"
 #include "common/SortFilterProxy.h"
+#include "report/ChartRenderer.h"
 #include "report/RooflineReport.h"
 #include "roofline/PeaksPanel.h"
 #include "roofline/RooflineChart.h"
@@ -226,7 +227,8 @@ void RooflineView::onTableSelection() {
 }
 
 bool RooflineView::exportPng(const QString& path, QString* error) {
-    if (chart_->savePng(path, qMax(chart_->width(), 900), qMax(chart_->height(), 650))) return true;
+    // As `trainscope-cli roofline --out` writes it.
+    if (chart_->savePng(path, kChartWidth, kChartHeight, kChartPixelRatio)) return true;
     if (error) *error = tr("Cannot write %1.").arg(path);
     return false;
 }
