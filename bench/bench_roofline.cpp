@@ -17,8 +17,13 @@
 #include "analysis/Roofline.h"
 #include "env/TorchCompat.h"
 #include "experiments/PeakBenchmark.h"
+#include "report/ChartRenderer.h"
 #include "report/RooflineReport.h"
 #include "util/Statistics.h"
+
+#ifdef TRAINSCOPE_WITH_QT_CHARTS
+#include "charts/OffscreenChartRenderer.h"
+#endif
 
 namespace {
 
@@ -82,8 +87,13 @@ int main(int argc, char** argv) {
         const auto roofline = ts::buildRoofline(peaks, timeKernels(torch::Device(device)));
         std::printf("%s", ts::rooflineText(roofline, 0).c_str());
         if (!png.empty()) {
-            ts::chart::writePng(ts::renderRooflineChart(roofline, "Roofline: " + device), png);
-            std::printf("wrote %s\n", png.c_str());
+#ifdef TRAINSCOPE_WITH_QT_CHARTS
+            ts::gui::installOffscreenChartRenderer();
+#endif
+            if (ts::writeChart(ts::rooflineChart(roofline, "Roofline: " + device), png))
+                std::printf("wrote %s\n", png.c_str());
+            else
+                std::printf("no chart: %s\n", ts::kChartsNeedQt);
         }
         return 0;
     } catch (const std::exception& e) {

@@ -13,6 +13,10 @@
 #include "commands/ExperimentCommands.h"
 #include "commands/TraceStatsCommand.h"
 
+#ifdef TRAINSCOPE_WITH_QT_CHARTS
+#include "charts/OffscreenChartRenderer.h"
+#endif
+
 namespace {
 
 void addConfigOptions(CLI::App* cmd, ts::ConfigSource& source) {
@@ -63,6 +67,10 @@ void watchInterrupts() {
 } // namespace
 
 int main(int argc, char** argv) {
+#ifdef TRAINSCOPE_WITH_QT_CHARTS
+    // Cheap: Qt starts only when the first chart is drawn.
+    ts::gui::installOffscreenChartRenderer();
+#endif
     CLI::App app{"Trainscope: train, profile and compare neural-network training runs"};
     app.require_subcommand(1);
 
@@ -152,7 +160,8 @@ int main(int argc, char** argv) {
     roofline_cmd->add_option("--peak-gbs", roofline.peak_gbs, "memory bandwidth (GB/s)");
     roofline_cmd->add_option("--device", roofline.device, "where to measure the peaks");
     roofline_cmd->add_option("--limit", roofline.limit, "operators to print (0 = all)");
-    roofline_cmd->add_option("--out", roofline.out_dir, "write roofline.csv/png, peaks.json");
+    roofline_cmd->add_option("--out", roofline.out_dir,
+                             "write roofline.csv, peaks.json, roofline.png/.pdf (Qt build)");
 
     ts::PruneCommandOptions prune;
     auto* prune_cmd = app.add_subcommand("prune", "prune trained weights; accuracy and latency");
@@ -170,7 +179,8 @@ int main(int argc, char** argv) {
     ts::CompareOptions compare;
     auto* compare_cmd = app.add_subcommand("compare", "runs side by side: CSV, charts, report.md");
     compare_cmd->add_option("runs", compare.runs, "run directories (first = baseline)")->required();
-    compare_cmd->add_option("--out", compare.out_dir, "write comparison.csv, PNGs, report.md");
+    compare_cmd->add_option("--out", compare.out_dir,
+                            "write comparison.csv, report.md, PNG/PDF charts (Qt build)");
 
     const std::vector<std::pair<CLI::App*, std::function<int()>>> experiment_cmds = {
         {sweep_cmd,

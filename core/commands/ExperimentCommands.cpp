@@ -1,6 +1,8 @@
 #include "commands/ExperimentCommands.h"
 
 #include <filesystem>
+#include <initializer_list>
+#include <mutex>
 
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -19,6 +21,7 @@
 #include "experiments/SweepReport.h"
 #include "experiments/TrainerPointRunner.h"
 #include "models/Model.h"
+#include "report/ChartRenderer.h"
 #include "report/CompareInputs.h"
 #include "report/CompareRuns.h"
 #include "report/MarkdownTable.h"
@@ -47,6 +50,22 @@ std::string resultSummary(const PointResult& r) {
                 mib(r.memory_bytes) + " MiB";
     if (!r.message.empty()) line += " (" + r.message + ")";
     return line;
+}
+
+// ", a.png, b.png" for the "wrote ..." lines where charts are drawn; where
+// not, nothing, and the note that says why (once per process: a sweep or a
+// ladder rewrites its report after every point).
+std::string chartFiles(std::ostream& out, std::initializer_list<const char*> files) {
+    if (!chartRenderer()) {
+        static std::once_flag noted;
+        std::call_once(noted,
+                       [&out] { out << "note: no charts written: " << kChartsNeedQt << "\n"; });
+        return "";
+    }
+    std::string text;
+    for (const char* file : files)
+        text += std::string(", ") + file;
+    return text;
 }
 
 SweepSpec sweepSpec(const SweepOptions& o) {
@@ -85,10 +104,11 @@ int sweepCommand(const SweepOptions& o, std::ostream& out, std::ostream& err) {
                     << std::flush;
                 writeSweepReport(so_far, dir);
             });
-        out << "\n"
-            << sweepTable(result) << "\nwrote " << (dir / sweep_files::kCsv).string() << ", "
-            << sweep_files::kMarkdown << ", " << sweep_files::kThroughputPng << ", "
-            << sweep_files::kMemoryPng << "\n";
+        out << "\n" << sweepTable(result);
+        const std::string charts =
+            chartFiles(out, {sweep_files::kThroughputPng, sweep_files::kMemoryPng});
+        out << "\nwrote " << (dir / sweep_files::kCsv).string() << ", " << sweep_files::kMarkdown
+            << charts << "\n";
         return result.completed() > 0 ? exit_code::kOk : exit_code::kFailure;
     });
 }
@@ -119,11 +139,10 @@ int ladderCommand(const LadderOptions& o, std::ostream& out, std::ostream& err) 
                     << std::flush;
                 writeLadderReport(so_far, dir);
             });
-        out << "\n"
-            << ladderTable(result) << "\n"
-            << ladderVerdict(result) << "\nwrote " << (dir / ladder_files::kMarkdown).string()
-            << ", " << ladder_files::kCsv << ", " << ladder_files::kThroughputPng << ", "
-            << ladder_files::kBestConfig << "\n";
+        out << "\n" << ladderTable(result) << "\n" << ladderVerdict(result) << "\n";
+        const std::string charts = chartFiles(out, {ladder_files::kThroughputPng});
+        out << "wrote " << (dir / ladder_files::kMarkdown).string() << ", " << ladder_files::kCsv
+            << ", " << ladder_files::kBestConfig << charts << "\n";
         return result.baseline_failed() ? exit_code::kFailure : exit_code::kOk;
     });
 }
@@ -210,8 +229,8 @@ int rooflineCommand(const RooflineOptions& o, std::ostream& out, std::ostream& e
         if (!o.out_dir.empty()) {
             fs::create_directories(o.out_dir);
             writeFileAtomically(fs::path(o.out_dir) / "roofline.csv", rooflineCsv(roofline));
-            chart::writePng(renderRooflineChart(roofline, "Roofline: " + subject),
-                            fs::path(o.out_dir) / "roofline.png");
+            writeChart(rooflineChart(roofline, "Roofline: " + subject),
+                       fs::path(o.out_dir) / "roofline.png");
             const auto& p = roofline.peaks;
             writeFileAtomically(fs::path(o.out_dir) / "peaks.json",
                                 nlohmann::json{{"fp32_gflops", p.fp32_gflops},
@@ -224,8 +243,9 @@ int rooflineCommand(const RooflineOptions& o, std::ostream& out, std::ostream& e
                                                {"notes", p.notes}}
                                         .dump(2) +
                                     "\n");
-            out << "wrote " << (fs::path(o.out_dir) / "roofline.csv").string()
-                << ", roofline.png, peaks.json\n";
+            const std::string charts = chartFiles(out, {"roofline.png"});
+            out << "wrote " << (fs::path(o.out_dir) / "roofline.csv").string() << ", peaks.json"
+                << charts << "\n";
         }
         return exit_code::kOk;
     });
@@ -245,8 +265,10 @@ int pruneCommand(const PruneCommandOptions& o, std::ostream& out, std::ostream& 
         const fs::path dir = outputDir(o.out_dir, study.config.name, "pruned");
         const auto result = runPruneStudy(study, dir);
         writePruneReport(result, dir);
-        out << pruneText(result) << "wrote " << (dir / prune_files::kMarkdown).string() << ", "
-            << prune_files::kLayersCsv << ", " << prune_files::kJson << "\n";
+        out << pruneText(result);
+        const std::string charts = chartFiles(out, {prune_files::kSparsityPng});
+        out << "wrote " << (dir / prune_files::kMarkdown).string() << ", "
+            << prune_files::kLayersCsv << ", " << prune_files::kJson << charts << "\n";
         return exit_code::kOk;
     });
 }
@@ -263,8 +285,11 @@ int compareCommand(const CompareOptions& o, std::ostream& out, std::ostream& err
                     << a.message << "\n";
         if (!o.out_dir.empty()) {
             writeComparison(runs, o.out_dir);
+            const std::string charts =
+                chartFiles(out, {compare_files::kImagesPng, compare_files::kEpochPng,
+                                 compare_files::kMemoryPng, compare_files::kAccuracyPng});
             out << "wrote " << (fs::path(o.out_dir) / compare_files::kReport).string() << ", "
-                << compare_files::kCsv << " and 4 charts\n";
+                << compare_files::kCsv << charts << "\n";
         }
         return exit_code::kOk;
     });

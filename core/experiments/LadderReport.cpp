@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/ConfigJson.h"
-#include "report/ChartPng.h"
+#include "report/ChartRenderer.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
 #include "util/Csv.h"
@@ -75,7 +75,8 @@ std::string ladderMarkdown(const LadderResult& r) {
         << markdownTable(kHeaders, rows(r),
                          {"images/s", "speed-up", "step ms", "memory MiB", "accuracy"})
         << "\n"
-        << ladderVerdict(r) << "\n\n![images/s per rung](" << ladder_files::kThroughputPng << ")\n";
+        << ladderVerdict(r) << "\n\n"
+        << chartMarkdown("images/s per rung", ladder_files::kThroughputPng) << "\n";
     return out.str();
 }
 
@@ -96,27 +97,38 @@ std::string ladderCsv(const LadderResult& r) {
     return out.str();
 }
 
+chart::BarChart ladderThroughputChart(const LadderResult& r) {
+    chart::BarChart c;
+    c.title = (r.spec.base.name.empty() ? "" : r.spec.base.name + ": ") + "images/s per rung";
+    c.y_label = "images/s";
+    chart::BarSeries kept{"kept", {}, chart::paletteColor(2), {}, {}};
+    chart::BarSeries dropped{"not kept", {}, chart::kNeutralColor, {}, {}};
+    for (const auto& row : r.rows) {
+        c.categories.push_back(row.id);
+        const bool measured = row.ran && row.result.outcome == PointOutcome::Completed;
+        const double ips = measured ? row.result.summary.median_images_per_sec : kNaN;
+        kept.values.push_back(row.kept ? ips : kNaN);
+        dropped.values.push_back(row.kept ? kNaN : ips);
+        // One label per rung, on whichever bar it has; rungs without a bar say why.
+        std::string label = !measured         ? (row.ran ? "failed" : "skipped")
+                            : row.speedup > 0 ? fixed(ips, 1) + "\n" + speedup(row.speedup)
+                                              : fixed(ips, 1);
+        kept.labels.push_back(row.kept || !measured ? label : "");
+        dropped.labels.push_back(row.kept || !measured ? "" : label);
+    }
+    c.series = {kept, dropped};
+    c.overlay = true;
+    if (r.baseline_images_per_sec > 0)
+        c.lines.push_back({"baseline", r.baseline_images_per_sec, chart::paletteColor(0)});
+    return c;
+}
+
 void writeLadderReport(const LadderResult& r, const std::filesystem::path& dir) {
     std::filesystem::create_directories(dir);
     writeFileAtomically(dir / ladder_files::kCsv, ladderCsv(r));
     writeFileAtomically(dir / ladder_files::kMarkdown, ladderMarkdown(r));
     writeFileAtomically(dir / ladder_files::kBestConfig, configToJson(r.best).dump(2) + "\n");
-    chart::BarChart c;
-    c.title = r.spec.base.name + ": images/s per rung";
-    c.y_label = "images/s";
-    chart::BarSeries kept{"kept", {}, chart::paletteColor(2)};
-    chart::BarSeries dropped{"not kept", {}, {170, 170, 170}};
-    for (const auto& row : r.rows) {
-        c.categories.push_back(row.id);
-        const double ips = row.ran && row.result.outcome == PointOutcome::Completed
-                               ? row.result.summary.median_images_per_sec
-                               : kNaN;
-        kept.values.push_back(row.kept ? ips : kNaN);
-        dropped.values.push_back(row.kept ? kNaN : ips);
-    }
-    c.series = {kept, dropped};
-    c.overlay = true;
-    chart::writePng(chart::renderBarChart(c), dir / ladder_files::kThroughputPng);
+    writeChart(ladderThroughputChart(r), dir / ladder_files::kThroughputPng);
 }
 
 } // namespace ts

@@ -1,10 +1,12 @@
 #pragma once
-// The ladder's results as a terminal table, ladder.csv, ladder.md and a PNG of
-// images/s per rung (kept rungs in colour, dropped ones grey).
+// The ladder's results as a terminal table, ladder.csv, ladder.md and a chart
+// of images/s per rung (kept rungs in colour, dropped ones grey, each labelled
+// with its speed-up; the baseline as a dashed line). The GUI draws the same chart.
 #include <filesystem>
 #include <string>
 
 #include "experiments/Ladder.h"
+#include "report/ChartSpec.h"
 
 namespace ts {
 
@@ -13,6 +15,8 @@ std::string ladderCsv(const LadderResult& result);
 std::string ladderMarkdown(const LadderResult& result);
 // One line: the best combination and its speed-up over the baseline.
 std::string ladderVerdict(const LadderResult& result);
+
+chart::BarChart ladderThroughputChart(const LadderResult& result);
 
 namespace ladder_files {
 inline constexpr const char* kCsv = "ladder.csv";

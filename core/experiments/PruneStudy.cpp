@@ -16,6 +16,7 @@
 #include "engine/OptimizerFactory.h"
 #include "engine/Pruning.h"
 #include "env/TorchCompat.h"
+#include "report/ChartRenderer.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
 #include "util/Csv.h"
@@ -200,6 +201,32 @@ std::string pruneText(const PruneStudyResult& r) {
     return out.str();
 }
 
+chart::BarChart pruneSparsityChart(const PruneStudyResult& r) {
+    chart::BarChart c;
+    c.title = (r.model.empty() ? "" : r.model + ": ") + "sparsity per layer";
+    c.y_label = "zero weights (%)";
+    c.value_labels = false; // dozens of layers: the axis says enough
+    chart::BarSeries before{"before pruning", {}, chart::kNeutralColor, {}, {}};
+    chart::BarSeries after{"after pruning", {}, chart::paletteColor(4), {}, {}};
+    for (const auto& l : r.layers) {
+        std::string name = l.name;
+        if (name.size() > 7 && name.compare(name.size() - 7, 7, ".weight") == 0)
+            name.resize(name.size() - 7);
+        c.categories.push_back(name);
+        before.values.push_back(100 * l.sparsityBefore());
+        after.values.push_back(100 * l.sparsityAfter());
+    }
+    // Weights that were dense before: no grey bars, the coloured ones alone.
+    if (r.zerosBefore() > 0) c.series.push_back(before);
+    c.series.push_back(after);
+    if (r.params() > 0) {
+        const double overall = 100.0 * double(r.zerosAfter()) / double(r.params());
+        c.lines.push_back({"overall after pruning: " + fixed(overall, 1) + " %", overall,
+                           chart::paletteColor(0)});
+    }
+    return c;
+}
+
 void writePruneReport(const PruneStudyResult& r, const std::filesystem::path& dir) {
     std::ostringstream csv;
     csv << "layer,shape,params,zeros_before,zeros_after,sparsity_before,sparsity_after,channels,"
@@ -251,8 +278,10 @@ void writePruneReport(const PruneStudyResult& r, const std::filesystem::path& di
        << "\n"
        << r.verdict << "\n\nPer-layer sparsity: `" << prune_files::kLayersCsv
        << "`. Pruned weights: `" << prune_files::kWeights
-       << "` (load with `--set pretrained=...` or `evaluate --weights`).\n";
+       << "` (load with `--set pretrained=...` or `evaluate --weights`).\n\n"
+       << chartMarkdown("sparsity per layer", prune_files::kSparsityPng) << "\n";
     writeFileAtomically(dir / prune_files::kMarkdown, md.str());
+    writeChart(pruneSparsityChart(r), dir / prune_files::kSparsityPng);
 }
 
 } // namespace ts

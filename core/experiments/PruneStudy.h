@@ -12,6 +12,7 @@
 #include "analysis/PruneTypes.h"
 #include "config/ExperimentConfig.h"
 #include "engine/EvalResult.h"
+#include "report/ChartSpec.h"
 
 namespace ts {
 
@@ -46,7 +47,12 @@ PruneStudyResult runPruneStudy(const PruneStudyOptions& options,
                                const std::filesystem::path& out_dir);
 
 std::string pruneText(const PruneStudyResult& result);
-// prune.md, prune_layers.csv and prune.json in `dir`.
+// Sparsity per layer before (grey, only when some weights were zero before)
+// and after pruning, the overall sparsity after as a dashed line. The GUI
+// draws the same chart.
+chart::BarChart pruneSparsityChart(const PruneStudyResult& result);
+// prune.md, prune_layers.csv, prune.json and (where a chart renderer is
+// installed) prune_sparsity.png in `dir`.
 void writePruneReport(const PruneStudyResult& result, const std::filesystem::path& dir);
 
 namespace prune_files {
@@ -54,6 +60,7 @@ inline constexpr const char* kWeights = "pruned.pt";
 inline constexpr const char* kMarkdown = "prune.md";
 inline constexpr const char* kLayersCsv = "prune_layers.csv";
 inline constexpr const char* kJson = "prune.json";
+inline constexpr const char* kSparsityPng = "prune_sparsity.png";
 } // namespace prune_files
 
 } // namespace ts

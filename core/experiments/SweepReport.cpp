@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "experiments/MemoryGuard.h"
-#include "report/ChartPng.h"
+#include "report/ChartRenderer.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
 #include "util/Csv.h"
@@ -57,37 +57,6 @@ std::vector<std::string> distinctValues(const SweepResult& r, size_t a) {
     return out;
 }
 
-// One line per value of the second key (a single line without one); x is the
-// position of the first key's value, labelled with the value itself.
-chart::XyChart lineChart(const SweepResult& r, const std::string& title, const std::string& y_label,
-                         double (*value)(const SweepRow&)) {
-    chart::XyChart c;
-    c.title = title;
-    c.x_label = r.spec.axes[0].key;
-    c.y_label = y_label;
-    const auto xs = distinctValues(r, 0);
-    for (size_t i = 0; i < xs.size(); ++i)
-        c.x_ticks.emplace_back(double(i), xs[i]);
-    const auto groups =
-        r.spec.axes.size() > 1 ? distinctValues(r, 1) : std::vector<std::string>{""};
-    for (size_t g = 0; g < groups.size(); ++g) {
-        chart::XySeries s;
-        s.name = groups[g].empty() ? y_label : r.spec.axes[1].key + "=" + groups[g];
-        s.color = chart::paletteColor(g);
-        for (size_t i = 0; i < xs.size(); ++i) {
-            double y = kNaN;
-            for (const auto& row : r.rows)
-                if (row.point.values[0].second == xs[i] &&
-                    (groups[g].empty() || row.point.values[1].second == groups[g]))
-                    y = value(row);
-            s.xs.push_back(double(i));
-            s.ys.push_back(y);
-        }
-        c.series.push_back(std::move(s));
-    }
-    return c;
-}
-
 double imagesPerSec(const SweepRow& row) {
     return row.result.outcome == PointOutcome::Completed ? row.result.summary.median_images_per_sec
                                                          : kNaN;
@@ -101,6 +70,44 @@ double predictedMiB(const SweepRow& row) {
     return row.result.outcome == PointOutcome::Skipped && row.predicted_bytes > 0
                ? double(row.predicted_bytes) / (1024.0 * 1024.0)
                : kNaN;
+}
+
+// Values printed next to their points: only when they stay readable (one
+// line, few points).
+constexpr size_t kMaxValueLabels = 12;
+
+// One line per value of the second key (a single line without one); x is the
+// position of the first key's value, labelled with the value itself.
+chart::XyChart lineChart(const SweepResult& r, const std::string& title, const std::string& y_label,
+                         double (*value)(const SweepRow&), int label_decimals) {
+    chart::XyChart c;
+    c.title = title;
+    if (r.spec.axes.empty()) return c;
+    c.x_label = r.spec.axes[0].key;
+    c.y_label = y_label;
+    const auto xs = distinctValues(r, 0);
+    for (size_t i = 0; i < xs.size(); ++i)
+        c.x_ticks.emplace_back(double(i), xs[i]);
+    const auto groups =
+        r.spec.axes.size() > 1 ? distinctValues(r, 1) : std::vector<std::string>{""};
+    const bool labelled = groups.size() == 1 && xs.size() <= kMaxValueLabels;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        chart::XySeries s;
+        s.name = groups[g].empty() ? y_label : r.spec.axes[1].key + "=" + groups[g];
+        s.color = chart::paletteColor(g);
+        for (size_t i = 0; i < xs.size(); ++i) {
+            double y = kNaN;
+            for (const auto& row : r.rows)
+                if (row.point.values[0].second == xs[i] &&
+                    (groups[g].empty() || row.point.values[1].second == groups[g]))
+                    y = value(row);
+            s.xs.push_back(double(i));
+            s.ys.push_back(y);
+            if (labelled) s.point_labels.push_back(std::isnan(y) ? "" : fixed(y, label_decimals));
+        }
+        c.series.push_back(std::move(s));
+    }
+    return c;
 }
 
 } // namespace
@@ -123,8 +130,9 @@ std::string sweepMarkdown(const SweepResult& result) {
     out << markdownTable(
         headers(result), rows(result),
         {"images/s", "step ms", "data ms", "memory MiB", "predicted MiB", "steps"});
-    out << "\n![images/s](" << sweep_files::kThroughputPng << ")\n\n![memory]("
-        << sweep_files::kMemoryPng << ")\n";
+    out << "\n"
+        << chartMarkdown("images/s", sweep_files::kThroughputPng) << "\n\n"
+        << chartMarkdown("memory", sweep_files::kMemoryPng) << "\n";
     return out.str();
 }
 
@@ -153,30 +161,38 @@ std::string sweepCsv(const SweepResult& result) {
     return out.str();
 }
 
-void writeSweepReport(const SweepResult& result, const std::filesystem::path& dir) {
-    std::filesystem::create_directories(dir);
-    writeFileAtomically(dir / sweep_files::kCsv, sweepCsv(result));
-    writeFileAtomically(dir / sweep_files::kMarkdown, sweepMarkdown(result));
-    if (result.completed() == 0) return;
-    const std::string subject = result.spec.base.name + ": ";
-    chart::writePng(
-        chart::renderXyChart(lineChart(result, subject + "images/s by " + result.spec.axes[0].key,
-                                       "images/s", imagesPerSec)),
-        dir / sweep_files::kThroughputPng);
+chart::XyChart sweepThroughputChart(const SweepResult& result) {
+    const std::string key = result.spec.axes.empty() ? "" : result.spec.axes[0].key;
+    return lineChart(result, result.spec.base.name + ": images/s by " + key, "images/s",
+                     imagesPerSec, 1);
+}
+
+chart::XyChart sweepMemoryChart(const SweepResult& result) {
+    const std::string key = result.spec.axes.empty() ? "" : result.spec.axes[0].key;
     auto memory =
-        lineChart(result, subject + "memory by " + result.spec.axes[0].key, "MiB", memoryMiB);
+        lineChart(result, result.spec.base.name + ": memory by " + key, "MiB", memoryMiB, 0);
     const bool any_predicted_skip =
         std::any_of(result.rows.begin(), result.rows.end(),
                     [](const SweepRow& row) { return !std::isnan(predictedMiB(row)); });
     if (result.spec.axes.size() == 1 && any_predicted_skip) {
         memory.series[0].name = "measured";
-        auto predicted = lineChart(result, "", "", predictedMiB).series[0];
+        auto predicted = lineChart(result, "", "", predictedMiB, 0).series[0];
         predicted.name = "predicted (skipped)";
         predicted.color = chart::paletteColor(3);
         predicted.line = false;
+        predicted.hollow_markers = true;
         memory.series.push_back(std::move(predicted));
     }
-    chart::writePng(chart::renderXyChart(memory), dir / sweep_files::kMemoryPng);
+    return memory;
+}
+
+void writeSweepReport(const SweepResult& result, const std::filesystem::path& dir) {
+    std::filesystem::create_directories(dir);
+    writeFileAtomically(dir / sweep_files::kCsv, sweepCsv(result));
+    writeFileAtomically(dir / sweep_files::kMarkdown, sweepMarkdown(result));
+    if (result.completed() == 0) return;
+    writeChart(sweepThroughputChart(result), dir / sweep_files::kThroughputPng);
+    writeChart(sweepMemoryChart(result), dir / sweep_files::kMemoryPng);
 }
 
 } // namespace ts

@@ -1,17 +1,23 @@
 #pragma once
-// A sweep's results as a terminal table, sweep.csv, sweep.md and two PNG
-// charts: images/s and memory against the first swept key (one line per value
-// of the second key in a grid).
+// A sweep's results as a terminal table, sweep.csv, sweep.md and two charts:
+// images/s and memory against the first swept key (one line per value of the
+// second key in a grid). The GUI draws the same two charts.
 #include <filesystem>
 #include <string>
 
 #include "experiments/Sweep.h"
+#include "report/ChartSpec.h"
 
 namespace ts {
 
 std::string sweepTable(const SweepResult& result);
 std::string sweepCsv(const SweepResult& result);
 std::string sweepMarkdown(const SweepResult& result);
+
+// The report's charts; the memory one adds the predicted need of points the
+// memory guard skipped (hollow markers) on a one-key sweep.
+chart::XyChart sweepThroughputChart(const SweepResult& result);
+chart::XyChart sweepMemoryChart(const SweepResult& result);
 
 namespace sweep_files {
 inline constexpr const char* kCsv = "sweep.csv";
@@ -20,7 +26,8 @@ inline constexpr const char* kThroughputPng = "sweep_images_per_sec.png";
 inline constexpr const char* kMemoryPng = "sweep_memory.png";
 } // namespace sweep_files
 
-// Writes the four files into `dir` (charts only once a point has completed).
+// Writes the four files into `dir` (charts only once a point has completed,
+// and only where a chart renderer is installed: report/ChartRenderer.h).
 void writeSweepReport(const SweepResult& result, const std::filesystem::path& dir);
 
 } // namespace ts

@@ -9,6 +9,7 @@
 
 #include "analysis/OpTableFormat.h"
 #include "config/ConfigJson.h"
+#include "report/ChartRenderer.h"
 #include "report/CompareRuns.h"
 #include "report/MarkdownTable.h"
 
@@ -212,9 +213,11 @@ std::string comparisonMarkdown(const std::vector<ComparedRun>& runs, size_t top_
             << toString(r.record.summary.status) << ", " << r.record.info.config.model << " on "
             << r.record.info.config.dataset << ", " << r.record.info.config.device << ")\n";
     out << "\n## Baseline vs the others\n\n"
-        << metricsTable(runs) << "\n![images/s](" << compare_files::kImagesPng << ") ![epoch time]("
-        << compare_files::kEpochPng << ")\n\n![peak memory](" << compare_files::kMemoryPng
-        << ") ![accuracy](" << compare_files::kAccuracyPng << ")\n"
+        << metricsTable(runs) << "\n"
+        << chartMarkdown("images/s", compare_files::kImagesPng) << " "
+        << chartMarkdown("epoch time", compare_files::kEpochPng) << "\n\n"
+        << chartMarkdown("peak memory", compare_files::kMemoryPng) << " "
+        << chartMarkdown("accuracy", compare_files::kAccuracyPng) << "\n"
         << "\n## Configuration differences\n\n"
         << configDifferences(runs) << "\n## Top operators\n";
     for (const auto& r : runs)

@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "report/ChartPng.h"
+#include "report/ChartRenderer.h"
 #include "report/CompareInputs.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
@@ -20,7 +20,7 @@ double mibOf(int64_t bytes) {
     return bytes > 0 ? double(bytes) / (1024.0 * 1024.0) : kNaN;
 }
 
-chart::BarChart bars(const std::vector<ComparedRun>& runs, const std::string& title,
+chart::BarChart bars(const std::vector<ComparisonFigures>& runs, const std::string& title,
                      const std::string& y_label) {
     chart::BarChart c;
     c.title = title;
@@ -28,40 +28,6 @@ chart::BarChart bars(const std::vector<ComparedRun>& runs, const std::string& ti
     for (const auto& r : runs)
         c.categories.push_back(r.label);
     return c;
-}
-
-void writeCharts(const std::vector<ComparedRun>& runs, const std::filesystem::path& dir) {
-    using chart::paletteColor;
-    auto images = bars(runs, "Throughput (median images/s)", "images/s");
-    auto epoch = bars(runs, "Mean epoch time (training part)", "seconds");
-    auto memory = bars(runs, "Peak memory", "MiB");
-    auto accuracy = bars(runs, "Accuracy", "%");
-    chart::BarSeries ips{"images/s", {}, paletteColor(0)}, seconds{"epoch s", {}, paletteColor(1)};
-    chart::BarSeries rss{"host RSS", {}, paletteColor(4)}, device{"device", {}, paletteColor(3)};
-    chart::BarSeries acc{"accuracy", {}, paletteColor(2)};
-    for (const auto& r : runs) {
-        const auto& s = r.record.summary;
-        ips.values.push_back(s.median_images_per_sec > 0 ? s.median_images_per_sec : kNaN);
-        seconds.values.push_back(s.mean_epoch_time_s > 0 ? s.mean_epoch_time_s : kNaN);
-        rss.values.push_back(mibOf(s.peak_rss_bytes));
-        device.values.push_back(mibOf(s.peak_device_bytes));
-        acc.values.push_back(r.accuracy() * 100);
-    }
-    images.series = {ips};
-    epoch.series = {seconds};
-    memory.series = {rss};
-    bool any_device = false;
-    for (double v : device.values)
-        any_device = any_device || std::isfinite(v);
-    if (any_device)
-        memory.series.push_back(device);
-    else
-        memory.title = "Peak memory (host resident set)";
-    accuracy.series = {acc};
-    chart::writePng(chart::renderBarChart(images), dir / compare_files::kImagesPng);
-    chart::writePng(chart::renderBarChart(epoch), dir / compare_files::kEpochPng);
-    chart::writePng(chart::renderBarChart(memory), dir / compare_files::kMemoryPng);
-    chart::writePng(chart::renderBarChart(accuracy), dir / compare_files::kAccuracyPng);
 }
 
 } // namespace
@@ -151,11 +117,57 @@ std::string comparisonText(const std::vector<ComparedRun>& runs) {
                       rows);
 }
 
+std::vector<ComparisonFigures> comparisonFigures(const std::vector<ComparedRun>& runs) {
+    std::vector<ComparisonFigures> out;
+    for (const auto& r : runs) {
+        const auto& s = r.record.summary;
+        out.push_back({r.label, s.median_images_per_sec, s.mean_epoch_time_s, s.peak_rss_bytes,
+                       s.peak_device_bytes, r.accuracy()});
+    }
+    return out;
+}
+
+std::vector<chart::BarChart> comparisonCharts(const std::vector<ComparisonFigures>& runs) {
+    using chart::paletteColor;
+    auto images = bars(runs, "Throughput (median images/s)", "images/s");
+    auto epoch = bars(runs, "Mean epoch time (training part)", "seconds");
+    auto memory = bars(runs, "Peak memory", "MiB");
+    auto accuracy = bars(runs, "Accuracy", "%");
+    chart::BarSeries ips{"images/s", {}, paletteColor(0), {}, {}};
+    chart::BarSeries seconds{"epoch s", {}, paletteColor(1), {}, {}};
+    chart::BarSeries rss{"host RSS", {}, paletteColor(4), {}, {}};
+    chart::BarSeries device{"device", {}, paletteColor(3), {}, {}};
+    chart::BarSeries acc{"accuracy", {}, paletteColor(2), {}, {}};
+    for (const auto& r : runs) {
+        ips.values.push_back(r.images_per_sec > 0 ? r.images_per_sec : kNaN);
+        seconds.values.push_back(r.epoch_time_s > 0 ? r.epoch_time_s : kNaN);
+        rss.values.push_back(mibOf(r.peak_rss_bytes));
+        device.values.push_back(mibOf(r.peak_device_bytes));
+        acc.values.push_back(r.accuracy * 100);
+    }
+    images.series = {ips};
+    epoch.series = {seconds};
+    memory.series = {rss};
+    bool any_device = false;
+    for (double v : device.values)
+        any_device = any_device || std::isfinite(v);
+    if (any_device)
+        memory.series.push_back(device);
+    else
+        memory.title = "Peak memory (host resident set)";
+    accuracy.series = {acc};
+    return {images, epoch, memory, accuracy};
+}
+
 void writeComparison(const std::vector<ComparedRun>& runs, const std::filesystem::path& dir) {
     std::filesystem::create_directories(dir);
     writeFileAtomically(dir / compare_files::kCsv, comparisonCsv(runs));
     writeFileAtomically(dir / compare_files::kReport, comparisonMarkdown(runs));
-    writeCharts(runs, dir);
+    const auto charts = comparisonCharts(comparisonFigures(runs));
+    const char* files[] = {compare_files::kImagesPng, compare_files::kEpochPng,
+                           compare_files::kMemoryPng, compare_files::kAccuracyPng};
+    for (size_t i = 0; i < charts.size(); ++i)
+        writeChart(charts[i], dir / files[i]);
 }
 
 } // namespace ts

@@ -1,6 +1,6 @@
 #pragma once
 // `trainscope-cli compare`: runs side by side. comparison.csv (one row per
-// run), PNG bar charts (images/s, epoch time, peak memory, accuracy) and
+// run), bar charts (images/s, epoch time, peak memory, accuracy) and
 // report.md: baseline-vs-others table with the step breakdown, the config keys
 // that differ, the top operators of each profiled run, the advice for each run
 // and each run's environment. The first run is the baseline.
@@ -12,6 +12,7 @@
 
 #include "analysis/Advice.h"
 #include "analysis/OpStats.h"
+#include "report/ChartSpec.h"
 #include "report/RunDirectory.h"
 
 namespace ts {
@@ -38,6 +39,21 @@ std::string comparisonMarkdown(const std::vector<ComparedRun>& runs, size_t top_
 // The headline figures as a terminal table.
 std::string comparisonText(const std::vector<ComparedRun>& runs);
 
+// The figures the comparison charts show, one per run: the GUI fills them from
+// its run list, the report from the loaded runs.
+struct ComparisonFigures {
+    std::string label;
+    double images_per_sec = 0; // median; <= 0 = unknown
+    double epoch_time_s = 0;   // mean; <= 0 = unknown
+    int64_t peak_rss_bytes = 0;
+    int64_t peak_device_bytes = 0;
+    double accuracy = 0; // 0..1, NaN = unknown (as ComparedRun::accuracy)
+};
+std::vector<ComparisonFigures> comparisonFigures(const std::vector<ComparedRun>& runs);
+// Images/s, epoch time, peak memory (device memory only where some run has
+// it) and accuracy, in that order.
+std::vector<chart::BarChart> comparisonCharts(const std::vector<ComparisonFigures>& runs);
+
 namespace compare_files {
 inline constexpr const char* kCsv = "comparison.csv";
 inline constexpr const char* kReport = "report.md";
@@ -47,6 +63,7 @@ inline constexpr const char* kMemoryPng = "compare_peak_memory.png";
 inline constexpr const char* kAccuracyPng = "compare_accuracy.png";
 } // namespace compare_files
 
+// comparison.csv, report.md and, where a chart renderer is installed, the four charts.
 void writeComparison(const std::vector<ComparedRun>& runs, const std::filesystem::path& dir);
 
 } // namespace ts

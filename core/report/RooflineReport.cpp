@@ -1,6 +1,7 @@
 #include "report/RooflineReport.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "report/MarkdownTable.h"
@@ -34,16 +35,28 @@ std::string rooflineCsv(const Roofline& r) {
     return out.str();
 }
 
-chart::Image renderRooflineChart(const Roofline& r, const std::string& title, size_t labelled) {
-    double lo = r.peaks.ridge() / 10, hi = r.peaks.ridge() * 10;
+chart::XyChart rooflineChart(const Roofline& r, const std::string& title, size_t labelled) {
+    const MachinePeaks& pk = r.peaks;
+    const bool low = pk.low_gflops > 0;
+    double lo = pk.ridge() / 10, hi = pk.ridge() * 10;
+    if (low) {
+        lo = std::min(lo, pk.ridge(true) / 10);
+        hi = std::max(hi, pk.ridge(true) * 10);
+    }
     for (const auto& p : r.points) {
         lo = std::min(lo, p.intensity / 2);
         hi = std::max(hi, p.intensity * 2);
     }
-    auto roof = [&](bool low, const std::string& name, chart::Color color) {
-        const double ridge = r.peaks.ridge(low), top = r.peaks.computeRoof(low);
-        return chart::XySeries{
-            name, {lo, ridge, hi}, {r.peaks.bandwidth_gbs * lo, top, top}, color, true, false, {}};
+    auto roof = [&](bool low_roof, const std::string& name, chart::Color color) {
+        const double ridge = pk.ridge(low_roof), top = pk.computeRoof(low_roof);
+        chart::XySeries s;
+        s.name = name;
+        s.xs = {lo, ridge, hi};
+        s.ys = {pk.bandwidth_gbs * lo, top, top};
+        s.color = color;
+        s.markers = false;
+        s.dashed = low_roof;
+        return s;
     };
     chart::XyChart c;
     c.title = title;
@@ -52,21 +65,43 @@ chart::Image renderRooflineChart(const Roofline& r, const std::string& title, si
     c.log_x = c.log_y = true;
     // The reduced-precision roof first: the fp32 one, drawn over it, keeps the
     // shared bandwidth slope in its colour.
-    if (r.peaks.low_gflops > 0)
-        c.series.push_back(roof(true, r.peaks.low_precision + " roof", {230, 140, 40}));
-    c.series.push_back(roof(false, "fp32 roof", {200, 40, 40}));
-    chart::XySeries memory{"memory-bound", {}, {}, chart::paletteColor(0), false, true, {}};
-    chart::XySeries compute{"compute-bound", {}, {}, chart::paletteColor(2), false, true, {}};
+    if (low)
+        c.series.push_back(roof(
+            true, pk.low_precision + " roof: " + numberText("%.4g", pk.low_gflops) + " GFLOP/s",
+            {230, 140, 40}));
+    c.series.push_back(roof(false,
+                            "fp32 roof: " + numberText("%.4g", pk.fp32_gflops) + " GFLOP/s, " +
+                                numberText("%.4g", pk.bandwidth_gbs) + " GB/s",
+                            {200, 40, 40}));
+    chart::XySeries ridge;
+    ridge.name = "ridge: " + numberText("%.3g", pk.ridge()) + " FLOP/byte";
+    ridge.xs = {pk.ridge()};
+    ridge.ys = {pk.fp32_gflops};
+    ridge.color = {80, 80, 80};
+    ridge.line = false;
+    c.series.push_back(ridge);
+    chart::XySeries memory, compute;
+    memory.name = "memory-bound";
+    memory.color = chart::paletteColor(0);
+    compute.name = "compute-bound";
+    compute.color = chart::paletteColor(4);
     for (size_t i = 0; i < r.points.size(); ++i) {
         const auto& p = r.points[i];
         auto& series = p.bound == Bound::Memory ? memory : compute;
         series.xs.push_back(p.intensity);
         series.ys.push_back(p.achieved_gflops);
         series.point_labels.push_back(i < labelled ? shortName(p.cost.name, 18) : "");
+        series.marker_sizes.push_back(rooflineMarkerSize(p));
     }
+    memory.line = compute.line = false;
     c.series.push_back(memory);
     c.series.push_back(compute);
-    return chart::renderXyChart(c);
+    return c;
+}
+
+double rooflineMarkerSize(const RooflinePoint& point) {
+    // Area grows with the share of the time, so the costly operators stand out.
+    return 6.0 + 22.0 * std::sqrt(std::max(0.0, point.time_share));
 }
 
 std::string rooflineText(const Roofline& r, size_t limit) {

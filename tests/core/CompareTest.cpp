@@ -2,17 +2,21 @@
 // RunRecorder from constructed records (no training needed): the files are
 // written and parse back, bad input exits 2 naming it.
 #include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <variant>
 
 #include <gtest/gtest.h>
 
 #include "EngineTestSupport.h"
+#include "RecordingChartRenderer.h"
 #include "analysis/NcuCsv.h"
 #include "analysis/OpTableFormat.h"
 #include "commands/Commands.h"
 #include "commands/ExperimentCommands.h"
-#include "report/ChartPng.h"
+#include "report/ChartRenderer.h"
 #include "report/CompareInputs.h"
 #include "report/CompareRuns.h"
 #include "report/RunDirectory.h"
@@ -123,6 +127,7 @@ TEST(Compare, WritesCsvChartsAndReport) {
     ts::CompareOptions options;
     options.runs = {base.string(), fast.string()};
     options.out_dir = out_dir.string();
+    ts::test::ScopedRecordingRenderer charts;
     const auto r = call(ts::compareCommand, options);
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("1.50x"), std::string::npos) << r.out;
@@ -152,8 +157,33 @@ TEST(Compare, WritesCsvChartsAndReport) {
     EXPECT_NE(md.find("Not profiled"), std::string::npos);
     EXPECT_NE(md.find("Test CPU"), std::string::npos);
     for (const char* png : {ts::compare_files::kImagesPng, ts::compare_files::kEpochPng,
-                            ts::compare_files::kMemoryPng, ts::compare_files::kAccuracyPng})
-        EXPECT_EQ(ts::chart::decodePng(readFile(out_dir / png)).width(), 960) << png;
+                            ts::compare_files::kMemoryPng, ts::compare_files::kAccuracyPng}) {
+        EXPECT_TRUE(std::filesystem::exists(out_dir / png)) << png;
+        EXPECT_NE(md.find(std::string("](") + png + ")"), std::string::npos) << png;
+    }
+    // The throughput chart: one bar per run, labelled with the run's name.
+    const auto& images =
+        std::get<ts::chart::BarChart>(charts->specs.at(ts::compare_files::kImagesPng));
+    EXPECT_EQ(images.categories, (std::vector<std::string>{"baseline", "workers"}));
+    ASSERT_EQ(images.series.size(), 1u);
+    EXPECT_DOUBLE_EQ(images.series[0].values[1], 300.0);
+}
+
+TEST(Compare, ChartsLeaveOutDeviceMemoryOfHostOnlyRuns) {
+    ts::ComparisonFigures cpu{"cpu", 200, 12.5, 512 * 1024 * 1024, 0, 0.5};
+    ts::ComparisonFigures other{"other", 0, 0, 256 * 1024 * 1024, 0, std::nan("")};
+    const auto charts = ts::comparisonCharts({cpu, other});
+    ASSERT_EQ(charts.size(), 4u);
+    EXPECT_EQ(charts[0].categories, (std::vector<std::string>{"cpu", "other"}));
+    EXPECT_DOUBLE_EQ(charts[0].series[0].values[0], 200.0);
+    EXPECT_TRUE(std::isnan(charts[0].series[0].values[1])) << "unknown: no bar";
+    EXPECT_DOUBLE_EQ(charts[1].series[0].values[0], 12.5);
+    ASSERT_EQ(charts[2].series.size(), 1u);
+    EXPECT_EQ(charts[2].title, "Peak memory (host resident set)");
+    EXPECT_DOUBLE_EQ(charts[2].series[0].values[0], 512.0);
+    EXPECT_DOUBLE_EQ(charts[3].series[0].values[0], 50.0);
+    cpu.peak_device_bytes = 1024 * 1024;
+    EXPECT_EQ(ts::comparisonCharts({cpu, other})[2].series.size(), 2u);
 }
 
 TEST(Compare, BadRunDirectoryExitsTwoNamingIt) {
@@ -187,6 +217,7 @@ TEST(Compare, RooflineOfAProfiledRunWithEnteredPeaks) {
     options.peak_gflops = 100;
     options.peak_gbs = 10;
     options.out_dir = out_dir.string();
+    auto charts = std::make_optional<ts::test::ScopedRecordingRenderer>();
     const auto r = call(ts::rooflineCommand, options);
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("ridge at 10.00 FLOP/byte"), std::string::npos) << r.out;
@@ -195,7 +226,10 @@ TEST(Compare, RooflineOfAProfiledRunWithEnteredPeaks) {
     EXPECT_EQ(csv[1][0], "aten::mkldnn_convolution");
     EXPECT_EQ(csv[1][10], "compute"); // 30 FLOP/byte
     EXPECT_EQ(csv[2][10], "memory");
-    EXPECT_EQ(ts::chart::decodePng(readFile(out_dir / "roofline.png")).height(), 560);
+    const auto& chart = std::get<ts::chart::XyChart>((*charts)->specs.at("roofline.png"));
+    EXPECT_EQ(chart.title, "Roofline: profiled");
+    EXPECT_TRUE(std::filesystem::exists(out_dir / "roofline.png"));
+    charts.reset();
     EXPECT_NE(readFile(out_dir / "peaks.json").find("\"source\": \"entered\""), std::string::npos);
 
     options.run_dir = writeRun("unprofiled", 32, 200, 1, false).string();

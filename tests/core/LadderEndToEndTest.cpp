@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "CliChartFiles.h"
 #include "CliRunner.h"
 #include "EngineTestSupport.h"
 #include "analysis/NcuCsv.h"
@@ -28,6 +29,6 @@ TEST(LadderEndToEnd, CpuLadderOnTinySyntheticData) {
     EXPECT_EQ(csv[1][3], "ok");
     EXPECT_EQ(csv[3][3], "skipped"); // pinned memory on CPU
     EXPECT_TRUE(std::filesystem::exists(dir / "rung_0_baseline" / "run.json"));
-    EXPECT_TRUE(std::filesystem::exists(dir / "ladder_images_per_sec.png"));
+    ts::test::expectChartOrNote(output, dir, "ladder_images_per_sec.png", "ladder.md");
     EXPECT_TRUE(std::filesystem::exists(dir / "best_config.json"));
 }

@@ -1,16 +1,19 @@
 // Ladder decisions with a scripted runner: which rungs run, on top of what,
 // which are kept, and why the others are skipped or dropped.
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "EngineTestSupport.h"
+#include "RecordingChartRenderer.h"
 #include "SweepTestSupport.h"
 #include "analysis/NcuCsv.h"
 #include "experiments/Ladder.h"
 #include "experiments/LadderReport.h"
-#include "report/ChartPng.h"
+#include "report/ChartRenderer.h"
 
 namespace {
 
@@ -197,6 +200,7 @@ TEST(LadderReport, FilesAreWrittenAndReadBack) {
     runner.behavior = cpuBehaviour;
     const auto dir = ts::test::freshDir("ladder_report");
     const auto result = ts::runLadder(spec(), cpuContext(), runner, dir);
+    ts::test::ScopedRecordingRenderer charts;
     ts::writeLadderReport(result, dir);
     const auto csv = ts::parseCsvRecords(readFile(dir / ts::ladder_files::kCsv));
     ASSERT_EQ(csv.size(), result.rows.size() + 1);
@@ -209,7 +213,43 @@ TEST(LadderReport, FilesAreWrittenAndReadBack) {
     EXPECT_NE(md.find("workers=4, batch_size=16 (2x)"), std::string::npos) << md;
     EXPECT_NE(readFile(dir / ts::ladder_files::kBestConfig).find("\"batch_size\": 16"),
               std::string::npos);
-    EXPECT_EQ(ts::chart::decodePng(readFile(dir / ts::ladder_files::kThroughputPng)).height(), 560);
+    EXPECT_TRUE(std::filesystem::exists(dir / ts::ladder_files::kThroughputPng));
+    EXPECT_EQ(charts->specs.count(ts::ladder_files::kThroughputPng), 1u);
     const std::string table = ts::ladderTable(result);
     EXPECT_NE(table.find("larger batch"), std::string::npos);
+}
+
+TEST(LadderReport, ChartShowsKeptAndDroppedRungsWithTheirSpeedUps) {
+    ts::test::FakePointRunner runner;
+    runner.behavior = cpuBehaviour;
+    const auto result =
+        ts::runLadder(spec(), cpuContext(), runner, ts::test::freshDir("ladder_chart"));
+    const auto c = ts::ladderThroughputChart(result);
+    ASSERT_EQ(c.categories.size(), result.rows.size());
+    EXPECT_EQ(c.categories[0], "baseline");
+    EXPECT_TRUE(c.overlay);
+    ASSERT_EQ(c.series.size(), 2u);
+    const auto& kept = c.series[0];
+    const auto& dropped = c.series[1];
+    EXPECT_EQ(kept.name, "kept");
+    EXPECT_EQ(dropped.name, "not kept");
+    EXPECT_EQ(dropped.color, ts::chart::kNeutralColor);
+    for (size_t i = 0; i < result.rows.size(); ++i) {
+        const auto& row = result.rows[i];
+        const bool measured = row.ran && row.result.outcome == PointOutcome::Completed;
+        // Each measured rung has exactly one bar: in colour when kept, grey when not.
+        EXPECT_EQ(std::isnan(kept.values[i]), !(measured && row.kept)) << row.id;
+        EXPECT_EQ(std::isnan(dropped.values[i]), !(measured && !row.kept)) << row.id;
+        if (!row.ran) {
+            EXPECT_EQ(kept.labels[i], "skipped") << row.id;
+        }
+    }
+    const auto workers = size_t(std::find(c.categories.begin(), c.categories.end(), "workers") -
+                                c.categories.begin());
+    ASSERT_LT(workers, c.categories.size());
+    EXPECT_DOUBLE_EQ(kept.values[workers], 150.0);
+    EXPECT_NE(kept.labels[workers].find("1.50x"), std::string::npos) << kept.labels[workers];
+    ASSERT_EQ(c.lines.size(), 1u);
+    EXPECT_EQ(c.lines[0].name, "baseline");
+    EXPECT_DOUBLE_EQ(c.lines[0].value, result.baseline_images_per_sec);
 }

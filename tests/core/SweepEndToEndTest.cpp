@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "CliChartFiles.h"
 #include "CliRunner.h"
 #include "EngineTestSupport.h"
 #include "analysis/NcuCsv.h"
@@ -49,8 +50,8 @@ TEST(SweepEndToEnd, TwoPointBatchSweepThenCompareAndAdvise) {
     const auto run = nlohmann::json::parse(readFile(point / "run.json"));
     EXPECT_EQ(run["summary"]["status"], "completed");
     EXPECT_EQ(run["summary"]["steps_completed"], 2);
-    EXPECT_TRUE(std::filesystem::exists(dir / "sweep_images_per_sec.png"));
-    EXPECT_TRUE(std::filesystem::exists(dir / "sweep_memory.png"));
+    for (const char* png : {"sweep_images_per_sec.png", "sweep_memory.png"})
+        ts::test::expectChartOrNote(r.output, dir, png, "sweep.md");
 
     const auto compare =
         cli("compare " + point.string() + " " + (dir / "point_1_batch_size=8").string() +

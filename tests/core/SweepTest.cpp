@@ -1,18 +1,20 @@
 // Sweep bookkeeping with a scripted runner: run order, point configs, the
 // memory guard's skips, OOM handling, bad input, and the report files.
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "EngineTestSupport.h"
+#include "RecordingChartRenderer.h"
 #include "SweepTestSupport.h"
 #include "analysis/NcuCsv.h"
 #include "config/ConfigError.h"
 #include "experiments/MemoryGuard.h"
 #include "experiments/Sweep.h"
 #include "experiments/SweepReport.h"
-#include "report/ChartPng.h"
+#include "report/ChartRenderer.h"
 
 namespace {
 
@@ -208,6 +210,7 @@ TEST(SweepReport, CsvTableAndChartsAreWrittenAndReadBack) {
     runner.available_bytes = 700 * kMiB;
     const auto dir = ts::test::freshDir("sweep_report");
     const auto result = ts::runSweep(batchSweep("16,32,64"), runner, dir);
+    ts::test::ScopedRecordingRenderer charts;
     ts::writeSweepReport(result, dir);
     const auto records = ts::parseCsvRecords(readFile(dir / ts::sweep_files::kCsv));
     ASSERT_EQ(records.size(), 4u);
@@ -220,8 +223,51 @@ TEST(SweepReport, CsvTableAndChartsAreWrittenAndReadBack) {
     EXPECT_NE(table.find("skipped"), std::string::npos);
     EXPECT_NE(table.find("370.0"), std::string::npos) << table; // memory of batch 32 in MiB
     for (const char* png : {ts::sweep_files::kThroughputPng, ts::sweep_files::kMemoryPng}) {
-        const auto image = ts::chart::decodePng(readFile(dir / png));
-        EXPECT_EQ(image.width(), 960);
+        EXPECT_TRUE(std::filesystem::exists(dir / png)) << png;
+        EXPECT_EQ(charts->specs.count(png), 1u) << png;
     }
     EXPECT_NE(readFile(dir / ts::sweep_files::kMarkdown).find("| batch_size |"), std::string::npos);
+    EXPECT_NE(readFile(dir / ts::sweep_files::kMarkdown)
+                  .find(std::string("](") + ts::sweep_files::kThroughputPng + ")"),
+              std::string::npos);
+}
+
+TEST(SweepReport, ChartsShowEachValueAndThePredictedNeedOfSkippedPoints) {
+    ts::test::FakePointRunner runner;
+    runner.behavior = linearMemory;
+    runner.available_bytes = 700 * kMiB;
+    const auto result =
+        ts::runSweep(batchSweep("16,32,64"), runner, ts::test::freshDir("sweep_charts"));
+    const auto ips = ts::sweepThroughputChart(result);
+    EXPECT_EQ(ips.x_label, "batch_size");
+    ASSERT_EQ(ips.x_ticks.size(), 3u);
+    EXPECT_EQ(ips.x_ticks[1], (std::pair<double, std::string>{1.0, "32"}));
+    ASSERT_EQ(ips.series.size(), 1u);
+    ASSERT_EQ(ips.series[0].ys.size(), 3u);
+    EXPECT_DOUBLE_EQ(ips.series[0].ys[1], 132.0);
+    EXPECT_TRUE(std::isnan(ips.series[0].ys[2])) << "skipped: a gap";
+    EXPECT_EQ(ips.series[0].point_labels[1], "132.0");
+    const auto memory = ts::sweepMemoryChart(result);
+    ASSERT_EQ(memory.series.size(), 2u);
+    EXPECT_EQ(memory.series[0].name, "measured");
+    EXPECT_DOUBLE_EQ(memory.series[0].ys[1], 370.0);
+    const auto& predicted = memory.series[1];
+    EXPECT_EQ(predicted.name, "predicted (skipped)");
+    EXPECT_FALSE(predicted.line);
+    EXPECT_TRUE(predicted.hollow_markers);
+    EXPECT_TRUE(std::isnan(predicted.ys[0]));
+    EXPECT_NEAR(predicted.ys[2], 690.0, 1.0); // fitted from the two measured points
+}
+
+TEST(SweepReport, WithoutARendererTheMarkdownSaysChartsNeedQt) {
+    ts::test::FakePointRunner runner;
+    runner.behavior = linearMemory;
+    const auto dir = ts::test::freshDir("sweep_report_headless");
+    const auto result = ts::runSweep(batchSweep("16,32"), runner, dir);
+    ts::writeSweepReport(result, dir);
+    EXPECT_TRUE(std::filesystem::exists(dir / ts::sweep_files::kCsv));
+    EXPECT_FALSE(std::filesystem::exists(dir / ts::sweep_files::kThroughputPng));
+    const std::string md = readFile(dir / ts::sweep_files::kMarkdown);
+    EXPECT_NE(md.find(ts::kChartsNeedQt), std::string::npos) << md;
+    EXPECT_EQ(md.find("!["), std::string::npos) << md;
 }

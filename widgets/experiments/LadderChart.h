@@ -1,14 +1,15 @@
 #pragma once
-// Images/s per rung of the optimization ladder: kept rungs in colour, dropped
-// ones grey, skipped ones empty, each bar labelled with its speed-up over the
-// baseline (a dashed line).
-#include <qcustomplot.h>
-
+// Images/s per rung of the optimization ladder, drawn from the report's own
+// chart (ladderThroughputChart): kept rungs in colour, dropped ones grey,
+// skipped ones named where the bar would be, each bar labelled with its
+// speed-up over the baseline (a dashed line).
+#include "charts/SpecPlot.h"
+#include "charts/ThemedPlot.h"
 #include "experiments/Ladder.h"
 
 namespace ts::gui {
 
-class LadderChart : public QCustomPlot {
+class LadderChart : public ThemedPlot {
     Q_OBJECT
 public:
     explicit LadderChart(QWidget* parent = nullptr);
@@ -20,17 +21,9 @@ public:
     QCPBars* droppedBars() const { return dropped_; }
     int rungCount() const { return rungs_; }
 
-protected:
-    void changeEvent(QEvent* event) override;
-
 private:
-    void applyPalette();
-    QCPTextElement* title_;
-    QCPBars* kept_;
-    QCPBars* dropped_;
-    QCPItemStraightLine* baseline_;
-    QSharedPointer<QCPAxisTickerText> ticker_;
-    QList<QCPItemText*> labels_;
+    QCPBars* kept_ = nullptr;
+    QCPBars* dropped_ = nullptr;
     int rungs_ = 0;
 };
 

@@ -10,6 +10,7 @@
 
 #include "common/SortFilterProxy.h"
 #include "common/TableSetup.h"
+#include "report/ChartRenderer.h"
 #include "report/RunDirectory.h"
 
 namespace ts::gui {
@@ -36,8 +37,9 @@ void layOutTableOverCharts(QWidget* panel, QTableView* table, QWidget* charts) {
     layout->addWidget(split);
 }
 
-bool saveChartPng(QCustomPlot* chart, const QString& path, QString* error) {
-    if (chart->savePng(path, qMax(chart->width(), 1000), qMax(chart->height(), 500))) return true;
+bool saveChartPng(QCustomPlot* chart, const QString& path, QString* error, int panels) {
+    // The size and pixel ratio of the report's charts, so that both look alike.
+    if (chart->savePng(path, panels * kChartWidth, kChartHeight, kChartPixelRatio)) return true;
     if (error) *error = QObject::tr("Cannot write %1.").arg(path);
     return false;
 }

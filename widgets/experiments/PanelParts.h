@@ -18,7 +18,8 @@ class SortFilterProxy;
 QTableView* makeExperimentTable(SortFilterProxy* proxy, QAbstractItemModel* model);
 // The panel's layout: the table above, the charts below.
 void layOutTableOverCharts(QWidget* panel, QTableView* table, QWidget* charts);
-bool saveChartPng(QCustomPlot* chart, const QString& path, QString* error);
+// Side-by-side `panels` get that many times the report chart width.
+bool saveChartPng(QCustomPlot* chart, const QString& path, QString* error, int panels = 1);
 // A point's run directory as recorded; the CLI records it relative to where
 // it ran, so when it is not there the point is looked for in `shownDir`.
 // Empty when there is no run to open.

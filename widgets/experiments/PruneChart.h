@@ -1,37 +1,32 @@
 #pragma once
-// Sparsity per pruned layer, before (grey, when any weights were zero before)
-// and after pruning (in colour) side by side, with the overall sparsity after
-// pruning as a dashed line (named with its value in the legend).
-#include <qcustomplot.h>
-
+// Sparsity per pruned layer, drawn from the report's own chart
+// (pruneSparsityChart): before (grey, only when some weights were zero
+// before) and after pruning side by side, the overall sparsity after pruning
+// as a dashed line named with its value in the legend.
+#include "charts/SpecPlot.h"
+#include "charts/ThemedPlot.h"
 #include "experiments/PruneStudy.h"
 
 namespace ts::gui {
 
-class PruneChart : public QCustomPlot {
+class PruneChart : public ThemedPlot {
     Q_OBJECT
 public:
     explicit PruneChart(QWidget* parent = nullptr);
     void setResult(const PruneStudyResult& result);
     void clear();
 
-    // For tests: sparsity in percent per layer, in the study's layer order.
+    // For tests: sparsity in percent per layer, in the study's layer order;
+    // no "before" bars (nullptr) when the weights were dense before.
     QCPBars* beforeBars() const { return before_; }
     QCPBars* afterBars() const { return after_; }
     int layerCount() const { return layers_; }
-    QCPGraph* overallLine() const { return overall_; }
-
-protected:
-    void changeEvent(QEvent* event) override;
+    QCPGraph* overallLine() const { return overall_; } // nullptr without weights
 
 private:
-    void applyPalette();
-    QCPTextElement* title_;
-    QCPBarsGroup* group_;
-    QCPBars* before_;
-    QCPBars* after_;
-    QCPGraph* overall_;
-    QSharedPointer<QCPAxisTickerText> ticker_;
+    QCPBars* before_ = nullptr;
+    QCPBars* after_ = nullptr;
+    QCPGraph* overall_ = nullptr;
     int layers_ = 0;
 };
 

@@ -1,17 +1,18 @@
 #pragma once
 // Images/s and memory against the swept value, side by side in one plot (one
-// PNG): the first key's values as evenly spaced categories in run order, one
-// line per value of the second key in a grid. Points the memory guard skipped
-// show their predicted memory as hollow markers.
+// PNG), drawn from the report's own two charts (sweepThroughputChart,
+// sweepMemoryChart): the first key's values as evenly spaced categories in
+// run order, one line per value of the second key in a grid, and the
+// predicted need of points the memory guard skipped as hollow markers.
 #include <vector>
 
-#include <qcustomplot.h>
-
+#include "charts/SpecPlot.h"
+#include "charts/ThemedPlot.h"
 #include "experiments/Sweep.h"
 
 namespace ts::gui {
 
-class SweepCharts : public QCustomPlot {
+class SweepCharts : public ThemedPlot {
     Q_OBJECT
 public:
     explicit SweepCharts(QWidget* parent = nullptr);
@@ -24,22 +25,9 @@ public:
     QCPGraph* predictedMarkers() const { return predicted_; }
     QStringList categories() const { return categories_; }
 
-protected:
-    void changeEvent(QEvent* event) override;
-
 private:
-    struct Panel {
-        QCPAxisRect* rect = nullptr;
-        QCPTextElement* title = nullptr;
-    };
-    Panel makePanel(int column, const QString& title);
-    QCPGraph* addLine(const Panel& panel, const QString& name, const QColor& color);
-    void applyPalette();
-
-    Panel throughput_;
-    Panel memory_;
-    QCPLegend* legend_ = nullptr;
-    QSharedPointer<QCPAxisTickerText> ticker_;
+    SpecPanel throughput_;
+    SpecPanel memory_;
     std::vector<QCPGraph*> throughput_lines_;
     std::vector<QCPGraph*> memory_lines_;
     QCPGraph* predicted_ = nullptr;

@@ -93,7 +93,7 @@ QString SweepPanel::title() const {
 }
 
 bool SweepPanel::exportPng(const QString& path, QString* error) {
-    return saveChartPng(charts_, path, error);
+    return saveChartPng(charts_, path, error, 2); // throughput and memory side by side
 }
 
 void SweepPanel::openRow(const QModelIndex& index) {

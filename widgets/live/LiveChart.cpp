@@ -2,8 +2,6 @@
 
 #include <QToolTip>
 
-#include "common/ThemePalette.h"
-
 namespace ts::gui {
 namespace {
 
@@ -12,15 +10,12 @@ constexpr int kLegendColumns = 4;
 } // namespace
 
 LiveChart::LiveChart(const QString& title, QWidget* parent)
-    : QCustomPlot(parent), title_(new QCPTextElement(this, title)),
-      cursor_(new QCPItemStraightLine(this)) {
-    plotLayout()->insertRow(0);
-    plotLayout()->addElement(0, 0, title_);
+    : ThemedPlot(parent), cursor_(new QCPItemStraightLine(this)) {
+    titleElement()->setText(title);
     // The legend gets its own row under the title, items side by side, so it never hides data.
     axisRect()->insetLayout()->take(legend);
     plotLayout()->insertRow(1);
     plotLayout()->addElement(1, 0, legend);
-    plotLayout()->setRowStretchFactor(0, 0.001);
     plotLayout()->setRowStretchFactor(1, 0.001);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(kLegendColumns);
@@ -37,7 +32,7 @@ LiveChart::LiveChart(const QString& title, QWidget* parent)
     cursor_->setVisible(false);
     cursor_->setSelectable(false);
     setMinimumSize(240, 160);
-    applyPalette();
+    applyTheme();
 }
 
 QCPGraph* LiveChart::addSeries(const QString& name, const QColor& color, QCPAxis* valueAxis) {
@@ -145,38 +140,11 @@ void LiveChart::leaveEvent(QEvent* event) {
     QToolTip::hideText();
 }
 
-void LiveChart::changeEvent(QEvent* event) {
-    QCustomPlot::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
-        applyPalette();
-        replot(rpQueuedReplot);
-    }
-}
-
-void LiveChart::applyPalette() {
-    const QPalette p = palette();
-    const QColor text = p.color(QPalette::WindowText);
-    const QColor grid = isDark(p) ? QColor(255, 255, 255, 28) : QColor(0, 0, 0, 28);
-    setBackground(p.color(QPalette::Base));
-    for (QCPAxis* axis : {xAxis, yAxis, xAxis2, yAxis2}) {
-        axis->setBasePen(QPen(p.color(QPalette::Mid)));
-        axis->setTickPen(QPen(p.color(QPalette::Mid)));
-        axis->setSubTickPen(QPen(p.color(QPalette::Mid)));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-        axis->grid()->setZeroLinePen(QPen(grid));
-    }
-    legend->setBrush(Qt::NoBrush);
-    legend->setBorderPen(Qt::NoPen);
-    legend->setTextColor(text);
+void LiveChart::applyExtraTheme(const QPalette& p) {
+    // Many series share a narrow chart: a smaller legend keeps it to one row.
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     legend->setFont(small);
-    title_->setTextColor(text);
-    QFont bold = font();
-    bold.setBold(true);
-    title_->setFont(bold);
     cursor_->setPen(QPen(p.color(QPalette::Highlight), 1, Qt::DashLine));
 }
 

@@ -5,11 +5,11 @@
 // as soon as the user navigates.
 #include <functional>
 
-#include <qcustomplot.h>
+#include "charts/ThemedPlot.h"
 
 namespace ts::gui {
 
-class LiveChart : public QCustomPlot {
+class LiveChart : public ThemedPlot {
     Q_OBJECT
 public:
     explicit LiveChart(const QString& title, QWidget* parent = nullptr);
@@ -42,13 +42,11 @@ protected:
     void wheelEvent(QWheelEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
-    void changeEvent(QEvent* event) override;
+    void applyExtraTheme(const QPalette& palette) override;
 
 private:
-    void applyPalette();
     void fitAxis(QCPAxis* axis);
 
-    QCPTextElement* title_;
     QCPItemStraightLine* cursor_;
     std::function<QString(double)> hover_text_;
     double follow_window_ = 0;

@@ -15,11 +15,8 @@ constexpr int kMaxNameChars = 30;
 
 TopOpsChart::TopOpsChart(QAbstractItemModel* model, int nameColumn, int fallbackColumn,
                          QWidget* parent)
-    : QCustomPlot(parent), model_(model), name_column_(nameColumn),
-      fallback_column_(fallbackColumn), column_(fallbackColumn), bars_(new QCPBars(yAxis, xAxis)),
-      title_(new QCPTextElement(this)) {
-    plotLayout()->insertRow(0);
-    plotLayout()->addElement(0, 0, title_);
+    : ThemedPlot(parent), model_(model), name_column_(nameColumn), fallback_column_(fallbackColumn),
+      column_(fallbackColumn), bars_(new QCPBars(yAxis, xAxis)) {
     bars_->setWidth(0.7);
     bars_->setBrush(seriesColor(0));
     bars_->setPen(Qt::NoPen);
@@ -31,7 +28,6 @@ TopOpsChart::TopOpsChart(QAbstractItemModel* model, int nameColumn, int fallback
     connect(model_, &QAbstractItemModel::layoutChanged, this, &TopOpsChart::rebuild);
     connect(model_, &QAbstractItemModel::rowsInserted, this, &TopOpsChart::rebuild);
     connect(model_, &QAbstractItemModel::rowsRemoved, this, &TopOpsChart::rebuild);
-    applyPalette();
     rebuild();
 }
 
@@ -77,7 +73,6 @@ void TopOpsChart::rebuild() {
         label->position->setAxes(xAxis, yAxis);
         label->position->setCoords(value, row);
         label->setText(QStringLiteral(" ") + model_->index(row, column_).data().toString());
-        label->setColor(palette().color(QPalette::WindowText));
         label->setClipToAxisRect(false);
         labels_ << label;
     }
@@ -85,34 +80,15 @@ void TopOpsChart::rebuild() {
     yAxis->setTicker(ticker);
     yAxis->setRange(-0.6, qMax(1, rows) - 0.4);
     xAxis->setRange(0, max_value > 0 ? max_value * 1.35 : 1.0); // room for the value labels
-    title_->setText(
+    titleElement()->setText(
         tr("Top %1 by %2").arg(rows).arg(model_->headerData(column_, Qt::Horizontal).toString()));
-    replot(rpQueuedReplot);
+    refresh();
 }
 
-void TopOpsChart::changeEvent(QEvent* event) {
-    QCustomPlot::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
-        applyPalette();
-        rebuild();
-    }
-}
-
-void TopOpsChart::applyPalette() {
-    const QPalette p = palette();
-    setBackground(p.color(QPalette::Base));
-    for (QCPAxis* axis : {xAxis, yAxis}) {
-        axis->setBasePen(QPen(p.color(QPalette::Mid)));
-        axis->setTickPen(QPen(p.color(QPalette::Mid)));
+void TopOpsChart::applyExtraTheme(const QPalette&) {
+    // Horizontal bars of unrelated operators: the value axis needs no sub-ticks.
+    for (QCPAxis* axis : {xAxis, yAxis})
         axis->setSubTickPen(Qt::NoPen);
-        axis->setTickLabelColor(p.color(QPalette::WindowText));
-        axis->grid()->setPen(
-            QPen(isDark(p) ? QColor(255, 255, 255, 28) : QColor(0, 0, 0, 28), 1, Qt::DotLine));
-    }
-    title_->setTextColor(p.color(QPalette::WindowText));
-    QFont bold = font();
-    bold.setBold(true);
-    title_->setFont(bold);
 }
 
 } // namespace ts::gui

@@ -2,13 +2,13 @@
 // Horizontal bars of the first N rows of a (sorted, filtered) table: shows the
 // column the table is sorted by, so the chart always answers the question the
 // user is asking the table.
-#include <qcustomplot.h>
+#include "charts/ThemedPlot.h"
 
 class QAbstractItemModel;
 
 namespace ts::gui {
 
-class TopOpsChart : public QCustomPlot {
+class TopOpsChart : public ThemedPlot {
     Q_OBJECT
 public:
     // `fallbackColumn` is charted while the table is sorted by a text column.
@@ -25,17 +25,15 @@ public slots:
     void rebuild();
 
 protected:
-    void changeEvent(QEvent* event) override;
+    void applyExtraTheme(const QPalette& palette) override;
 
 private:
-    void applyPalette();
     QAbstractItemModel* model_;
     int name_column_;
     int fallback_column_;
     int column_;
     int top_n_ = 15;
     QCPBars* bars_;
-    QCPTextElement* title_;
     QList<QCPItemText*> labels_;
 };
 

@@ -1,17 +1,15 @@
 #pragma once
-// The log-log roofline: the bandwidth roof, the fp32 compute roof (and the
-// reduced-precision one when known), the ridge point, and each operator as a
-// dot at (FLOP/byte, achieved GFLOP/s), sized by its share of the time and
-// coloured by its bound. Hover shows a point's figures, a click selects it.
-#include <vector>
-
-#include <qcustomplot.h>
-
+// The log-log roofline, drawn from the report's own chart (rooflineChart):
+// the bandwidth roof, the fp32 compute roof (and the reduced-precision one
+// when known), the ridge point, and each operator as a dot at (FLOP/byte,
+// achieved GFLOP/s), sized by its share of the time and coloured by its
+// bound. On top of it: hover shows a point's figures, a click selects it.
 #include "analysis/Roofline.h"
+#include "charts/ThemedPlot.h"
 
 namespace ts::gui {
 
-class RooflineChart : public QCustomPlot {
+class RooflineChart : public ThemedPlot {
     Q_OBJECT
 public:
     explicit RooflineChart(QWidget* parent = nullptr);
@@ -20,7 +18,7 @@ public:
     // No roofline: the message says why (no peaks, no operators, ...).
     void clear(const QString& message);
 
-    int pointCount() const { return int(points_.size()); }
+    int pointCount() const { return int(roofline_.points.size()); }
     // The point drawn under (or within a few pixels of) `pixel`, nearest first; -1 if none.
     int pointAt(const QPointF& pixel) const;
     QPointF pointPixel(int index) const;
@@ -42,22 +40,16 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
-    void changeEvent(QEvent* event) override;
 
 private:
-    QCPGraph* makeGraph(const QString& name, const QPen& pen, bool inLegend);
     double pointRadius(int index) const;
-    void resetPlot();
-    void applyPalette();
+    void addHighlight();
 
     Roofline roofline_;
-    QCPTextElement* title_;
     QCPGraph* roof_ = nullptr;
     QCPGraph* low_roof_ = nullptr;
     QCPGraph* highlight_ = nullptr;
     QCPItemText* message_ = nullptr;
-    std::vector<QCPGraph*> points_;
-    std::vector<QCPItemText*> labels_;
     int selected_ = -1;
 };
 

@@ -17,6 +17,7 @@
 #include "common/ExportFile.h"
 #include "common/SortFilterProxy.h"
 #include "common/TableSetup.h"
+#include "report/ChartRenderer.h"
 #include "report/RooflineReport.h"
 #include "roofline/PeaksPanel.h"
 #include "roofline/RooflineChart.h"
@@ -218,7 +219,8 @@ void RooflineView::onTableSelection() {
 }
 
 bool RooflineView::exportPng(const QString& path, QString* error) {
-    if (chart_->savePng(path, qMax(chart_->width(), 900), qMax(chart_->height(), 650))) return true;
+    // As `trainscope-cli roofline --out` writes it.
+    if (chart_->savePng(path, kChartWidth, kChartHeight, kChartPixelRatio)) return true;
     if (error) *error = tr("Cannot write %1.").arg(path);
     return false;
 }

@@ -1,38 +1,24 @@
 #pragma once
-// Bar charts comparing runs side by side: throughput, epoch time, peak memory
-// and accuracy, in one plot so that it exports as one PNG.
+// Bar charts comparing runs side by side, drawn from the comparison report's
+// own charts (comparisonCharts): throughput, epoch time, peak memory and
+// accuracy in a 2 x 2 grid of one plot, so that it exports as one PNG.
 #include <vector>
 
-#include <qcustomplot.h>
-
+#include "charts/SpecPlot.h"
+#include "charts/ThemedPlot.h"
 #include "runs/RunRow.h"
 
 namespace ts::gui {
 
-class ComparisonCharts : public QCustomPlot {
+class ComparisonCharts : public ThemedPlot {
     Q_OBJECT
 public:
     explicit ComparisonCharts(QWidget* parent = nullptr);
     void setRuns(const std::vector<RunRow>& runs);
     int runCount() const { return run_count_; }
 
-protected:
-    void changeEvent(QEvent* event) override;
-
 private:
-    struct Panel {
-        QCPAxisRect* rect = nullptr;
-        QCPTextElement* title = nullptr;
-        QCPLegend* legend = nullptr;   // only for panels with several series
-        QCPBarsGroup* group = nullptr; // side by side bars of those series
-        std::vector<QCPBars*> bars;
-    };
-    Panel makePanel(int row, int column, const QString& title, const QStringList& series);
-    void fillPanel(Panel& panel, const std::vector<std::vector<double>>& values);
-    void applyPalette();
-
-    std::vector<Panel> panels_;
-    QSharedPointer<QCPAxisTickerText> run_ticker_;
+    std::vector<SpecPanel> panels_;
     int run_count_ = 0;
 };
 

@@ -19,6 +19,7 @@
 #include "common/ExportFile.h"
 #include "common/SortFilterProxy.h"
 #include "common/TableSetup.h"
+#include "report/ChartRenderer.h"
 #include "runs/ComparisonCharts.h"
 #include "runs/RunModels.h"
 #include "runs/RunScanner.h"
@@ -263,8 +264,8 @@ bool RunsView::exportCsv(const QString& path, QString* error) {
 }
 
 bool RunsView::exportPng(const QString& path, QString* error) {
-    if (charts_->savePng(path, qMax(charts_->width(), 900), qMax(charts_->height(), 600)))
-        return true;
+    // Four report-sized panels in a 2 x 2 grid, at the reports' pixel ratio.
+    if (charts_->savePng(path, 2 * kChartWidth, 2 * kChartHeight, kChartPixelRatio)) return true;
     if (error) *error = tr("Cannot write %1.").arg(path);
     return false;
 }

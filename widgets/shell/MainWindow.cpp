@@ -13,6 +13,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "charts/OffscreenChartRenderer.h"
 #include "common/AppSettings.h"
 #include "common/ExportFile.h"
 #include "common/ThemePalette.h"
@@ -42,6 +43,8 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
       recent_(new QMenu(tr("Open &Recent"), this)) {
     setWindowTitle(tr("Trainscope"));
     setObjectName(QStringLiteral("mainWindow"));
+    // Sweeps, ladders and pruning started here write their reports with charts, as the CLI does.
+    installOffscreenChartRenderer();
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
     tabs_->addTab(live_, tr("Live"));
