@@ -53,22 +53,25 @@ OffscreenChartRenderer::render(const chart::ChartSpec& spec, const std::filesyst
                                  ": charts need a QApplication, the process has a "
                                  "QCoreApplication");
     if (QThread::currentThread() == app->thread()) return drawFiles(spec, stem);
-    // Widgets live on the GUI thread only: report writers on worker threads
-    // (the GUI's sweeps) hand the drawing over and wait for it.
-    std::vector<std::filesystem::path> files;
-    std::string error;
+    // Widgets live on the GUI thread only. A report writer on a worker thread
+    // (the GUI's sweeps and ladders) posts the drawing there and goes on: it
+    // must never wait for the GUI thread, which may itself be waiting for that
+    // worker to stop. Events posted to one thread run in order, so the chart is
+    // on disk before the job's own later "finished" notification is handled.
     QMetaObject::invokeMethod(
         app,
-        [&] {
+        [spec, stem] {
             try {
-                files = drawFiles(spec, stem);
+                drawFiles(spec, stem);
             } catch (const std::exception& e) {
-                error = e.what();
+                qWarning("%s", e.what());
             }
         },
-        Qt::BlockingQueuedConnection);
-    if (!error.empty()) throw std::runtime_error(error);
-    return files;
+        Qt::QueuedConnection);
+    std::filesystem::path png = stem, pdf = stem;
+    png += ".png";
+    pdf += ".pdf";
+    return {png, pdf};
 }
 
 void installOffscreenChartRenderer() {

@@ -12,7 +12,8 @@ public:
     // <stem>.png at kChartPixelRatio times kChartWidth x kChartHeight, and
     // <stem>.pdf. Makes a QApplication on the `offscreen` platform when the
     // process has none (QT_QPA_PLATFORM is left alone where the user set it);
-    // called off the GUI thread, it draws on the GUI thread and waits.
+    // called off the GUI thread, it posts the drawing there and returns at once
+    // (a worker never waits for the GUI thread; failures are logged there).
     std::vector<std::filesystem::path> render(const chart::ChartSpec& spec,
                                               const std::filesystem::path& stem) override;
 };
