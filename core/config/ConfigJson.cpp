@@ -55,7 +55,10 @@ void readValue(Target& target, const json& value, const std::string& key,
 
 void readProfile(ProfileConfig& profile, const json& object, const std::string& context) {
     if (!object.is_object()) typeError(context, "profile", object, "an object");
-    for (const auto& [key, value] : object.items()) {
+    // Not a structured binding: C++17 lambdas (below) cannot capture those.
+    for (const auto& item : object.items()) {
+        const std::string& key = item.key();
+        const json& value = item.value();
         const auto& specs = profileKeys();
         auto it = std::find_if(specs.begin(), specs.end(),
                                [&](const ProfileKeySpec& s) { return key == s.key; });
@@ -85,7 +88,10 @@ ExperimentConfig configFromJson(const json& object, const std::string& context) 
         throw ConfigError(context + ": an experiment config must be a JSON object, got " +
                           std::string(object.type_name()));
     ExperimentConfig config;
-    for (const auto& [key, value] : object.items()) {
+    // Not a structured binding: C++17 lambdas (below) cannot capture those.
+    for (const auto& item : object.items()) {
+        const std::string& key = item.key();
+        const json& value = item.value();
         if (key == "profile") {
             readProfile(config.profile, value, context);
             continue;
@@ -94,10 +100,7 @@ ExperimentConfig configFromJson(const json& object, const std::string& context) 
         auto it = std::find_if(specs.begin(), specs.end(),
                                [&](const KeySpec& s) { return key == s.key; });
         if (it == specs.end()) throw ConfigError(context, {{key, value.dump(), "unknown key"}});
-        // Named copies: a lambda may not capture structured bindings in C++17.
-        const std::string& name = key;
-        const nlohmann::json& item = value;
-        std::visit([&](auto member) { readValue(config.*member, item, name, context); },
+        std::visit([&](auto member) { readValue(config.*member, value, key, context); },
                    it->member);
     }
     return config;
