@@ -32,6 +32,14 @@ inline CliResult runCli(const std::string& args) {
     return runShell(std::string(TRAINSCOPE_CLI_PATH) + " " + args);
 }
 
+// Runs the CLI from the folder `cwd` (so relative paths in its output stay
+// the same on every machine) and returns its stdout only: progress and
+// warnings on stderr are dropped, as when a user pipes `--json` into a tool.
+inline CliResult runCliStdoutIn(const std::string& cwd, const std::string& args) {
+    return runShell("(cd '" + cwd + "' && " + std::string(TRAINSCOPE_CLI_PATH) + " " + args +
+                    " 2>/dev/null)");
+}
+
 // Starts the CLI with `args` in the background, waits until `file` has at
 // least `lines` lines (a run's steps.csv: header + steps), sends SIGTERM
 // (handled like Ctrl-C; a background job of sh has SIGINT ignored), and returns the CLI's exit

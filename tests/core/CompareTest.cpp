@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "CompareTestSupport.h"
 #include "EngineTestSupport.h"
 #include "RecordingChartRenderer.h"
 #include "analysis/NcuCsv.h"
@@ -30,64 +31,6 @@ std::string readFile(const std::filesystem::path& path) {
     return s.str();
 }
 
-ts::OpTable opTable() {
-    ts::OpTable t;
-    t.rows.push_back({"aten::mkldnn_convolution", "", false, 40, 30'000'000, 31'000'000, 0, 0, 4096,
-                      4096, 6e9, 2e8});
-    t.rows.push_back({"aten::add_", "", false, 80, 5'000'000, 5'000'000, 0, 0, 0, 0, 1e6, 1.2e7});
-    t.rows.push_back({"aten::empty", "", false, 200, 1'000'000, 1'000'000, 0, 0, 0, 0, 0, 0});
-    t.total_self_cpu_ns = 36'000'000;
-    return t;
-}
-
-// A finished CPU run: `data_ms` of every 100 ms step waits for data.
-std::filesystem::path writeRun(const std::string& name, int batch, double ips, double data_ms,
-                               bool with_ops) {
-    const auto dir = ts::test::freshDir("compare_" + name);
-    ts::RunRecorder recorder(dir);
-    ts::RunInfo info;
-    info.config = ts::test::tinyConfig();
-    info.config.name = name;
-    info.config.batch_size = batch;
-    info.env.hostname = "testhost";
-    info.env.cpu_model = "Test CPU";
-    info.env.logical_cores = 4;
-    info.env.intra_op_threads = 4;
-    info.env.blas = "OpenBLAS (pthread)";
-    recorder.onRunStarted(info);
-    for (int i = 0; i < 4; ++i) {
-        ts::StepRecord s;
-        s.step = s.global_step = i;
-        s.batch_size = batch;
-        s.step_ms = 100;
-        s.phases.data_ms = data_ms;
-        s.phases.forward_ms = 100 - data_ms;
-        s.images_per_sec = ips;
-        s.profiled = i >= 2;
-        recorder.onStep(s);
-    }
-    ts::EpochRecord e;
-    e.steps = 4;
-    e.epoch_time_s = 0.4;
-    e.has_val = true;
-    e.val_accuracy = 0.5;
-    recorder.onEpoch(e);
-    ts::RunSummary summary;
-    summary.status = ts::RunStatus::Completed;
-    summary.steps_completed = 4;
-    summary.median_images_per_sec = ips;
-    summary.median_step_ms = 100;
-    summary.median_phases.data_ms = data_ms;
-    summary.median_phases.forward_ms = 100 - data_ms;
-    summary.mean_epoch_time_s = 0.4;
-    summary.best_val_accuracy = summary.final_val_accuracy = 0.5;
-    summary.final_train_loss = 1.2;
-    summary.peak_rss_bytes = int64_t(batch) << 24;
-    recorder.onRunFinished(summary);
-    if (with_ops) std::ofstream(dir / "ops.csv") << ts::formatOpTableCsv(opTable());
-    return dir;
-}
-
 struct Output {
     int code;
     std::string out, err;
@@ -103,7 +46,7 @@ template <typename Options, typename Command> Output call(Command command, const
 
 TEST(Compare, OpsCsvRoundTrips) {
     const auto dir = ts::test::freshDir("ops_roundtrip");
-    std::ofstream(dir / "ops.csv") << ts::formatOpTableCsv(opTable());
+    std::ofstream(dir / "ops.csv") << ts::formatOpTableCsv(ts::test::sampleOpTable());
     const auto t = ts::readOpsCsv(dir / "ops.csv");
     ASSERT_EQ(t.rows.size(), 3u);
     EXPECT_EQ(t.rows[0].name, "aten::mkldnn_convolution");
@@ -114,15 +57,15 @@ TEST(Compare, OpsCsvRoundTrips) {
     std::ofstream(dir / "bad.csv") << "name,calls\nx,3\n";
     EXPECT_THROW(ts::readOpsCsv(dir / "bad.csv"), ts::RunFormatError);
     auto profile = nlohmann::json::array();
-    profile.push_back({{"window", 0}, {"ops", ts::opTableToJson(opTable())}});
+    profile.push_back({{"window", 0}, {"ops", ts::opTableToJson(ts::test::sampleOpTable())}});
     const auto from_json = ts::opTableFromProfileJson(profile);
     ASSERT_TRUE(from_json.has_value());
     EXPECT_EQ(from_json->rows[1].name, "aten::add_");
 }
 
 TEST(Compare, WritesCsvChartsAndReport) {
-    const auto base = writeRun("baseline", 32, 200, 30, true);
-    const auto fast = writeRun("workers", 64, 300, 1, false);
+    const auto base = ts::test::writeCompareRun("baseline", 32, 200, 30, true);
+    const auto fast = ts::test::writeCompareRun("workers", 64, 300, 1, false);
     const auto out_dir = ts::test::freshDir("compare_out");
     ts::CompareOptions options;
     options.runs = {base.string(), fast.string()};
@@ -197,7 +140,7 @@ TEST(Compare, BadRunDirectoryExitsTwoNamingIt) {
 
 TEST(Compare, AdviseListsTheRulesThatFire) {
     ts::AdviseOptions options;
-    options.run_dir = writeRun("slowdata", 32, 200, 30, true).string();
+    options.run_dir = ts::test::writeCompareRun("slowdata", 32, 200, 30, true).string();
     auto r = call(ts::adviseCommand, options);
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("[warning] data-wait: Waiting for data takes 30.00 ms"), std::string::npos)
@@ -213,7 +156,7 @@ TEST(Compare, AdviseListsTheRulesThatFire) {
 TEST(Compare, RooflineOfAProfiledRunWithEnteredPeaks) {
     const auto out_dir = ts::test::freshDir("roofline_cmd");
     ts::RooflineOptions options;
-    options.run_dir = writeRun("profiled", 32, 200, 1, true).string();
+    options.run_dir = ts::test::writeCompareRun("profiled", 32, 200, 1, true).string();
     options.peak_gflops = 100;
     options.peak_gbs = 10;
     options.out_dir = out_dir.string();
@@ -232,7 +175,7 @@ TEST(Compare, RooflineOfAProfiledRunWithEnteredPeaks) {
     charts.reset();
     EXPECT_NE(readFile(out_dir / "peaks.json").find("\"source\": \"entered\""), std::string::npos);
 
-    options.run_dir = writeRun("unprofiled", 32, 200, 1, false).string();
+    options.run_dir = ts::test::writeCompareRun("unprofiled", 32, 200, 1, false).string();
     auto bad = call(ts::rooflineCommand, options);
     EXPECT_EQ(bad.code, ts::exit_code::kBadInput);
     EXPECT_NE(bad.err.find("profile.enabled"), std::string::npos) << bad.err;

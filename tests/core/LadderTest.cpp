@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "EngineTestSupport.h"
+#include "LadderTestSupport.h"
 #include "RecordingChartRenderer.h"
 #include "SweepTestSupport.h"
 #include "analysis/NcuCsv.h"
@@ -19,35 +20,10 @@ namespace {
 
 using ts::PointOutcome;
 using ts::test::completedPoint;
+using ts::test::cpuLadderBehaviour;
+using ts::test::cpuLadderContext;
 using ts::test::kMiB;
-
-ts::LadderContext cpuContext() {
-    ts::LadderContext c;
-    c.logical_cores = 8;
-    c.default_threads = 4;
-    c.cpu_model = "Test CPU";
-    return c;
-}
-
-ts::LadderSpec spec(ts::ExperimentConfig base = ts::test::tinyConfig()) {
-    ts::LadderSpec s;
-    s.base = base;
-    s.steps = 3;
-    s.warmup = 1;
-    s.val_batches = 2;
-    return s;
-}
-
-// images/s: 100, x1.5 with workers, x1.01 with channels-last (inside the 3%
-// margin), x1.2 for a doubled batch, x0.9 with more threads.
-ts::PointResult cpuBehaviour(const ts::ExperimentConfig& c) {
-    double ips = 100;
-    if (c.workers > 0) ips *= 1.5;
-    if (c.channels_last) ips *= 1.01;
-    if (c.batch_size > 8) ips *= 1.2;
-    if (c.threads != 1) ips *= 0.9;
-    return completedPoint(ips, 100 * kMiB * c.batch_size / 8);
-}
+using ts::test::ladderSpec;
 
 const ts::RungRow& rung(const ts::LadderResult& r, const std::string& id) {
     for (const auto& row : r.rows)
@@ -66,8 +42,9 @@ std::string readFile(const std::filesystem::path& path) {
 
 TEST(Ladder, KeepsOnlyRungsThatBeatTheBestByTheMargin) {
     ts::test::FakePointRunner runner;
-    runner.behavior = cpuBehaviour;
-    const auto result = ts::runLadder(spec(), cpuContext(), runner, ts::test::freshDir("ladder"));
+    runner.behavior = cpuLadderBehaviour;
+    const auto result =
+        ts::runLadder(ladderSpec(), cpuLadderContext(), runner, ts::test::freshDir("ladder"));
     ASSERT_EQ(result.rows.size(), ts::ladderRungIds().size());
     EXPECT_TRUE(rung(result, "baseline").kept);
     EXPECT_TRUE(rung(result, "workers").kept);
@@ -98,8 +75,9 @@ TEST(Ladder, KeepsOnlyRungsThatBeatTheBestByTheMargin) {
 
 TEST(Ladder, CpuSkipsDeviceRungsWithReasons) {
     ts::test::FakePointRunner runner;
-    runner.behavior = cpuBehaviour;
-    const auto result = ts::runLadder(spec(), cpuContext(), runner, ts::test::freshDir("ladder2"));
+    runner.behavior = cpuLadderBehaviour;
+    const auto result =
+        ts::runLadder(ladderSpec(), cpuLadderContext(), runner, ts::test::freshDir("ladder2"));
     for (const char* id : {"pin-memory", "bf16", "fp16", "cudnn-benchmark"}) {
         const auto& row = rung(result, id);
         EXPECT_FALSE(row.ran) << id;
@@ -111,7 +89,7 @@ TEST(Ladder, CpuSkipsDeviceRungsWithReasons) {
 }
 
 TEST(Ladder, CudaRunsPrecisionAndCudnnRungs) {
-    ts::LadderContext cuda = cpuContext();
+    ts::LadderContext cuda = cpuLadderContext();
     cuda.cuda = true;
     cuda.cuda_bf16 = true;
     ts::test::FakePointRunner runner;
@@ -124,7 +102,8 @@ TEST(Ladder, CudaRunsPrecisionAndCudnnRungs) {
     };
     auto base = ts::test::tinyConfig();
     base.workers = 2;
-    const auto result = ts::runLadder(spec(base), cuda, runner, ts::test::freshDir("ladder3"));
+    const auto result =
+        ts::runLadder(ladderSpec(base), cuda, runner, ts::test::freshDir("ladder3"));
     EXPECT_FALSE(rung(result, "workers").ran);
     EXPECT_NE(rung(result, "workers").skip_reason.find("already"), std::string::npos);
     EXPECT_TRUE(rung(result, "pin-memory").kept);
@@ -140,9 +119,10 @@ TEST(Ladder, CudaRunsPrecisionAndCudnnRungs) {
 
 TEST(Ladder, LargerBatchIsSkippedWhenItWouldNotFit) {
     ts::test::FakePointRunner runner;
-    runner.behavior = cpuBehaviour;      // 100 MiB at batch 8
-    runner.available_bytes = 180 * kMiB; // 2x needs 200 MiB > 90% of 180
-    const auto result = ts::runLadder(spec(), cpuContext(), runner, ts::test::freshDir("ladder4"));
+    runner.behavior = cpuLadderBehaviour; // 100 MiB at batch 8
+    runner.available_bytes = 180 * kMiB;  // 2x needs 200 MiB > 90% of 180
+    const auto result =
+        ts::runLadder(ladderSpec(), cpuLadderContext(), runner, ts::test::freshDir("ladder4"));
     const auto& batch = rung(result, "larger-batch");
     EXPECT_FALSE(batch.ran);
     EXPECT_NE(batch.skip_reason.find("200 MiB"), std::string::npos) << batch.skip_reason;
@@ -157,7 +137,8 @@ TEST(Ladder, FailuresOomAndNanLossAreDroppedAndTheLadderGoesOn) {
         if (c.channels_last) r.summary.final_train_loss = std::nan("");
         return r;
     };
-    const auto result = ts::runLadder(spec(), cpuContext(), runner, ts::test::freshDir("ladder5"));
+    const auto result =
+        ts::runLadder(ladderSpec(), cpuLadderContext(), runner, ts::test::freshDir("ladder5"));
     EXPECT_EQ(rung(result, "workers").decision, "dropped: out of memory");
     EXPECT_NE(rung(result, "channels-last").decision.find("NaN"), std::string::npos);
     EXPECT_FALSE(rung(result, "channels-last").kept);
@@ -173,7 +154,8 @@ TEST(Ladder, FailedBaselineSkipsEverythingElse) {
         r.message = "no data";
         return r;
     };
-    const auto result = ts::runLadder(spec(), cpuContext(), runner, ts::test::freshDir("ladder6"));
+    const auto result =
+        ts::runLadder(ladderSpec(), cpuLadderContext(), runner, ts::test::freshDir("ladder6"));
     EXPECT_TRUE(result.baseline_failed());
     EXPECT_EQ(runner.ran.size(), 1u);
     EXPECT_NE(rung(result, "threads").skip_reason.find("baseline failed"), std::string::npos);
@@ -182,10 +164,10 @@ TEST(Ladder, FailedBaselineSkipsEverythingElse) {
 
 TEST(Ladder, CancelSkipsTheRemainingRungs) {
     ts::test::FakePointRunner runner;
-    runner.behavior = cpuBehaviour;
+    runner.behavior = cpuLadderBehaviour;
     runner.cancel_during_run = 1; // during the baseline
-    const auto result =
-        ts::runLadder(spec(), cpuContext(), runner, ts::test::freshDir("ladder_cancel"));
+    const auto result = ts::runLadder(ladderSpec(), cpuLadderContext(), runner,
+                                      ts::test::freshDir("ladder_cancel"));
     EXPECT_EQ(runner.ran.size(), 1u);
     EXPECT_FALSE(result.baseline_failed());
     for (size_t i = 1; i < result.rows.size(); ++i) {
@@ -197,9 +179,9 @@ TEST(Ladder, CancelSkipsTheRemainingRungs) {
 
 TEST(LadderReport, FilesAreWrittenAndReadBack) {
     ts::test::FakePointRunner runner;
-    runner.behavior = cpuBehaviour;
+    runner.behavior = cpuLadderBehaviour;
     const auto dir = ts::test::freshDir("ladder_report");
-    const auto result = ts::runLadder(spec(), cpuContext(), runner, dir);
+    const auto result = ts::runLadder(ladderSpec(), cpuLadderContext(), runner, dir);
     ts::test::ScopedRecordingRenderer charts;
     ts::writeLadderReport(result, dir);
     const auto csv = ts::parseCsvRecords(readFile(dir / ts::ladder_files::kCsv));
@@ -221,9 +203,9 @@ TEST(LadderReport, FilesAreWrittenAndReadBack) {
 
 TEST(LadderReport, ChartShowsKeptAndDroppedRungsWithTheirSpeedUps) {
     ts::test::FakePointRunner runner;
-    runner.behavior = cpuBehaviour;
+    runner.behavior = cpuLadderBehaviour;
     const auto result =
-        ts::runLadder(spec(), cpuContext(), runner, ts::test::freshDir("ladder_chart"));
+        ts::runLadder(ladderSpec(), cpuLadderContext(), runner, ts::test::freshDir("ladder_chart"));
     const auto c = ts::ladderThroughputChart(result);
     ASSERT_EQ(c.categories.size(), result.rows.size());
     EXPECT_EQ(c.categories[0], "baseline");

@@ -30,6 +30,20 @@ inline int32_t addEvent(Trace& trace, const std::string& name, EventKind kind, i
     return static_cast<int32_t>(trace.events.size() - 1);
 }
 
+// Operators A [0,100) > B [10,40) > C [20,30); A > D [50,90); B again
+// [200,220), B's two calls with different input shapes. Self times: A 30,
+// B 40, C 10, D 40 (ns).
+inline Trace handBuiltTrace() {
+    Trace t;
+    addEvent(t, "A", EventKind::Operator, 0, 100);
+    addEvent(t, "B", EventKind::Operator, 10, 30, 0, -1, "[[2, 3]]");
+    addEvent(t, "C", EventKind::Operator, 20, 10);
+    addEvent(t, "D", EventKind::Operator, 50, 40);
+    addEvent(t, "B", EventKind::Operator, 200, 20, 0, -1, "[[4, 5]]");
+    t.finalize();
+    return t;
+}
+
 inline int32_t findEvent(const Trace& trace, const std::string& name, int occurrence = 0) {
     for (size_t i = 0; i < trace.events.size(); ++i)
         if (trace.nameOf(trace.events[i]) == name && occurrence-- == 0)

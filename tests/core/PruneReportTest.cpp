@@ -5,58 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "EngineTestSupport.h"
+#include "PruneTestSupport.h"
 #include "experiments/PruneStudy.h"
 #include "experiments/ReportReader.h"
 
-namespace {
-
-ts::LayerSparsity layer(const std::string& name, std::vector<int64_t> shape, int64_t zeros_after) {
-    ts::LayerSparsity l;
-    l.name = name;
-    l.shape = std::move(shape);
-    l.params = 1;
-    for (int64_t d : l.shape)
-        l.params *= d;
-    l.zeros_before = 2;
-    l.zeros_after = zeros_after;
-    l.channels = l.shape.front();
-    l.channels_zeroed = zeros_after == l.params ? l.channels : 1;
-    return l;
-}
-
-ts::PruneStudyResult constructedStudy() {
-    ts::PruneStudyResult r;
-    r.prune.amount = 0.5;
-    r.prune.structured = true;
-    r.prune.norm = 2;
-    r.prune.include_linear = true;
-    r.model = "resnet18";
-    r.device = "cpu";
-    r.weights = "runs/train/final.pt";
-    r.weights_report = "loaded 62 tensors";
-    r.layers = {layer("conv1.weight", {64, 3, 7, 7}, 4704),
-                layer("layer1.0.conv1.weight", {64, 64, 3, 3}, 18432),
-                layer("fc.weight", {10, 512}, 2560)};
-    r.before.accuracy = 0.625;
-    r.after.accuracy = 0.5;
-    r.before.loss = 1.1;
-    r.after.loss = 1.4;
-    r.before.samples = r.after.samples = 64;
-    r.latency_batch = 16;
-    r.latency_runs = 5;
-    r.latency_before_ms = 12.5;
-    r.latency_after_ms = 12.75;
-    r.latency_before_spread_ms = 0.5;
-    r.latency_after_spread_ms = 0.25;
-    r.pruned_weights = "runs/pruned/pruned.pt";
-    r.verdict = "Sparsity did not make inference faster on cpu.";
-    return r;
-}
-
-} // namespace
+using ts::test::constructedPruneStudy;
 
 TEST(PruneReport, ReadsBackWhatWritePruneReportWrote) {
-    const auto written = constructedStudy();
+    const auto written = constructedPruneStudy();
     const auto dir = ts::test::freshDir("prune_report");
     ts::writePruneReport(written, dir);
     EXPECT_EQ(ts::reportKind(dir), ts::ReportKind::Prune);
@@ -99,7 +55,7 @@ TEST(PruneReport, ReadsBackWhatWritePruneReportWrote) {
 
 TEST(PruneReport, BadFileIsNamed) {
     const auto dir = ts::test::freshDir("prune_report_bad");
-    ts::writePruneReport(constructedStudy(), dir);
+    ts::writePruneReport(constructedPruneStudy(), dir);
     {
         std::ofstream out(dir / ts::prune_files::kJson, std::ios::trunc);
         out << "{ not json";
@@ -112,7 +68,7 @@ TEST(PruneReport, BadFileIsNamed) {
             << e.what();
     }
 
-    ts::writePruneReport(constructedStudy(), dir);
+    ts::writePruneReport(constructedPruneStudy(), dir);
     {
         std::ofstream out(dir / ts::prune_files::kLayersCsv, std::ios::trunc);
         out << "layer,shape,params,zeros_before,zeros_after\nconv1.weight,64x3,lots,0,0\n";

@@ -19,28 +19,16 @@
 namespace {
 
 using ts::PointOutcome;
+using ts::test::batchSweep;
 using ts::test::completedPoint;
 using ts::test::kMiB;
-
-ts::SweepSpec batchSweep(const std::string& values) {
-    ts::SweepSpec spec;
-    spec.base = ts::test::tinyConfig();
-    spec.axes.push_back({"batch_size", ts::parseSweepValues(values, "--values")});
-    spec.steps = 4;
-    spec.warmup = 2;
-    return spec;
-}
+using ts::test::linearMemory;
 
 std::string readFile(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-// Memory of a point: 50 MiB fixed + 10 MiB per image of the batch.
-ts::PointResult linearMemory(const ts::ExperimentConfig& c) {
-    return completedPoint(100.0 + c.batch_size, (50 + 10 * int64_t(c.batch_size)) * kMiB);
 }
 
 } // namespace

@@ -1,11 +1,17 @@
 #pragma once
 // A scripted PointRunner for sweep and ladder tests: each run's outcome comes
-// from a function of the config, and every config run is remembered.
+// from a function of the config, and every config run is remembered; and the
+// sweeps the sweep tests and goldens share.
 #include <filesystem>
 #include <functional>
+#include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "EngineTestSupport.h"
 #include "experiments/PointRunner.h"
+#include "experiments/Sweep.h"
 
 namespace ts::test {
 
@@ -53,6 +59,22 @@ inline PointResult outOfMemoryPoint() {
     r.summary.status = RunStatus::Failed;
     r.message = "CUDA out of memory. Tried to allocate 2.00 GiB";
     return r;
+}
+
+// A batch_size sweep of tinyConfig() over `values` ("16,32,64"), 2 + 4 steps a point.
+inline SweepSpec batchSweep(const std::string& values) {
+    SweepSpec spec;
+    spec.base = tinyConfig();
+    spec.axes.push_back({"batch_size", parseSweepValues(values, "--values")});
+    spec.steps = 4;
+    spec.warmup = 2;
+    return spec;
+}
+
+// Memory of a point: 50 MiB fixed + 10 MiB per image of the batch; images/s
+// 100 + batch size.
+inline PointResult linearMemory(const ExperimentConfig& c) {
+    return completedPoint(100.0 + c.batch_size, (50 + 10 * int64_t(c.batch_size)) * kMiB);
 }
 
 } // namespace ts::test

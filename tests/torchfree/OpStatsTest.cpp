@@ -11,6 +11,7 @@ namespace ts {
 namespace {
 
 using test::addEvent;
+using test::handBuiltTrace;
 
 const OpStat& row(const OpTable& table, const std::string& name, const std::string& shapes = "") {
     for (const OpStat& r : table.rows)
@@ -18,20 +19,8 @@ const OpStat& row(const OpTable& table, const std::string& name, const std::stri
     throw std::runtime_error("no row " + name + " " + shapes);
 }
 
-// A [0,100) > B [10,40) > C [20,30); A > D [50,90); B again [200,220).
-Trace handBuilt() {
-    Trace t;
-    addEvent(t, "A", EventKind::Operator, 0, 100);
-    addEvent(t, "B", EventKind::Operator, 10, 30, 0, -1, "[[2, 3]]");
-    addEvent(t, "C", EventKind::Operator, 20, 10);
-    addEvent(t, "D", EventKind::Operator, 50, 40);
-    addEvent(t, "B", EventKind::Operator, 200, 20, 0, -1, "[[4, 5]]");
-    t.finalize();
-    return t;
-}
-
 TEST(OpStats, HandBuiltSequenceGivesKnownSelfAndTotalTimes) {
-    const OpTable table = computeOpStats(handBuilt());
+    const OpTable table = computeOpStats(handBuiltTrace());
     EXPECT_EQ(row(table, "A").self_cpu_ns, 30);
     EXPECT_EQ(row(table, "A").cpu_total_ns, 100);
     EXPECT_EQ(row(table, "B").calls, 2);
@@ -49,7 +38,7 @@ TEST(OpStats, HandBuiltSequenceGivesKnownSelfAndTotalTimes) {
 }
 
 TEST(OpStats, GroupingByShapesSplitsRows) {
-    const Trace t = handBuilt();
+    const Trace t = handBuiltTrace();
     EXPECT_EQ(computeOpStats(t, OpGrouping::Name).rows.size(), 4u);
     const OpTable by_shapes = computeOpStats(t, OpGrouping::NameAndShapes);
     EXPECT_EQ(by_shapes.rows.size(), 5u);
@@ -104,7 +93,7 @@ TEST(OpStats, MemoryDeviceTimeAndFlopsColumns) {
 }
 
 TEST(OpStats, TextTableLooksLikeTorchProfilers) {
-    OpTable table = computeOpStats(handBuilt(), OpGrouping::NameAndShapes);
+    OpTable table = computeOpStats(handBuiltTrace(), OpGrouping::NameAndShapes);
     const std::string text = formatOpTableText(table, 3);
     for (const char* header : {"Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total",
                                "CPU time avg", "# of Calls", "Input Shapes"})
@@ -123,7 +112,7 @@ TEST(OpStats, TextTableLooksLikeTorchProfilers) {
 }
 
 TEST(OpStats, CsvAndJsonCarryRawNumbers) {
-    const OpTable table = computeOpStats(handBuilt(), OpGrouping::NameAndShapes);
+    const OpTable table = computeOpStats(handBuiltTrace(), OpGrouping::NameAndShapes);
     const std::string csv = formatOpTableCsv(table);
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "name,input_shapes,backward,calls,self_cpu_ns,self_cpu_pct,cpu_total_ns,"
@@ -140,7 +129,7 @@ TEST(OpStats, CsvAndJsonCarryRawNumbers) {
 }
 
 TEST(OpStats, SortsByAnyColumnAndRejectsUnknownKeys) {
-    OpTable table = computeOpStats(handBuilt());
+    OpTable table = computeOpStats(handBuiltTrace());
     sortOpTable(table, "calls");
     EXPECT_EQ(table.rows[0].name, "B");
     sortOpTable(table, "cpu_total");
