@@ -115,6 +115,11 @@ int main(int argc, char** argv) {
     trace_cmd->add_option("--scope", trace.scope, "all, forward or backward");
     trace_cmd->add_option("--sort", trace.sort, "column to sort by");
     trace_cmd->add_option("--limit", trace.limit, "rows to print (0 = all)");
+    trace_cmd->add_option("--view", trace.view,
+                          "GPU views of a torch.profiler trace: overview, operators, kernels or "
+                          "kernels-by-op (--group-by name, shapes, stack, shapes-stack)");
+    trace_cmd->add_flag("--plugin-compatible", trace.plugin_compatible,
+                        "the TensorBoard plugin's exact rules (see docs/gpu-traces.md)");
 
     // --- experiments: sweep, ladder, advise, roofline, prune, compare ------------
     ts::SweepOptions sweep;

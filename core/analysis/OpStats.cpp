@@ -42,6 +42,23 @@ EventTotals eventTotals(const Trace& trace) {
     return t;
 }
 
+// Runtime calls, the profiler's steps and range, DataLoader and Python
+// ranges are no operators (Kineto traces): they stay out of the table, as
+// in torch.profiler's TensorBoard plugin. Annotations of Trainscope's own
+// traces (forward, backward, ...) stay in.
+bool isOperatorRow(EventKind kind) {
+    switch (kind) {
+    case EventKind::Runtime:
+    case EventKind::ProfilerStep:
+    case EventKind::ProfilerRange:
+    case EventKind::DataLoader:
+    case EventKind::Python:
+        return false;
+    default:
+        return true;
+    }
+}
+
 bool inScope(OpScope scope, bool backward) {
     return scope == OpScope::All || (scope == OpScope::Backward) == backward;
 }
@@ -56,7 +73,7 @@ OpTable computeOpStats(const Trace& trace, OpGrouping grouping, OpScope scope) {
     for (size_t i = 0; i < trace.events.size(); ++i) {
         const TraceEvent& e = trace.events[i];
         const bool backward = totals.backward[i];
-        if (!inScope(scope, backward)) continue;
+        if (!isOperatorRow(e.kind) || !inScope(scope, backward)) continue;
         const bool by_shapes = grouping == OpGrouping::NameAndShapes;
         std::string key = trace.nameOf(e);
         if (by_shapes) key += '\x1f' + trace.shapesOf(e);

@@ -4,10 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/GpuTraceAnalysis.h"
 #include "analysis/OpStats.h"
 #include "analysis/OpTableFormat.h"
 #include "analysis/StepBreakdown.h"
 #include "commands/Commands.h"
+#include "report/GpuTraceReport.h"
 #include "trace/ChromeTraceReader.h"
 
 namespace ts {
@@ -57,11 +59,59 @@ nlohmann::json jsonReport(const Trace& trace, const OpTable& table, const TraceS
     return j;
 }
 
+DeviceOpGrouping parseDeviceGrouping(const std::string& text) {
+    if (text == "name") return DeviceOpGrouping::Name;
+    if (text == "shapes") return DeviceOpGrouping::NameAndShapes;
+    if (text == "stack") return DeviceOpGrouping::NameAndStack;
+    if (text == "shapes-stack") return DeviceOpGrouping::NameShapesAndStack;
+    throw std::invalid_argument("Option --group-by is '" + text +
+                                "'; expected 'name', 'shapes', 'stack' or 'shapes-stack'.");
+}
+
+// The GPU views (--view): Overview, Operators, Kernels.
+void printGpuView(const Trace& trace, const TraceStatsOptions& o, std::ostream& out) {
+    if (o.view != "overview" && o.view != "operators" && o.view != "kernels" &&
+        o.view != "kernels-by-op")
+        throw std::invalid_argument("Option --view is '" + o.view +
+                                    "'; expected 'overview', 'operators', 'kernels' or "
+                                    "'kernels-by-op'.");
+    GpuAnalysisOptions options;
+    options.plugin_compatible = o.plugin_compatible;
+    const GpuTraceAnalysis a = analyzeGpuTrace(trace, options);
+    if (a.empty())
+        throw std::invalid_argument(o.file + ": no torch.profiler (Kineto) events for --view " +
+                                    o.view + " (kernels, runtime calls, cpu_op events).");
+    const bool csv = o.format == "csv", json = o.format == "json";
+    if (o.view == "overview") {
+        if (json)
+            out << gpuOverviewJson(a).dump(2) << '\n';
+        else
+            out << (csv ? gpuOverviewCsv(a) : gpuOverviewText(a));
+    } else if (o.view == "operators") {
+        const DeviceOpTable table = a.operators(trace, parseDeviceGrouping(o.group_by));
+        if (json)
+            out << deviceOpsJson(table, o.limit).dump(2) << '\n';
+        else
+            out << (csv ? deviceOpsCsv(table, o.limit) : deviceOpsText(table, o.limit));
+    } else {
+        const bool by_op = o.view == "kernels-by-op";
+        if (json)
+            out << kernelsJson(a.kernels, by_op, o.limit).dump(2) << '\n';
+        else
+            out << (csv ? kernelsCsv(a.kernels, by_op, o.limit)
+                        : kernelsText(a.kernels, by_op, o.limit));
+    }
+}
+
 } // namespace
 
 int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostream& err) {
     try {
         checkFormat(options.format);
+        if (!options.view.empty()) {
+            printGpuView(readChromeTraceFile(options.file), options, out);
+            return exit_code::kOk;
+        }
         const OpGrouping grouping = parseGrouping(options.group_by);
         const OpScope scope = parseScope(options.scope);
         const Trace trace = readChromeTraceFile(options.file);

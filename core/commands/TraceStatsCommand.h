@@ -1,7 +1,8 @@
 #pragma once
 // `trainscope-cli trace-stats FILE`: the operator table of a Chrome trace
 // (Trainscope's own trace.json or a torch.profiler export) as text, CSV or
-// JSON.
+// JSON; with --view, the GPU views of a torch.profiler (Kineto) trace as
+// torch.profiler's TensorBoard plugin showed them (docs/gpu-traces.md).
 #include <cstddef>
 #include <ostream>
 #include <string>
@@ -15,6 +16,11 @@ struct TraceStatsOptions {
     std::string scope = "all";     // all | forward | backward
     std::string sort = "self_cpu"; // see opSortKeys()
     size_t limit = 0;              // rows, 0 = all
+    // "" (the operator table above), overview, operators, kernels or
+    // kernels-by-op; operators take --group-by name, shapes, stack or
+    // shapes-stack and are sorted by device (else host) self time.
+    std::string view;
+    bool plugin_compatible = false; // reproduce the TensorBoard plugin's numbers exactly
 };
 
 // 0 on success; 2 for bad options or an unreadable/malformed file (the

@@ -37,17 +37,29 @@ void appendMicros(std::string& out, int64_t ns) {
     out += static_cast<char>('0' + frac % 10);
 }
 
-const char* categoryOf(EventKind kind) {
+const char* categoryOf(EventKind kind, bool device_lane) {
     switch (kind) {
     case EventKind::Operator:
     case EventKind::Backward:
         return "cpu_op";
+    case EventKind::Communication: // a collective op, or an NCCL kernel on a GPU lane
+        return device_lane ? "kernel" : "cpu_op";
     case EventKind::Annotation:
+    case EventKind::DataLoader:
+    case EventKind::ProfilerStep:
         return "user_annotation";
     case EventKind::Kernel:
         return "kernel";
     case EventKind::Memcpy:
         return "gpu_memcpy";
+    case EventKind::Memset:
+        return "gpu_memset";
+    case EventKind::Runtime:
+        return "cuda_runtime";
+    case EventKind::ProfilerRange:
+        return "Trace";
+    case EventKind::Python:
+        return "python";
     case EventKind::Other:
         return "other";
     }
@@ -167,7 +179,9 @@ private:
     void writeEvent(const TraceEvent& e) {
         begin("X", names_[e.name], pidOf(e.lane), tidOf(e.lane));
         buf_ += ", \"cat\": \"";
-        buf_ += categoryOf(e.kind);
+        buf_ +=
+            categoryOf(e.kind, e.lane >= 0 && static_cast<size_t>(e.lane) < trace_.lanes.size() &&
+                                   trace_.lanes[e.lane].device);
         buf_ += '"';
         time("ts", e.start_ns);
         time("dur", e.dur_ns);

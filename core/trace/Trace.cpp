@@ -19,13 +19,29 @@ const char* toString(EventKind kind) {
         return "memcpy";
     case EventKind::Other:
         return "other";
+    case EventKind::Runtime:
+        return "runtime";
+    case EventKind::Memset:
+        return "memset";
+    case EventKind::Communication:
+        return "communication";
+    case EventKind::DataLoader:
+        return "dataloader";
+    case EventKind::ProfilerStep:
+        return "profiler_step";
+    case EventKind::ProfilerRange:
+        return "profiler_range";
+    case EventKind::Python:
+        return "python";
     }
     return "other";
 }
 
 EventKind eventKindFromString(const std::string& text) {
     for (EventKind kind : {EventKind::Operator, EventKind::Backward, EventKind::Annotation,
-                           EventKind::Kernel, EventKind::Memcpy}) {
+                           EventKind::Kernel, EventKind::Memcpy, EventKind::Runtime,
+                           EventKind::Memset, EventKind::Communication, EventKind::DataLoader,
+                           EventKind::ProfilerStep, EventKind::ProfilerRange, EventKind::Python}) {
         if (text == toString(kind)) return kind;
     }
     return EventKind::Other;
@@ -212,6 +228,7 @@ void Trace::finalize(std::vector<int32_t>* new_index_out) {
     for (MemorySample& m : memory) {
         if (m.event >= 0) renumber(m.event, new_index);
     }
+    kineto.remap(new_index);
     computeNesting(events);
     linkBackward(events);
     std::stable_sort(memory.begin(), memory.end(),

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "trace/KinetoInfo.h"
+
 namespace ts {
 
 enum class EventKind : uint8_t {
@@ -17,6 +19,15 @@ enum class EventKind : uint8_t {
     Kernel,     // device kernel / device-side op time
     Memcpy,     // device copies
     Other,
+    // Kinds of torch.profiler (Kineto) traces; Trainscope's own profiler
+    // records only the six above.
+    Runtime,       // CUDA/HIP runtime or driver call on a CPU thread (cudaLaunchKernel, ...)
+    Memset,        // device memset
+    Communication, // collective: nccl:*, gloo:*, c10d::*, record_param_comms; NCCL kernels
+    DataLoader,    // enumerate(DataLoader)#...__next__, enumerate(DataPipe)#...
+    ProfilerStep,  // ProfilerStep#N: the profiler's step annotation
+    ProfilerRange, // the profiler's own range, "PyTorch Profiler (N)"
+    Python,        // Python-level range (cat "python")
 };
 const char* toString(EventKind kind);
 // Inverse of toString; Other for anything unknown.
@@ -49,9 +60,11 @@ struct TraceEvent {
 };
 
 struct TraceLane {
-    std::string name; // "thread 1234 (main)", "CUDA stream 7"
+    std::string name; // "thread 1234 (main)", "GPU 0 stream 7"
     int64_t tid = 0;
     bool device = false;
+    int32_t gpu = -1;    // device lanes of Kineto traces: the GPU (the event's pid)
+    int64_t stream = -1; // and the stream ("stream 7"), -1 unknown
 };
 
 // Live CPU tensor bytes after each allocation/free (memory counter track).
@@ -78,6 +91,11 @@ struct Trace {
     std::vector<std::string> notes; // e.g. "truncated to 1000000 events"
     std::string source;             // "trainscope", "torch.profiler (kineto)", ...
     int64_t origin_ns = 0;          // absolute time of t=0 (for export)
+    // What Kineto traces carry beyond the events (categories, correlation and
+    // external ids, kernel launch properties, GPU memory, device properties),
+    // in side tables keyed by event index so TraceEvent stays small. Empty for
+    // traces without it.
+    KinetoInfo kineto;
 
     uint32_t internName(const std::string& name);
     int32_t internString(const std::string& text);

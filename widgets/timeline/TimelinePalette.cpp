@@ -27,16 +27,28 @@ QColor TimelinePalette::pick(const std::string& name, EventKind kind, bool dark)
         hue = int(h % 70) - 20;
         break; // reds, oranges
     case EventKind::Annotation:
+    case EventKind::DataLoader:
+    case EventKind::ProfilerStep:
+    case EventKind::ProfilerRange:
         hue = 250 + int(h % 40);
         saturation = 50;
         break; // muted violet
+    case EventKind::Runtime:
+        hue = 0;
+        saturation = 20;
+        break; // grey-pink: launch overhead
+    case EventKind::Communication:
+        hue = 290 + int(h % 30);
+        break; // magenta
     case EventKind::Kernel:
         hue = 160 + int(h % 30);
         break; // teal
     case EventKind::Memcpy:
+    case EventKind::Memset:
         hue = 50 + int(h % 10);
         break; // yellow
     case EventKind::Operator:
+    case EventKind::Python:
     case EventKind::Other:
         hue = 80 + int(h % 150);
         break; // greens to blues

@@ -1,0 +1,294 @@
+#include "report/GpuTraceReport.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "report/MarkdownTable.h"
+#include "util/Csv.h"
+
+namespace ts {
+
+namespace {
+
+using json = nlohmann::json;
+
+struct Table {
+    std::vector<std::string> headers;
+    TableRows rows;
+};
+
+std::string asCsv(const Table& t) {
+    std::string out = csvLine(t.headers) + "\n";
+    for (const auto& row : t.rows)
+        out += csvLine(row) + "\n";
+    return out;
+}
+
+size_t rowCount(size_t size, size_t limit) {
+    return limit == 0 ? size : std::min(size, limit);
+}
+
+std::string pct(double fraction) {
+    return fixed(100 * fraction, 2) + "%";
+}
+
+std::string optionalPct(const std::optional<double>& v, double scale) {
+    return v ? fixed(*v * scale, 2) + "%" : "-";
+}
+
+json optionalJson(const std::optional<double>& v, double scale) {
+    return v ? json(*v * scale) : json(nullptr);
+}
+
+// Roles shown: the plugin hides the GPU columns of CPU-only traces and
+// Communication when there is none.
+std::vector<GpuRole> shownRoles(const GpuOverview& o) {
+    std::vector<GpuRole> roles;
+    if (o.showsGpu())
+        roles.insert(roles.end(), {GpuRole::Kernel, GpuRole::Memcpy, GpuRole::Memset});
+    if (o.has_communication) roles.push_back(GpuRole::Communication);
+    if (o.showsGpu()) roles.push_back(GpuRole::Runtime);
+    roles.insert(roles.end(), {GpuRole::DataLoader, GpuRole::CpuExec, GpuRole::Other});
+    return roles;
+}
+
+Table overviewTable(const GpuOverview& o) {
+    Table t;
+    t.headers.push_back("Step");
+    const std::vector<GpuRole> roles = shownRoles(o);
+    for (GpuRole r : roles)
+        t.headers.push_back(std::string(toString(r)) + " (us)");
+    t.headers.push_back("Total (us)");
+    for (const GpuStep& s : o.steps) {
+        std::vector<std::string> row{s.label};
+        for (GpuRole r : roles)
+            row.push_back(microsText(double(s.cost_ns[size_t(r)])));
+        row.push_back(microsText(double(s.cost_ns[size_t(GpuRole::Total)])));
+        t.rows.push_back(row);
+    }
+    std::vector<std::string> avg{"average"};
+    for (GpuRole r : roles)
+        avg.push_back(fixed(o.average_ns[size_t(r)] / 1000, 1));
+    avg.push_back(fixed(o.average_ns[size_t(GpuRole::Total)] / 1000, 1));
+    t.rows.push_back(avg);
+    return t;
+}
+
+std::string gpuSummaryText(const GpuMetrics& m) {
+    std::string out;
+    for (const GpuDeviceSummary& g : m.gpus) {
+        out += "GPU " + std::to_string(g.id) + ":";
+        if (g.has_properties)
+            out += " " + g.name + ", " + fixed(double(g.memory_bytes) / (1024.0 * 1024 * 1024), 2) +
+                   " GB, compute capability " + std::to_string(g.compute_major) + "." +
+                   std::to_string(g.compute_minor);
+        out += "\n  GPU utilization            " + pct(g.utilization) + "\n";
+        out += "  Est. SM efficiency         " + optionalPct(g.sm_efficiency, 100) + "\n";
+        out += "  Est. achieved occupancy    " + optionalPct(g.occupancy, 1) + "\n";
+        out += "  Kernel time on Tensor Cores " + optionalPct(g.tensor_core_ratio, 100) + "\n";
+    }
+    return out;
+}
+
+} // namespace
+
+std::string microsText(double ns) {
+    const double us = ns / 1000;
+    if (std::fabs(us - std::round(us)) < 1e-9) return fixed(std::round(us), 0);
+    return fixed(us, 3);
+}
+
+std::string gpuOverviewText(const GpuTraceAnalysis& a) {
+    const GpuOverview& o = a.overview;
+    std::string out = "Overview: " + std::to_string(o.steps.size()) + " steps, average step " +
+                      fixed(o.average_ns[size_t(GpuRole::Total)] / 1000, 1) + " us\n";
+    const Table t = overviewTable(o);
+    out += plainTable(t.headers, t.rows);
+    out += "\nAverage step:\n";
+    for (GpuRole r : shownRoles(o))
+        out += "  " + std::string(toString(r)) + ": " + fixed(o.average_ns[size_t(r)] / 1000, 1) +
+               " us (" + pct(o.share(r)) + ")\n";
+    if (!a.metrics.gpus.empty()) out += "\nGPU summary:\n" + gpuSummaryText(a.metrics);
+    out += "\nRecommendations:\n";
+    if (a.recommendations.empty()) out += "  none\n";
+    for (const TraceRecommendation& r : a.recommendations)
+        out += "  - " + r.text + "\n";
+    return out;
+}
+
+std::string gpuOverviewCsv(const GpuTraceAnalysis& a) {
+    Table t;
+    t.headers.push_back("step");
+    for (size_t r = 0; r < kGpuRoleCount; ++r)
+        t.headers.push_back(std::string(keyOf(GpuRole(r))) + "_us");
+    for (const GpuStep& s : a.overview.steps) {
+        std::vector<std::string> row{s.label};
+        for (size_t r = 0; r < kGpuRoleCount; ++r)
+            row.push_back(microsText(double(s.cost_ns[r])));
+        t.rows.push_back(row);
+    }
+    std::vector<std::string> avg{"average"};
+    for (size_t r = 0; r < kGpuRoleCount; ++r)
+        avg.push_back(fixed(a.overview.average_ns[r] / 1000, 3));
+    t.rows.push_back(avg);
+    return asCsv(t);
+}
+
+json gpuOverviewJson(const GpuTraceAnalysis& a) {
+    auto costs = [](auto value) {
+        json j = json::object();
+        for (size_t r = 0; r < kGpuRoleCount; ++r)
+            j[std::string(keyOf(GpuRole(r))) + "_us"] = value(r);
+        return j;
+    };
+    json steps = json::array();
+    for (const GpuStep& s : a.overview.steps) {
+        json j = costs([&](size_t r) { return double(s.cost_ns[r]) / 1000; });
+        j["step"] = s.label;
+        steps.push_back(std::move(j));
+    }
+    json gpu = {{"name", nullptr},
+                {"utilization_pct", nullptr},
+                {"sm_efficiency_pct", nullptr},
+                {"achieved_occupancy_pct", nullptr},
+                {"tensor_core_pct", nullptr}};
+    if (!a.metrics.gpus.empty()) { // the first GPU (traces of one process use one)
+        const GpuDeviceSummary& g = a.metrics.gpus.front();
+        gpu["name"] = g.has_properties ? json(g.name) : json("GPU " + std::to_string(g.id));
+        gpu["utilization_pct"] = 100 * g.utilization;
+        gpu["sm_efficiency_pct"] = optionalJson(g.sm_efficiency, 100);
+        gpu["achieved_occupancy_pct"] = optionalJson(g.occupancy, 1);
+        gpu["tensor_core_pct"] = optionalJson(g.tensor_core_ratio, 100);
+    }
+    json recommendations = json::array();
+    for (const TraceRecommendation& r : a.recommendations)
+        recommendations.push_back(r.text);
+    return {{"steps", std::move(steps)},
+            {"average", costs([&](size_t r) { return a.overview.average_ns[r] / 1000; })},
+            {"gpu", std::move(gpu)},
+            {"recommendations", std::move(recommendations)}};
+}
+
+namespace {
+
+Table deviceOpTable(const DeviceOpTable& t, size_t limit) {
+    Table out;
+    const bool shapes = !t.rows.empty() && !t.rows.front().shapes.empty();
+    const bool stacks = !t.rows.empty() && !t.rows.front().call_stack.empty();
+    out.headers = {"Name"};
+    if (shapes) out.headers.push_back("Input Shape");
+    if (stacks) out.headers.push_back("Call Stack");
+    out.headers.insert(out.headers.end(),
+                       {"Calls", "Device Self (us)", "Device Total (us)", "Host Self (us)",
+                        "Host Total (us)", "Tensor Cores Eligible", "Tensor Cores Self (%)",
+                        "Tensor Cores Total (%)", "Has Call Stack"});
+    for (size_t i = 0; i < rowCount(t.rows.size(), limit); ++i) {
+        const DeviceOpRow& r = t.rows[i];
+        std::vector<std::string> row{r.name};
+        if (shapes) row.push_back(r.shapes);
+        if (stacks) row.push_back(r.call_stack);
+        row.insert(row.end(),
+                   {std::to_string(r.calls), microsText(double(r.device_self_ns)),
+                    microsText(double(r.device_total_ns)), microsText(double(r.host_self_ns)),
+                    microsText(double(r.host_total_ns)), r.tc_eligible ? "Yes" : "No",
+                    fixed(100 * r.tcSelfRatio(), 2), fixed(100 * r.tcTotalRatio(), 2),
+                    r.has_call_stack ? "Yes" : "No"});
+        out.rows.push_back(row);
+    }
+    return out;
+}
+
+Table kernelTable(const KernelTables& t, bool by_op, size_t limit) {
+    Table out;
+    out.headers = {"Name"};
+    if (by_op)
+        out.headers.insert(out.headers.end(),
+                           {"Operator", "Grid", "Block", "Registers Per Thread", "Shared Memory"});
+    out.headers.push_back("Tensor Cores Used");
+    if (by_op) out.headers.push_back("Op Tensor Cores Eligible");
+    out.headers.insert(out.headers.end(),
+                       {"Calls", "Total (us)", "Mean (us)", "Max (us)", "Min (us)"});
+    if (t.has_blocks_per_sm) out.headers.push_back("Mean Blocks Per SM");
+    if (t.has_occupancy) out.headers.push_back("Mean Est. Achieved Occupancy (%)");
+    const size_t n = by_op ? t.by_op.size() : t.by_name.size();
+    for (size_t i = 0; i < rowCount(n, limit); ++i) {
+        const KernelRow& r = by_op ? static_cast<const KernelRow&>(t.by_op[i]) : t.by_name[i];
+        std::vector<std::string> row{r.name};
+        if (by_op) {
+            const KernelOpRow& o = t.by_op[i];
+            row.insert(row.end(), {o.op_name, o.grid, o.block, o.registers, o.shared_memory});
+        }
+        row.push_back(r.tensor_cores ? "Yes" : "No");
+        if (by_op) row.push_back(t.by_op[i].op_tc_eligible ? "Yes" : "No");
+        row.insert(row.end(), {std::to_string(r.calls), microsText(double(r.total_ns)),
+                               fixed(r.meanNs() / 1000, 1), microsText(double(r.max_ns)),
+                               microsText(double(r.min_ns))});
+        if (t.has_blocks_per_sm) row.push_back(fixed(r.blocks_per_sm, 2));
+        if (t.has_occupancy) row.push_back(fixed(r.occupancy, 2));
+        out.rows.push_back(row);
+    }
+    return out;
+}
+
+json tableJson(const Table& t) {
+    json rows = json::array();
+    for (const auto& r : t.rows) {
+        json row = json::object();
+        for (size_t c = 0; c < t.headers.size() && c < r.size(); ++c)
+            row[t.headers[c]] = r[c];
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+} // namespace
+
+std::string deviceOpsText(const DeviceOpTable& table, size_t limit) {
+    const Table t = deviceOpTable(table, limit);
+    return std::string("Operators, by ") +
+           (table.by_device ? "device self time" : "host self time") + ":\n" +
+           plainTable(t.headers, t.rows);
+}
+
+std::string deviceOpsCsv(const DeviceOpTable& table, size_t limit) {
+    return asCsv(deviceOpTable(table, limit));
+}
+
+json deviceOpsJson(const DeviceOpTable& table, size_t limit) {
+    json rows = json::array();
+    for (size_t i = 0; i < rowCount(table.rows.size(), limit); ++i) {
+        const DeviceOpRow& r = table.rows[i];
+        rows.push_back({{"name", r.name},
+                        {"input_shape", r.shapes},
+                        {"call_stack", r.call_stack},
+                        {"calls", r.calls},
+                        {"device_self_us", double(r.device_self_ns) / 1000},
+                        {"device_total_us", double(r.device_total_ns) / 1000},
+                        {"host_self_us", double(r.host_self_ns) / 1000},
+                        {"host_total_us", double(r.host_total_ns) / 1000},
+                        {"tc_eligible", r.tc_eligible},
+                        {"tc_self_pct", 100 * r.tcSelfRatio()},
+                        {"tc_total_pct", 100 * r.tcTotalRatio()},
+                        {"has_call_stack", r.has_call_stack}});
+    }
+    return {{"sort", table.by_device ? "device_self_us" : "host_self_us"}, {"rows", rows}};
+}
+
+std::string kernelsText(const KernelTables& tables, bool by_op, size_t limit) {
+    const Table t = kernelTable(tables, by_op, limit);
+    return std::string("Kernels, by ") + (by_op ? "kernel, operator and launch" : "name") + ":\n" +
+           plainTable(t.headers, t.rows);
+}
+
+std::string kernelsCsv(const KernelTables& tables, bool by_op, size_t limit) {
+    return asCsv(kernelTable(tables, by_op, limit));
+}
+
+json kernelsJson(const KernelTables& tables, bool by_op, size_t limit) {
+    return {{"group_by", by_op ? "kernel_and_op" : "kernel"},
+            {"rows", tableJson(kernelTable(tables, by_op, limit))}};
+}
+
+} // namespace ts
