@@ -332,7 +332,10 @@ void TraceBuilder::addFlow(const json& e, const std::string& ph) {
 void TraceBuilder::linkThroughFlows() {
     KinetoInfo& k = trace_.kineto;
     bool added = false;
-    for (const auto& [event, key] : uncorrelated_) {
+    // Not a structured binding: C++17 lambdas (below) cannot capture those.
+    for (const auto& entry : uncorrelated_) {
+        const auto event = entry.first;
+        const auto& key = entry.second;
         const bool device = launchesDeviceWork(k.category[event]);
         const auto& flows = device ? flow_end_ : flow_start_;
         auto it = flows.find(key);

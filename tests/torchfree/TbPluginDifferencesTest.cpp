@@ -53,8 +53,11 @@ TEST(TbPluginDifferences, NewerCollectiveNamesAreCommunication) {
     EXPECT_EQ(costUs(ours, GpuRole::CpuExec), 0);
     EXPECT_EQ(costUs(ours, GpuRole::Kernel), 0);
     EXPECT_EQ(t.events[0].kind == EventKind::ProfilerStep, true);
-    for (const TraceEvent& e : t.events)
-        if (t.nameOf(e) != "ProfilerStep#3") EXPECT_EQ(e.kind, EventKind::Communication);
+    for (const TraceEvent& e : t.events) {
+        if (t.nameOf(e) != "ProfilerStep#3") {
+            EXPECT_EQ(e.kind, EventKind::Communication);
+        }
+    }
 }
 
 // cuda_driver calls (cuLaunchKernel, newer Kineto) launch kernels like
