@@ -9,6 +9,7 @@
 
 #include "analysis/GpuTraceAnalysis.h"
 #include "common/SortFilterProxy.h"
+#include "gpu/AverageShareChart.h"
 #include "gpu/GpuTableModels.h"
 #include "gpu/KernelsView.h"
 #include "gpu/OverviewView.h"
@@ -71,6 +72,9 @@ private slots:
         QVERIFY(view.chart()->describeAt(0, 30).contains(QStringLiteral("50.0 %")));
         QVERIFY(view.chart()->describeAt(0, 62).startsWith(QStringLiteral("Runtime")));
         QVERIFY(view.chart()->describeAt(0, 500).isEmpty());
+        QCOMPARE(view.shareChart()->segmentCount(), 8);
+        QCOMPARE(view.shareChart()->describeAt(25), QStringLiteral("Kernel: 60.0 us (50.0 %)"));
+        QVERIFY(view.shareChart()->describeAt(60).startsWith(QStringLiteral("CPU Exec")));
 
         // GPU 1 of the fixture: utilization 50 %, SM efficiency 41/120.
         QVERIFY(view.gpuText().contains(QStringLiteral("GPU 1")));
@@ -97,7 +101,7 @@ private slots:
         }
         OverviewView view;
         view.setContent(overviewOfRun(run));
-        QCOMPARE(view.content().categories.size(), 6);
+        QCOMPARE(int(view.content().categories.size()), 6);
         QCOMPARE(view.content().steps.size(), size_t(3));
         QCOMPARE(sortValue(*view.averageModel(), 3, AverageStepModel::Us), 4000.0);
         QCOMPARE(sortValue(*view.averageModel(), 3, AverageStepModel::Percent), 50.0);

@@ -10,6 +10,7 @@
 #include "common/Format.h"
 #include "common/SortFilterProxy.h"
 #include "common/TableSetup.h"
+#include "gpu/AverageShareChart.h"
 #include "gpu/GpuTableModels.h"
 #include "gpu/StepBreakdownChart.h"
 
@@ -73,9 +74,9 @@ QString recommendationsHtml(const std::vector<TraceRecommendation>& recommendati
 
 OverviewView::OverviewView(QWidget* parent)
     : QWidget(parent), source_(new QLabel), message_(new QLabel), body_(new QWidget),
-      chart_(new StepBreakdownChart), average_(new AverageStepModel(this)),
-      proxy_(new SortFilterProxy(this)), table_(new QTableView), gpus_(richLabel()),
-      recommendations_(richLabel()) {
+      chart_(new StepBreakdownChart), share_(new AverageShareChart),
+      average_(new AverageStepModel(this)), proxy_(new SortFilterProxy(this)),
+      table_(new QTableView), gpus_(richLabel()), recommendations_(richLabel()) {
     setObjectName(QStringLiteral("overviewView"));
     message_->setWordWrap(true);
     message_->setAlignment(Qt::AlignCenter);
@@ -85,7 +86,12 @@ OverviewView::OverviewView(QWidget* parent)
     setUpTable(table_, proxy_, nullptr, options);
 
     auto* details = new QSplitter(Qt::Horizontal);
-    details->addWidget(boxed(tr("Average step"), table_));
+    auto* average = new QWidget;
+    auto* average_layout = new QVBoxLayout(average);
+    average_layout->setContentsMargins(0, 0, 0, 0);
+    average_layout->addWidget(share_);
+    average_layout->addWidget(table_, 1);
+    details->addWidget(boxed(tr("Average step"), average));
     details->addWidget(boxed(tr("GPU summary"), gpus_));
     details->addWidget(boxed(tr("Recommendations"), recommendations_));
     details->setStretchFactor(0, 2);
@@ -127,6 +133,7 @@ void OverviewView::setContent(const OverviewContent& content) {
     message_->setVisible(empty);
     body_->setVisible(!empty);
     chart_->setContent(content_);
+    share_->setContent(content_);
     average_->setRows(averageStepShares(content_));
     table_->resizeColumnsToContents();
     gpus_->setText(gpuSummaryHtml(content_.gpus));

@@ -12,6 +12,7 @@ class QTableView;
 
 namespace ts::gui {
 
+class AverageShareChart;
 class AverageStepModel;
 class SortFilterProxy;
 class StepBreakdownChart;
@@ -27,6 +28,7 @@ public:
     const OverviewContent& content() const { return content_; }
     AverageStepModel* averageModel() const { return average_; }
     StepBreakdownChart* chart() const { return chart_; }
+    AverageShareChart* shareChart() const { return share_; }
     QString gpuText() const;
     QString recommendationsText() const;
     QString messageText() const;
@@ -37,6 +39,7 @@ private:
     QLabel* message_;
     QWidget* body_;
     StepBreakdownChart* chart_;
+    AverageShareChart* share_;
     AverageStepModel* average_;
     SortFilterProxy* proxy_;
     QTableView* table_;
