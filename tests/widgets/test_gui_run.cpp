@@ -15,6 +15,7 @@
 #include "TestConfigs.h"
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
+#include "gpu/OverviewView.h"
 #include "live/LiveView.h"
 #include "operators/OpTableModel.h"
 #include "operators/OperatorsView.h"
@@ -186,7 +187,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
         QVERIFY(shown.at(0).at(0).value<OpenedDocument>().ok());
         QCOMPARE(window.liveView()->history().steps.size(), size_t(6));
-        QCOMPARE(window.currentView(), View::Live);
+        // An opened run shows its Overview first: its training phases per step.
+        QCOMPARE(window.currentView(), View::Overview);
+        QCOMPARE(window.overviewView()->content().steps.size(), size_t(6));
         QVERIFY(fx.settings.recentFiles().first().endsWith(QDir(dir).dirName()));
 
         window.openPath(fx.dir.filePath(QStringLiteral("nowhere")));
@@ -207,7 +210,7 @@ private slots:
         QVERIFY2(doc.ok(), qPrintable(doc.error));
         QVERIFY(!doc.run);
         QVERIFY(doc.trace->events.size() >= 4000);
-        QCOMPARE(window.currentView(), View::Timeline);
+        QCOMPARE(window.currentView(), View::Overview);
         QVERIFY(!window.timelineView()->timeline()->layout().rows().empty());
         QVERIFY(window.operatorsView()->model()->rowCount() > 5);
 

@@ -9,11 +9,14 @@
 #include "GuiFixture.h"
 #include "TestConfigs.h"
 #include "TestWeights.h"
+#include "common/SortFilterProxy.h"
 #include "common/ThemePalette.h"
 #include "experiments/ExperimentControls.h"
 #include "experiments/ExperimentModels.h"
 #include "experiments/ExperimentsView.h"
 #include "form/ExperimentForm.h"
+#include "gpu/KernelsView.h"
+#include "gpu/OverviewView.h"
 #include "live/LiveView.h"
 #include "operators/OpTableModel.h"
 #include "operators/OperatorsView.h"
@@ -22,6 +25,7 @@
 #include "roofline/RooflineView.h"
 #include "runs/RunModels.h"
 #include "runs/RunsView.h"
+#include "shell/OpenedDocument.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
 #include "training/RunController.h"
@@ -181,6 +185,27 @@ private slots:
         QVERIFY(qGray(dark.pixel(dark.width() / 2, dark.height() / 2)) < 128 ||
                 qGray(dark.pixel(10, dark.height() - 10)) < 128);
         applyTheme(Theme::Light);
+    }
+
+    // The Overview and Kernels tabs of a Kineto trace with GPU work (a
+    // TensorBoard plugin fixture: kernels, NCCL communication, one step).
+    void gpuTraceViews() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(Machine::probe());
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(QStringLiteral(TRAINSCOPE_SOURCE_DIR
+                                       "/tests/data/tb_plugin/test_distributed_nccl_0.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
+        QVERIFY(shown.at(0).at(0).value<OpenedDocument>().ok());
+        QCOMPARE(window.currentView(), View::Overview);
+        QVERIFY(!window.overviewView()->content().empty());
+        QVERIFY(distinctColours(shoot(window, QStringLiteral("overview"))) > 40);
+
+        window.showView(View::Kernels);
+        QVERIFY(window.kernelsView()->proxy()->rowCount() > 0);
+        QVERIFY(distinctColours(shoot(window, QStringLiteral("kernels"))) > 40);
+        window.kernelsView()->setGroupByOperator(true);
+        QVERIFY(distinctColours(shoot(window, QStringLiteral("kernels-by-operator"))) > 40);
     }
 };
 

@@ -96,8 +96,10 @@ private slots:
         QCOMPARE(viewFromName(QStringLiteral("Timeline")), std::optional<View>(View::Timeline));
         QVERIFY(!viewFromName(QStringLiteral("graphs")));
         QCOMPARE(viewName(View::Runs), QStringLiteral("runs"));
-        for (View v : {View::Live, View::Operators, View::Timeline, View::Runs, View::Experiments,
-                       View::Roofline})
+        QCOMPARE(viewFromName(QStringLiteral("overview")), std::optional<View>(View::Overview));
+        QCOMPARE(viewName(View::Kernels), QStringLiteral("kernels"));
+        for (View v : {View::Overview, View::Live, View::Operators, View::Kernels, View::Timeline,
+                       View::Runs, View::Experiments, View::Roofline})
             QCOMPARE(viewFromName(viewName(v)), std::optional<View>(v));
         QCOMPARE(viewFromName(QStringLiteral("roofline")), std::optional<View>(View::Roofline));
         QCOMPARE(viewName(View::Experiments), QStringLiteral("experiments"));

@@ -42,8 +42,8 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
                                   QStringLiteral("PATH"));
     const QCommandLineOption view(
         QStringLiteral("view"),
-        QObject::tr("Tab to show: live, operators, timeline, runs, experiments or "
-                    "roofline."),
+        QObject::tr("Tab to show: overview, live, operators, kernels, timeline, runs, "
+                    "experiments or roofline."),
         QStringLiteral("VIEW"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QObject::tr("Save a PNG of the window when done."),
@@ -102,7 +102,8 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     if (!o.view.isEmpty() && !viewFromName(o.view)) {
         *error =
             QObject::tr(
-                "--view '%1' is not one of live, operators, timeline, runs, experiments, roofline.")
+                "--view '%1' is not one of overview, live, operators, kernels, timeline, runs, "
+                "experiments, roofline.")
                 .arg(o.view);
         return std::nullopt;
     }

@@ -20,6 +20,8 @@
 #include "experiments/ExperimentsView.h"
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
+#include "gpu/KernelsView.h"
+#include "gpu/OverviewView.h"
 #include "live/LiveView.h"
 #include "operators/OperatorsView.h"
 #include "roofline/RooflineView.h"
@@ -47,8 +49,13 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
     installOffscreenChartRenderer();
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
+    overview_ = new OverviewView;
+    kernels_ = new KernelsView(&settings_);
+    // The order is View's (its values are the tab indices).
+    tabs_->addTab(overview_, tr("Overview"));
     tabs_->addTab(live_, tr("Live"));
     tabs_->addTab(operators_, tr("Operators"));
+    tabs_->addTab(kernels_, tr("Kernels"));
     tabs_->addTab(timeline_, tr("Timeline"));
     tabs_->addTab(runs_, tr("Runs"));
     experiments_ = new ExperimentsView(settings_, *form_, *controller_);
@@ -233,7 +240,8 @@ void MainWindow::showDocument(const OpenedDocument& doc) {
             doc.trace_error.isEmpty() ? tr("this run was not profiled") : doc.trace_error;
         showTrace(nullptr, tr("No trace: %1").arg(why));
     }
-    showView(doc.run ? View::Live : View::Timeline);
+    showOverview(doc);
+    showView(View::Overview);
     status_->showMessage(tr("Opened %1").arg(doc.path), 5000);
     emit documentShown(doc);
 }
@@ -241,13 +249,33 @@ void MainWindow::showDocument(const OpenedDocument& doc) {
 void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& description) {
     if (trace) {
         operators_->setTrace(trace, description);
+        gpu_analysis_ = std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*trace));
+        kernels_->setAnalysis(gpu_analysis_, description);
         timeline_->setTrace(trace, description);
         roofline_->setTrace(trace, description);
     } else {
         operators_->clear();
+        gpu_analysis_.reset();
+        kernels_->setAnalysis(nullptr, description);
         roofline_->clear();
         timeline_->setTrace(nullptr, description);
     }
+}
+
+void MainWindow::showOverview(const OpenedDocument& doc) {
+    const bool trace_has_gpu =
+        gpu_analysis_ && !gpu_analysis_->empty() && gpu_analysis_->overview.showsGpu();
+    if (trace_has_gpu || !doc.run || doc.run->steps.empty()) {
+        if (gpu_analysis_) {
+            overview_->setContent(overviewOfTrace(*gpu_analysis_));
+            return;
+        }
+        if (!doc.run) {
+            overview_->clear();
+            return;
+        }
+    }
+    overview_->setContent(overviewOfRun(*doc.run));
 }
 
 void MainWindow::showView(View view) {

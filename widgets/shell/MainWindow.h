@@ -1,11 +1,13 @@
 #pragma once
 // The main window only assembles the panels and connects their typed
-// signals: experiment form + run panel (dock), Live / Operators / Timeline /
-// Runs / Experiments / Roofline tabs, status bar, menus. The panels do the work.
+// signals: experiment form + run panel (dock), Overview / Live / Operators /
+// Kernels / Timeline / Runs / Experiments / Roofline tabs, status bar, menus. The panels do the
+// work.
 #include <memory>
 
 #include <QMainWindow>
 
+#include "analysis/GpuTraceAnalysis.h"
 #include "shell/Machine.h"
 #include "shell/OpenedDocument.h"
 #include "shell/Views.h"
@@ -21,6 +23,8 @@ class AppSettings;
 class DocumentLoader;
 class ExperimentForm;
 class ExperimentsView;
+class KernelsView;
+class OverviewView;
 class LiveView;
 class OperatorsView;
 class RunController;
@@ -41,6 +45,8 @@ public:
 
     ExperimentForm* form() const { return form_; }
     RunPanel* runPanel() const { return run_panel_; }
+    OverviewView* overviewView() const { return overview_; }
+    KernelsView* kernelsView() const { return kernels_; }
     LiveView* liveView() const { return live_; }
     OperatorsView* operatorsView() const { return operators_; }
     TimelineView* timelineView() const { return timeline_; }
@@ -79,6 +85,9 @@ private:
     void onRunFinished(const RunOutcome& outcome);
     void showDocument(const OpenedDocument& document);
     void showTrace(std::shared_ptr<const Trace> trace, const QString& description);
+    // The Overview of what was opened: the trace's GPU steps when it has
+    // them, else the run's phases, else the trace's CPU categories.
+    void showOverview(const OpenedDocument& document);
     void rebuildRecentMenu();
     void reportError(const QString& message);
     void saveSession();
@@ -99,6 +108,9 @@ private:
     DocumentLoader* loader_;
     StatusBar* status_;
     QTabWidget* tabs_;
+    OverviewView* overview_ = nullptr;
+    KernelsView* kernels_ = nullptr;
+    std::shared_ptr<const GpuTraceAnalysis> gpu_analysis_; // of the trace shown
     ExperimentsView* experiments_ = nullptr;
     RooflineView* roofline_ = nullptr;
     QDockWidget* dock_ = nullptr;

@@ -4,6 +4,10 @@ namespace ts::gui {
 
 QString viewName(View view) {
     switch (view) {
+    case View::Overview:
+        return QStringLiteral("overview");
+    case View::Kernels:
+        return QStringLiteral("kernels");
     case View::Live:
         return QStringLiteral("live");
     case View::Operators:
@@ -21,8 +25,8 @@ QString viewName(View view) {
 }
 
 std::optional<View> viewFromName(const QString& name) {
-    for (View v : {View::Live, View::Operators, View::Timeline, View::Runs, View::Experiments,
-                   View::Roofline})
+    for (View v : {View::Overview, View::Live, View::Operators, View::Kernels, View::Timeline,
+                   View::Runs, View::Experiments, View::Roofline})
         if (name.compare(viewName(v), Qt::CaseInsensitive) == 0) return v;
     return std::nullopt;
 }

@@ -1,0 +1,131 @@
+#include "gpu/KernelsView.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "common/CsvExport.h"
+#include "common/ExportFile.h"
+#include "common/SortFilterProxy.h"
+#include "common/TableSetup.h"
+#include "gpu/GpuTableModels.h"
+#include "operators/TopOpsChart.h"
+
+namespace ts::gui {
+
+KernelsView::KernelsView(AppSettings* settings, QWidget* parent)
+    : QWidget(parent), settings_(settings), by_name_(new KernelModel(this)),
+      by_op_(new KernelOpModel(this)), proxy_(new SortFilterProxy(this)), table_(new QTableView),
+      filter_(new QLineEdit),
+      by_op_toggle_(new QCheckBox(tr("Group by kernel, operator and launch configuration"))),
+      export_(new QPushButton(tr("Export CSV…"))), source_(new QLabel), message_(new QLabel),
+      body_(new QWidget) {
+    setObjectName(QStringLiteral("kernelsView"));
+    proxy_->setSourceModel(by_name_);
+    proxy_->setFilterKeyColumn(KernelName);
+    // Both models start with the same columns, so name and total stay put when regrouping.
+    chart_ = new TopOpsChart(proxy_, KernelName, KernelTotalUs);
+    chart_->setTopN(10);
+    filter_->setPlaceholderText(tr("Filter by kernel name"));
+    filter_->setClearButtonEnabled(true);
+    message_->setWordWrap(true);
+    message_->setAlignment(Qt::AlignCenter);
+
+    TableOptions options;
+    options.sortColumn = KernelTotalUs;
+    options.sortOrder = Qt::DescendingOrder;
+    setUpTable(table_, proxy_, nullptr, options);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(filter_, 2);
+    bar->addWidget(by_op_toggle_);
+    bar->addWidget(export_);
+
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(table_);
+    split->addWidget(chart_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* body = new QVBoxLayout(body_);
+    body->setContentsMargins(0, 0, 0, 0);
+    body->addLayout(bar);
+    body->addWidget(split, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(source_);
+    layout->addWidget(message_, 1);
+    layout->addWidget(body_, 1);
+
+    connect(filter_, &QLineEdit::textChanged, this, &KernelsView::setNameFilter);
+    connect(by_op_toggle_, &QCheckBox::toggled, this, &KernelsView::regroup);
+    connect(export_, &QPushButton::clicked, this, &KernelsView::exportInteractive);
+    connect(table_->horizontalHeader(), &QHeaderView::sortIndicatorChanged, chart_,
+            [this](int column, Qt::SortOrder) { chart_->setColumn(column); });
+    clear();
+}
+
+void KernelsView::clear() {
+    setAnalysis(nullptr, QString());
+}
+
+void KernelsView::setAnalysis(std::shared_ptr<const GpuTraceAnalysis> analysis,
+                              const QString& description) {
+    analysis_ = std::move(analysis);
+    source_->setText(description);
+    source_->setVisible(!description.isEmpty());
+    const bool none = !analysis_ || analysis_->kernels.by_name.empty();
+    message_->setText(!analysis_ ? tr("No trace yet: open a Kineto (torch.profiler) trace or a "
+                                      "profiled run to see its GPU kernels.")
+                                 : tr("This trace has no GPU kernels (a CPU-only run, or a trace "
+                                      "without Kineto's kernel events)."));
+    message_->setVisible(none);
+    body_->setVisible(!none);
+    by_name_->setRows(analysis_ ? analysis_->kernels.by_name : std::vector<KernelRow>{});
+    by_op_->setRows(analysis_ ? analysis_->kernels.by_op : std::vector<KernelOpRow>{});
+    regroup();
+}
+
+QString KernelsView::messageText() const {
+    return message_->isVisibleTo(this) ? message_->text() : QString();
+}
+
+void KernelsView::setGroupByOperator(bool byOperator) {
+    by_op_toggle_->setChecked(byOperator);
+}
+
+void KernelsView::setNameFilter(const QString& text) {
+    if (filter_->text() != text) filter_->setText(text);
+    proxy_->setTextFilter(KernelName, text);
+}
+
+void KernelsView::regroup() {
+    QAbstractItemModel* wanted =
+        by_op_toggle_->isChecked() ? static_cast<QAbstractItemModel*>(by_op_) : by_name_;
+    if (proxy_->sourceModel() != wanted) proxy_->setSourceModel(wanted);
+    table_->resizeColumnsToContents();
+    table_->setColumnWidth(KernelName, qMin(table_->columnWidth(KernelName), 360));
+    chart_->rebuild();
+}
+
+bool KernelsView::exportCsv(const QString& path, QString* error) const {
+    return writeTextFile(path, modelToCsv(*proxy_), error);
+}
+
+void KernelsView::exportInteractive() {
+    if (!settings_) return;
+    exportFileInteractive(this, *settings_, tr("Export kernels"),
+                          by_op_toggle_->isChecked() ? QStringLiteral("kernels_by_operator.csv")
+                                                     : QStringLiteral("kernels.csv"),
+                          tr("CSV files (*.csv)"), [this](const QString& path, QString* error) {
+                              return exportCsv(path, error);
+                          });
+}
+
+} // namespace ts::gui

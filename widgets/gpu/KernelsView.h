@@ -1,0 +1,65 @@
+#pragma once
+// The Kernels tab: the GPU kernels of a Kineto trace grouped by name, or by
+// name, operator and launch configuration (grid, block, registers, shared
+// memory), sortable and filterable, the top 10 by total time beside them,
+// and a CSV export of what the table shows.
+#include <memory>
+
+#include <QWidget>
+
+#include "analysis/GpuTraceAnalysis.h"
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+
+namespace ts::gui {
+
+class AppSettings;
+class KernelModel;
+class KernelOpModel;
+class SortFilterProxy;
+class TopOpsChart;
+
+class KernelsView : public QWidget {
+    Q_OBJECT
+public:
+    // `settings` (may be null in tests) remembers the export folder.
+    explicit KernelsView(AppSettings* settings = nullptr, QWidget* parent = nullptr);
+
+    void setAnalysis(std::shared_ptr<const GpuTraceAnalysis> analysis, const QString& description);
+    void clear();
+
+    KernelModel* byNameModel() const { return by_name_; }
+    KernelOpModel* byOpModel() const { return by_op_; }
+    SortFilterProxy* proxy() const { return proxy_; }
+    QTableView* table() const { return table_; }
+    TopOpsChart* chart() const { return chart_; }
+    QString messageText() const;
+    void setGroupByOperator(bool byOperator);
+    void setNameFilter(const QString& text);
+    // Writes the table as shown (filtered, sorted) as CSV.
+    bool exportCsv(const QString& path, QString* error) const;
+
+private:
+    void regroup();
+    void exportInteractive();
+
+    AppSettings* settings_;
+    std::shared_ptr<const GpuTraceAnalysis> analysis_;
+    KernelModel* by_name_;
+    KernelOpModel* by_op_;
+    SortFilterProxy* proxy_;
+    QTableView* table_;
+    TopOpsChart* chart_;
+    QLineEdit* filter_;
+    QCheckBox* by_op_toggle_;
+    QPushButton* export_;
+    QLabel* source_;
+    QLabel* message_;
+    QWidget* body_;
+};
+
+} // namespace ts::gui

@@ -1,0 +1,88 @@
+#include "gpu/StepBreakdownChart.h"
+
+#include <cmath>
+#include <numeric>
+
+#include <QToolTip>
+
+#include "common/ThemePalette.h"
+
+namespace ts::gui {
+
+StepBreakdownChart::StepBreakdownChart(QWidget* parent) : ThemedPlot(parent) {
+    setMouseTracking(true); // hover without a button pressed
+    xAxis->grid()->setVisible(false);
+    yAxis->setLabel(tr("Time (us)"));
+    xAxis->setLabel(tr("Step"));
+    legend->setVisible(true);
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    titleElement()->setText(tr("Time per step"));
+    setMinimumHeight(220);
+    connect(this, &QCustomPlot::mouseMove, this, &StepBreakdownChart::showHover);
+}
+
+void StepBreakdownChart::setContent(const OverviewContent& content) {
+    clearPlottables();
+    bars_.clear();
+    categories_ = content.categories;
+    steps_ = content.steps;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QVector<double> keys;
+    double max_total = 0;
+    for (int i = 0; i < int(steps_.size()); ++i) {
+        keys << i;
+        ticker->addTick(i, steps_[size_t(i)].label);
+        const auto& us = steps_[size_t(i)].us;
+        max_total = qMax(max_total, std::accumulate(us.begin(), us.end(), 0.0));
+    }
+    QCPBars* below = nullptr;
+    for (int c = 0; c < categories_.size(); ++c) {
+        auto* bars = new QCPBars(xAxis, yAxis);
+        bars->setName(categories_[c]);
+        bars->setWidth(0.7);
+        bars->setPen(Qt::NoPen);
+        bars->setBrush(seriesColor(c));
+        QVector<double> values;
+        for (const OverviewStep& step : steps_)
+            values << step.us[size_t(c)];
+        bars->setData(keys, values, true);
+        if (below) bars->moveAbove(below);
+        below = bars;
+        bars_ << bars;
+    }
+    xAxis->setTicker(ticker);
+    xAxis->setRange(-0.6, qMax(1, int(steps_.size())) - 0.4);
+    yAxis->setRange(0, max_total > 0 ? max_total * 1.25 : 1.0); // room for the legend
+    refresh();
+}
+
+QString StepBreakdownChart::describeAt(int step, double us) const {
+    if (step < 0 || step >= int(steps_.size()) || us < 0) return {};
+    const std::vector<double>& values = steps_[size_t(step)].us;
+    const double total = std::accumulate(values.begin(), values.end(), 0.0);
+    double top = 0;
+    for (size_t c = 0; c < values.size(); ++c) {
+        top += values[c];
+        if (values[c] > 0 && us < top)
+            return tr("%1: %2 us (%3 % of step %4)")
+                .arg(categories_[int(c)])
+                .arg(values[c], 0, 'f', 1)
+                .arg(total > 0 ? 100.0 * values[c] / total : 0.0, 0, 'f', 1)
+                .arg(steps_[size_t(step)].label);
+    }
+    return {};
+}
+
+void StepBreakdownChart::showHover(QMouseEvent* event) {
+    const QPointF pos = event->position();
+    const double key = xAxis->pixelToCoord(pos.x());
+    const int step = int(std::lround(key));
+    const bool onBar = std::abs(key - step) <= 0.35;
+    const QString text = onBar ? describeAt(step, yAxis->pixelToCoord(pos.y())) : QString();
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+}
+
+} // namespace ts::gui
