@@ -9,6 +9,7 @@
 #include "timeline/TimelineSearch.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
+#include "trace/ChromeTraceReader.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -238,6 +239,56 @@ private slots:
         QVERIFY(widget.viewport().start_ns < start);
         QCOMPARE(selected.count(), 2); // only the F key's reveal re-selected
         QVERIFY(widget.frameMeter().count() > 0);
+    }
+
+    void kinetoTraceGetsCountersArrowsAndLaunchDetails() {
+        TimelineView view;
+        view.resize(1200, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        // tests/data/timeline_launches.json: see tests/torchfree/TimelineTracksTest.cpp.
+        auto trace = std::make_shared<const Trace>(readChromeTraceFile(
+            std::string(TRAINSCOPE_SOURCE_DIR) + "/tests/data/timeline_launches.json"));
+        view.setTrace(trace, QStringLiteral("kineto"));
+        TimelineWidget& widget = *view.timeline();
+        const TimelineLayout& layout = widget.layout();
+        // GPU 0 utilization, GPU 0 memory, CPU memory; then the lanes below them.
+        QCOMPARE(layout.counterRows(), 3);
+        QCOMPARE(layout.lanes().front().y, layout.counterY(3));
+        QCOMPARE(layout.counterAt(layout.counterY(1) + 3), 1);
+        QCOMPARE(layout.counterAt(layout.counterY(1) + layout.counterHeight() + 1), -1);
+
+        const int32_t gemm = findEvent(*trace, "gemm"), mm = findEvent(*trace, "aten::mm");
+        const int32_t launch = findEvent(*trace, "cudaLaunchKernel");
+        widget.selectEvent(gemm, false);
+        QCOMPARE(widget.launchArrows().size(), size_t(1));
+        QCOMPARE(widget.launchArrows()[0].first, launch);
+        QVERIFY(view.detailsHtml().contains(QStringLiteral("Launched by")));
+        QVERIFY(view.detailsHtml().contains(QStringLiteral("60.0 µs"))); // launch delay 80 - 20
+        widget.selectEvent(mm, false);
+        QCOMPARE(widget.launchArrows().size(), size_t(1));
+        QCOMPARE(widget.launchArrows()[0].second, gemm);
+        widget.selectEvent(findEvent(*trace, "ProfilerStep#3"), false);
+        QCOMPARE(widget.launchArrows().size(), size_t(2)); // not the kernel launched after it
+        QVERIFY(view.detailsHtml().contains(QStringLiteral("2 launched")));
+        widget.selectEvent(-1, false);
+        QVERIFY(widget.launchArrows().empty());
+
+        // The utilization row is filled where the kernel runs, empty before it.
+        const QImage image = widget.grab().toImage();
+        const QPointF center = widget.eventCenter(mm); // gives the content -> widget offset
+        const double top =
+            center.y() - layout.rows()[size_t(layout.rowOf(mm))].y - layout.rowHeight() / 2.0;
+        const int y = int(top) + layout.counterY(0) + layout.counterHeight() - 3;
+        const int gutter = widget.width() - widget.viewport().width_px;
+        const auto pixelAt = [&](int64_t t_ns) {
+            return image.pixelColor(QPoint(gutter + int(widget.viewport().xOf(double(t_ns))), y));
+        };
+        const TraceEvent& kernel = trace->events[size_t(gemm)];
+        const QColor busy = pixelAt(kernel.start_ns + kernel.dur_ns / 2);
+        const QColor idle = pixelAt(trace->events[size_t(mm)].start_ns);
+        QVERIFY2(busy != idle, qPrintable(busy.name() + QLatin1Char(' ') + idle.name()));
+        QCOMPARE(pixelAt(kernel.start_ns + kernel.dur_ns / 3), busy);
     }
 
     void viewSearchSelectsAndShowsDetails() {

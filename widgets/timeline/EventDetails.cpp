@@ -1,5 +1,8 @@
 #include "timeline/EventDetails.h"
 
+#include <algorithm>
+#include <limits>
+
 #include <QObject>
 #include <QStringList>
 
@@ -28,9 +31,46 @@ QString callPath(const Trace& trace, int32_t event) {
     return parts.isEmpty() ? QObject::tr("(top level)") : parts.join(QStringLiteral(" ▸ "));
 }
 
+constexpr size_t kListedLaunches = 8;
+
+// A device event: the runtime call that launched it and how long the work
+// waited in the stream. Anything else: the device work it launched.
+QString launchRows(const Trace& trace, const LaunchIndex& launches, int32_t event) {
+    size_t total = 0;
+    const std::vector<LaunchPair> pairs =
+        launches.linksFor(trace, event, std::numeric_limits<size_t>::max(), &total);
+    if (pairs.empty()) return {};
+    if (pairs.size() == 1 && pairs[0].second == event) {
+        const TraceEvent& call = trace.events[size_t(pairs[0].first)];
+        const int64_t delay = trace.events[size_t(event)].start_ns - call.start_ns;
+        QString from = link(trace, pairs[0].first);
+        if (call.parent >= 0) from += QObject::tr(" in ") + link(trace, call.parent);
+        return row(QObject::tr("Launched by"), from) +
+               row(QObject::tr("Launch delay"), format::durationNs(delay));
+    }
+    int64_t device_ns = 0, first = std::numeric_limits<int64_t>::max(), last = 0;
+    QStringList listed;
+    for (const LaunchPair& pair : pairs) {
+        const TraceEvent& work = trace.events[size_t(pair.second)];
+        device_ns += work.dur_ns;
+        first = std::min(first, work.start_ns);
+        last = std::max(last, work.end_ns());
+        if (size_t(listed.size()) < kListedLaunches) listed << link(trace, pair.second);
+    }
+    if (total > kListedLaunches) listed << QObject::tr("… %1 more").arg(total - kListedLaunches);
+    return row(QObject::tr("Device work"),
+               QObject::tr("%1 launched (arrows), %2 of device time, on the device %3 after "
+                           "this started, for %4")
+                   .arg(total)
+                   .arg(format::durationNs(device_ns),
+                        format::durationNs(first - trace.events[size_t(event)].start_ns),
+                        format::durationNs(last - first))) +
+           row(QObject::tr("Launched"), listed.join(QStringLiteral(", ")));
+}
+
 } // namespace
 
-QString eventDetailsHtml(const TimelineLayout& layout, int32_t event) {
+QString eventDetailsHtml(const TimelineLayout& layout, int32_t event, const LaunchIndex* launches) {
     const auto& trace_ptr = layout.trace();
     if (!trace_ptr || event < 0 || size_t(event) >= trace_ptr->events.size())
         return QObject::tr(
@@ -80,6 +120,7 @@ QString eventDetailsHtml(const TimelineLayout& layout, int32_t event) {
                 link(trace, e.link) + QStringLiteral(" (") +
                     format::durationNs(trace.events[size_t(e.link)].dur_ns) + QStringLiteral(")"));
     html += row(QObject::tr("Called from"), callPath(trace, event));
+    if (launches) html += launchRows(trace, *launches, event);
     html += QStringLiteral("</table>");
     return html;
 }

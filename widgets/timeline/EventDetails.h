@@ -1,16 +1,22 @@
 #pragma once
 // The details of one trace event as HTML for the timeline's side panel:
 // shapes, duration and self time, FLOPs, memory, its call path and its
-// forward <-> backward partner (links "event:N" select another event).
+// forward <-> backward partner, the launches (links "event:N" select
+// another event).
 #include <cstdint>
 
 #include <QString>
+
+#include "analysis/LaunchIndex.h"
 
 namespace ts::gui {
 
 class TimelineLayout;
 
-QString eventDetailsHtml(const TimelineLayout& layout, int32_t event);
+// With `launches`: also the runtime call that launched a kernel (and the
+// delay until it ran), or the device work an operator or call launched.
+QString eventDetailsHtml(const TimelineLayout& layout, int32_t event,
+                         const LaunchIndex* launches = nullptr);
 // Parses "event:N" links; -1 for anything else.
 int32_t eventFromLink(const QString& link);
 

@@ -47,6 +47,7 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
     rows_.clear();
     lanes_.clear();
+    counter_rows_ = 0;
     start_ns_ = 0;
     end_ns_ = 1;
     if (!trace_) {
@@ -110,8 +111,20 @@ void TimelineLayout::setRowHeight(int px) {
     computeYs();
 }
 
+void TimelineLayout::setCounterRows(int count) {
+    counter_rows_ = std::max(0, count);
+    computeYs();
+}
+
+int TimelineLayout::counterAt(double y) const {
+    if (y < 0) return -1;
+    const int index = int(y) / (counterHeight() + kLaneGap);
+    const bool inside = y < counterY(index) + counterHeight();
+    return index < counter_rows_ && inside ? index : -1;
+}
+
 void TimelineLayout::computeYs() {
-    int y = 0;
+    int y = counterY(counter_rows_);
     for (Lane& block : lanes_) {
         block.y = y;
         block.height = block.row_count * row_height_;

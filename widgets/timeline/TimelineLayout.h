@@ -47,6 +47,14 @@ public:
     const std::shared_ptr<const Trace>& trace() const { return trace_; }
     void setRowHeight(int px);
     int rowHeight() const { return row_height_; }
+    // Rows of counters (GPU utilization, memory) above the lanes; none after
+    // setTrace. Counter i spans [counterY(i), counterY(i) + counterHeight()).
+    void setCounterRows(int count);
+    int counterRows() const { return counter_rows_; }
+    int counterHeight() const { return row_height_ * 5 / 2; }
+    int counterY(int index) const { return index * (counterHeight() + kLaneGap); }
+    // Counter row under content y, or -1.
+    int counterAt(double y) const;
 
     const std::vector<Row>& rows() const { return rows_; }
     const std::vector<Lane>& lanes() const { return lanes_; }
@@ -77,6 +85,7 @@ private:
     std::vector<Row> rows_;
     std::vector<Lane> lanes_;
     int row_height_ = 18;
+    int counter_rows_ = 0;
     int content_height_ = 0;
     int64_t start_ns_ = 0;
     int64_t end_ns_ = 1;

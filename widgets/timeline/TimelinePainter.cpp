@@ -9,19 +9,13 @@
 
 #include "common/Format.h"
 #include "common/ThemePalette.h"
+#include "timeline/TrackPainter.h"
 
 namespace ts::gui {
 namespace {
 
 constexpr int kMinLabelPx = 36; // boxes narrower than this get no name
 constexpr double kMinTickPx = 90;
-
-QColor mix(const QColor& a, const QColor& b, int weight_b) {
-    const int wa = 4 - weight_b;
-    return QColor((a.red() * wa + b.red() * weight_b) / 4,
-                  (a.green() * wa + b.green() * weight_b) / 4,
-                  (a.blue() * wa + b.blue() * weight_b) / 4);
-}
 
 } // namespace
 
@@ -72,27 +66,20 @@ void TimelinePainter::paint(QPainter& p, QSize size, const TimelineScene& s, con
                        size.height() - s.ruler_px);
     p.save();
     p.setClipRect(tracks);
-    paintStepBands(p, size, s, pal);
     p.translate(s.gutter_px, s.ruler_px - s.scroll_y);
+    paintStepShading(p, size, s, pal);
+    paintCounterRows(p, s, pal);
     paintBoxes(p, s, pal);
     paintLabels(p, s, pal);
     paintOutline(p, s, s.linked, pal.color(QPalette::Link), Qt::DashLine);
+    for (const LaunchPair& launch : s.arrows)
+        paintOutline(p, s, launch.second, pal.color(QPalette::Link), Qt::DashLine);
+    paintLaunchArrows(p, s, pal);
     paintOutline(p, s, s.selected, pal.color(QPalette::Highlight), Qt::SolidLine);
     p.restore();
     paintGutter(p, size, s, pal);
+    paintCounterLabels(p, size, s, pal);
     paintRuler(p, size, s, pal);
-}
-
-void TimelinePainter::paintStepBands(QPainter& p, QSize size, const TimelineScene& s,
-                                     const QPalette& pal) const {
-    const QColor band = mix(pal.color(QPalette::Base), pal.color(QPalette::AlternateBase), 4);
-    for (const StepMark& step : s.layout->trace()->steps) {
-        if (step.step % 2 == 0) continue;
-        const double x0 = std::max(0.0, s.view.xOf(double(step.start_ns)));
-        const double x1 = std::min(double(s.view.width_px), s.view.xOf(double(step.end_ns)));
-        if (x1 <= x0) continue;
-        p.fillRect(QRectF(s.gutter_px + x0, s.ruler_px, x1 - x0, size.height() - s.ruler_px), band);
-    }
 }
 
 void TimelinePainter::paintBoxes(QPainter& p, const TimelineScene& s, const QPalette& pal) {
@@ -106,7 +93,7 @@ void TimelinePainter::paintBoxes(QPainter& p, const TimelineScene& s, const QPal
         const TraceEvent& e = trace.events[size_t(box.event)];
         QColor color = colors_.colorOf(e);
         if (box.merged > 1) color = color.darker(112);
-        if (s.name_matches && !(*s.name_matches)[e.name]) color = mix(color, background, 3);
+        if (s.name_matches && !(*s.name_matches)[e.name]) color = mixColors(color, background, 3);
         // Whole pixels: integer rectangles take the rasteriser's fast path.
         const int x0 = int(std::floor(box.x0));
         const int width = std::max(1, int(std::ceil(box.x1)) - x0);

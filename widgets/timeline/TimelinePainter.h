@@ -10,6 +10,7 @@
 #include <QSize>
 #include <QString>
 
+#include "analysis/TimelineTracks.h"
 #include "timeline/TimelineLayout.h"
 #include "timeline/TimelinePalette.h"
 
@@ -26,6 +27,8 @@ struct TimelineScene {
     int32_t selected = -1;
     int32_t linked = -1; // forward <-> backward partner of the selection
     const std::vector<uint8_t>* name_matches = nullptr; // per name id; null = no search
+    const TimelineTracks* tracks = nullptr; // counters, step spans, launches; null = none
+    std::vector<LaunchPair> arrows;         // launches of the selection, drawn as arrows
 };
 
 class TimelinePainter {
@@ -36,7 +39,6 @@ public:
     int lastBoxCount() const { return int(boxes_.size()); }
 
 private:
-    void paintStepBands(QPainter& p, QSize size, const TimelineScene& s, const QPalette& pal) const;
     void paintBoxes(QPainter& p, const TimelineScene& s, const QPalette& pal);
     void paintLabels(QPainter& p, const TimelineScene& s, const QPalette& pal);
     void paintOutline(QPainter& p, const TimelineScene& s, int32_t event, const QColor& color,

@@ -163,7 +163,9 @@ void TimelineView::updateMatchLabel() {
 }
 
 void TimelineView::showDetails(int32_t event) {
-    details_->setHtml(eventDetailsHtml(timeline_->layout(), event));
+    const TimelineTracks* tracks = timeline_->tracks();
+    details_->setHtml(
+        eventDetailsHtml(timeline_->layout(), event, tracks ? &tracks->launches : nullptr));
     updateMatchLabel();
 }
 

@@ -9,6 +9,7 @@
 #include <QToolTip>
 
 #include "common/Format.h"
+#include "timeline/TrackPainter.h"
 
 namespace ts::gui {
 namespace {
@@ -40,8 +41,12 @@ void TimelineWidget::updateMetrics() {
 
 void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace) {
     layout_.setTrace(trace);
+    tracks_ = trace ? std::make_shared<const TimelineTracks>(buildTimelineTracks(*trace)) : nullptr;
+    scene_.tracks = tracks_.get();
+    layout_.setCounterRows(tracks_ ? int(tracks_->counterRows()) : 0);
     if (trace) painter_.prepare(*trace, palette());
     scene_.selected = scene_.linked = -1;
+    scene_.arrows.clear();
     scene_.scroll_y = 0;
     name_matches_.clear();
     scene_.name_matches = nullptr;
@@ -75,6 +80,8 @@ void TimelineWidget::selectEvent(int32_t event, bool reveal) {
     if (!trace || event >= int32_t(trace->events.size())) event = -1;
     scene_.selected = event;
     scene_.linked = event >= 0 ? trace->events[size_t(event)].link : -1;
+    scene_.arrows = event >= 0 && tracks_ ? tracks_->launches.linksFor(*trace, event, kMaxArrows)
+                                          : std::vector<LaunchPair>();
     if (event >= 0 && reveal) {
         const TraceEvent& e = trace->events[size_t(event)];
         if (e.start_ns < scene_.view.start_ns || e.end_ns() > scene_.view.endNs())
@@ -238,6 +245,16 @@ bool TimelineWidget::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int32_t hit = eventAt(help->pos());
+        const int counter =
+            help->pos().y() >= scene_.ruler_px && help->pos().x() >= scene_.gutter_px
+                ? layout_.counterAt(contentY(help->pos().y()))
+                : -1;
+        if (hit < 0 && counter >= 0 && tracks_) {
+            QToolTip::showText(
+                help->globalPos(),
+                counterRowValue(*tracks_, counter, scene_.view, trackX(help->pos().x())), this);
+            return true;
+        }
         if (hit < 0) {
             QToolTip::hideText();
             return true;

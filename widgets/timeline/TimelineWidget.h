@@ -20,6 +20,11 @@ public:
 
     void setTrace(std::shared_ptr<const Trace> trace);
     const TimelineLayout& layout() const { return layout_; }
+    // Counters, step spans and launch links of the trace; null without a trace.
+    const TimelineTracks* tracks() const { return tracks_.get(); }
+    // The launches drawn as arrows for the selection (at most kMaxArrows).
+    const std::vector<LaunchPair>& launchArrows() const { return scene_.arrows; }
+    static constexpr size_t kMaxArrows = 2000;
     const TimelineViewport& viewport() const { return scene_.view; }
     TimelineViewport& viewport() { return scene_.view; }
     int32_t selectedEvent() const { return scene_.selected; }
@@ -63,6 +68,7 @@ private:
     void changed();
 
     TimelineLayout layout_;
+    std::shared_ptr<const TimelineTracks> tracks_;
     TimelinePainter painter_;
     TimelineScene scene_;
     std::vector<uint8_t> name_matches_;

@@ -1,0 +1,112 @@
+#include "analysis/TimelineTracks.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ts {
+namespace {
+
+bool occupiesGpu(const Trace& trace, const TraceEvent& e) {
+    if (e.kind != EventKind::Kernel && e.kind != EventKind::Communication) return false;
+    return e.lane >= 0 && size_t(e.lane) < trace.lanes.size() && trace.lanes[size_t(e.lane)].device;
+}
+
+std::vector<GpuBusyRow> gpuBusyRows(const Trace& trace) {
+    std::map<int32_t, RangeList> busy; // by GPU
+    for (const TraceEvent& e : trace.events) {
+        if (!occupiesGpu(trace, e) || e.dur_ns <= 0) continue;
+        const int32_t gpu = std::max(0, trace.lanes[size_t(e.lane)].gpu);
+        busy[gpu].emplace_back(e.start_ns, e.end_ns());
+    }
+    std::vector<GpuBusyRow> rows;
+    for (auto& entry : busy)
+        rows.push_back(GpuBusyRow{entry.first, BusyTrack(std::move(entry.second))});
+    return rows;
+}
+
+std::string memoryLabel(int type, int id) {
+    if (type == 0) return "CPU memory";
+    if (type == 1) return "GPU " + std::to_string(std::max(0, id)) + " memory";
+    return "device " + std::to_string(type) + ":" + std::to_string(id) + " memory";
+}
+
+// Kineto's [memory] instants, one row per device. Older traces lack the
+// totals: then the allocations are summed.
+std::vector<MemoryRow> kinetoMemoryRows(const Trace& trace) {
+    std::vector<const DeviceMemoryEvent*> sorted;
+    for (const DeviceMemoryEvent& m : trace.kineto.memory)
+        sorted.push_back(&m);
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto* a, const auto* b) { return a->t_ns < b->t_ns; });
+    std::map<std::pair<int, int>, MemoryRow> rows;
+    std::map<std::pair<int, int>, int64_t> running;
+    for (const DeviceMemoryEvent* m : sorted) {
+        const std::pair<int, int> key{m->device_type, m->device_id};
+        MemoryRow& row = rows[key];
+        if (row.label.empty()) row.label = memoryLabel(m->device_type, m->device_id);
+        running[key] += m->bytes;
+        row.allocated.add(m->t_ns,
+                          double(m->total_allocated >= 0 ? m->total_allocated : running[key]));
+        if (m->total_reserved >= 0) row.reserved.add(m->t_ns, double(m->total_reserved));
+    }
+    std::vector<MemoryRow> out;
+    // GPUs first (type 1), then the CPU: the GPU rows are what users look for.
+    for (int pass = 0; pass < 2; ++pass)
+        for (auto& entry : rows)
+            if ((entry.first.first == 1) == (pass == 0)) out.push_back(std::move(entry.second));
+    return out;
+}
+
+// Trainscope's own traces: live CPU tensor bytes.
+MemoryRow ownMemoryRow(const Trace& trace) {
+    MemoryRow row;
+    row.label = "CPU memory";
+    for (const MemorySample& m : trace.memory)
+        row.allocated.add(m.t_ns, double(m.live_bytes));
+    return row;
+}
+
+std::vector<StepSpan> stepSpans(const Trace& trace, const LaunchIndex& launches) {
+    std::vector<StepSpan> spans;
+    for (const StepMark& s : trace.steps)
+        spans.push_back(StepSpan{s.step, s.start_ns, s.end_ns, INT64_MAX, INT64_MIN});
+    std::sort(spans.begin(), spans.end(),
+              [](const StepSpan& a, const StepSpan& b) { return a.host_start < b.host_start; });
+    for (size_t i = 0; i < trace.events.size() && !spans.empty(); ++i) {
+        const int32_t runtime = launches.launcherOf(int32_t(i));
+        if (runtime < 0) continue;
+        const int64_t launched = trace.events[size_t(runtime)].start_ns;
+        auto it = std::upper_bound(spans.begin(), spans.end(), launched,
+                                   [](int64_t t, const StepSpan& s) { return t < s.host_start; });
+        if (it == spans.begin() || launched >= std::prev(it)->host_end) continue;
+        StepSpan& span = *std::prev(it);
+        span.device_start = std::min(span.device_start, trace.events[i].start_ns);
+        span.device_end = std::max(span.device_end, trace.events[i].end_ns());
+    }
+    for (StepSpan& s : spans)
+        if (!s.hasDevice()) {
+            s.device_start = 0;
+            s.device_end = -1;
+        }
+    return spans;
+}
+
+} // namespace
+
+TimelineTracks buildTimelineTracks(const Trace& trace) {
+    TimelineTracks tracks;
+    tracks.gpus = gpuBusyRows(trace);
+    tracks.memory = kinetoMemoryRows(trace);
+    // Kineto's CPU [memory] instants are in both tables: one row for them.
+    if (trace.kineto.memory.empty() && !trace.memory.empty())
+        tracks.memory.push_back(ownMemoryRow(trace));
+    for (MemoryRow& row : tracks.memory) {
+        row.allocated.finish();
+        row.reserved.finish();
+    }
+    tracks.launches = LaunchIndex::build(trace);
+    tracks.steps = stepSpans(trace, tracks.launches);
+    return tracks;
+}
+
+} // namespace ts
