@@ -4,15 +4,14 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <unordered_map>
-
-#include <zlib.h>
 
 #include "trace/KinetoNames.h"
 #include "trace/TraceJsonStream.h"
+#include "trace/TraceSource.h"
 
 namespace ts {
 
@@ -561,71 +560,27 @@ Trace TraceBuilder::finish(const std::string& origin, TraceJsonRoot root) {
     return std::move(trace_);
 }
 
-std::string readPlain(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw TraceReadError(path.string() + ": cannot open the file for reading.");
-    std::string text;
-    in.seekg(0, std::ios::end);
-    text.resize(static_cast<size_t>(in.tellg()));
-    in.seekg(0);
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!in) throw TraceReadError(path.string() + ": reading the file failed.");
-    return text;
-}
-
-std::string readGzip(const std::filesystem::path& path) {
-    gzFile file = gzopen(path.string().c_str(), "rb");
-    if (!file) throw TraceReadError(path.string() + ": cannot open the file for reading.");
-    std::string text;
-    char chunk[1 << 16];
-    int n = 0;
-    while ((n = gzread(file, chunk, sizeof(chunk))) > 0) {
-        text.append(chunk, static_cast<size_t>(n));
-        if (static_cast<int64_t>(text.size()) > kMaxTraceFileBytes) {
-            gzclose(file);
-            throw TraceReadError(path.string() + ": decompresses to more than 2 GB; traces that "
-                                                 "large are not read (viewers cannot open them "
-                                                 "either).");
-        }
-    }
-    int status = Z_OK;
-    gzerror(file, &status);
-    const bool failed = n < 0 || (status != Z_OK && status != Z_STREAM_END);
-    gzclose(file);
-    if (failed) throw TraceReadError(path.string() + ": not a valid gzip file (truncated?).");
-    return text;
-}
-
-bool isGzip(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    unsigned char magic[2] = {0, 0};
-    in.read(reinterpret_cast<char*>(magic), 2);
-    return in && magic[0] == 0x1f && magic[1] == 0x8b;
+// The builder is local: a cancel or an error unwinds it with everything it
+// had built, so no half-read trace escapes.
+Trace readTrace(TraceSource& source, const std::string& origin, const ReadProgress& progress) {
+    TraceBuilder builder;
+    const TraceJsonRoot root = streamTraceJson(source, origin, builder, progress);
+    Trace trace = builder.finish(origin, root);
+    const uint64_t total = source.total();
+    if (progress.report && !progress.report(total, total)) throw TraceReadCancelled();
+    return trace;
 }
 
 } // namespace
 
 Trace parseChromeTrace(const std::string& text, const std::string& origin) {
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-        throw TraceReadError(origin + ": the file is empty; expected a Chrome trace (JSON).");
-    TraceBuilder builder;
-    const TraceJsonRoot root = streamTraceJson(text, origin, builder);
-    return builder.finish(origin, root);
+    const std::unique_ptr<TraceSource> source = traceTextSource(text);
+    return readTrace(*source, origin, ReadProgress{});
 }
 
-Trace readChromeTraceFile(const std::filesystem::path& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw TraceReadError(path.string() + ": no such trace file.");
-    const auto size = static_cast<int64_t>(std::filesystem::file_size(path, ec));
-    if (ec) throw TraceReadError(path.string() + ": cannot read the file size.");
-    if (size > kMaxTraceFileBytes)
-        throw TraceReadError(path.string() + ": the file is " + std::to_string(size / (1 << 20)) +
-                             " MB; traces above 2 GB are not read (viewers cannot open them "
-                             "either). Record a shorter window (profile.active, "
-                             "profile.max_trace_events).");
-    const std::string text = isGzip(path) ? readGzip(path) : readPlain(path);
-    return parseChromeTrace(text, path.string());
+Trace readChromeTraceFile(const std::filesystem::path& path, const ReadProgress& progress) {
+    const std::unique_ptr<TraceSource> source = openTraceFile(path);
+    return readTrace(*source, path.string(), progress);
 }
 
 } // namespace ts

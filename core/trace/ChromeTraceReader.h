@@ -4,12 +4,13 @@
 // and the legacy list form [...]), by Trainscope's own writer, and other
 // Chrome traces in general. Streams the file (SAX), so memory grows with the
 // events kept, not with the JSON. Gzip-compressed files (.json.gz) are read
-// too.
+// too. A file read reports its progress and can be cancelled (ReadProgress).
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 
+#include "trace/ReadProgress.h"
 #include "trace/Trace.h"
 #include "trace/TraceReadError.h"
 
@@ -18,7 +19,9 @@ namespace ts {
 // Files above this size are refused (viewers cannot open them either).
 inline constexpr int64_t kMaxTraceFileBytes = int64_t(2) << 30;
 
-Trace readChromeTraceFile(const std::filesystem::path& path);
+// Throws TraceReadError, or TraceReadCancelled when progress.report returns
+// false (also on its last call, with done == total: no trace is returned).
+Trace readChromeTraceFile(const std::filesystem::path& path, const ReadProgress& progress = {});
 // `origin` names the text in error messages (a path, "<stdin>").
 Trace parseChromeTrace(const std::string& text, const std::string& origin);
 

@@ -1,7 +1,9 @@
 #include "trace/TraceJsonStream.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <iterator>
 #include <vector>
 
 #include "trace/TraceReadError.h"
@@ -198,13 +200,82 @@ private:
     std::string error_;
 };
 
+// The parser's input: the source's chunks one after another. Fetching a
+// chunk is where the read reports progress and notices a cancel, so the
+// per-character path stays one pointer compare.
+class ChunkCursor {
+public:
+    ChunkCursor(TraceSource& source, const ReadProgress& progress)
+        : source_(source), progress_(progress),
+          chunk_bytes_(static_cast<size_t>(std::max<uint64_t>(progress.chunk_bytes, 1))) {}
+
+    bool exhausted() { return p_ == end_ && !refill(); }
+    char get() const { return *p_; }
+    void next() { ++p_; }
+    // Nothing but whitespace so far (an "empty" file).
+    bool blank() const { return blank_; }
+
+private:
+    bool refill() {
+        if (done_) return false;
+        const std::string_view chunk = source_.next(chunk_bytes_);
+        if (chunk.empty()) {
+            done_ = true;
+            return false;
+        }
+        if (blank_) blank_ = chunk.find_first_not_of(" \t\r\n") == std::string_view::npos;
+        p_ = chunk.data();
+        end_ = p_ + chunk.size();
+        if (progress_.report && !progress_.report(source_.consumed(), source_.total()))
+            throw TraceReadCancelled();
+        return true;
+    }
+
+    TraceSource& source_;
+    const ReadProgress& progress_;
+    size_t chunk_bytes_;
+    const char* p_ = nullptr;
+    const char* end_ = nullptr;
+    bool done_ = false;
+    bool blank_ = true;
+};
+
+// An input iterator over a ChunkCursor, the form nlohmann::json::sax_parse
+// takes input in. The default-constructed one is the end.
+class ChunkIterator {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = char;
+
+    ChunkIterator() = default;
+    explicit ChunkIterator(ChunkCursor& cursor) : cursor_(&cursor) {}
+    char operator*() const { return cursor_->get(); }
+    ChunkIterator& operator++() {
+        cursor_->next();
+        return *this;
+    }
+    // Only ever compared with the end, as the parser does.
+    bool operator==(const ChunkIterator& other) const { return atEnd() == other.atEnd(); }
+    bool operator!=(const ChunkIterator& other) const { return atEnd() != other.atEnd(); }
+
+private:
+    bool atEnd() const { return !cursor_ || cursor_->exhausted(); }
+    ChunkCursor* cursor_ = nullptr;
+};
+
 } // namespace
 
-TraceJsonRoot streamTraceJson(const std::string& text, const std::string& origin,
-                              TraceJsonVisitor& visitor) {
+TraceJsonRoot streamTraceJson(TraceSource& source, const std::string& origin,
+                              TraceJsonVisitor& visitor, const ReadProgress& progress) {
     TraceSax sax(visitor);
-    if (!json::sax_parse(text, &sax)) {
-        const bool at_end = sax.errorPosition() >= text.size();
+    ChunkCursor cursor(source, progress);
+    if (!json::sax_parse(ChunkIterator(cursor), ChunkIterator(), &sax)) {
+        const bool at_end = cursor.exhausted();
+        if (at_end && cursor.blank())
+            throw TraceReadError(origin + ": the file is empty; expected a Chrome trace (JSON).");
         throw TraceReadError(
             origin + ": not valid JSON at byte " + std::to_string(sax.errorPosition()) +
             (at_end ? " (the file ends early: truncated?)" : " (truncated?)") + ": " + sax.error());

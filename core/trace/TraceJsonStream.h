@@ -5,9 +5,14 @@
 // "dur" (microseconds) are also given exactly as integer nanoseconds under
 // "ts_ns"/"dur_ns": a double cannot hold an absolute Kineto timestamp to the
 // nanosecond, and nested ops start less than a microsecond apart.
+// The text comes from a TraceSource chunk by chunk; between chunks the read
+// reports its progress and may be cancelled (ReadProgress).
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "trace/ReadProgress.h"
+#include "trace/TraceSource.h"
 
 namespace ts {
 
@@ -25,8 +30,10 @@ public:
 // anything else.
 enum class TraceJsonRoot { List, Object, Other };
 
-// Throws TraceReadError ("ORIGIN: not valid JSON at byte N ...").
-TraceJsonRoot streamTraceJson(const std::string& text, const std::string& origin,
-                              TraceJsonVisitor& visitor);
+// Throws TraceReadError ("ORIGIN: not valid JSON at byte N ...", "ORIGIN:
+// the file is empty ..."), or TraceReadCancelled when progress.report
+// returns false.
+TraceJsonRoot streamTraceJson(TraceSource& source, const std::string& origin,
+                              TraceJsonVisitor& visitor, const ReadProgress& progress = {});
 
 } // namespace ts

@@ -20,6 +20,8 @@ AppActions::AppActions(QObject* owner)
     : open_run(make(owner, QObject::tr("&Open Run…"), {QKeySequence::Open})),
       open_trace(
           make(owner, QObject::tr("Open &Trace…"), {QKeySequence(QStringLiteral("Ctrl+Shift+O"))})),
+      close_document(
+          make(owner, QObject::tr("&Close Document"), {QKeySequence(QStringLiteral("Ctrl+W"))})),
       load_config(
           make(owner, QObject::tr("&Load Experiment…"), {QKeySequence(QStringLiteral("Ctrl+L"))})),
       save_config(make(owner, QObject::tr("&Save Experiment…"), {QKeySequence::Save})),
@@ -59,10 +61,11 @@ AppActions::AppActions(QObject* owner)
 }
 
 QList<QAction*> AppActions::all() const {
-    return {open_run,         open_trace,     load_config,   save_config,
-            screenshot,       quit,           start,         stop,
-            view_live,        view_operators, view_timeline, view_runs,
-            view_experiments, view_roofline,  toggle_form,   shortcuts};
+    return {open_run,    open_trace,       close_document, load_config,
+            save_config, screenshot,       quit,           start,
+            stop,        view_live,        view_operators, view_timeline,
+            view_runs,   view_experiments, view_roofline,  toggle_form,
+            shortcuts};
 }
 
 void buildMenus(QMainWindow& window, const AppActions& a, QMenu* recent) {
@@ -70,6 +73,7 @@ void buildMenus(QMainWindow& window, const AppActions& a, QMenu* recent) {
     QMenu* file = bar->addMenu(QObject::tr("&File"));
     file->addActions({a.open_run, a.open_trace});
     file->addMenu(recent);
+    file->addAction(a.close_document);
     file->addSeparator();
     file->addActions({a.load_config, a.save_config});
     file->addSeparator();

@@ -16,6 +16,7 @@ struct AppActions {
 
     QAction* open_run;
     QAction* open_trace;
+    QAction* close_document;
     QAction* load_config;
     QAction* save_config;
     QAction* screenshot;

@@ -27,28 +27,32 @@ Automation::Automation(MainWindow& window, LaunchOptions options, QObject* paren
     connect(&window_, &MainWindow::errorReported, this, [this](const QString& message) {
         if (waiting_run_ && !window_.controller()->isRunning())
             fail(message); // refused or failed
-        else if (!waiting_open_)
+        else if (waiting_opens_ == 0)
             std::fprintf(stderr, "trainscope: %s\n", qPrintable(message));
     });
 }
 
+// All paths are handed over at once: the loader opens them in order, so the
+// last one is what the window shows when the screenshot is taken.
 void Automation::begin() {
-    if (!options_.open.isEmpty()) {
-        waiting_open_ = true;
-        window_.openPath(options_.open);
+    if (options_.open.isEmpty()) {
+        startRunOrFinish();
         return;
     }
-    startRunOrFinish();
+    waiting_opens_ = int(options_.open.size());
+    for (const QString& path : options_.open)
+        window_.openPath(path);
 }
 
 void Automation::afterOpen(const OpenedDocument& document) {
-    if (!waiting_open_) return;
-    waiting_open_ = false;
+    if (waiting_opens_ == 0) return;
+    --waiting_opens_;
     if (!document.ok()) {
-        fail(document.error);
+        fail(document.cancelled ? tr("Opening %1 was cancelled.").arg(document.path)
+                                : document.error);
         return;
     }
-    startRunOrFinish();
+    if (waiting_opens_ == 0) startRunOrFinish();
 }
 
 void Automation::startRunOrFinish() {
@@ -108,7 +112,8 @@ void Automation::finish() {
 void Automation::fail(const QString& message) {
     std::fprintf(stderr, "trainscope: %s\n", qPrintable(message));
     exit_code_ = 1;
-    waiting_open_ = waiting_run_ = false;
+    waiting_opens_ = 0;
+    waiting_run_ = false;
     finishWhenSettled();
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Drives the window from the command line for documentation and tests:
-// open a path, run the experiment, pick a tab, save a screenshot, quit.
+// open paths, run the experiment, pick a tab, save a screenshot, quit.
 #include <QObject>
 #include <QTimer>
 
@@ -38,7 +38,7 @@ private:
     LaunchOptions options_;
     QTimer settle_;
     int exit_code_ = 0;
-    bool waiting_open_ = false;
+    int waiting_opens_ = 0; // documents asked for and not yet shown
     bool waiting_run_ = false;
 };
 

@@ -1,27 +1,79 @@
 #include "shell/DocumentLoader.h"
 
+#include <atomic>
+
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace ts::gui {
+namespace {
+
+// Often enough for a smooth bar; the reader itself reports once per MB.
+constexpr int kPollMs = 50;
+
+} // namespace
+
+struct DocumentLoader::Shared {
+    std::atomic<uint64_t> done{0};
+    std::atomic<uint64_t> total{0};
+    std::atomic<bool> cancel{false};
+};
 
 DocumentLoader::DocumentLoader(QObject* parent) : QObject(parent) {
     qRegisterMetaType<OpenedDocument>();
     connect(&watcher_, &QFutureWatcher<OpenedDocument>::finished, this,
             &DocumentLoader::onFinished);
+    poll_.setInterval(kPollMs);
+    connect(&poll_, &QTimer::timeout, this, &DocumentLoader::poll);
+}
+
+DocumentLoader::~DocumentLoader() {
+    queued_.clear();
+    if (shared_) shared_->cancel = true;
+    watcher_.waitForFinished();
 }
 
 void DocumentLoader::open(const QString& path) {
-    if (watcher_.isRunning()) {
-        queued_ = path;
-        return;
-    }
+    if (watcher_.isRunning())
+        queued_.append(path);
+    else
+        start(path);
+}
+
+void DocumentLoader::cancel() {
+    if (watcher_.isRunning() && shared_) shared_->cancel = true;
+}
+
+void DocumentLoader::start(const QString& path) {
+    loading_ = path;
+    last_done_ = -1;
+    shared_ = std::make_shared<Shared>();
+    ReadProgress progress;
+    // Runs on the worker: stores the figures for poll() and answers the cancel.
+    progress.report = [shared = shared_](uint64_t done, uint64_t total) {
+        shared->total = total;
+        shared->done = done;
+        return !shared->cancel.load();
+    };
     emit started(path);
-    watcher_.setFuture(QtConcurrent::run(openDocument, path));
+    emit progressed(path, 0, 0);
+    watcher_.setFuture(QtConcurrent::run(
+        [path, progress = std::move(progress)] { return openDocument(path, progress); }));
+    poll_.start();
+}
+
+void DocumentLoader::poll() {
+    if (!shared_) return;
+    const auto done = static_cast<qint64>(shared_->done.load());
+    if (done == last_done_) return;
+    last_done_ = done;
+    emit progressed(loading_, done, static_cast<qint64>(shared_->total.load()));
 }
 
 void DocumentLoader::onFinished() {
-    emit opened(watcher_.result());
-    if (!queued_.isEmpty()) open(std::exchange(queued_, QString()));
+    poll_.stop();
+    const OpenedDocument doc = watcher_.result();
+    emit opened(doc);
+    if (!queued_.isEmpty() && !watcher_.isRunning()) start(queued_.takeFirst());
 }
 
 } // namespace ts::gui

@@ -1,11 +1,18 @@
 #pragma once
 // Opens runs and traces off the GUI thread (a 1,000,000-event trace takes a
 // few seconds to parse) and hands the result back as one value.
-// A one-shot load with no progress to stream and nothing to cancel, so it
-// stays a QtConcurrent future rather than a BackgroundJob (jobs/): there is
-// no buffer to drain, and the future's watcher already reports on this thread.
+// One load at a time; further opens wait in line, so every path asked for is
+// opened, in order (--open given several times). While a trace is read its
+// progress is polled from shared atomics and the load can be cancelled: the
+// worker never calls into Qt objects, so it cannot outlive one it talks to.
+// A QtConcurrent future rather than a BackgroundJob (jobs/): there is no
+// buffer to drain, and the future's watcher already reports on this thread.
+#include <memory>
+
 #include <QFutureWatcher>
 #include <QObject>
+#include <QStringList>
+#include <QTimer>
 
 #include "shell/OpenedDocument.h"
 
@@ -15,20 +22,38 @@ class DocumentLoader : public QObject {
     Q_OBJECT
 public:
     explicit DocumentLoader(QObject* parent = nullptr);
-    bool busy() const { return watcher_.isRunning(); }
+    // Cancels the load in flight and waits for it (promptly: the reader
+    // checks once per MB).
+    ~DocumentLoader() override;
+
+    // Loading, or paths waiting in line.
+    bool busy() const { return watcher_.isRunning() || !queued_.isEmpty(); }
+    QString loadingPath() const { return watcher_.isRunning() ? loading_ : QString(); }
 
 public slots:
-    // A second open while one is loading replaces the pending one.
     void open(const QString& path);
+    // Stops the load in flight; it ends with a document whose `cancelled` is
+    // set. Paths waiting in line still open.
+    void cancel();
 
 signals:
     void started(const QString& path);
+    // Bytes of the trace file read so far, of `total` (0 while unknown).
+    void progressed(const QString& path, qint64 done, qint64 total);
     void opened(const ts::gui::OpenedDocument& document);
 
 private:
+    struct Shared; // between this thread and the worker
+    void start(const QString& path);
+    void poll();
     void onFinished();
+
     QFutureWatcher<OpenedDocument> watcher_;
-    QString queued_;
+    std::shared_ptr<Shared> shared_;
+    QTimer poll_;
+    QString loading_;
+    QStringList queued_;
+    qint64 last_done_ = -1;
 };
 
 } // namespace ts::gui

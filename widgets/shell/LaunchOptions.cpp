@@ -37,9 +37,9 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
                                  QStringLiteral("KEY=VALUE"));
     const QCommandLineOption run(QStringLiteral("run"),
                                  QObject::tr("Start the experiment right away."));
-    const QCommandLineOption open(QStringLiteral("open"),
-                                  QObject::tr("Open a run directory or a Chrome trace."),
-                                  QStringLiteral("PATH"));
+    const QCommandLineOption open(
+        QStringLiteral("open"), QObject::tr("Open a run directory or a Chrome trace (repeatable)."),
+        QStringLiteral("PATH"));
     const QCommandLineOption view(
         QStringLiteral("view"),
         QObject::tr("Tab to show: overview, live, operators, kernels, timeline, runs, "
@@ -64,8 +64,8 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
         QStringLiteral("no-checkpoints"),
         QObject::tr("Do not write model checkpoints into the run."));
     parser.addPositionalArgument(QStringLiteral("path"),
-                                 QObject::tr("Run directory or trace to open."),
-                                 QStringLiteral("[PATH]"));
+                                 QObject::tr("Run directories or traces to open."),
+                                 QStringLiteral("[PATH...]"));
     parser.addOptions({preset, config, set, run, open, view, screenshot, quit, runs, theme,
                        settings, size, no_checkpoints});
 
@@ -79,19 +79,13 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
                         : QStringLiteral("trainscope %1\n").arg(QStringLiteral(TRAINSCOPE_VERSION));
         return std::nullopt;
     }
-    // `trainscope PATH` (file managers, the .desktop entry) means --open PATH.
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(open))) {
-        *error = QObject::tr("Unexpected argument '%1'; give one run directory or trace to open.")
-                     .arg(positional.last());
-        return std::nullopt;
-    }
     LaunchOptions o;
     o.preset = parser.value(preset);
     o.config_file = parser.value(config);
     o.overrides = parser.values(set);
     o.run = parser.isSet(run);
-    o.open = positional.isEmpty() ? parser.value(open) : positional.first();
+    // `trainscope PATH...` (file managers, the .desktop entry) means --open for each.
+    o.open = parser.values(open) + parser.positionalArguments();
     o.view = parser.value(view);
     o.screenshot = parser.value(screenshot);
     o.quit_when_done = parser.isSet(quit);

@@ -2,6 +2,7 @@
 // Command-line options of the trainscope GUI, e.g. for documentation and tests:
 //   trainscope --preset NAME --run --screenshot FILE.png --quit-when-done
 //   trainscope --open RUN_DIR_OR_TRACE --view timeline --screenshot t.png --quit-when-done
+//   trainscope --open A.json --open B.json.gz   (or: trainscope A.json B.json.gz)
 #include <optional>
 
 #include <QSize>
@@ -14,7 +15,7 @@ struct LaunchOptions {
     QString config_file;   // experiment JSON
     QStringList overrides; // key=value, applied after preset / config
     bool run = false;
-    QString open;       // run directory or trace file
+    QStringList open;   // run directories or trace files, opened in this order
     QString view;       // live | operators | timeline | runs
     QString screenshot; // PNG written when the run (or the open) is done
     bool quit_when_done = false;

@@ -28,7 +28,9 @@
 #include "runs/RunsView.h"
 #include "shell/AppActions.h"
 #include "shell/DocumentLoader.h"
+#include "shell/DocumentSelector.h"
 #include "shell/ExperimentFiles.h"
+#include "shell/LoadIndicator.h"
 #include "shell/StatusBar.h"
 #include "timeline/TimelineView.h"
 #include "training/RunController.h"
@@ -41,7 +43,8 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
       form_(new ExperimentForm(machine.presets, machine.devices)), run_panel_(new RunPanel),
       live_(new LiveView), operators_(new OperatorsView), timeline_(new TimelineView),
       runs_(new RunsView(settings)), controller_(new RunController(this)),
-      loader_(new DocumentLoader(this)), status_(new StatusBar(machine.env)), tabs_(new QTabWidget),
+      loader_(new DocumentLoader(this)), documents_(new DocumentSelector),
+      status_(new StatusBar(machine.env)), tabs_(new QTabWidget),
       recent_(new QMenu(tr("Open &Recent"), this)) {
     setWindowTitle(tr("Trainscope"));
     setObjectName(QStringLiteral("mainWindow"));
@@ -62,6 +65,7 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
     roofline_ = new RooflineView(settings_);
     tabs_->addTab(experiments_, tr("Experiments"));
     tabs_->addTab(roofline_, tr("Roofline"));
+    tabs_->setCornerWidget(documents_, Qt::TopRightCorner);
     setCentralWidget(tabs_);
     setStatusBar(status_);
     buildDock();
@@ -129,9 +133,14 @@ void MainWindow::wireRun() {
 }
 
 void MainWindow::wireDocuments() {
+    LoadIndicator* indicator = status_->loadIndicator();
     connect(loader_, &DocumentLoader::started, this,
             [this](const QString& path) { status_->showMessage(tr("Opening %1 …").arg(path)); });
-    connect(loader_, &DocumentLoader::opened, this, &MainWindow::showDocument);
+    connect(loader_, &DocumentLoader::progressed, indicator, &LoadIndicator::showProgress);
+    connect(indicator, &LoadIndicator::cancelClicked, loader_, &DocumentLoader::cancel);
+    connect(loader_, &DocumentLoader::opened, this, &MainWindow::onOpened);
+    connect(documents_, &DocumentSelector::chosen, this, &MainWindow::showDocument);
+    connect(documents_, &DocumentSelector::emptied, this, &MainWindow::showNoDocument);
     connect(runs_, &RunsView::openRequested, this, &MainWindow::openPath);
     connect(experiments_, &ExperimentsView::openRunRequested, this, &MainWindow::openPath);
 }
@@ -140,6 +149,7 @@ void MainWindow::wireActions() {
     const AppActions& a = *actions_;
     connect(a.open_run, &QAction::triggered, this, [this] { chooseAndOpen(true); });
     connect(a.open_trace, &QAction::triggered, this, [this] { chooseAndOpen(false); });
+    connect(a.close_document, &QAction::triggered, this, &MainWindow::closeDocument);
     connect(a.load_config, &QAction::triggered, this,
             [this] { loadExperimentInteractive(this, settings_, *form_); });
     connect(a.save_config, &QAction::triggered, this,
@@ -212,17 +222,42 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
 }
 
 void MainWindow::openPath(const QString& path) {
-    loader_->open(path);
+    // Already open: show it again. Reading it anew would cost the load for the
+    // same events; Close Document and open it to re-read a changed file.
+    const int index = documents_->indexOf(documentPath(path));
+    if (index < 0) {
+        loader_->open(path);
+        return;
+    }
+    documents_->select(index);
+    const OpenedDocument& doc = documents_->at(index);
+    showDocument(doc);
+    showView(View::Overview);
+    emit documentShown(doc);
+}
+
+void MainWindow::closeDocument() {
+    documents_->closeCurrent();
+}
+
+void MainWindow::onOpened(const OpenedDocument& doc) {
+    status_->loadIndicator()->finish(); // the next queued load shows it again
+    if (doc.cancelled) {
+        status_->showMessage(tr("Stopped opening %1").arg(doc.path), 5000);
+    } else if (!doc.ok()) {
+        reportError(doc.error);
+    } else {
+        settings_.addRecentFile(doc.path);
+        rebuildRecentMenu();
+        documents_->add(doc);
+        showDocument(doc);
+        showView(View::Overview);
+        status_->showMessage(tr("Opened %1").arg(doc.path), 5000);
+    }
+    emit documentShown(doc);
 }
 
 void MainWindow::showDocument(const OpenedDocument& doc) {
-    if (!doc.ok()) {
-        reportError(doc.error);
-        emit documentShown(doc);
-        return;
-    }
-    settings_.addRecentFile(doc.path);
-    rebuildRecentMenu();
     setWindowTitle(tr("%1 — Trainscope").arg(doc.title()));
     if (doc.run) {
         live_->showRun(*doc.run);
@@ -230,26 +265,34 @@ void MainWindow::showDocument(const OpenedDocument& doc) {
     }
     if (doc.trace) {
         const size_t lanes = doc.trace->lanes.size();
-        showTrace(doc.trace, tr("%1: %2 events on %3 (%4)")
-                                 .arg(doc.trace_path)
-                                 .arg(doc.trace->events.size())
-                                 .arg(lanes == 1 ? tr("1 lane") : tr("%1 lanes").arg(lanes))
-                                 .arg(QString::fromStdString(doc.trace->source)));
+        showTrace(doc.trace,
+                  tr("%1: %2 events on %3 (%4)")
+                      .arg(doc.trace_path)
+                      .arg(doc.trace->events.size())
+                      .arg(lanes == 1 ? tr("1 lane") : tr("%1 lanes").arg(lanes))
+                      .arg(QString::fromStdString(doc.trace->source)),
+                  doc.gpu_analysis);
     } else {
         const QString why =
             doc.trace_error.isEmpty() ? tr("this run was not profiled") : doc.trace_error;
         showTrace(nullptr, tr("No trace: %1").arg(why));
     }
     showOverview(doc);
-    showView(View::Overview);
-    status_->showMessage(tr("Opened %1").arg(doc.path), 5000);
-    emit documentShown(doc);
 }
 
-void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& description) {
+void MainWindow::showNoDocument() {
+    setWindowTitle(tr("Trainscope"));
+    showTrace(nullptr, tr("No document open: File ▸ Open Trace or Open Run."));
+    overview_->clear();
+}
+
+void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& description,
+                           std::shared_ptr<const GpuTraceAnalysis> analysis) {
     if (trace) {
         operators_->setTrace(trace, description);
-        gpu_analysis_ = std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*trace));
+        gpu_analysis_ = analysis
+                            ? std::move(analysis)
+                            : std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*trace));
         kernels_->setAnalysis(gpu_analysis_, description);
         timeline_->setTrace(trace, description);
         roofline_->setTrace(trace, description);

@@ -2,7 +2,8 @@
 // The main window only assembles the panels and connects their typed
 // signals: experiment form + run panel (dock), Overview / Live / Operators /
 // Kernels / Timeline / Runs / Experiments / Roofline tabs, status bar, menus. The panels do the
-// work.
+// work. Any number of traces and runs can be open; the Document selector in the
+// tab bar's corner picks the one all tabs show.
 #include <memory>
 
 #include <QMainWindow>
@@ -21,6 +22,7 @@ namespace ts::gui {
 
 class AppSettings;
 class DocumentLoader;
+class DocumentSelector;
 class ExperimentForm;
 class ExperimentsView;
 class KernelsView;
@@ -55,6 +57,7 @@ public:
     RooflineView* rooflineView() const { return roofline_; }
     RunController* controller() const { return controller_; }
     DocumentLoader* loader() const { return loader_; }
+    DocumentSelector* documents() const { return documents_; }
     StatusBar* statusBarWidget() const { return status_; }
 
     void showView(View view);
@@ -63,7 +66,10 @@ public:
     void restoreSession();
 
 public slots:
+    // Opens `path` as another document and shows it; a path already open is
+    // shown again rather than read twice.
     void openPath(const QString& path);
+    void closeDocument();
     void startRun();
 
 signals:
@@ -83,8 +89,13 @@ private:
     void wireActions();
     void onUpdate(const LiveUpdate& update);
     void onRunFinished(const RunOutcome& outcome);
+    void onOpened(const OpenedDocument& document);
+    // Shows `document` in every view (the tab stays as it is).
     void showDocument(const OpenedDocument& document);
-    void showTrace(std::shared_ptr<const Trace> trace, const QString& description);
+    void showNoDocument();
+    // `analysis` of `trace` when already made; otherwise it is made here.
+    void showTrace(std::shared_ptr<const Trace> trace, const QString& description,
+                   std::shared_ptr<const GpuTraceAnalysis> analysis = nullptr);
     // The Overview of what was opened: the trace's GPU steps when it has
     // them, else the run's phases, else the trace's CPU categories.
     void showOverview(const OpenedDocument& document);
@@ -106,6 +117,7 @@ private:
     RunsView* runs_;
     RunController* controller_;
     DocumentLoader* loader_;
+    DocumentSelector* documents_;
     StatusBar* status_;
     QTabWidget* tabs_;
     OverviewView* overview_ = nullptr;

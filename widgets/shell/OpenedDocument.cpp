@@ -14,10 +14,21 @@ bool isRunDirectory(const QFileInfo& info) {
                .isFile();
 }
 
-void loadTraceInto(OpenedDocument& doc, const QString& path) {
+QFileInfo documentInfo(const QString& path) {
+    const QFileInfo info(path);
+    // run.json itself means its run directory.
+    if (info.isFile() && info.fileName() == QLatin1String(run_files::kRunJson))
+        return QFileInfo(info.absolutePath());
+    return info;
+}
+
+void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress& progress) {
     doc.trace_path = path;
     try {
-        doc.trace = readTraceFile(path);
+        doc.trace = readTraceFile(path, progress);
+        doc.gpu_analysis = std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*doc.trace));
+    } catch (const TraceReadCancelled&) {
+        doc.cancelled = true;
     } catch (const std::exception& error) {
         doc.trace_error = QString::fromUtf8(error.what());
     }
@@ -32,12 +43,13 @@ QString OpenedDocument::title() const {
     return QFileInfo(path).fileName();
 }
 
-OpenedDocument openDocument(const QString& path) {
+QString documentPath(const QString& path) {
+    return documentInfo(path).absoluteFilePath();
+}
+
+OpenedDocument openDocument(const QString& path, const ReadProgress& progress) {
     OpenedDocument doc;
-    QFileInfo info(path);
-    // run.json itself means its run directory.
-    if (info.isFile() && info.fileName() == QLatin1String(run_files::kRunJson))
-        info = QFileInfo(info.absolutePath());
+    const QFileInfo info = documentInfo(path);
     doc.path = info.absoluteFilePath();
     if (!info.exists()) {
         doc.error = QObject::tr("%1 does not exist.").arg(path);
@@ -56,10 +68,10 @@ OpenedDocument openDocument(const QString& path) {
             return doc;
         }
         const QString trace = QDir(doc.path).filePath(QString::fromLatin1(run_files::kTraceJson));
-        if (QFileInfo(trace).isFile()) loadTraceInto(doc, trace);
+        if (QFileInfo(trace).isFile()) loadTraceInto(doc, trace, progress);
         return doc;
     }
-    loadTraceInto(doc, doc.path);
+    loadTraceInto(doc, doc.path, progress);
     if (!doc.trace) doc.error = doc.trace_error;
     return doc;
 }

@@ -1,13 +1,16 @@
 #pragma once
 // What opening a path produced: a run (its records, and its trace when it has
-// one) or a bare Chrome trace.
+// one) or a bare Chrome trace. Several can be open at once (DocumentSelector);
+// each keeps its trace and GPU analysis, so showing one again is cheap.
 #include <memory>
 #include <optional>
 
 #include <QMetaType>
 #include <QString>
 
+#include "analysis/GpuTraceAnalysis.h"
 #include "report/RunDirectory.h"
+#include "trace/ReadProgress.h"
 #include "trace/Trace.h"
 
 namespace ts::gui {
@@ -16,17 +19,25 @@ struct OpenedDocument {
     QString path;
     std::optional<RunRecord> run;
     std::shared_ptr<const Trace> trace;
+    // Of `trace`, made with it off the GUI thread.
+    std::shared_ptr<const GpuTraceAnalysis> gpu_analysis;
     QString trace_path;
-    QString error;       // the path could not be opened at all
-    QString trace_error; // the run opened, its trace did not
+    QString error;          // the path could not be opened at all
+    QString trace_error;    // the run opened, its trace did not
+    bool cancelled = false; // the user stopped the load: nothing to show
 
-    bool ok() const { return error.isEmpty(); }
+    bool ok() const { return error.isEmpty() && !cancelled; }
     QString title() const;
 };
 
+// The absolute path a document opened from `path` is known by (run.json
+// means its run directory), so the same document is recognised.
+QString documentPath(const QString& path);
+
 // Opens `path` (run directory, its run.json, or a trace file). Blocking;
-// never throws: problems end up in error / trace_error.
-OpenedDocument openDocument(const QString& path);
+// never throws: problems end up in error / trace_error, a cancel (through
+// `progress`, while the trace is read) in `cancelled`.
+OpenedDocument openDocument(const QString& path, const ReadProgress& progress = {});
 
 } // namespace ts::gui
 

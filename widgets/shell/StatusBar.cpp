@@ -3,6 +3,7 @@
 #include <QLabel>
 
 #include "common/Format.h"
+#include "shell/LoadIndicator.h"
 
 namespace ts::gui {
 namespace {
@@ -17,7 +18,10 @@ QLabel* permanentLabel(QStatusBar* bar, const QString& tip) {
 
 } // namespace
 
-StatusBar::StatusBar(const EnvironmentInfo& env, QWidget* parent) : QStatusBar(parent) {
+StatusBar::StatusBar(const EnvironmentInfo& env, QWidget* parent)
+    : QStatusBar(parent), load_(new LoadIndicator) {
+    // Permanent, so that messages shown meanwhile do not hide it.
+    addPermanentWidget(load_);
     device_ = permanentLabel(this, tr("Device of the current experiment"));
     threads_ = permanentLabel(this, tr("LibTorch intra-op / inter-op threads"));
     blas_ = permanentLabel(this, QString::fromStdString(env.blas_library));

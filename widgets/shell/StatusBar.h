@@ -1,6 +1,7 @@
 #pragma once
 // The status bar: the device, threads and math libraries in use (from
-// ts::probeEnvironment) on the right, run progress and messages on the left.
+// ts::probeEnvironment) on the right, run progress and messages on the left,
+// and while a trace opens its progress and Cancel (LoadIndicator).
 #include <QStatusBar>
 
 #include "env/Environment.h"
@@ -10,6 +11,8 @@ class QLabel;
 
 namespace ts::gui {
 
+class LoadIndicator;
+
 class StatusBar : public QStatusBar {
     Q_OBJECT
 public:
@@ -17,11 +20,13 @@ public:
 
     void setDevice(const QString& device);
     QString environmentText() const;
+    LoadIndicator* loadIndicator() const { return load_; }
 
 public slots:
     void showProgress(const ts::gui::RunProgress& progress);
 
 private:
+    LoadIndicator* load_;
     QLabel* device_;
     QLabel* threads_;
     QLabel* blas_;

@@ -5,11 +5,13 @@
 
 #include <QString>
 
+#include "trace/ReadProgress.h"
 #include "trace/Trace.h"
 
 namespace ts::gui {
 
-// Throws (std::exception with a sentence naming the file) when unreadable.
-std::shared_ptr<const Trace> readTraceFile(const QString& path);
+// Throws (std::exception with a sentence naming the file) when unreadable,
+// TraceReadCancelled when `progress` cancels.
+std::shared_ptr<const Trace> readTraceFile(const QString& path, const ReadProgress& progress = {});
 
 } // namespace ts::gui

@@ -1,0 +1,208 @@
+// Several documents open at once: each is listed once in the Document
+// selector, choosing one shows it in every view again, Close Document shows
+// the next one or nothing. A load shows its file and progress in the status
+// bar, and Cancel leaves the document shown as it was. Also --open twice.
+#include <QComboBox>
+#include <QImage>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "GuiFixture.h"
+#include "SyntheticTrace.h"
+#include "operators/OpTableModel.h"
+#include "operators/OperatorsView.h"
+#include "shell/Application.h"
+#include "shell/DocumentLoader.h"
+#include "shell/DocumentSelector.h"
+#include "shell/LoadIndicator.h"
+#include "shell/StatusBar.h"
+#include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
+#include "trace/ChromeTraceWriter.h"
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+constexpr int kOpenTimeoutMs = 60000;
+
+// What the Operators and Timeline tabs show, enough to tell two traces apart.
+using Seen = std::pair<int, size_t>;
+
+Seen seen(const MainWindow& window) {
+    return {window.operatorsView()->model()->rowCount(),
+            window.timelineView()->timeline()->layout().rows().size()};
+}
+
+QString writeTrace(const testing::GuiFixture& fx, const QString& name, const Trace& trace) {
+    const QString path = fx.dir.filePath(name);
+    writeChromeTraceFile(trace, path.toStdString());
+    return path;
+}
+
+// What a user's pick in the combo box does.
+void choose(DocumentSelector& documents, int index) {
+    documents.combo()->setCurrentIndex(index);
+    emit documents.combo()->activated(index);
+}
+
+} // namespace
+
+class DocumentsTest : public QObject {
+    Q_OBJECT
+    Machine machine_;
+
+private slots:
+    void initTestCase() { machine_ = Machine::probe(); }
+
+    void switchesBetweenOpenDocuments() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        const QString a = writeTrace(fx, QStringLiteral("a.trace.json"), testing::makeTinyTrace());
+        const QString b = writeTrace(fx, QStringLiteral("b.trace.json"),
+                                     testing::makeSyntheticTrace({5000, 3, 5}));
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(a);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        const Seen seen_a = seen(window);
+        window.openPath(b);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, kOpenTimeoutMs);
+        const Seen seen_b = seen(window);
+        QVERIFY(seen_a != seen_b);
+
+        DocumentSelector& documents = *window.documents();
+        QCOMPARE(documents.count(), 2);
+        QCOMPARE(documents.currentIndex(), 1);
+        QCOMPARE(documents.combo()->itemText(0), QStringLiteral("a.trace.json"));
+        QCOMPARE(documents.combo()->itemText(1), QStringLiteral("b.trace.json"));
+        const QString tip = documents.combo()->itemData(1, Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(b) && tip.contains(QStringLiteral(" events")), qPrintable(tip));
+
+        window.showView(View::Timeline);
+        choose(documents, 0);
+        QCOMPARE(seen(window), seen_a);
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("a.trace.json")));
+        QCOMPARE(window.currentView(), View::Timeline); // switching keeps the tab
+        choose(documents, 1);
+        QCOMPARE(seen(window), seen_b);
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("b.trace.json")));
+    }
+
+    void opensEveryPathAskedForInOrder() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        const QString a = writeTrace(fx, QStringLiteral("a.trace.json"), testing::makeTinyTrace());
+        const QString b = writeTrace(fx, QStringLiteral("b.trace.json"),
+                                     testing::makeSyntheticTrace({5000, 3, 5}));
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(a);
+        window.openPath(b); // while a loads: waits in line, is not dropped
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, kOpenTimeoutMs);
+        QCOMPARE(window.documents()->count(), 2);
+        QCOMPARE(window.documents()->currentIndex(), 1);
+        QCOMPARE(shown.at(1).at(0).value<OpenedDocument>().path, QFileInfo(b).absoluteFilePath());
+    }
+
+    void theSamePathIsListedOnce() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        const QString a = writeTrace(fx, QStringLiteral("a.trace.json"), testing::makeTinyTrace());
+        const QString b = writeTrace(fx, QStringLiteral("b.trace.json"),
+                                     testing::makeSyntheticTrace({5000, 3, 5}));
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(a);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        const Seen seen_a = seen(window);
+        window.openPath(b);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, kOpenTimeoutMs);
+        window.openPath(a); // listed: shown again at once, not read again
+        QCOMPARE(shown.count(), 3);
+        QVERIFY(!window.loader()->busy());
+        QCOMPARE(window.documents()->count(), 2);
+        QCOMPARE(window.documents()->currentIndex(), 0);
+        QCOMPARE(seen(window), seen_a);
+    }
+
+    void closeDocumentShowsTheNextOrNothing() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        const QString a = writeTrace(fx, QStringLiteral("a.trace.json"), testing::makeTinyTrace());
+        const QString b = writeTrace(fx, QStringLiteral("b.trace.json"),
+                                     testing::makeSyntheticTrace({5000, 3, 5}));
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(a);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        const Seen seen_a = seen(window);
+        window.openPath(b);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, kOpenTimeoutMs);
+
+        window.closeDocument(); // b, the current one
+        QCOMPARE(window.documents()->count(), 1);
+        QCOMPARE(window.documents()->at(0).path, QFileInfo(a).absoluteFilePath());
+        QCOMPARE(seen(window), seen_a);
+        window.closeDocument();
+        QCOMPARE(window.documents()->count(), 0);
+        QCOMPARE(window.operatorsView()->model()->rowCount(), 0);
+        QVERIFY(window.timelineView()->timeline()->layout().rows().empty());
+        QCOMPARE(window.windowTitle(), QStringLiteral("Trainscope"));
+        window.closeDocument(); // nothing open: nothing happens
+        QCOMPARE(window.documents()->count(), 0);
+    }
+
+    void cancelKeepsTheShownDocument() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        const QString a = writeTrace(fx, QStringLiteral("a.trace.json"), testing::makeTinyTrace());
+        // Large enough that its read is still going when Cancel is clicked.
+        const QString big = writeTrace(fx, QStringLiteral("big.trace.json"),
+                                       testing::makeSyntheticTrace({300000, 4, 3}));
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        QSignalSpy errors(&window, &MainWindow::errorReported);
+        window.openPath(a);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        const Seen seen_a = seen(window);
+        LoadIndicator* indicator = window.statusBarWidget()->loadIndicator();
+        QVERIFY(!indicator->isVisible());
+
+        window.openPath(big);
+        QVERIFY(window.loader()->busy());
+        QVERIFY(indicator->isVisible());
+        QCOMPARE(indicator->fileName(), QStringLiteral("big.trace.json"));
+        QTest::mouseClick(indicator->cancelButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, kOpenTimeoutMs);
+        const auto doc = shown.at(1).at(0).value<OpenedDocument>();
+        QVERIFY(doc.cancelled);
+        QVERIFY(!doc.ok() && !doc.trace && doc.error.isEmpty());
+
+        QVERIFY(!indicator->isVisible());
+        QVERIFY(!window.loader()->busy());
+        QCOMPARE(errors.count(), 0); // a cancel is no error
+        QCOMPARE(window.documents()->count(), 1);
+        QCOMPARE(seen(window), seen_a);
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("a.trace.json")));
+    }
+
+    void commandLineOpensSeveralPaths() {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("a.trace.json"));
+        const QString b = dir.filePath(QStringLiteral("b.trace.json"));
+        writeChromeTraceFile(testing::makeTinyTrace(), a.toStdString());
+        writeChromeTraceFile(testing::makeSyntheticTrace({5000, 3, 5}), b.toStdString());
+        const QString png = dir.filePath(QStringLiteral("two.png"));
+        QCOMPARE(runApplication({"trainscope", "--settings", dir.filePath("s.ini"), "--open", a,
+                                 "--open", b, "--view", "timeline", "--screenshot", png, "--size",
+                                 "1200x800", "--quit-when-done"}),
+                 0);
+        QCOMPARE(QImage(png).size(), QSize(1200, 800));
+        // A missing one among them fails the run, after the others opened.
+        QCOMPARE(runApplication({"trainscope", "--settings", dir.filePath("s.ini"), "--open", a,
+                                 "--open", dir.filePath("missing.json"), "--quit-when-done"}),
+                 1);
+    }
+};
+
+QTEST_MAIN(DocumentsTest)
+#include "test_documents.moc"

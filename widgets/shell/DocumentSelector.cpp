@@ -1,0 +1,100 @@
+#include "shell/DocumentSelector.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QToolButton>
+
+namespace ts::gui {
+
+DocumentSelector::DocumentSelector(QWidget* parent)
+    : QWidget(parent), combo_(new QComboBox), close_(new QToolButton) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 0, 4, 0);
+    layout->addWidget(new QLabel(tr("Document:")));
+    layout->addWidget(combo_);
+    layout->addWidget(close_);
+    combo_->setObjectName(QStringLiteral("documents"));
+    combo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    combo_->setMinimumContentsLength(16);
+    combo_->setToolTip(tr("The opened trace or run every tab shows"));
+    combo_->setPlaceholderText(tr("(no document open)"));
+    close_->setText(QStringLiteral("×"));
+    close_->setToolTip(tr("Close this document (Ctrl+W)"));
+    close_->setAutoRaise(true);
+    // activated, not currentIndexChanged: picking the current entry shows it
+    // again (after a live profiling window replaced it in the views).
+    connect(combo_, QOverload<int>::of(&QComboBox::activated), this, [this](int index) {
+        if (index >= 0 && index < count()) emit chosen(at(index));
+    });
+    connect(close_, &QToolButton::clicked, this, &DocumentSelector::closeCurrent);
+    updateEnabled();
+}
+
+int DocumentSelector::currentIndex() const {
+    return combo_->currentIndex();
+}
+
+int DocumentSelector::indexOf(const QString& path) const {
+    for (int i = 0; i < count(); ++i)
+        if (at(i).path == path) return i;
+    return -1;
+}
+
+void DocumentSelector::add(const OpenedDocument& document) {
+    int index = indexOf(document.path);
+    if (index < 0) {
+        documents_.push_back(document);
+        index = count() - 1;
+        const QSignalBlocker blocker(combo_);
+        combo_->addItem(QString());
+    } else {
+        documents_[size_t(index)] = document;
+    }
+    updateEntry(index);
+    select(index);
+    updateEnabled();
+}
+
+void DocumentSelector::select(int index) {
+    const QSignalBlocker blocker(combo_);
+    combo_->setCurrentIndex(index);
+}
+
+void DocumentSelector::closeCurrent() {
+    const int index = currentIndex();
+    if (index < 0) return;
+    documents_.erase(documents_.begin() + index);
+    {
+        const QSignalBlocker blocker(combo_);
+        combo_->removeItem(index);
+    }
+    updateEnabled();
+    if (documents_.empty()) {
+        emit emptied();
+        return;
+    }
+    const int next = qMin(index, count() - 1);
+    select(next);
+    emit chosen(at(next));
+}
+
+void DocumentSelector::updateEntry(int index) {
+    const OpenedDocument& doc = at(index);
+    QString tip = doc.path;
+    if (doc.trace)
+        tip += tr("\n%1 events").arg(doc.trace->events.size());
+    else if (doc.run)
+        tip += tr("\nrun without a trace");
+    combo_->setItemText(index, doc.title());
+    combo_->setItemData(index, tip, Qt::ToolTipRole);
+}
+
+void DocumentSelector::updateEnabled() {
+    combo_->setEnabled(!documents_.empty());
+    close_->setEnabled(!documents_.empty());
+}
+
+} // namespace ts::gui
