@@ -1,12 +1,16 @@
-// The Overview and Kernels tabs on the TensorBoard plugin's fixtures
-// (tests/data/tb_plugin): the item models under QAbstractItemModelTester, the
-// plugin's numbers (tests/torchfree/TbPluginConformanceTest.cpp checks the
-// analysis against expected.json; here the same figures reach the views),
-// grouping, filtering, CSV export and the empty states.
+// The Overview, Kernels and Operators tabs on the TensorBoard plugin's
+// fixtures (tests/data/tb_plugin): the item models under
+// QAbstractItemModelTester, the plugin's numbers
+// (tests/torchfree/TbPluginConformanceTest.cpp checks the analysis against
+// expected.json; here the same figures reach the views), grouping,
+// filtering, call stacks, CSV export and the empty states.
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "SyntheticTrace.h"
 #include "analysis/GpuTraceAnalysis.h"
 #include "common/SortFilterProxy.h"
 #include "gpu/AverageShareChart.h"
@@ -14,8 +18,12 @@
 #include "gpu/KernelsView.h"
 #include "gpu/OverviewView.h"
 #include "gpu/StepBreakdownChart.h"
+#include "operators/DeviceOpTableModel.h"
+#include "operators/OpTableModel.h"
+#include "operators/OperatorsView.h"
 #include "operators/TopOpsChart.h"
 #include "trace/ChromeTraceReader.h"
+#include "trace/ChromeTraceWriter.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -28,6 +36,12 @@ std::shared_ptr<const GpuTraceAnalysis> analyzeFixture(const char* name) {
     return std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(trace));
 }
 
+// `relative` to tests/data.
+std::shared_ptr<const Trace> readTrace(const char* relative) {
+    return std::make_shared<const Trace>(
+        readChromeTraceFile(std::string(TRAINSCOPE_SOURCE_DIR) + "/tests/data/" + relative));
+}
+
 double sortValue(const QAbstractItemModel& model, int row, int column) {
     return model.index(row, column).data(SortRole).toDouble();
 }
@@ -35,6 +49,15 @@ double sortValue(const QAbstractItemModel& model, int row, int column) {
 QString shown(const QAbstractItemModel& model, int row, int column) {
     return model.index(row, column).data().toString();
 }
+
+// The row of the proxy whose name is `name` (-1 if none).
+int rowNamed(const QAbstractItemModel& model, const QString& name) {
+    for (int row = 0; row < model.rowCount(); ++row)
+        if (shown(model, row, 0) == name) return row;
+    return -1;
+}
+
+using Op = DeviceOpTableModel;
 
 } // namespace
 
@@ -173,6 +196,228 @@ private slots:
         view.setAnalysis(analyzeFixture("test_pure_cpu"), QStringLiteral("cpu"));
         QVERIFY(!view.messageText().isEmpty());
         QCOMPARE(view.proxy()->rowCount(), 0);
+    }
+
+    // test_tensor_core in expected.json (ops_by_name) and `trace-stats --view
+    // operators`: device self 15, 10 and 0 us, so sorted by device self time.
+    void kinetoOperatorsShowThePluginsRows() {
+        OperatorsView view;
+        QAbstractItemModelTester tester(view.deviceModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setTrace(readTrace("tb_plugin/test_tensor_core.json"), QStringLiteral("fixture"));
+        QVERIFY(view.showsDeviceOps());
+        QCOMPARE(view.proxy()->sourceModel(), static_cast<QAbstractItemModel*>(view.deviceModel()));
+        QCOMPARE(view.model()->rowCount(), 0);
+        const QAbstractItemModel& m = *view.proxy();
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(view.table()->horizontalHeader()->sortIndicatorSection(), int(Op::DeviceSelf));
+        QCOMPARE(m.headerData(Op::DeviceSelf, Qt::Horizontal).toString(),
+                 QStringLiteral("Device self (µs)"));
+
+        QCOMPARE(shown(m, 0, Op::Name), QStringLiteral("aten::cudnn_convolution"));
+        QCOMPARE(sortValue(m, 0, Op::Calls), 1.0);
+        QCOMPARE(sortValue(m, 0, Op::DeviceSelf), 15.0);
+        QCOMPARE(shown(m, 0, Op::DeviceSelf), QStringLiteral("15.00"));
+        QCOMPARE(sortValue(m, 0, Op::DeviceTotal), 15.0);
+        QCOMPARE(sortValue(m, 0, Op::HostSelf), 5.0);
+        QCOMPARE(sortValue(m, 0, Op::HostTotal), 10.0);
+        QCOMPARE(shown(m, 0, Op::TcEligible), QStringLiteral("Yes"));
+        QCOMPARE(sortValue(m, 0, Op::TcSelfPercent), 100.0);
+        QCOMPARE(sortValue(m, 0, Op::TcTotalPercent), 100.0);
+        QCOMPARE(shown(m, 1, Op::Name), QStringLiteral("op_no_tc"));
+        QCOMPARE(sortValue(m, 1, Op::DeviceSelf), 10.0);
+        QCOMPARE(shown(m, 1, Op::TcEligible), QStringLiteral("No"));
+        QCOMPARE(shown(m, 2, Op::Name), QStringLiteral("aten::conv2d"));
+        QCOMPARE(sortValue(m, 2, Op::DeviceSelf), 0.0);
+        QCOMPARE(sortValue(m, 2, Op::DeviceTotal), 25.0);
+        QCOMPARE(sortValue(m, 2, Op::HostSelf), 80.0);
+        QCOMPARE(sortValue(m, 2, Op::HostTotal), 100.0);
+        QCOMPARE(sortValue(m, 2, Op::TcSelfPercent), 0.0);
+        QCOMPARE(sortValue(m, 2, Op::TcTotalPercent), 60.0);
+
+        QVERIFY(view.table()->isColumnHidden(Op::Shapes));
+        QVERIFY(view.table()->isColumnHidden(Op::CallStack));
+        QVERIFY(!view.table()->isColumnHidden(Op::DeviceSelf));
+        QVERIFY(!view.table()->isColumnHidden(Op::TcTotalPercent));
+        QCOMPARE(view.chart()->chartedColumn(), int(Op::DeviceSelf));
+        QCOMPARE(view.chart()->barCount(), 3);
+        QCOMPARE(view.chart()->titleElement()->text(), QStringLiteral("Top 3 by Device self (µs)"));
+    }
+
+    // Sorting by another time re-ranks numerically and the chart follows.
+    void kinetoOperatorsSortFilterAndChart() {
+        OperatorsView view;
+        view.setTrace(readTrace("tb_plugin/test_tensor_core.json"), QStringLiteral("fixture"));
+        const QAbstractItemModel& m = *view.proxy();
+        view.table()->sortByColumn(Op::HostSelf, Qt::DescendingOrder);
+        QCOMPARE(shown(m, 0, Op::Name), QStringLiteral("aten::conv2d"));
+        QCOMPARE(sortValue(m, 0, Op::HostSelf), 80.0);
+        QCOMPARE(sortValue(m, 2, Op::HostSelf), 5.0); // a tie of op_no_tc and cudnn
+        QCOMPARE(view.chart()->chartedColumn(), int(Op::HostSelf));
+        view.setNameFilter(QStringLiteral("conv"));
+        QCOMPARE(m.rowCount(), 2);
+        view.setNameFilter(QString());
+        QCOMPARE(m.rowCount(), 3);
+
+        // No operator recorded a call stack: no such grouping, and the pane says why.
+        QVERIFY(!view.setDeviceGrouping(DeviceOpGrouping::NameAndStack));
+        QCOMPARE(view.callStackText(),
+                 QStringLiteral("No call stacks: record with torch.profiler(with_stack=True)"));
+    }
+
+    // test_memory_view: 8 operators by name, 9 by name and input shapes
+    // (aten::to with "[]" once and with "[[2, 8, 5], ...]" three times).
+    void kinetoOperatorsRegroup() {
+        OperatorsView view;
+        QAbstractItemModelTester tester(view.deviceModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setTrace(readTrace("tb_plugin/test_memory_view.json"), QStringLiteral("fixture"));
+        const QAbstractItemModel& m = *view.proxy();
+        QCOMPARE(m.rowCount(), 8);
+        QCOMPARE(shown(m, 0, Op::Name), QStringLiteral("aten::nll_loss_backward"));
+        QCOMPARE(sortValue(m, 0, Op::DeviceSelf), 30.0);
+        const int to = rowNamed(m, QStringLiteral("aten::to"));
+        QVERIFY(to >= 0);
+        QCOMPARE(sortValue(m, to, Op::Calls), 4.0);
+        QCOMPARE(sortValue(m, to, Op::HostSelf), 220.0);
+
+        QVERIFY(view.setDeviceGrouping(DeviceOpGrouping::NameAndShapes));
+        QCOMPARE(m.rowCount(), 9);
+        QVERIFY(!view.table()->isColumnHidden(Op::Shapes));
+        QVERIFY(view.table()->isColumnHidden(Op::CallStack));
+        int by_shape = -1;
+        for (int row = 0; row < m.rowCount(); ++row)
+            if (shown(m, row, Op::Name) == QStringLiteral("aten::to") &&
+                shown(m, row, Op::Shapes) ==
+                    QStringLiteral("[[2, 8, 5], [], [], [], [], [], [], []]"))
+                by_shape = row;
+        QVERIFY(by_shape >= 0);
+        QCOMPARE(sortValue(m, by_shape, Op::Calls), 3.0);
+        QCOMPARE(sortValue(m, by_shape, Op::HostSelf), 210.0);
+
+        QVERIFY(view.setDeviceGrouping(DeviceOpGrouping::Name));
+        QCOMPARE(m.rowCount(), 8);
+        QVERIFY(view.table()->isColumnHidden(Op::Shapes));
+    }
+
+    // test_pure_cpu has no device time: sorted by host self time (aten::mm
+    // 40 us, aten::to 10 us), the device columns hidden, the chart on host self.
+    void kinetoOperatorsWithoutDeviceTimeRankByHostSelf() {
+        OperatorsView view;
+        view.setTrace(readTrace("tb_plugin/test_pure_cpu.json"), QStringLiteral("cpu"));
+        QVERIFY(view.showsDeviceOps());
+        const QAbstractItemModel& m = *view.proxy();
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(view.table()->horizontalHeader()->sortIndicatorSection(), int(Op::HostSelf));
+        QCOMPARE(shown(m, 0, Op::Name), QStringLiteral("aten::mm"));
+        QCOMPARE(sortValue(m, 0, Op::HostSelf), 40.0);
+        QCOMPARE(shown(m, 1, Op::Name), QStringLiteral("aten::to"));
+        QVERIFY(view.table()->isColumnHidden(Op::DeviceSelf));
+        QVERIFY(view.table()->isColumnHidden(Op::TcSelfPercent));
+        QVERIFY(!view.table()->isColumnHidden(Op::HostSelf));
+        QCOMPARE(view.chart()->chartedColumn(), int(Op::HostSelf));
+        QVERIFY(view.chart()->titleElement()->text().endsWith(QStringLiteral("Host self (µs)")));
+    }
+
+    // tests/data/kineto_call_stacks.json: two aten::linear calls (each over an
+    // aten::addmm launching one kernel, 20 and 8 us) from model.py lines 10
+    // and 12, and an aten::relu without a call stack.
+    void callStacksOfTheSelectedOperator() {
+        OperatorsView view;
+        QAbstractItemModelTester tester(view.deviceModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setTrace(readTrace("kineto_call_stacks.json"), QStringLiteral("stacks"));
+        const QAbstractItemModel& m = *view.proxy();
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(shown(m, 0, Op::Name), QStringLiteral("aten::addmm"));
+        QCOMPARE(sortValue(m, 0, Op::DeviceSelf), 28.0);
+        QCOMPARE(sortValue(m, 0, Op::HostSelf), 35.0);
+        QVERIFY(view.callStackText().startsWith(QStringLiteral("Select an operator")));
+
+        const int linear = rowNamed(m, QStringLiteral("aten::linear"));
+        QVERIFY(linear >= 0);
+        QCOMPARE(sortValue(m, linear, Op::Calls), 2.0);
+        view.table()->setCurrentIndex(m.index(linear, Op::Name));
+        QCOMPARE(view.callStackText(), QStringLiteral("aten::linear: 2 call stacks\n\n"
+                                                      "1 call:\n"
+                                                      "  model.py(10): forward\n"
+                                                      "  train.py(30): step\n\n"
+                                                      "1 call:\n"
+                                                      "  model.py(12): forward\n"
+                                                      "  train.py(30): step"));
+        view.table()->setCurrentIndex(m.index(rowNamed(m, QStringLiteral("aten::relu")), 0));
+        QCOMPARE(view.callStackText(),
+                 QStringLiteral("No call stacks: record with torch.profiler(with_stack=True)"));
+    }
+
+    // The same fixture by call stack: one row per (name, stack), the stack in
+    // its column; by shapes: the first aten::linear call only.
+    void callStacksWhenGroupedByStackOrShapes() {
+        OperatorsView view;
+        QAbstractItemModelTester tester(view.deviceModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setTrace(readTrace("kineto_call_stacks.json"), QStringLiteral("stacks"));
+        const QAbstractItemModel& m = *view.proxy();
+        QVERIFY(view.setDeviceGrouping(DeviceOpGrouping::NameAndStack));
+        QCOMPARE(m.rowCount(), 5);
+        QVERIFY(!view.table()->isColumnHidden(Op::CallStack));
+        QCOMPARE(shown(m, 0, Op::Name), QStringLiteral("aten::addmm"));
+        QCOMPARE(sortValue(m, 0, Op::DeviceSelf), 20.0);
+        QCOMPARE(
+            shown(m, 0, Op::CallStack),
+            QStringLiteral("functional.py(5): linear;model.py(10): forward;train.py(30): step"));
+        QCOMPARE(
+            shown(m, 1, Op::CallStack),
+            QStringLiteral("functional.py(5): linear;model.py(12): forward;train.py(30): step"));
+        view.table()->setCurrentIndex(m.index(1, Op::Name));
+        QCOMPARE(view.callStackText(), QStringLiteral("aten::addmm: 1 call stack\n\n"
+                                                      "1 call:\n"
+                                                      "  functional.py(5): linear\n"
+                                                      "  model.py(12): forward\n"
+                                                      "  train.py(30): step"));
+
+        QVERIFY(view.setDeviceGrouping(DeviceOpGrouping::NameAndShapes));
+        QCOMPARE(m.rowCount(), 5);
+        int first = -1;
+        for (int row = 0; row < m.rowCount(); ++row)
+            if (shown(m, row, Op::Shapes) == QStringLiteral("[[4, 8], [16, 8], [16]]")) first = row;
+        QVERIFY(first >= 0);
+        view.table()->setCurrentIndex(m.index(first, Op::Name));
+        QVERIFY(view.callStackText().contains(QStringLiteral("model.py(10): forward")));
+        QVERIFY(!view.callStackText().contains(QStringLiteral("model.py(12)")));
+    }
+
+    // Trainscope's own traces keep the OpStats table, also when read back
+    // from the file it writes (whose "cat"s give it Kineto side tables).
+    void trainscopeTracesKeepTheOpStatsTable() {
+        OperatorsView view;
+        const auto tiny = std::make_shared<const Trace>(testing::makeTinyTrace());
+        const OpTable expected = computeOpStats(*tiny, OpGrouping::Name, OpScope::All);
+        QVERIFY(!expected.rows.empty());
+        view.setTrace(tiny, QStringLiteral("tiny"));
+        QVERIFY(!view.showsDeviceOps());
+        QCOMPARE(view.proxy()->sourceModel(), static_cast<QAbstractItemModel*>(view.model()));
+        QCOMPARE(view.proxy()->columnCount(), int(OpTableModel::ColumnCount));
+        QCOMPARE(view.model()->rowCount(), int(expected.rows.size()));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tiny.trace.json"));
+        writeChromeTraceFile(*tiny, path.toStdString());
+        auto read_back = std::make_shared<const Trace>(readChromeTraceFile(path.toStdString()));
+        QVERIFY(!read_back->kineto.empty());
+
+        // From a Kineto trace back to a Trainscope one: the old table, its default sort.
+        view.setTrace(readTrace("tb_plugin/test_tensor_core.json"), QStringLiteral("kineto"));
+        QVERIFY(view.showsDeviceOps());
+        view.setTrace(read_back, QStringLiteral("read back"));
+        QVERIFY(!view.showsDeviceOps());
+        QCOMPARE(view.proxy()->sourceModel(), static_cast<QAbstractItemModel*>(view.model()));
+        QCOMPARE(view.model()->rowCount(), int(expected.rows.size()));
+        QCOMPARE(view.deviceModel()->rowCount(), 0);
+        QCOMPARE(view.table()->horizontalHeader()->sortIndicatorSection(),
+                 int(OpTableModel::SelfCpu));
+        QCOMPARE(view.chart()->chartedColumn(), int(OpTableModel::SelfCpu));
+        QVERIFY(view.callStackText().isEmpty());
     }
 };
 

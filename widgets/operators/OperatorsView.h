@@ -1,23 +1,30 @@
 #pragma once
 // The Operators tab: the operator statistics of a trace in a sortable,
-// filterable table (numbers sort numerically), grouped by name or by name and
-// input shapes, forward / backward / all, with a top-N chart beside it.
+// filterable table (numbers sort numerically), with a top-N chart beside it.
+// Trainscope's traces show OpStats grouped by name or by name and input
+// shapes, forward / backward / all; torch.profiler (Kineto) traces show the
+// TensorBoard plugin's Operator view (DeviceOpStats: host and device times,
+// Tensor Cores) grouped by name, shapes or call stack, with the selected
+// operator's call stacks below the table.
 #include <memory>
 
 #include <QWidget>
 
 #include "analysis/OpStats.h"
+#include "operators/DeviceOpData.h"
 #include "trace/Trace.h"
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QSpinBox;
 class QTableView;
 
 namespace ts::gui {
 
+class DeviceOpTableModel;
 class OpTableModel;
 class SortFilterProxy;
 class TopOpsChart;
@@ -30,28 +37,47 @@ public:
     void setTrace(std::shared_ptr<const Trace> trace, const QString& description);
     void clear();
 
-    OpTableModel* model() const { return model_; }
+    OpTableModel* model() const { return model_; }                    // Trainscope's traces
+    DeviceOpTableModel* deviceModel() const { return device_model_; } // Kineto traces
+    bool showsDeviceOps() const { return device_ != nullptr; }
     SortFilterProxy* proxy() const { return proxy_; }
     QTableView* table() const { return table_; }
     TopOpsChart* chart() const { return chart_; }
+    QString callStackText() const;
     void setNameFilter(const QString& text);
     void setGroupByShape(bool byShape);
     void setScope(OpScope scope);
+    // Kineto traces; false (and unchanged) when the trace has no such
+    // grouping (no call stacks recorded).
+    bool setDeviceGrouping(DeviceOpGrouping grouping);
 
 private:
+    void buildLayout();
+    void connectControls();
     void recompute();
+    void regroupDeviceOps();
+    void showTableFor(bool kineto);
+    void fillGroupings();
+    DeviceOpGrouping deviceGrouping() const;
+    void sortBy(int column);
+    void fitColumns();
     void updateColumnVisibility();
+    void showCallStacks();
 
     std::shared_ptr<const Trace> trace_;
+    std::unique_ptr<const DeviceOpData> device_; // set for Kineto traces
     OpTableModel* model_;
+    DeviceOpTableModel* device_model_;
     SortFilterProxy* proxy_;
     QTableView* table_;
     TopOpsChart* chart_;
     QLineEdit* filter_;
     QCheckBox* by_shape_;
     QComboBox* scope_;
+    QComboBox* grouping_;
     QSpinBox* top_n_;
     QLabel* source_;
+    QPlainTextEdit* stacks_;
 };
 
 } // namespace ts::gui

@@ -16,6 +16,8 @@ public:
                 QWidget* parent = nullptr);
 
     void setTopN(int n);
+    // The Operators tab swaps tables (Trainscope's, Kineto's): each has its own default.
+    void setFallbackColumn(int column) { fallback_column_ = column; }
     int topN() const { return top_n_; }
     int chartedColumn() const { return column_; }
     int barCount() const;
