@@ -273,6 +273,13 @@ private slots:
         QVERIFY(view.detailsHtml().contains(QStringLiteral("2 launched")));
         widget.selectEvent(-1, false);
         QVERIFY(widget.launchArrows().empty());
+        // Zooming to an operator shows the kernel it launched too (F, --find).
+        QVERIFY(view.findAndZoom(QStringLiteral("aten::mm")));
+        QCOMPARE(widget.selectedEvent(), mm);
+        QVERIFY(widget.viewport().start_ns <= double(trace->events[size_t(mm)].start_ns));
+        QVERIFY(widget.viewport().endNs() >= double(trace->events[size_t(gemm)].end_ns()));
+        QVERIFY(!view.findAndZoom(QStringLiteral("no such kernel")));
+        widget.fitAll();
 
         // The utilization row is filled where the kernel runs, empty before it.
         const QImage image = widget.grab().toImage();

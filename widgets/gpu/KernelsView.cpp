@@ -52,6 +52,7 @@ KernelsView::KernelsView(AppSettings* settings, QWidget* parent)
     split->addWidget(chart_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({600, 400}); // the table scrolls; the chart needs room for its names
     auto* body = new QVBoxLayout(body_);
     body->setContentsMargins(0, 0, 0, 0);
     body->addLayout(bar);

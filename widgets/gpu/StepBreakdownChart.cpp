@@ -15,8 +15,14 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent) : ThemedPlot(parent) {
     yAxis->setLabel(tr("Time (us)"));
     xAxis->setLabel(tr("Step"));
     legend->setVisible(true);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     titleElement()->setText(tr("Time per step"));
+    // Beside the bars, not over them: eight categories make the legend as
+    // tall as the plot, and inside it covered the last step's bar.
+    axisRect()->insetLayout()->take(legend);
+    axisRect()->insetLayout()->simplify();
+    plotLayout()->addElement(1, 1, legend); // row 0 is the title
+    plotLayout()->setColumnStretchFactor(1, 0.001);
+    legend->setLayer(QStringLiteral("legend"));
     setMinimumHeight(220);
     connect(this, &QCustomPlot::mouseMove, this, &StepBreakdownChart::showHover);
 }
@@ -52,7 +58,7 @@ void StepBreakdownChart::setContent(const OverviewContent& content) {
     }
     xAxis->setTicker(ticker);
     xAxis->setRange(-0.6, qMax(1, int(steps_.size())) - 0.4);
-    yAxis->setRange(0, max_total > 0 ? max_total * 1.25 : 1.0); // room for the legend
+    yAxis->setRange(0, max_total > 0 ? max_total * 1.05 : 1.0);
     refresh();
 }
 

@@ -21,6 +21,7 @@ TopOpsChart::TopOpsChart(QAbstractItemModel* model, int nameColumn, int fallback
     bars_->setBrush(seriesColor(0));
     bars_->setPen(Qt::NoPen);
     yAxis->setRangeReversed(true); // the largest bar on top
+    connect(this, &QCustomPlot::afterLayout, this, &TopOpsChart::fitValueLabels);
     yAxis->grid()->setVisible(false);
     xAxis->setTickLabels(false);
     setMinimumWidth(260);
@@ -79,10 +80,24 @@ void TopOpsChart::rebuild() {
     bars_->setData(keys, values, true);
     yAxis->setTicker(ticker);
     yAxis->setRange(-0.6, qMax(1, rows) - 0.4);
-    xAxis->setRange(0, max_value > 0 ? max_value * 1.35 : 1.0); // room for the value labels
+    max_value_ = max_value;
+    xAxis->setRange(0, max_value > 0 ? max_value * 1.35 : 1.0); // refined by fitValueLabels
     titleElement()->setText(
         tr("Top %1 by %2").arg(rows).arg(model_->headerData(column_, Qt::Horizontal).toString()));
     refresh();
+}
+
+// The value labels sit right of the bars: once the layout knows the axis
+// width, lengthen the axis so the widest label fits (a fixed margin cut them
+// off in narrow charts).
+void TopOpsChart::fitValueLabels() {
+    const int axis_px = axisRect()->width();
+    if (axis_px <= 0 || max_value_ <= 0 || labels_.isEmpty()) return;
+    int widest = 0;
+    for (const QCPItemText* label : labels_)
+        widest = qMax(widest, QFontMetrics(label->font()).horizontalAdvance(label->text()));
+    const double bar_share = qBound(0.2, 1.0 - (widest + 8.0) / axis_px, 0.95);
+    xAxis->setRange(0, max_value_ / bar_share);
 }
 
 void TopOpsChart::applyExtraTheme(const QPalette&) {

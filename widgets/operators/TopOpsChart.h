@@ -30,11 +30,13 @@ protected:
     void applyExtraTheme(const QPalette& palette) override;
 
 private:
+    void fitValueLabels();
     QAbstractItemModel* model_;
     int name_column_;
     int fallback_column_;
     int column_;
     int top_n_ = 15;
+    double max_value_ = 0;
     QCPBars* bars_;
     QList<QCPItemText*> labels_;
 };

@@ -8,6 +8,7 @@
 #include "runs/RunsView.h"
 #include "shell/DocumentLoader.h"
 #include "shell/MainWindow.h"
+#include "timeline/TimelineView.h"
 #include "training/RunController.h"
 
 namespace ts::gui {
@@ -83,6 +84,11 @@ void Automation::finishWhenSettled() {
     RunsView* runs = window_.runsView();
     if (runs->isScanning() || window_.loader()->busy()) {
         QTimer::singleShot(kPollMs, this, &Automation::finishWhenSettled);
+        return;
+    }
+    if (!options_.find.isEmpty() && !window_.timelineView()->findAndZoom(options_.find)) {
+        fail(tr("--find '%1': no event of the opened trace has that in its name")
+                 .arg(options_.find));
         return;
     }
     if (window_.currentView() == View::Runs &&

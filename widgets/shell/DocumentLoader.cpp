@@ -33,18 +33,19 @@ DocumentLoader::~DocumentLoader() {
 }
 
 void DocumentLoader::open(const QString& path) {
-    if (watcher_.isRunning())
+    if (loading_active_)
         queued_.append(path);
     else
         start(path);
 }
 
 void DocumentLoader::cancel() {
-    if (watcher_.isRunning() && shared_) shared_->cancel = true;
+    if (loading_active_ && shared_) shared_->cancel = true;
 }
 
 void DocumentLoader::start(const QString& path) {
     loading_ = path;
+    loading_active_ = true;
     last_done_ = -1;
     shared_ = std::make_shared<Shared>();
     ReadProgress progress;
@@ -71,9 +72,11 @@ void DocumentLoader::poll() {
 
 void DocumentLoader::onFinished() {
     poll_.stop();
+    loading_active_ = false;
     const OpenedDocument doc = watcher_.result();
     emit opened(doc);
-    if (!queued_.isEmpty() && !watcher_.isRunning()) start(queued_.takeFirst());
+    // A slot of `opened` may have started the next load already.
+    if (!queued_.isEmpty() && !loading_active_) start(queued_.takeFirst());
 }
 
 } // namespace ts::gui

@@ -27,8 +27,8 @@ public:
     ~DocumentLoader() override;
 
     // Loading, or paths waiting in line.
-    bool busy() const { return watcher_.isRunning() || !queued_.isEmpty(); }
-    QString loadingPath() const { return watcher_.isRunning() ? loading_ : QString(); }
+    bool busy() const { return loading_active_ || !queued_.isEmpty(); }
+    QString loadingPath() const { return loading_active_ ? loading_ : QString(); }
 
 public slots:
     void open(const QString& path);
@@ -54,6 +54,10 @@ private:
     QString loading_;
     QStringList queued_;
     qint64 last_done_ = -1;
+    // From start() until onFinished() ran: a finished future whose signal is
+    // still queued must not be replaced (its document would never arrive),
+    // which QFutureWatcher::isRunning() alone does not tell.
+    bool loading_active_ = false;
 };
 
 } // namespace ts::gui

@@ -45,6 +45,11 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
         QObject::tr("Tab to show: overview, live, operators, kernels, timeline, runs, "
                     "experiments or roofline."),
         QStringLiteral("VIEW"));
+    const QCommandLineOption find(
+        QStringLiteral("find"),
+        QObject::tr("Timeline: select the first event whose name contains TEXT and zoom to it "
+                    "and the device work it launched."),
+        QStringLiteral("TEXT"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QObject::tr("Save a PNG of the window when done."),
                                         QStringLiteral("FILE"));
@@ -66,7 +71,7 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QObject::tr("Run directories or traces to open."),
                                  QStringLiteral("[PATH...]"));
-    parser.addOptions({preset, config, set, run, open, view, screenshot, quit, runs, theme,
+    parser.addOptions({preset, config, set, run, open, view, find, screenshot, quit, runs, theme,
                        settings, size, no_checkpoints});
 
     if (!parser.parse(arguments)) {
@@ -87,6 +92,7 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     // `trainscope PATH...` (file managers, the .desktop entry) means --open for each.
     o.open = parser.values(open) + parser.positionalArguments();
     o.view = parser.value(view);
+    o.find = parser.value(find);
     o.screenshot = parser.value(screenshot);
     o.quit_when_done = parser.isSet(quit);
     o.runs_dir = parser.value(runs);

@@ -3,6 +3,7 @@
 //   trainscope --preset NAME --run --screenshot FILE.png --quit-when-done
 //   trainscope --open RUN_DIR_OR_TRACE --view timeline --screenshot t.png --quit-when-done
 //   trainscope --open A.json --open B.json.gz   (or: trainscope A.json B.json.gz)
+//   trainscope --open T.json --view timeline --find aten::conv2d --screenshot t.png
 #include <optional>
 
 #include <QSize>
@@ -17,6 +18,7 @@ struct LaunchOptions {
     bool run = false;
     QStringList open;   // run directories or trace files, opened in this order
     QString view;       // live | operators | timeline | runs
+    QString find;       // timeline: select the first event named like this, zoom to it
     QString screenshot; // PNG written when the run (or the open) is done
     bool quit_when_done = false;
     QString runs_dir;      // where new runs go (default ./runs)

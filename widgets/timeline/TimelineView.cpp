@@ -131,6 +131,16 @@ void TimelineView::runSearch() {
     updateMatchLabel();
 }
 
+bool TimelineView::findAndZoom(const QString& text) {
+    setSearchText(text);
+    if (!trace_ || search_.matches().empty()) return false;
+    timeline_->fitAll();
+    timeline_->selectEvent(-1, false);
+    nextMatch();
+    timeline_->zoomToEvent(timeline_->selectedEvent());
+    return timeline_->selectedEvent() >= 0;
+}
+
 void TimelineView::nextMatch() {
     if (!trace_) return;
     const int32_t current = timeline_->selectedEvent();

@@ -33,6 +33,9 @@ public slots:
     void setSearchText(const QString& text);
     void nextMatch();
     void previousMatch();
+    // Searches `text`, selects the first match in time and zooms to it (and
+    // to the device work it launched); false when nothing matches.
+    bool findAndZoom(const QString& text);
 
 private:
     void runSearch();

@@ -1,5 +1,6 @@
 #include "timeline/TimelineWidget.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QElapsedTimer>
@@ -97,9 +98,19 @@ void TimelineWidget::selectEvent(int32_t event, bool reveal) {
 }
 
 void TimelineWidget::zoomToEvent(int32_t event) {
-    if (!layout_.trace() || event < 0) return;
-    const TraceEvent& e = layout_.trace()->events[size_t(event)];
-    scene_.view.show(double(e.start_ns), double(e.end_ns()), 0.15);
+    const auto& trace = layout_.trace();
+    if (!trace || event < 0 || size_t(event) >= trace->events.size()) return;
+    const TraceEvent& e = trace->events[size_t(event)];
+    // With the device work it launched (or the call that launched it): cause
+    // and effect in one view.
+    int64_t lo = e.start_ns, hi = e.end_ns();
+    if (tracks_)
+        for (const LaunchPair& launch : tracks_->launches.linksFor(*trace, event, kMaxArrows)) {
+            lo = std::min({lo, trace->events[size_t(launch.first)].start_ns,
+                           trace->events[size_t(launch.second)].start_ns});
+            hi = std::max(hi, trace->events[size_t(launch.second)].end_ns());
+        }
+    scene_.view.show(double(lo), double(hi), 0.15);
     selectEvent(event, true);
 }
 
