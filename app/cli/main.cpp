@@ -116,8 +116,14 @@ int main(int argc, char** argv) {
     trace_cmd->add_option("--sort", trace.sort, "column to sort by");
     trace_cmd->add_option("--limit", trace.limit, "rows to print (0 = all)");
     trace_cmd->add_option("--view", trace.view,
-                          "GPU views of a torch.profiler trace: overview, operators, kernels or "
-                          "kernels-by-op (--group-by name, shapes, stack, shapes-stack)");
+                          "GPU views of a torch.profiler trace: overview, operators, kernels, "
+                          "kernels-by-op (--group-by name, shapes, stack, shapes-stack) or "
+                          "memory (also Trainscope's own traces)");
+    trace_cmd->add_option("--device", trace.device, "--view memory: one device (GPU0, CPU)");
+    trace_cmd->add_option("--start-us", trace.start_us,
+                          "--view memory: tables from this time (us from the trace start)");
+    trace_cmd->add_option("--end-us", trace.end_us,
+                          "--view memory: tables up to this time (exclusive)");
     trace_cmd->add_flag("--plugin-compatible", trace.plugin_compatible,
                         "the TensorBoard plugin's exact rules (see docs/gpu-traces.md)");
 

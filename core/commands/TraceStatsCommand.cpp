@@ -1,15 +1,19 @@
 #include "commands/TraceStatsCommand.h"
 
+#include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "analysis/GpuTraceAnalysis.h"
+#include "analysis/MemoryView.h"
 #include "analysis/OpStats.h"
 #include "analysis/OpTableFormat.h"
 #include "analysis/StepBreakdown.h"
 #include "commands/Commands.h"
 #include "report/GpuTraceReport.h"
+#include "report/MemoryReport.h"
 #include "trace/ChromeTraceReader.h"
 
 namespace ts {
@@ -68,13 +72,72 @@ DeviceOpGrouping parseDeviceGrouping(const std::string& text) {
                                 "'; expected 'name', 'shapes', 'stack' or 'shapes-stack'.");
 }
 
-// The GPU views (--view): Overview, Operators, Kernels.
+// Microseconds as ns; "" leaves `ns` as it is (an open end).
+void parseMicros(const std::string& text, const char* option, int64_t& ns) {
+    if (text.empty()) return;
+    size_t used = 0;
+    double us = 0;
+    try {
+        us = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || !std::isfinite(us) || std::fabs(us) > 9e12)
+        throw std::invalid_argument(std::string("Option ") + option + " is '" + text +
+                                    "'; expected microseconds from the start of the trace.");
+    ns = static_cast<int64_t>(std::llround(us * 1000));
+}
+
+MemoryTimeRange parseMemoryRange(const TraceStatsOptions& o) {
+    MemoryTimeRange range;
+    parseMicros(o.start_us, "--start-us", range.start_ns);
+    parseMicros(o.end_us, "--end-us", range.end_ns);
+    if (range.end_ns <= range.start_ns)
+        throw std::invalid_argument("Option --end-us (" + o.end_us +
+                                    ") must be after --start-us (" + o.start_us + ").");
+    return range;
+}
+
+// --view memory: the curve's peak, the allocations and the per-operator
+// statistics, per device.
+void printMemoryView(const Trace& trace, const TraceStatsOptions& o, std::ostream& out) {
+    const MemoryTimeRange range = parseMemoryRange(o);
+    GpuAnalysisOptions options;
+    options.plugin_compatible = o.plugin_compatible;
+    MemoryView view = computeMemoryView(trace, range, options);
+    if (view.empty())
+        throw std::invalid_argument(o.file + ": no memory records for --view memory "
+                                             "(torch.profiler's profile_memory=True, or "
+                                             "Trainscope's memory samples).");
+    if (!o.device.empty()) {
+        std::string names;
+        for (const DeviceMemoryView& d : view.devices)
+            names += (names.empty() ? "'" : ", '") + d.name + "'";
+        std::vector<DeviceMemoryView> kept;
+        for (DeviceMemoryView& d : view.devices)
+            if (d.name == o.device) kept.push_back(std::move(d));
+        if (kept.empty())
+            throw std::invalid_argument("Option --device is '" + o.device + "'; the trace has " +
+                                        names + ".");
+        view.devices = std::move(kept);
+    }
+    if (o.format == "json")
+        out << memoryJson(view, o.limit).dump(2) << '\n';
+    else
+        out << (o.format == "csv" ? memoryCsv(view, o.limit) : memoryText(view, o.limit));
+}
+
+// The GPU views (--view): Overview, Operators, Kernels, Memory.
 void printGpuView(const Trace& trace, const TraceStatsOptions& o, std::ostream& out) {
+    if (o.view == "memory") return printMemoryView(trace, o, out);
+    if (!o.device.empty() || !o.start_us.empty() || !o.end_us.empty())
+        throw std::invalid_argument("Options --device, --start-us and --end-us apply to "
+                                    "--view memory only.");
     if (o.view != "overview" && o.view != "operators" && o.view != "kernels" &&
         o.view != "kernels-by-op")
         throw std::invalid_argument("Option --view is '" + o.view +
-                                    "'; expected 'overview', 'operators', 'kernels' or "
-                                    "'kernels-by-op'.");
+                                    "'; expected 'overview', 'operators', 'kernels', "
+                                    "'kernels-by-op' or 'memory'.");
     GpuAnalysisOptions options;
     options.plugin_compatible = o.plugin_compatible;
     const GpuTraceAnalysis a = analyzeGpuTrace(trace, options);
@@ -112,6 +175,9 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
             printGpuView(readChromeTraceFile(options.file), options, out);
             return exit_code::kOk;
         }
+        if (!options.device.empty() || !options.start_us.empty() || !options.end_us.empty())
+            throw std::invalid_argument("Options --device, --start-us and --end-us apply to "
+                                        "--view memory only.");
         const OpGrouping grouping = parseGrouping(options.group_by);
         const OpScope scope = parseScope(options.scope);
         const Trace trace = readChromeTraceFile(options.file);

@@ -2,7 +2,8 @@
 // `trainscope-cli trace-stats FILE`: the operator table of a Chrome trace
 // (Trainscope's own trace.json or a torch.profiler export) as text, CSV or
 // JSON; with --view, the GPU views of a torch.profiler (Kineto) trace as
-// torch.profiler's TensorBoard plugin showed them (docs/gpu-traces.md).
+// torch.profiler's TensorBoard plugin showed them (docs/gpu-traces.md); --view
+// memory also reads Trainscope's own memory samples.
 #include <cstddef>
 #include <ostream>
 #include <string>
@@ -20,6 +21,10 @@ struct TraceStatsOptions {
     // kernels-by-op; operators take --group-by name, shapes, stack or
     // shapes-stack and are sorted by device (else host) self time.
     std::string view;
+    // --view memory only: the device ("GPU0", "CPU"; "" all) and the time
+    // range [start, end) in microseconds from the start of the trace ("" open),
+    // as text so that a bad value is reported with the option's name.
+    std::string device, start_us, end_us;
     bool plugin_compatible = false; // reproduce the TensorBoard plugin's numbers exactly
 };
 

@@ -1,0 +1,140 @@
+#include "analysis/MemoryRecords.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ts {
+
+namespace {
+
+// The plugin's device names; "" for device types it does not know (it skips them).
+std::string deviceName(int type, int id) {
+    if (type == 0) return "CPU";
+    if (type == 1) return "GPU" + std::to_string(id);
+    return {};
+}
+
+// The deepest node under `root` whose [start, end) holds t, marking every
+// node on the way as reached; -1 when t is outside the root. Siblings never
+// overlap (the tree drops partial overlaps), so the only candidate child is
+// the last one starting at or before t.
+int32_t descend(const DeviceOpTree& tree, int32_t root, int64_t t, std::vector<uint8_t>& reached) {
+    const OpNode& r = tree.nodes[root];
+    if (t < r.start || t >= r.end) return -1;
+    int32_t at = root;
+    for (;;) {
+        reached[at] = 1;
+        const std::vector<int32_t>& kids = tree.nodes[at].children;
+        auto it = std::upper_bound(kids.begin(), kids.end(), t,
+                                   [&](int64_t v, int32_t c) { return v < tree.nodes[c].start; });
+        if (it == kids.begin() || t >= tree.nodes[*(it - 1)].end) return at;
+        at = *(it - 1);
+    }
+}
+
+std::vector<int32_t> parentsOf(const DeviceOpTree& tree) {
+    std::vector<int32_t> parent(tree.nodes.size(), -1);
+    for (size_t n = 0; n < tree.nodes.size(); ++n)
+        for (int32_t c : tree.nodes[n].children)
+            parent[c] = static_cast<int32_t>(n);
+    return parent;
+}
+
+// Each record goes to the real operator it falls in on its lane's tree.
+void attribute(const DeviceOpTree& tree, const std::vector<int32_t>& lanes, MemoryRecords& all) {
+    std::map<int32_t, int32_t> root_of_lane;
+    for (int32_t root : tree.roots)
+        root_of_lane.emplace(tree.nodes[root].lane, root);
+    all.reached.assign(tree.nodes.size(), 0);
+    for (size_t i = 0; i < all.records.size(); ++i) {
+        auto it = root_of_lane.find(lanes[i]);
+        if (it == root_of_lane.end()) continue;
+        const int32_t deepest = descend(tree, it->second, all.records[i].t_ns, all.reached);
+        if (deepest >= 0 && tree.nodes[deepest].real_operator) all.records[i].node = deepest;
+    }
+}
+
+MemoryRecords kinetoRecords(const Trace& trace, std::vector<int32_t>& lanes) {
+    MemoryRecords all;
+    std::vector<const DeviceMemoryEvent*> kept;
+    std::vector<std::string> names;
+    for (const DeviceMemoryEvent& m : trace.kineto.memory) {
+        std::string name = deviceName(m.device_type, m.device_id);
+        if (name.empty()) continue;
+        kept.push_back(&m);
+        names.push_back(std::move(name));
+    }
+    // Records in time order, as the plugin sorts them (Kineto writes some late).
+    std::vector<size_t> order(kept.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return kept[a]->t_ns < kept[b]->t_ns; });
+    all.devices = names;
+    std::sort(all.devices.begin(), all.devices.end());
+    all.devices.erase(std::unique(all.devices.begin(), all.devices.end()), all.devices.end());
+    for (size_t i : order) {
+        const DeviceMemoryEvent& m = *kept[i];
+        MemoryRecord r;
+        r.t_ns = m.t_ns;
+        r.device = static_cast<int32_t>(
+            std::lower_bound(all.devices.begin(), all.devices.end(), names[i]) -
+            all.devices.begin());
+        r.addr = m.addr;
+        r.bytes = m.bytes;
+        r.allocated = m.total_allocated;
+        r.reserved = m.total_reserved;
+        all.records.push_back(r);
+        lanes.push_back(m.lane);
+    }
+    return all;
+}
+
+// Trainscope's own samples name their innermost event; samples read back
+// from a file do not, and then the only thread with operators (if there is
+// just one) is the one that allocated.
+MemoryRecords ownRecords(const Trace& trace, const DeviceOpTree& tree,
+                         std::vector<int32_t>& lanes) {
+    MemoryRecords all;
+    all.own_samples = true;
+    all.devices = {"CPU"};
+    const int32_t only_lane = tree.roots.size() == 1 ? tree.nodes[tree.roots[0]].lane : -1;
+    for (const MemorySample& s : trace.memory) {
+        MemoryRecord r;
+        r.t_ns = s.t_ns;
+        r.device = 0;
+        r.bytes = s.delta_bytes;
+        r.allocated = s.live_bytes;
+        r.event = s.event;
+        all.records.push_back(r);
+        lanes.push_back(s.event >= 0 ? trace.events[s.event].lane : only_lane);
+    }
+    return all;
+}
+
+} // namespace
+
+MemoryRecords collectMemoryRecords(const Trace& trace, const DeviceOpTree& tree) {
+    std::vector<int32_t> lanes;
+    MemoryRecords all =
+        trace.kineto.memory.empty() ? ownRecords(trace, tree, lanes) : kinetoRecords(trace, lanes);
+    attribute(tree, lanes, all);
+    all.parent = parentsOf(tree);
+    for (MemoryRecord& r : all.records)
+        if (r.event < 0 && r.node >= 0) r.event = tree.nodes[r.node].event;
+    return all;
+}
+
+std::string memoryOpLabel(const Trace& trace, const DeviceOpTree& tree, const MemoryRecords& all,
+                          const MemoryRecord& record) {
+    if (record.event < 0) return "<unknown>";
+    const std::string& name = trace.nameOf(trace.events[record.event]);
+    if (name.rfind("aten::empty", 0) != 0) return name;
+    if (record.node >= 0 && all.parent[record.node] >= 0)
+        return tree.nameOf(trace, tree.nodes[all.parent[record.node]]) + " (" + name + ")";
+    const int32_t up = trace.events[record.event].parent;
+    if (record.node < 0 && up >= 0) return trace.nameOf(trace.events[up]) + " (" + name + ")";
+    return name;
+}
+
+} // namespace ts
