@@ -45,6 +45,7 @@ std::vector<MemoryRow> kinetoMemoryRows(const Trace& trace) {
         MemoryRow& row = rows[key];
         if (row.label.empty()) row.label = memoryLabel(m->device_type, m->device_id);
         running[key] += m->bytes;
+        row.from_deltas = row.from_deltas || m->total_allocated < 0;
         row.allocated.add(m->t_ns,
                           double(m->total_allocated >= 0 ? m->total_allocated : running[key]));
         if (m->total_reserved >= 0) row.reserved.add(m->t_ns, double(m->total_reserved));

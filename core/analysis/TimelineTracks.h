@@ -23,6 +23,9 @@ struct MemoryRow {
     std::string label;       // "GPU 0 memory", "CPU memory"
     CounterSeries allocated; // bytes in use
     CounterSeries reserved;  // bytes held by the caching allocator; empty if unrecorded
+    // The trace has no totals (older Kineto): `allocated` sums the events'
+    // bytes, the change since the trace began, not what was in use.
+    bool from_deltas = false;
 };
 
 struct StepSpan {

@@ -123,6 +123,7 @@ TEST(TimelineTracks, GpuUtilizationAndMemoryRows) {
     EXPECT_EQ(m.allocated.size(), 3u);
     EXPECT_EQ(m.allocated.peak(), 3000);
     EXPECT_EQ(m.reserved.peak(), 4000);
+    EXPECT_FALSE(m.from_deltas);
     EXPECT_EQ(tracks.memory[1].label, "CPU memory");
     EXPECT_EQ(tracks.memory[1].allocated.peak(), 640);
     EXPECT_EQ(tracks.counterRows(), 3u);
@@ -138,6 +139,25 @@ TEST(TimelineTracks, OwnTracesGetTheirCpuMemoryRowAndNoGpuRows) {
     EXPECT_EQ(tracks.memory[0].allocated.peak(), 300);
     EXPECT_TRUE(tracks.memory[0].reserved.empty());
     EXPECT_TRUE(tracks.launches.empty());
+}
+
+TEST(TimelineTracks, MemoryWithoutTotalsIsTheNetChange) {
+    // Older Kineto traces (2021) record only "Bytes": the row sums them.
+    const Trace t = parseChromeTrace(R"json({"traceEvents": [
+      {"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 1, "tid": 1, "ts": 0, "dur": 50},
+      {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 1, "s": "t",
+       "args": {"Device Type": 1, "Device Id": 0, "Bytes": 100}},
+      {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 2, "s": "t",
+       "args": {"Device Type": 1, "Device Id": 0, "Bytes": 300}},
+      {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 3, "s": "t",
+       "args": {"Device Type": 1, "Device Id": 0, "Bytes": -350}}]})json",
+                                     "old.json");
+    const TimelineTracks tracks = buildTimelineTracks(t);
+    ASSERT_EQ(tracks.memory.size(), 1u);
+    EXPECT_TRUE(tracks.memory[0].from_deltas);
+    EXPECT_EQ(tracks.memory[0].allocated.peak(), 400);
+    EXPECT_EQ(tracks.memory[0].allocated.valueAt(2), 50);
+    EXPECT_TRUE(tracks.memory[0].reserved.empty());
 }
 
 } // namespace

@@ -140,9 +140,11 @@ void paintMemoryRow(QPainter& p, const TimelineScene& s, const MemoryRow& row, i
         row.reserved.empty()
             ? QString()
             : QObject::tr(" · reserved (dashed) peak %1").arg(format::bytes(row.reserved.peak()));
-    p.drawText(
-        QRectF(4, y, 800, h), Qt::AlignLeft | Qt::AlignTop,
-        QObject::tr("allocated peak %1 (▼)%2").arg(format::bytes(row.allocated.peak()), reserved));
+    p.drawText(QRectF(4, y, 800, h), Qt::AlignLeft | Qt::AlignTop,
+               (row.from_deltas ? QObject::tr("net allocated since the trace began (it recorded no "
+                                              "totals), peak %1 (▼)%2")
+                                : QObject::tr("allocated peak %1 (▼)%2"))
+                   .arg(format::bytes(row.allocated.peak()), reserved));
 }
 
 void arrowHead(QPainter& p, QPointF tip, bool downwards, const QColor& color) {
@@ -222,6 +224,7 @@ void paintCounterRows(QPainter& p, const TimelineScene& s, const QPalette& pal) 
         const int y = layout.counterY(i);
         p.setPen(pal.color(QPalette::Midlight));
         p.drawLine(0, y + h, s.view.width_px, y + h);
+        p.save(); // each row shrinks the font for its caption
         if (i < gpus) {
             QColor fill = seriesColor(2);
             fill.setAlpha(170);
@@ -230,6 +233,7 @@ void paintCounterRows(QPainter& p, const TimelineScene& s, const QPalette& pal) 
         } else if (size_t(i - gpus) < s.tracks->memory.size()) {
             paintMemoryRow(p, s, s.tracks->memory[size_t(i - gpus)], y, h, seriesColor(0), pal);
         }
+        p.restore();
     }
     p.restore();
 }
