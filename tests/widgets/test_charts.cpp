@@ -113,7 +113,9 @@ private slots:
             QtConcurrent::run([&] { return renderer.render(barSpec(), stem).size(); });
         QTRY_VERIFY_WITH_TIMEOUT(done.isFinished(), 20000);
         QCOMPARE(done.result(), size_t(2));
-        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("worker.png"))));
+        // Posted, not waited for: the worker may finish before the GUI thread
+        // has run the drawing, so wait for the file, serving events.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(QStringLiteral("worker.png"))), 20000);
     }
 
     // The GUI's ladder chart and the ladder report's PNG are the same picture.
