@@ -92,5 +92,34 @@ TEST_F(TraceStatsCommand, BadInputExitsWithTwoAndNamesTheProblem) {
     EXPECT_TRUE(out_.str().empty());
 }
 
+// --view memory on the TensorBoard plugin's memory fixture: devices, the
+// per-operator table in JSON, and the options that only this view takes.
+TEST_F(TraceStatsCommand, MemoryViewAndItsOptions) {
+    options_.file = std::string(TRAINSCOPE_TEST_DATA_DIR) + "/tb_plugin/test_memory_view.json";
+    options_.view = "memory";
+    options_.format = "json";
+    ASSERT_EQ(run(), 0) << err_.str();
+    const auto j = nlohmann::json::parse(out_.str());
+    ASSERT_EQ(j["devices"].size(), 2u);
+    EXPECT_EQ(j["devices"][0]["name"], "CPU");
+    EXPECT_EQ(j["devices"][1]["name"], "GPU0");
+    EXPECT_FALSE(j["devices"][1]["operators"].empty());
+
+    options_.device = "GPU0";
+    options_.format = "csv";
+    ASSERT_EQ(run(), 0) << err_.str();
+    EXPECT_NE(out_.str().find("GPU0"), std::string::npos);
+    EXPECT_EQ(out_.str().find("\nCPU,"), std::string::npos) << out_.str();
+
+    options_.device = "GPU3";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("GPU3"), std::string::npos) << err_.str();
+    options_.device.clear();
+    options_.start_us = "soon";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("--start-us"), std::string::npos) << err_.str();
+    EXPECT_TRUE(out_.str().empty());
+}
+
 } // namespace
 } // namespace ts
