@@ -23,10 +23,12 @@ void CounterSeries::add(int64_t t_ns, double value) {
 void CounterSeries::finish() {
     block_max_.clear();
     peak_ = 0;
+    lowest_ = 0;
     peak_time_ = times_.empty() ? 0 : times_.front();
     for (size_t i = 0; i < values_.size(); ++i) {
         if (i % kBlock == 0) block_max_.push_back(values_[i]);
         block_max_.back() = std::max(block_max_.back(), values_[i]);
+        lowest_ = std::min(lowest_, values_[i]);
         if (i == 0 || values_[i] > peak_) {
             peak_ = values_[i];
             peak_time_ = times_[i];

@@ -25,6 +25,7 @@ public:
     int64_t timeAt(size_t i) const { return times_[i]; }
     double valueAt(size_t i) const { return values_[i]; }
     double peak() const { return peak_; }
+    double lowest() const { return lowest_; } // negative for net changes that start with frees
     int64_t peakTime() const { return peak_time_; }
     // Largest value in effect during [t0, t1) (the sample before t0 counts);
     // false when the series has not started by t1.
@@ -37,6 +38,7 @@ private:
     std::vector<double> values_;
     std::vector<double> block_max_; // max of each kBlock consecutive samples
     double peak_ = 0;
+    double lowest_ = 0;
     int64_t peak_time_ = 0;
 };
 

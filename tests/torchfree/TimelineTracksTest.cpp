@@ -158,6 +158,16 @@ TEST(TimelineTracks, MemoryWithoutTotalsIsTheNetChange) {
     EXPECT_EQ(tracks.memory[0].allocated.peak(), 400);
     EXPECT_EQ(tracks.memory[0].allocated.valueAt(2), 50);
     EXPECT_TRUE(tracks.memory[0].reserved.empty());
+    EXPECT_EQ(tracks.memory[0].allocated.lowest(), 0); // never below the start here
+}
+
+TEST(CounterSeries, LowestCoversNetChangesThatStartWithFrees) {
+    CounterSeries s;
+    s.add(0, -500);
+    s.add(10, 200);
+    s.finish();
+    EXPECT_EQ(s.lowest(), -500);
+    EXPECT_EQ(s.peak(), 200);
 }
 
 } // namespace

@@ -201,6 +201,13 @@ private slots:
         QCOMPARE(runApplication({"trainscope", "--settings", dir.filePath("s.ini"), "--open", a,
                                  "--open", dir.filePath("missing.json"), "--quit-when-done"}),
                  1);
+        // --find with no match, and after a failed open: exit 1 once (it used to recurse).
+        QCOMPARE(runApplication({"trainscope", "--settings", dir.filePath("s.ini"), "--open", a,
+                                 "--find", "no such event", "--quit-when-done"}),
+                 1);
+        QCOMPARE(runApplication({"trainscope", "--settings", dir.filePath("s.ini"), "--open",
+                                 dir.filePath("missing.json"), "--find", "x", "--quit-when-done"}),
+                 1);
     }
 };
 

@@ -273,6 +273,13 @@ private slots:
         QVERIFY(view.detailsHtml().contains(QStringLiteral("2 launched")));
         widget.selectEvent(-1, false);
         QVERIFY(widget.launchArrows().empty());
+        // Showing another trace and this one again reuses its tracks.
+        const TimelineTracks* tracks = widget.tracks();
+        view.setTrace(std::make_shared<const Trace>(testing::makeTinyTrace()),
+                      QStringLiteral("tiny"));
+        QVERIFY(widget.tracks() != tracks);
+        view.setTrace(trace, QStringLiteral("kineto"));
+        QCOMPARE(widget.tracks(), tracks);
         // Zooming to an operator shows the kernel it launched too (F, --find).
         QVERIFY(view.findAndZoom(QStringLiteral("aten::mm")));
         QCOMPARE(widget.selectedEvent(), mm);

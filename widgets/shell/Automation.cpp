@@ -1,6 +1,7 @@
 #include "shell/Automation.h"
 
 #include <cstdio>
+#include <utility>
 
 #include <QTableView>
 
@@ -86,9 +87,10 @@ void Automation::finishWhenSettled() {
         QTimer::singleShot(kPollMs, this, &Automation::finishWhenSettled);
         return;
     }
-    if (!options_.find.isEmpty() && !window_.timelineView()->findAndZoom(options_.find)) {
-        fail(tr("--find '%1': no event of the opened trace has that in its name")
-                 .arg(options_.find));
+    // Taken out first: fail() comes back here, and must not search again.
+    const QString find = std::exchange(options_.find, QString());
+    if (!find.isEmpty() && !window_.timelineView()->findAndZoom(find)) {
+        fail(tr("--find '%1': no event of the opened trace has that in its name").arg(find));
         return;
     }
     if (window_.currentView() == View::Runs &&

@@ -42,7 +42,7 @@ void TimelineWidget::updateMetrics() {
 
 void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace) {
     layout_.setTrace(trace);
-    tracks_ = trace ? std::make_shared<const TimelineTracks>(buildTimelineTracks(*trace)) : nullptr;
+    tracks_ = tracksFor(trace);
     scene_.tracks = tracks_.get();
     layout_.setCounterRows(tracks_ ? int(tracks_->counterRows()) : 0);
     if (trace) painter_.prepare(*trace, palette());
@@ -55,6 +55,20 @@ void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace) {
     scene_.view.setWidth(width() - scene_.gutter_px);
     scene_.view.fit();
     changed();
+}
+
+std::shared_ptr<const TimelineTracks>
+TimelineWidget::tracksFor(const std::shared_ptr<const Trace>& trace) {
+    if (!trace) return nullptr;
+    // Closed documents' traces are gone: drop their entries.
+    cache_.erase(std::remove_if(cache_.begin(), cache_.end(),
+                                [](const CachedTracks& c) { return c.trace.expired(); }),
+                 cache_.end());
+    for (const CachedTracks& c : cache_)
+        if (c.trace.lock() == trace) return c.tracks;
+    auto tracks = std::make_shared<const TimelineTracks>(buildTimelineTracks(*trace));
+    cache_.push_back({trace, tracks});
+    return tracks;
 }
 
 int TimelineWidget::maxScrollY() const {

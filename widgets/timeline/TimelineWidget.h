@@ -69,6 +69,14 @@ private:
 
     TimelineLayout layout_;
     std::shared_ptr<const TimelineTracks> tracks_;
+    // Tracks of traces shown before (several documents stay open): switching
+    // back reuses them instead of redoing the launch analysis on this thread.
+    struct CachedTracks {
+        std::weak_ptr<const Trace> trace;
+        std::shared_ptr<const TimelineTracks> tracks;
+    };
+    std::vector<CachedTracks> cache_;
+    std::shared_ptr<const TimelineTracks> tracksFor(const std::shared_ptr<const Trace>& trace);
     TimelinePainter painter_;
     TimelineScene scene_;
     std::vector<uint8_t> name_matches_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <QFontMetrics>
 #include <QObject>
@@ -15,6 +16,15 @@ namespace ts::gui {
 namespace {
 
 constexpr double kArrowHeadPx = 6;
+
+// The whole nanoseconds pixel column x covers, at least one: zoomed in to
+// 0.02 ns a pixel, truncating both ends gave empty columns (0 % busy inside
+// a kernel) with a full one every 50 pixels.
+std::pair<int64_t, int64_t> columnSpan(const TimelineViewport& view, double x) {
+    const auto t0 = int64_t(std::floor(view.timeAt(x)));
+    const auto t1 = int64_t(std::ceil(view.timeAt(x + 1)));
+    return {t0, std::max(t0 + 1, t1)};
+}
 
 struct Span {
     int64_t step;
@@ -64,8 +74,8 @@ void paintBusyRow(QPainter& p, const TimelineScene& s, const BusyTrack& busy, in
     area.reserve(s.view.width_px * 2 + 4);
     area << QPointF(0, y + h);
     for (int x = 0; x < s.view.width_px; ++x) {
-        const auto t0 = int64_t(s.view.timeAt(x)), t1 = int64_t(s.view.timeAt(x + 1));
-        const double top = y + h - busy.fraction(t0, t1) * (h - 2);
+        const auto span = columnSpan(s.view, x);
+        const double top = y + h - busy.fraction(span.first, span.second) * (h - 2);
         area << QPointF(x, top) << QPointF(x + 1, top);
     }
     area << QPointF(s.view.width_px, y + h);
@@ -86,17 +96,21 @@ std::vector<double> columnMaxima(const CounterSeries& series, const TimelineView
     std::vector<double> out(size_t(std::max(0, view.width_px)), std::nan(""));
     for (int x = 0; x < view.width_px; ++x) {
         double v = 0;
-        if (series.maxOver(int64_t(view.timeAt(x)), int64_t(view.timeAt(x + 1)), v))
-            out[size_t(x)] = v;
+        const auto span = columnSpan(view, x);
+        if (series.maxOver(span.first, span.second, v)) out[size_t(x)] = v;
     }
     return out;
 }
 
-QPolygonF curve(const std::vector<double>& values, int y, int h, double scale) {
+// Values mapped onto the row: `low` (0, or below for net changes that
+// start with frees) at the bottom, `high` at the top; never outside the row.
+QPolygonF curve(const std::vector<double>& values, int y, int h, double low, double high) {
     QPolygonF line;
+    const double span = std::max(high - low, 1.0);
     for (size_t x = 0; x < values.size(); ++x)
         if (!std::isnan(values[x])) {
-            const double top = y + h - values[x] / scale * (h - 2);
+            const double share = std::clamp((values[x] - low) / span, 0.0, 1.0);
+            const double top = y + h - share * (h - 2);
             line << QPointF(double(x), top) << QPointF(double(x) + 1, top);
         }
     return line;
@@ -115,8 +129,9 @@ void paintPeakMarker(QPainter& p, const TimelineScene& s, const CounterSeries& s
 
 void paintMemoryRow(QPainter& p, const TimelineScene& s, const MemoryRow& row, int y, int h,
                     const QColor& color, const QPalette& pal) {
-    const double scale = std::max({row.allocated.peak(), row.reserved.peak(), 1.0});
-    QPolygonF allocated = curve(columnMaxima(row.allocated, s.view), y, h, scale);
+    const double high = std::max({row.allocated.peak(), row.reserved.peak(), 1.0});
+    const double low = std::min(row.allocated.lowest(), 0.0);
+    QPolygonF allocated = curve(columnMaxima(row.allocated, s.view), y, h, low, high);
     if (!allocated.isEmpty()) {
         QPolygonF area = allocated;
         area.prepend(QPointF(allocated.front().x(), y + h));
@@ -131,7 +146,7 @@ void paintMemoryRow(QPainter& p, const TimelineScene& s, const MemoryRow& row, i
     }
     if (!row.reserved.empty()) {
         p.setPen(QPen(color.darker(140), 1.2, Qt::DashLine));
-        p.drawPolyline(curve(columnMaxima(row.reserved, s.view), y, h, scale));
+        p.drawPolyline(curve(columnMaxima(row.reserved, s.view), y, h, low, high));
     }
     paintPeakMarker(p, s, row.allocated, y, pal.color(QPalette::Highlight));
     p.setPen(pal.color(QPalette::WindowText));
@@ -177,8 +192,7 @@ QString counterRowName(const TimelineTracks& tracks, int index) {
 
 QString counterRowValue(const TimelineTracks& tracks, int index, const TimelineViewport& view,
                         double x) {
-    const auto t0 = int64_t(view.timeAt(std::floor(x))),
-               t1 = int64_t(view.timeAt(std::floor(x) + 1));
+    const auto [t0, t1] = columnSpan(view, std::floor(x));
     const auto gpus = int(tracks.gpus.size());
     if (index >= 0 && index < gpus)
         return QObject::tr("%1: %2 busy here")
