@@ -3,6 +3,7 @@
 // the next one or nothing. A load shows its file and progress in the status
 // bar, and Cancel leaves the document shown as it was. Also --open twice.
 #include <QComboBox>
+#include <QDir>
 #include <QImage>
 #include <QProgressBar>
 #include <QPushButton>
@@ -37,10 +38,22 @@ Seen seen(const MainWindow& window) {
             window.timelineView()->timeline()->layout().rows().size()};
 }
 
-QString writeTrace(const testing::GuiFixture& fx, const QString& name, const Trace& trace) {
-    const QString path = fx.dir.filePath(name);
+QString writeTrace(const QDir& dir, const QString& name, const Trace& trace) {
+    const QString path = dir.filePath(name);
     writeChromeTraceFile(trace, path.toStdString());
     return path;
+}
+
+// Two traces the views tell apart: a.trace.json (tiny) and b.trace.json
+// (5,000 synthetic events).
+struct TwoTraces {
+    QString a, b;
+};
+
+TwoTraces writeTwoTraces(const QDir& dir) {
+    return {
+        writeTrace(dir, QStringLiteral("a.trace.json"), testing::makeTinyTrace()),
+        writeTrace(dir, QStringLiteral("b.trace.json"), testing::makeSyntheticTrace({5000, 3, 5}))};
 }
 
 // What a user's pick in the combo box does.
@@ -61,9 +74,7 @@ private slots:
     void switchesBetweenOpenDocuments() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
-        const QString a = writeTrace(fx, QStringLiteral("a.trace.json"), testing::makeTinyTrace());
-        const QString b = writeTrace(fx, QStringLiteral("b.trace.json"),
-                                     testing::makeSyntheticTrace({5000, 3, 5}));
+        const auto [a, b] = writeTwoTraces(fx.dir.path());
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openPath(a);
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
@@ -94,9 +105,7 @@ private slots:
     void opensEveryPathAskedForInOrder() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
-        const QString a = writeTrace(fx, QStringLiteral("a.trace.json"), testing::makeTinyTrace());
-        const QString b = writeTrace(fx, QStringLiteral("b.trace.json"),
-                                     testing::makeSyntheticTrace({5000, 3, 5}));
+        const auto [a, b] = writeTwoTraces(fx.dir.path());
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openPath(a);
         window.openPath(b); // while a loads: waits in line, is not dropped
@@ -109,9 +118,7 @@ private slots:
     void theSamePathIsListedOnce() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
-        const QString a = writeTrace(fx, QStringLiteral("a.trace.json"), testing::makeTinyTrace());
-        const QString b = writeTrace(fx, QStringLiteral("b.trace.json"),
-                                     testing::makeSyntheticTrace({5000, 3, 5}));
+        const auto [a, b] = writeTwoTraces(fx.dir.path());
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openPath(a);
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
@@ -129,9 +136,7 @@ private slots:
     void closeDocumentShowsTheNextOrNothing() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
-        const QString a = writeTrace(fx, QStringLiteral("a.trace.json"), testing::makeTinyTrace());
-        const QString b = writeTrace(fx, QStringLiteral("b.trace.json"),
-                                     testing::makeSyntheticTrace({5000, 3, 5}));
+        const auto [a, b] = writeTwoTraces(fx.dir.path());
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openPath(a);
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
@@ -155,9 +160,10 @@ private slots:
     void cancelKeepsTheShownDocument() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
-        const QString a = writeTrace(fx, QStringLiteral("a.trace.json"), testing::makeTinyTrace());
+        const QString a =
+            writeTrace(fx.dir.path(), QStringLiteral("a.trace.json"), testing::makeTinyTrace());
         // Large enough that its read is still going when Cancel is clicked.
-        const QString big = writeTrace(fx, QStringLiteral("big.trace.json"),
+        const QString big = writeTrace(fx.dir.path(), QStringLiteral("big.trace.json"),
                                        testing::makeSyntheticTrace({300000, 4, 3}));
         QSignalSpy shown(&window, &MainWindow::documentShown);
         QSignalSpy errors(&window, &MainWindow::errorReported);
@@ -187,10 +193,7 @@ private slots:
 
     void commandLineOpensSeveralPaths() {
         QTemporaryDir dir;
-        const QString a = dir.filePath(QStringLiteral("a.trace.json"));
-        const QString b = dir.filePath(QStringLiteral("b.trace.json"));
-        writeChromeTraceFile(testing::makeTinyTrace(), a.toStdString());
-        writeChromeTraceFile(testing::makeSyntheticTrace({5000, 3, 5}), b.toStdString());
+        const auto [a, b] = writeTwoTraces(dir.path());
         const QString png = dir.filePath(QStringLiteral("two.png"));
         QCOMPARE(runApplication({"trainscope", "--settings", dir.filePath("s.ini"), "--open", a,
                                  "--open", b, "--view", "timeline", "--screenshot", png, "--size",
