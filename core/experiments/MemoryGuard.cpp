@@ -18,8 +18,9 @@ std::string formatMiB(int64_t bytes) {
     return text;
 }
 
-MemoryPrediction predictMemory(const std::vector<MemoryPoint>& samples, double x, double exponent) {
-    std::vector<MemoryPoint> usable;
+MemoryPrediction predictMemory(const std::vector<MeasuredMemory>& samples, double x,
+                               double exponent) {
+    std::vector<MeasuredMemory> usable;
     for (const auto& s : samples)
         if (s.memory_bytes > 0 && s.x > 0 && s.x < x) usable.push_back(s);
     MemoryPrediction p;

@@ -13,7 +13,7 @@ namespace ts {
 // square (activations grow with the pixel count). 0 = not a memory key.
 double memoryExponent(const std::string& key);
 
-struct MemoryPoint {
+struct MeasuredMemory {
     double x = 0;             // value of the memory key
     int64_t memory_bytes = 0; // measured need of that point
 };
@@ -27,7 +27,8 @@ struct MemoryPrediction {
 // From one sample: need scaled by (x / x0)^exponent (an upper bound, since it
 // scales the fixed part too). From two or more: least-squares fit of
 // need = a + b * x^exponent, never below the largest measured need.
-MemoryPrediction predictMemory(const std::vector<MemoryPoint>& samples, double x, double exponent);
+MemoryPrediction predictMemory(const std::vector<MeasuredMemory>& samples, double x,
+                               double exponent);
 
 struct GuardDecision {
     bool run = true;

@@ -98,7 +98,7 @@ SweepRow guard(const SweepSpec& spec, const SweepPoint& point, const std::vector
     if (axis < 0) return row;
     const auto& key = spec.axes[axis].key;
     const double x = numberOf(key, point.values[axis].second);
-    std::vector<MemoryPoint> samples;
+    std::vector<MeasuredMemory> samples;
     for (const auto& prior : done) {
         if (!sameLine(prior.point, point, axis)) continue;
         const auto& prior_value = prior.point.values[axis].second;

@@ -40,11 +40,9 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     const QCommandLineOption open(
         QStringLiteral("open"), QObject::tr("Open a run directory or a Chrome trace (repeatable)."),
         QStringLiteral("PATH"));
-    const QCommandLineOption view(
-        QStringLiteral("view"),
-        QObject::tr("Tab to show: overview, live, operators, kernels, timeline, runs, "
-                    "experiments or roofline."),
-        QStringLiteral("VIEW"));
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QObject::tr("Tab to show: %1.").arg(viewNameList()),
+                                  QStringLiteral("VIEW"));
     const QCommandLineOption find(
         QStringLiteral("find"),
         QObject::tr("Timeline: select the first event whose name contains TEXT and zoom to it "
@@ -100,11 +98,7 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     o.settings_file = parser.value(settings);
     o.no_checkpoints = parser.isSet(no_checkpoints);
     if (!o.view.isEmpty() && !viewFromName(o.view)) {
-        *error =
-            QObject::tr(
-                "--view '%1' is not one of overview, live, operators, kernels, timeline, runs, "
-                "experiments, roofline.")
-                .arg(o.view);
+        *error = QObject::tr("--view '%1' is not one of %2.").arg(o.view, viewNameList());
         return std::nullopt;
     }
     if (!o.theme.isEmpty() && !QStringList{"system", "light", "dark"}.contains(o.theme.toLower())) {

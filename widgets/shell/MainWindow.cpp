@@ -23,6 +23,7 @@
 #include "gpu/KernelsView.h"
 #include "gpu/OverviewView.h"
 #include "live/LiveView.h"
+#include "memory/MemoryUsageView.h"
 #include "operators/OperatorsView.h"
 #include "roofline/RooflineView.h"
 #include "runs/RunsView.h"
@@ -54,11 +55,13 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
     tabs_->setDocumentMode(true);
     overview_ = new OverviewView;
     kernels_ = new KernelsView(&settings_);
+    memory_ = new MemoryUsageView(&settings_);
     // The order is View's (its values are the tab indices).
     tabs_->addTab(overview_, tr("Overview"));
     tabs_->addTab(live_, tr("Live"));
     tabs_->addTab(operators_, tr("Operators"));
     tabs_->addTab(kernels_, tr("Kernels"));
+    tabs_->addTab(memory_, tr("Memory"));
     tabs_->addTab(timeline_, tr("Timeline"));
     tabs_->addTab(runs_, tr("Runs"));
     experiments_ = new ExperimentsView(settings_, *form_, *controller_);
@@ -271,7 +274,7 @@ void MainWindow::showDocument(const OpenedDocument& doc) {
                       .arg(doc.trace->events.size())
                       .arg(lanes == 1 ? tr("1 lane") : tr("%1 lanes").arg(lanes))
                       .arg(QString::fromStdString(doc.trace->source)),
-                  doc.gpu_analysis);
+                  doc.gpu_analysis, doc.memory);
     } else {
         const QString why =
             doc.trace_error.isEmpty() ? tr("this run was not profiled") : doc.trace_error;
@@ -287,19 +290,22 @@ void MainWindow::showNoDocument() {
 }
 
 void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& description,
-                           std::shared_ptr<const GpuTraceAnalysis> analysis) {
+                           std::shared_ptr<const GpuTraceAnalysis> analysis,
+                           std::shared_ptr<const MemoryView> memory) {
     if (trace) {
         operators_->setTrace(trace, description);
         gpu_analysis_ = analysis
                             ? std::move(analysis)
                             : std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*trace));
         kernels_->setAnalysis(gpu_analysis_, description);
+        memory_->setTrace(trace, gpu_analysis_, std::move(memory), description);
         timeline_->setTrace(trace, description);
         roofline_->setTrace(trace, description);
     } else {
         operators_->clear();
         gpu_analysis_.reset();
         kernels_->setAnalysis(nullptr, description);
+        memory_->clear();
         roofline_->clear();
         timeline_->setTrace(nullptr, description);
     }

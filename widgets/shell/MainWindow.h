@@ -1,9 +1,9 @@
 #pragma once
 // The main window only assembles the panels and connects their typed
 // signals: experiment form + run panel (dock), Overview / Live / Operators /
-// Kernels / Timeline / Runs / Experiments / Roofline tabs, status bar, menus. The panels do the
-// work. Any number of traces and runs can be open; the Document selector in the
-// tab bar's corner picks the one all tabs show.
+// Kernels / Memory / Timeline / Runs / Experiments / Roofline tabs, status bar, menus. The panels
+// do the work. Any number of traces and runs can be open; the Document selector in the tab bar's
+// corner picks the one all tabs show.
 #include <memory>
 
 #include <QMainWindow>
@@ -26,6 +26,7 @@ class DocumentSelector;
 class ExperimentForm;
 class ExperimentsView;
 class KernelsView;
+class MemoryUsageView;
 class OverviewView;
 class LiveView;
 class OperatorsView;
@@ -49,6 +50,7 @@ public:
     RunPanel* runPanel() const { return run_panel_; }
     OverviewView* overviewView() const { return overview_; }
     KernelsView* kernelsView() const { return kernels_; }
+    MemoryUsageView* memoryView() const { return memory_; }
     LiveView* liveView() const { return live_; }
     OperatorsView* operatorsView() const { return operators_; }
     TimelineView* timelineView() const { return timeline_; }
@@ -93,9 +95,10 @@ private:
     // Shows `document` in every view (the tab stays as it is).
     void showDocument(const OpenedDocument& document);
     void showNoDocument();
-    // `analysis` of `trace` when already made; otherwise it is made here.
+    // `analysis` and `memory` of `trace` when already made; otherwise they are made here.
     void showTrace(std::shared_ptr<const Trace> trace, const QString& description,
-                   std::shared_ptr<const GpuTraceAnalysis> analysis = nullptr);
+                   std::shared_ptr<const GpuTraceAnalysis> analysis = nullptr,
+                   std::shared_ptr<const MemoryView> memory = nullptr);
     // The Overview of what was opened: the trace's GPU steps when it has
     // them, else the run's phases, else the trace's CPU categories.
     void showOverview(const OpenedDocument& document);
@@ -122,6 +125,7 @@ private:
     QTabWidget* tabs_;
     OverviewView* overview_ = nullptr;
     KernelsView* kernels_ = nullptr;
+    MemoryUsageView* memory_ = nullptr;
     std::shared_ptr<const GpuTraceAnalysis> gpu_analysis_; // of the trace shown
     ExperimentsView* experiments_ = nullptr;
     RooflineView* roofline_ = nullptr;

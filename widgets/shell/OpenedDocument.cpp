@@ -27,6 +27,8 @@ void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress&
     try {
         doc.trace = readTraceFile(path, progress);
         doc.gpu_analysis = std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*doc.trace));
+        doc.memory = std::make_shared<const MemoryView>(
+            computeMemoryView(*doc.trace, doc.gpu_analysis->tree));
     } catch (const TraceReadCancelled&) {
         doc.cancelled = true;
     } catch (const std::exception& error) {

@@ -9,6 +9,7 @@
 #include <QString>
 
 #include "analysis/GpuTraceAnalysis.h"
+#include "analysis/MemoryView.h"
 #include "report/RunDirectory.h"
 #include "trace/ReadProgress.h"
 #include "trace/Trace.h"
@@ -21,6 +22,7 @@ struct OpenedDocument {
     std::shared_ptr<const Trace> trace;
     // Of `trace`, made with it off the GUI thread.
     std::shared_ptr<const GpuTraceAnalysis> gpu_analysis;
+    std::shared_ptr<const MemoryView> memory; // of `trace`, also off the GUI thread
     QString trace_path;
     QString error;          // the path could not be opened at all
     QString trace_error;    // the run opened, its trace did not

@@ -1,6 +1,15 @@
 #include "shell/Views.h"
 
+#include <QStringList>
+
 namespace ts::gui {
+
+const std::vector<View>& allViews() {
+    static const std::vector<View> views{View::Overview, View::Live,        View::Operators,
+                                         View::Kernels,  View::Memory,      View::Timeline,
+                                         View::Runs,     View::Experiments, View::Roofline};
+    return views;
+}
 
 QString viewName(View view) {
     switch (view) {
@@ -8,6 +17,8 @@ QString viewName(View view) {
         return QStringLiteral("overview");
     case View::Kernels:
         return QStringLiteral("kernels");
+    case View::Memory:
+        return QStringLiteral("memory");
     case View::Live:
         return QStringLiteral("live");
     case View::Operators:
@@ -24,9 +35,15 @@ QString viewName(View view) {
     return QStringLiteral("live");
 }
 
+QString viewNameList() {
+    QStringList names;
+    for (View v : allViews())
+        names << viewName(v);
+    return names.join(QStringLiteral(", "));
+}
+
 std::optional<View> viewFromName(const QString& name) {
-    for (View v : {View::Overview, View::Live, View::Operators, View::Kernels, View::Timeline,
-                   View::Runs, View::Experiments, View::Roofline})
+    for (View v : allViews())
         if (name.compare(viewName(v), Qt::CaseInsensitive) == 0) return v;
     return std::nullopt;
 }

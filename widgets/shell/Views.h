@@ -1,6 +1,7 @@
 #pragma once
 // The main window's tabs and their command-line / settings names.
 #include <optional>
+#include <vector>
 
 #include <QString>
 
@@ -10,16 +11,19 @@ namespace ts::gui {
 // newly opened trace or run shows.
 enum class View {
     Overview = 0,
-    Live = 1,
-    Operators = 2,
-    Kernels = 3,
-    Timeline = 4,
-    Runs = 5,
-    Experiments = 6,
-    Roofline = 7,
+    Live,
+    Operators,
+    Kernels,
+    Memory,
+    Timeline,
+    Runs,
+    Experiments,
+    Roofline,
 };
 
+const std::vector<View>& allViews();                   // in tab order
 QString viewName(View view);                           // "overview", "live", ...
+QString viewNameList();                                // "overview, live, ..., roofline"
 std::optional<View> viewFromName(const QString& name); // nullopt when unknown
 
 } // namespace ts::gui
