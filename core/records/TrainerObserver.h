@@ -8,7 +8,7 @@
 
 namespace ts {
 
-struct ProfileCapture; // profiling/ProfileCapture.h
+struct ProfileCapture; // trace/Trace.h
 
 class TrainerObserver {
 public:

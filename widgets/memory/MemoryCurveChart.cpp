@@ -44,7 +44,10 @@ MemoryCurveChart::MemoryCurveChart(QWidget* parent) : ThemedPlot(parent) {
     }
     selection_rect_->setVisible(false);
     legend->setVisible(true);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    // Below the axes: inside, it would cover the peak's label wherever the peak is.
+    plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
+    plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
     setMinimumHeight(200);
     connect(this, &QCustomPlot::mousePress, this, &MemoryCurveChart::onPress);
     connect(this, &QCustomPlot::mouseMove, this, &MemoryCurveChart::onMove);
@@ -115,8 +118,36 @@ void MemoryCurveChart::setContent(MemoryCurveContent content) {
     if (any_reserved) y.expand(reserved_->getValueRange(found));
     y.expand(0);
     yAxis->setRange(y.lower, y.upper > y.lower ? y.upper * 1.18 : y.lower + 1);
+    placeSteps();
     setSelection(std::nullopt);
     refresh();
+}
+
+void MemoryCurveChart::placeSteps() {
+    for (QCPItemStraightLine* line : step_lines_)
+        removeItem(line);
+    for (QCPItemText* label : step_labels_)
+        removeItem(label);
+    step_lines_.clear();
+    step_labels_.clear();
+    // Past a few dozen steps the lines would hide the curve.
+    constexpr size_t kMaxStepLines = 40;
+    if (content_.curve.empty() || content_.steps.size() > kMaxStepLines) return;
+    for (const StepMark& step : content_.steps) {
+        auto* line = new QCPItemStraightLine(this);
+        line->point1->setCoords(toMs(step.start_ns), 0);
+        line->point2->setCoords(toMs(step.start_ns), 1);
+        line->setSelectable(false);
+        step_lines_.push_back(line);
+        auto* label = new QCPItemText(this);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(toMs(step.start_ns), 0);
+        label->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+        label->setText(tr("step %1").arg(step.step));
+        label->setSelectable(false);
+        step_labels_.push_back(label);
+    }
 }
 
 int MemoryCurveChart::pointsDrawn() const {
@@ -213,6 +244,12 @@ void MemoryCurveChart::applyExtraTheme(const QPalette& p) {
     peak_marker_->setScatterStyle(QCPScatterStyle(
         QCPScatterStyle::ssTriangleInverted, p.color(QPalette::Text), p.color(QPalette::Text), 9));
     peak_text_->setColor(p.color(QPalette::Text));
+    QColor step_colour = p.color(QPalette::Text);
+    step_colour.setAlpha(110);
+    for (QCPItemStraightLine* line : step_lines_)
+        line->setPen(QPen(step_colour, 1, Qt::DotLine));
+    for (QCPItemText* label : step_labels_)
+        label->setColor(step_colour);
     QColor shade = p.color(QPalette::Highlight);
     selection_rect_->setPen(QPen(shade, 1));
     shade.setAlpha(50);

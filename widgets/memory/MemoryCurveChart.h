@@ -10,6 +10,7 @@
 #include "analysis/MemoryRecords.h"
 #include "analysis/MemoryView.h"
 #include "charts/ThemedPlot.h"
+#include "trace/Trace.h"
 
 namespace ts::gui {
 
@@ -18,7 +19,8 @@ struct MemoryCurveContent {
     std::vector<MemoryPoint> curve;  // by time, relative to the trace's origin
     int64_t peak = 0, peak_t_ns = 0; // of the allocated bytes
     int64_t span_ns = 0;             // the trace's length, so every device shares the x axis
-    bool net = false; // the curve is the running sum of changes, not the device's totals
+    bool net = false;            // the curve is the running sum of changes, not the device's totals
+    std::vector<StepMark> steps; // drawn as labelled lines, so memory reads per step
 };
 
 class MemoryCurveChart : public ThemedPlot {
@@ -52,6 +54,7 @@ private:
     void onMove(QMouseEvent* event);
     void onRelease(QMouseEvent* event);
     void showSelectionRect(double from_ms, double to_ms);
+    void placeSteps();
     QString unitName() const;
 
     MemoryCurveContent content_;
@@ -60,6 +63,8 @@ private:
     QCPGraph* peak_marker_ = nullptr;
     QCPItemText* peak_text_ = nullptr;
     QCPItemRect* selection_rect_ = nullptr;
+    std::vector<QCPItemStraightLine*> step_lines_;
+    std::vector<QCPItemText*> step_labels_;
     std::optional<MemoryTimeRange> selection_;
     std::optional<double> drag_from_ms_;
     double unit_ = 1; // bytes per axis unit: 1, 1024, 1024², ... by the largest value

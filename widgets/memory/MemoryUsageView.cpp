@@ -185,6 +185,7 @@ void MemoryUsageView::showDevice() {
     content.peak = device.peak_allocated;
     content.peak_t_ns = device.peak_t_ns;
     content.span_ns = trace_ ? traceEndNs(*trace_) : 0;
+    if (trace_) content.steps = trace_->steps;
     chart_->setContent(std::move(content));
     chart_->setSelection(range_);
     fillTables();
