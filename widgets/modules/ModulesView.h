@@ -1,0 +1,66 @@
+#pragma once
+// The Modules tab (the TensorBoard plugin's Module view, docs/gpu-traces.md):
+// the nn.Module tree of a trace recorded with with_modules=True (or
+// with_stack=True), sortable and filterable by name, and the selected
+// module's calls; double-clicking a call shows it on the timeline.
+#include <memory>
+
+#include <QWidget>
+
+#include "analysis/ModuleView.h"
+#include "common/TableModel.h"
+
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QTreeView;
+
+namespace ts::gui {
+
+class ModuleTreeModel;
+class SortFilterProxy;
+
+class ModuleCallModel : public TableModel<ModuleCall> {
+public:
+    enum Column { Start, Duration, ColumnCount };
+    explicit ModuleCallModel(QObject* parent = nullptr);
+};
+
+class ModulesView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ModulesView(QWidget* parent = nullptr);
+
+    void setView(std::shared_ptr<const ModuleView> view, const QString& description);
+    void clear();
+
+    ModuleTreeModel* model() const { return model_; }
+    SortFilterProxy* proxy() const { return proxy_; }
+    QTreeView* tree() const { return tree_; }
+    ModuleCallModel* callModel() const { return calls_; }
+    QString messageText() const;
+    void setNameFilter(const QString& text);
+    // Selects the first module whose path ("MyModule/Linear") or name is `text`.
+    bool selectModule(const QString& text);
+
+signals:
+    // The user asked to see a module's call on the timeline.
+    void callActivated(const ts::ModuleCall& call);
+
+private:
+    void showCallsOf(const QModelIndex& proxy_index);
+
+    std::shared_ptr<const ModuleView> view_;
+    ModuleTreeModel* model_;
+    SortFilterProxy* proxy_;
+    QTreeView* tree_;
+    ModuleCallModel* calls_;
+    QTableView* call_table_;
+    QLineEdit* filter_;
+    QLabel* source_;
+    QLabel* calls_title_;
+    QLabel* message_;
+    QWidget* body_;
+};
+
+} // namespace ts::gui
