@@ -56,9 +56,10 @@ private:
     const DeviceOpTree& tree_;
     const std::vector<PythonFrame>& frames_;
     std::unordered_map<int64_t, int32_t> by_python_id_;
-    std::vector<CallTimes> times_;  // per frame
-    std::vector<int32_t> trie_of_;  // per frame: its trie node, -1 not yet, -2 being resolved
-    std::vector<TrieNode> trie_{1}; // [0]: the root above the top-level modules
+    std::vector<CallTimes> times_; // per frame
+    std::vector<int32_t> trie_of_; // per frame: its trie node, -1 not yet, -2 being resolved
+    std::vector<TrieNode> trie_ =
+        std::vector<TrieNode>(1); // [0]: the root above the top-level modules
 };
 
 bool isModule(const PythonFrame& f) {
