@@ -117,8 +117,9 @@ int main(int argc, char** argv) {
     trace_cmd->add_option("--limit", trace.limit, "rows to print (0 = all)");
     trace_cmd->add_option("--view", trace.view,
                           "GPU views of a torch.profiler trace: overview, operators, kernels, "
-                          "kernels-by-op (--group-by name, shapes, stack, shapes-stack) or "
-                          "memory (also Trainscope's own traces)");
+                          "kernels-by-op (--group-by name, shapes, stack, shapes-stack), "
+                          "memory (also Trainscope's own traces) or modules (traces "
+                          "recorded with with_modules=True or with_stack=True)");
     trace_cmd->add_option("--device", trace.device, "--view memory: one device (GPU0, CPU)");
     trace_cmd->add_option("--start-us", trace.start_us,
                           "--view memory: tables from this time (us from the trace start)");

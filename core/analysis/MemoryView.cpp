@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analysis/LaunchLinks.h"
+#include "analysis/RunningAllocated.h"
 
 namespace ts {
 
@@ -87,13 +88,21 @@ void keepPeak(DeviceMemoryView& view) {
 
 } // namespace
 
-std::vector<MemoryPoint> memoryCurve(const MemoryRecords& all, int32_t device) {
+std::vector<MemoryPoint> memoryCurve(const MemoryRecords& all, int32_t device,
+                                     bool* net_since_start) {
     std::vector<MemoryPoint> curve;
     for (const MemoryRecord& r : all.records) {
         if (r.device != device) continue;
         const bool known = all.own_samples || (r.addr >= 0 && r.allocated >= 0 && r.reserved >= 0);
         if (known) curve.push_back(MemoryPoint{r.t_ns, r.allocated, r.reserved});
     }
+    if (net_since_start) *net_since_start = false;
+    if (!curve.empty()) return curve;
+    RunningAllocated running;
+    for (const MemoryRecord& r : all.records)
+        if (r.device == device)
+            curve.push_back(MemoryPoint{r.t_ns, running.after(r.bytes, -1), -1});
+    if (net_since_start) *net_since_start = !curve.empty();
     return curve;
 }
 
@@ -146,7 +155,7 @@ MemoryView computeMemoryView(const Trace& trace, const DeviceOpTree& tree,
     for (size_t d = 0; d < all.devices.size(); ++d) {
         DeviceMemoryView device;
         device.name = all.devices[d];
-        device.curve = memoryCurve(all, static_cast<int32_t>(d));
+        device.curve = memoryCurve(all, static_cast<int32_t>(d), &device.net_since_start);
         keepPeak(device);
         device.operators = memoryOpStats(trace, tree, all, static_cast<int32_t>(d), range);
         device.allocations = std::move(allocations[d]);

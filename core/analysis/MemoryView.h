@@ -33,6 +33,11 @@ struct MemoryAllocation {
 struct DeviceMemoryView {
     std::string name; // "CPU", "GPU0"
     std::vector<MemoryPoint> curve;
+    // The device's records carry no "Total Allocated" (Kineto before PyTorch
+    // 1.10): `curve` is the running sum of their bytes, the memory allocated
+    // since the trace began, not what was in use (RunningAllocated.h); its
+    // reserved values are unknown (-1). The plugin shows no curve then.
+    bool net_since_start = false;
     int64_t peak_allocated = 0, peak_t_ns = 0; // the first highest point; 0, 0 without a curve
     std::vector<MemoryOpRow> operators;
     std::vector<MemoryAllocation> allocations;
@@ -48,8 +53,11 @@ struct MemoryView {
 };
 
 // The curve of one device: records with an address and both totals (the
-// plugin's rule), or every own sample.
-std::vector<MemoryPoint> memoryCurve(const MemoryRecords& all, int32_t device);
+// plugin's rule), or every own sample. When no record of the device has
+// them, every record with the running sum of bytes and `net_since_start`
+// set (when given).
+std::vector<MemoryPoint> memoryCurve(const MemoryRecords& all, int32_t device,
+                                     bool* net_since_start = nullptr);
 // The allocation table of one device over the records in `range`, in the
 // plugin's order: matched pairs by release time, then unmatched allocations,
 // then unmatched releases.

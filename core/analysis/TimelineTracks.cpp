@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/RunningAllocated.h"
+
 namespace ts {
 namespace {
 
@@ -31,7 +33,7 @@ std::string memoryLabel(int type, int id) {
 }
 
 // Kineto's [memory] instants, one row per device. Older traces lack the
-// totals: then the allocations are summed.
+// totals: then the changes are summed (RunningAllocated).
 std::vector<MemoryRow> kinetoMemoryRows(const Trace& trace) {
     std::vector<const DeviceMemoryEvent*> sorted;
     for (const DeviceMemoryEvent& m : trace.kineto.memory)
@@ -39,15 +41,14 @@ std::vector<MemoryRow> kinetoMemoryRows(const Trace& trace) {
     std::stable_sort(sorted.begin(), sorted.end(),
                      [](const auto* a, const auto* b) { return a->t_ns < b->t_ns; });
     std::map<std::pair<int, int>, MemoryRow> rows;
-    std::map<std::pair<int, int>, int64_t> running;
+    std::map<std::pair<int, int>, RunningAllocated> running;
     for (const DeviceMemoryEvent* m : sorted) {
         const std::pair<int, int> key{m->device_type, m->device_id};
         MemoryRow& row = rows[key];
         if (row.label.empty()) row.label = memoryLabel(m->device_type, m->device_id);
-        running[key] += m->bytes;
-        row.from_deltas = row.from_deltas || m->total_allocated < 0;
-        row.allocated.add(m->t_ns,
-                          double(m->total_allocated >= 0 ? m->total_allocated : running[key]));
+        RunningAllocated& allocated = running[key];
+        row.allocated.add(m->t_ns, double(allocated.after(m->bytes, m->total_allocated)));
+        row.from_deltas = allocated.fromDeltas();
         if (m->total_reserved >= 0) row.reserved.add(m->t_ns, double(m->total_reserved));
     }
     std::vector<MemoryRow> out;

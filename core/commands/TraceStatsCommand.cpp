@@ -8,12 +8,14 @@
 
 #include "analysis/GpuTraceAnalysis.h"
 #include "analysis/MemoryView.h"
+#include "analysis/ModuleView.h"
 #include "analysis/OpStats.h"
 #include "analysis/OpTableFormat.h"
 #include "analysis/StepBreakdown.h"
 #include "commands/Commands.h"
 #include "report/GpuTraceReport.h"
 #include "report/MemoryReport.h"
+#include "report/ModuleReport.h"
 #include "trace/ChromeTraceReader.h"
 
 namespace ts {
@@ -127,17 +129,32 @@ void printMemoryView(const Trace& trace, const TraceStatsOptions& o, std::ostrea
         out << (o.format == "csv" ? memoryCsv(view, o.limit) : memoryText(view, o.limit));
 }
 
-// The GPU views (--view): Overview, Operators, Kernels, Memory.
+// --view modules: the nn.Module tree with host and device times.
+void printModuleView(const Trace& trace, const TraceStatsOptions& o, std::ostream& out) {
+    GpuAnalysisOptions options;
+    options.plugin_compatible = o.plugin_compatible;
+    const ModuleView view = computeModuleView(trace, options);
+    if (view.empty())
+        throw std::invalid_argument(
+            o.file + ": no module information for --view modules: " + view.reason + ".");
+    if (o.format == "json")
+        out << modulesJson(view).dump(2) << '\n';
+    else
+        out << (o.format == "csv" ? modulesCsv(view) : modulesText(view));
+}
+
+// The GPU views (--view): Overview, Operators, Kernels, Memory, Modules.
 void printGpuView(const Trace& trace, const TraceStatsOptions& o, std::ostream& out) {
     if (o.view == "memory") return printMemoryView(trace, o, out);
     if (!o.device.empty() || !o.start_us.empty() || !o.end_us.empty())
         throw std::invalid_argument("Options --device, --start-us and --end-us apply to "
                                     "--view memory only.");
+    if (o.view == "modules") return printModuleView(trace, o, out);
     if (o.view != "overview" && o.view != "operators" && o.view != "kernels" &&
         o.view != "kernels-by-op")
         throw std::invalid_argument("Option --view is '" + o.view +
                                     "'; expected 'overview', 'operators', 'kernels', "
-                                    "'kernels-by-op' or 'memory'.");
+                                    "'kernels-by-op', 'memory' or 'modules'.");
     GpuAnalysisOptions options;
     options.plugin_compatible = o.plugin_compatible;
     const GpuTraceAnalysis a = analyzeGpuTrace(trace, options);

@@ -17,6 +17,17 @@ constexpr const char* kOwnNote =
     "with their release (released at and lifetime stay empty), releases are not listed and "
     "reserved bytes are unknown.";
 
+constexpr const char* kNetPeak = "peak net allocated since the trace began ";
+constexpr const char* kNetNote =
+    "note: the trace's [memory] events have no Total Allocated (PyTorch before 1.10): the "
+    "curve sums their Bytes, the memory allocated since the trace began, not what was in use; "
+    "without addresses the allocation table stays empty.";
+
+// What the curve's values are.
+const char* curveKind(const DeviceMemoryView& d) {
+    return d.net_since_start ? "net_since_start" : "allocated";
+}
+
 size_t rowCount(size_t size, size_t limit) {
     return limit == 0 ? size : std::min(size, limit);
 }
@@ -71,10 +82,12 @@ std::string memoryText(const MemoryView& view, size_t limit) {
     if (view.own_samples) out += std::string(kOwnNote) + "\n";
     for (const DeviceMemoryView& d : view.devices) {
         out += "\nMemory " + d.name + ": ";
-        out += d.curve.empty() ? "no curve (no records with totals)"
-                               : "peak allocated " + kb(d.peak_allocated) + " KB at " +
-                                     microsText(double(d.peak_t_ns)) + " us (" +
-                                     std::to_string(d.curve.size()) + " curve points)";
+        out += d.curve.empty()
+                   ? "no curve (no records)"
+                   : std::string(d.net_since_start ? kNetPeak : "peak allocated ") +
+                         kb(d.peak_allocated) + " KB at " + microsText(double(d.peak_t_ns)) +
+                         " us (" + std::to_string(d.curve.size()) + " curve points)";
+        if (d.net_since_start) out += std::string("\n") + kNetNote;
         out += "\n\nOperators (KB):\n";
         out += plainTable({"Operator", "Calls", "Size Increase", "Self Size Increase",
                            "Allocation Count", "Self Allocation Count", "Allocation Size",
@@ -93,7 +106,7 @@ std::string memoryCsv(const MemoryView& view, size_t limit) {
         const bool curve = !d.curve.empty();
         peaks.push_back({d.name, curve ? std::to_string(d.peak_allocated) : "",
                          curve ? microsText(double(d.peak_t_ns)) : "",
-                         std::to_string(d.curve.size())});
+                         std::to_string(d.curve.size()), curveKind(d)});
         for (auto& row : operatorRows(d, limit, false)) {
             row.insert(row.begin(), d.name);
             ops.push_back(std::move(row));
@@ -103,7 +116,8 @@ std::string memoryCsv(const MemoryView& view, size_t limit) {
             allocs.push_back(std::move(row));
         }
     }
-    return csvTable({"device", "peak_allocated_bytes", "peak_time_us", "curve_points"}, peaks) +
+    return csvTable({"device", "peak_allocated_bytes", "peak_time_us", "curve_points", "curve"},
+                    peaks) +
            "\n" +
            csvTable({"device", "operator", "calls", "size_increase_bytes",
                      "self_size_increase_bytes", "allocation_count", "self_allocation_count",
@@ -148,6 +162,7 @@ json deviceJson(const DeviceMemoryView& d, size_t limit, size_t max_curve_points
             {"peak_allocated_bytes", has_curve ? json(d.peak_allocated) : json(nullptr)},
             {"peak_time_us", has_curve ? json(double(d.peak_t_ns) / 1000) : json(nullptr)},
             {"curve_points", d.curve.size()},
+            {"curve_kind", curveKind(d)},
             {"curve", std::move(curve)},
             {"operators", std::move(ops)},
             {"allocations", std::move(allocs)}};

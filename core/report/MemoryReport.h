@@ -16,10 +16,12 @@ namespace ts {
 // rows per table at most (0 = all).
 std::string memoryText(const MemoryView& view, size_t limit = 0);
 // Three CSV tables separated by an empty line, each with a header and the
-// device in the first column: the peaks, the operators, the allocations.
+// device in the first column: the peaks (with "curve": "allocated" or
+// "net_since_start", see DeviceMemoryView), the operators, the allocations.
 std::string memoryCsv(const MemoryView& view, size_t limit = 0);
 // {"own_samples", "devices": [{"name", "peak_allocated_bytes", "peak_time_us",
-//  "curve_points", "curve": [[t_us, allocated, reserved or null]...],
+//  "curve_points", "curve_kind" ("allocated" or "net_since_start", see
+//  DeviceMemoryView), "curve": [[t_us, allocated, reserved or null]...],
 //  "operators": [{"name", "calls", "size_increase_bytes", ...}],
 //  "allocations": [{"operator", "bytes", "allocated_at_us", "released_at_us",
 //  "lifetime_us"}]}]}; the curve down-sampled to `max_curve_points` keeping the peak.

@@ -121,5 +121,35 @@ TEST_F(TraceStatsCommand, MemoryViewAndItsOptions) {
     EXPECT_TRUE(out_.str().empty());
 }
 
+// --view modules on the TensorBoard plugin's module fixture (the tree in
+// JSON, a row per module in CSV) and on a trace without module frames.
+TEST_F(TraceStatsCommand, ModulesView) {
+    options_.file =
+        std::string(TRAINSCOPE_TEST_DATA_DIR) + "/tb_plugin/test_build_module_hierarchy.json";
+    options_.view = "modules";
+    options_.format = "json";
+    ASSERT_EQ(run(), 0) << err_.str();
+    const auto j = nlohmann::json::parse(out_.str());
+    ASSERT_EQ(j["modules"].size(), 2u);
+    EXPECT_EQ(j["modules"][0]["name"], "Conv2");
+    EXPECT_EQ(j["modules"][1]["children"][0]["name"], "Linear");
+    EXPECT_DOUBLE_EQ(j["modules"][1]["host_self_us"].get<double>(), 447.0);
+
+    options_.format = "csv";
+    ASSERT_EQ(run(), 0) << err_.str();
+    EXPECT_NE(out_.str().find("\nMyModule#0/Linear#1,Linear,1,3,3,186,90,0,0,62\n"),
+              std::string::npos)
+        << out_.str();
+
+    options_.format = "text";
+    ASSERT_EQ(run(), 0) << err_.str();
+    EXPECT_NE(out_.str().find("\n  Linear "), std::string::npos) << out_.str();
+
+    options_.file = std::string(TRAINSCOPE_TEST_DATA_DIR) + "/tb_plugin/test_self_time.json";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("with_modules=True"), std::string::npos) << err_.str();
+    EXPECT_TRUE(out_.str().empty());
+}
+
 } // namespace
 } // namespace ts

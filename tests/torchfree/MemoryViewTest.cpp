@@ -338,7 +338,7 @@ TEST(MemoryReport, CsvHasThreeTablesAndTextNotesOwnSamples) {
     const MemoryView view =
         computeMemoryView(readChromeTraceFile(fixture("test_memory_view.json")));
     const std::string csv = memoryCsv(view);
-    EXPECT_EQ(csv.rfind("device,peak_allocated_bytes,peak_time_us,curve_points\n", 0), 0u);
+    EXPECT_EQ(csv.rfind("device,peak_allocated_bytes,peak_time_us,curve_points,curve\n", 0), 0u);
     EXPECT_NE(csv.find("\n\ndevice,operator,calls,size_increase_bytes,"), std::string::npos);
     EXPECT_NE(csv.find("GPU0,aten::liner,1,20,20,7,3,360,130\n"), std::string::npos);
     EXPECT_NE(csv.find("\n\ndevice,operator,bytes,allocated_at_us,released_at_us,lifetime_us\n"),
@@ -347,6 +347,67 @@ TEST(MemoryReport, CsvHasThreeTablesAndTextNotesOwnSamples) {
     const std::string text = memoryText(computeMemoryView(ownTrace()));
     EXPECT_NE(text.find("carry no addresses"), std::string::npos);
     EXPECT_NE(text.find("Memory CPU: peak allocated 0.09 KB"), std::string::npos);
+}
+
+// Kineto traces before PyTorch 1.10 (the plugin's 2021 ResNet-50 samples):
+// [memory] events with Bytes only, no Total Allocated and no Addr. The
+// plugin draws no curve and lists no allocations; Trainscope draws the
+// running sum of Bytes per device, flagged as the net allocation since the
+// trace began, and still gives the per-operator statistics (they need only
+// Bytes). Times are relative to the first event (the op at 100 us).
+TEST(MemoryViewWithoutTotals, NetCurveSinceTheTraceBegan) {
+    const MemoryView view = computeMemoryView(
+        readChromeTraceFile(std::string(TRAINSCOPE_TEST_DATA_DIR) + "/memory_without_totals.json"));
+    ASSERT_EQ(view.devices.size(), 2u);
+    const DeviceMemoryView& gpu = device(view, "GPU0");
+    EXPECT_TRUE(gpu.net_since_start);
+    std::vector<int64_t> allocated;
+    for (const MemoryPoint& p : gpu.curve) {
+        allocated.push_back(p.allocated);
+        EXPECT_EQ(p.reserved, -1);
+    }
+    EXPECT_EQ(allocated, (std::vector<int64_t>{1024, 5120, 4096, 6144, 2048}));
+    EXPECT_EQ(gpu.curve[3].t_ns, 200000);
+    EXPECT_EQ(gpu.peak_allocated, 6144);
+    EXPECT_EQ(gpu.peak_t_ns, 200000);
+    EXPECT_TRUE(gpu.allocations.empty()); // no addresses to pair allocations with releases
+
+    const auto rows = asPluginRows(gpu.operators);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows.at("aten::empty"), (PluginRow{1024, 1024, 1, 1024, 1024, 1, 1}));
+    EXPECT_EQ(rows.at("aten::add"), (PluginRow{3072, 4096, 1, 3072, 4096, 1, 1}));
+
+    const DeviceMemoryView& cpu = device(view, "CPU");
+    EXPECT_TRUE(cpu.net_since_start);
+    ASSERT_EQ(cpu.curve.size(), 2u);
+    EXPECT_EQ(cpu.curve[1].allocated, 0);
+    EXPECT_EQ(cpu.peak_allocated, 16);
+    EXPECT_EQ(cpu.peak_t_ns, 5000);
+
+    // Traces with totals keep the plugin's rule and no flag.
+    const MemoryView with_totals =
+        computeMemoryView(readChromeTraceFile(fixture("test_memory_curve.json")));
+    for (const DeviceMemoryView& d : with_totals.devices)
+        EXPECT_FALSE(d.net_since_start) << d.name;
+}
+
+TEST(MemoryViewWithoutTotals, ReportsSayWhatTheCurveIs) {
+    const MemoryView view = computeMemoryView(
+        readChromeTraceFile(std::string(TRAINSCOPE_TEST_DATA_DIR) + "/memory_without_totals.json"));
+    const std::string text = memoryText(view);
+    EXPECT_NE(text.find("Memory GPU0: peak net allocated since the trace began 6.00 KB at 200 us"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("no Total Allocated"), std::string::npos);
+    const json gpu = memoryJson(view).at("devices")[1];
+    EXPECT_EQ(gpu.at("curve_kind"), "net_since_start");
+    EXPECT_EQ(gpu.at("peak_allocated_bytes"), 6144);
+    EXPECT_NE(memoryCsv(view).find("\nGPU0,6144,200,5,net_since_start\n"), std::string::npos)
+        << memoryCsv(view);
+    EXPECT_EQ(memoryJson(computeMemoryView(readChromeTraceFile(fixture("test_memory_curve.json"))))
+                  .at("devices")[0]
+                  .at("curve_kind"),
+              "allocated");
 }
 
 } // namespace
