@@ -133,10 +133,16 @@ void MemoryUsageView::setTrace(std::shared_ptr<const Trace> trace,
                                    "Trainscope, which samples CPU memory)."));
     message_->setVisible(view_->empty());
     body_->setVisible(!view_->empty());
+    const bool net = std::any_of(view_->devices.begin(), view_->devices.end(),
+                                 [](const DeviceMemoryView& d) { return d.net_since_start; });
     note_->setText(view_->own_samples
                        ? tr("Trainscope's memory samples carry no addresses: each allocation is "
                             "listed without its release.")
-                       : QString());
+                   : net ? tr("This trace's memory events carry no device totals and no "
+                              "addresses (PyTorch before 1.10): the curve is the net allocated "
+                              "since the trace began, and allocations cannot be matched with "
+                              "their releases.")
+                         : QString());
     note_->setVisible(!note_->text().isEmpty());
     const QSignalBlocker block(device_);
     device_->clear();
@@ -177,11 +183,15 @@ void MemoryUsageView::showDevice() {
     }
     const DeviceMemoryView& device = view_->devices[size_t(d)];
     MemoryCurveContent content;
-    content.title = device.curve.empty()
-                        ? tr("%1: no curve (its memory events carry no device totals)")
-                              .arg(QString::fromStdString(device.name))
-                        : tr("%1 memory").arg(QString::fromStdString(device.name));
+    const QString name = QString::fromStdString(device.name);
+    content.title = device.curve.empty() ? tr("%1: no memory curve").arg(name)
+                    : device.net_since_start
+                        ? tr("%1 memory: net allocated since the trace began (its memory events "
+                             "carry no device totals)")
+                              .arg(name)
+                        : tr("%1 memory").arg(name);
     content.curve = device.curve;
+    content.net = device.net_since_start;
     content.peak = device.peak_allocated;
     content.peak_t_ns = device.peak_t_ns;
     content.span_ns = trace_ ? traceEndNs(*trace_) : 0;

@@ -48,8 +48,8 @@ private:
     // parent() and index() are lookups. internalId() is the node's position.
     struct Node {
         const ModuleRow* row = nullptr;
-        int parent = -1;        // node position, -1 for a top-level module
-        int row_in_parent = 0;  // its row under its parent
+        int parent = -1;       // node position, -1 for a top-level module
+        int row_in_parent = 0; // its row under its parent
         std::vector<int> children;
     };
     void addNodes(const std::vector<ModuleRow>& rows, int parent);

@@ -32,14 +32,13 @@ std::vector<TableColumn<ModuleCall>> callColumns() {
 
 } // namespace
 
-ModuleCallModel::ModuleCallModel(QObject* parent)
-    : TableModel<ModuleCall>(callColumns(), parent) {}
+ModuleCallModel::ModuleCallModel(QObject* parent) : TableModel<ModuleCall>(callColumns(), parent) {}
 
 ModulesView::ModulesView(QWidget* parent)
     : QWidget(parent), model_(new ModuleTreeModel(this)), proxy_(new SortFilterProxy(this)),
       tree_(new QTreeView), calls_(new ModuleCallModel(this)), call_table_(new QTableView),
-      filter_(new QLineEdit), source_(new QLabel), calls_title_(new QLabel),
-      message_(new QLabel), body_(new QWidget) {
+      filter_(new QLineEdit), source_(new QLabel), calls_title_(new QLabel), message_(new QLabel),
+      body_(new QWidget) {
     setObjectName(QStringLiteral("modulesView"));
     proxy_->setSourceModel(model_);
     // A match keeps its ancestors, so the tree stays a tree while filtering.

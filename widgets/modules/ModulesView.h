@@ -64,3 +64,5 @@ private:
 };
 
 } // namespace ts::gui
+
+Q_DECLARE_METATYPE(ts::ModuleCall)

@@ -24,6 +24,7 @@
 #include "gpu/OverviewView.h"
 #include "live/LiveView.h"
 #include "memory/MemoryUsageView.h"
+#include "modules/ModulesView.h"
 #include "operators/OperatorsView.h"
 #include "roofline/RooflineView.h"
 #include "runs/RunsView.h"
@@ -56,12 +57,14 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
     overview_ = new OverviewView;
     kernels_ = new KernelsView(&settings_);
     memory_ = new MemoryUsageView(&settings_);
+    modules_ = new ModulesView;
     // The order is View's (its values are the tab indices).
     tabs_->addTab(overview_, tr("Overview"));
     tabs_->addTab(live_, tr("Live"));
     tabs_->addTab(operators_, tr("Operators"));
     tabs_->addTab(kernels_, tr("Kernels"));
     tabs_->addTab(memory_, tr("Memory"));
+    tabs_->addTab(modules_, tr("Modules"));
     tabs_->addTab(timeline_, tr("Timeline"));
     tabs_->addTab(runs_, tr("Runs"));
     experiments_ = new ExperimentsView(settings_, *form_, *controller_);
@@ -153,6 +156,10 @@ void MainWindow::wireActions() {
     connect(a.open_run, &QAction::triggered, this, [this] { chooseAndOpen(true); });
     connect(a.open_trace, &QAction::triggered, this, [this] { chooseAndOpen(false); });
     connect(a.close_document, &QAction::triggered, this, &MainWindow::closeDocument);
+    connect(modules_, &ModulesView::callActivated, this, [this](const ModuleCall& call) {
+        showView(View::Timeline);
+        timeline_->showSpan(call.lane, call.start_ns, call.end_ns);
+    });
     connect(a.load_config, &QAction::triggered, this,
             [this] { loadExperimentInteractive(this, settings_, *form_); });
     connect(a.save_config, &QAction::triggered, this,
@@ -274,7 +281,7 @@ void MainWindow::showDocument(const OpenedDocument& doc) {
                       .arg(doc.trace->events.size())
                       .arg(lanes == 1 ? tr("1 lane") : tr("%1 lanes").arg(lanes))
                       .arg(QString::fromStdString(doc.trace->source)),
-                  doc.gpu_analysis, doc.memory);
+                  doc.gpu_analysis, doc.memory, doc.modules);
     } else {
         const QString why =
             doc.trace_error.isEmpty() ? tr("this run was not profiled") : doc.trace_error;
@@ -291,7 +298,8 @@ void MainWindow::showNoDocument() {
 
 void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& description,
                            std::shared_ptr<const GpuTraceAnalysis> analysis,
-                           std::shared_ptr<const MemoryView> memory) {
+                           std::shared_ptr<const MemoryView> memory,
+                           std::shared_ptr<const ModuleView> modules) {
     if (trace) {
         operators_->setTrace(trace, description);
         gpu_analysis_ = analysis
@@ -299,6 +307,10 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& de
                             : std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*trace));
         kernels_->setAnalysis(gpu_analysis_, description);
         memory_->setTrace(trace, gpu_analysis_, std::move(memory), description);
+        if (!modules)
+            modules =
+                std::make_shared<const ModuleView>(computeModuleView(*trace, gpu_analysis_->tree));
+        modules_->setView(std::move(modules), description);
         timeline_->setTrace(trace, description);
         roofline_->setTrace(trace, description);
     } else {
@@ -306,6 +318,7 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& de
         gpu_analysis_.reset();
         kernels_->setAnalysis(nullptr, description);
         memory_->clear();
+        modules_->setView(nullptr, description);
         roofline_->clear();
         timeline_->setTrace(nullptr, description);
     }

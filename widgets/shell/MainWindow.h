@@ -1,9 +1,9 @@
 #pragma once
 // The main window only assembles the panels and connects their typed
 // signals: experiment form + run panel (dock), Overview / Live / Operators /
-// Kernels / Memory / Timeline / Runs / Experiments / Roofline tabs, status bar, menus. The panels
-// do the work. Any number of traces and runs can be open; the Document selector in the tab bar's
-// corner picks the one all tabs show.
+// Kernels / Memory / Modules / Timeline / Runs / Experiments / Roofline tabs, status bar, menus.
+// The panels do the work. Any number of traces and runs can be open; the Document selector in the
+// tab bar's corner picks the one all tabs show.
 #include <memory>
 
 #include <QMainWindow>
@@ -27,6 +27,7 @@ class ExperimentForm;
 class ExperimentsView;
 class KernelsView;
 class MemoryUsageView;
+class ModulesView;
 class OverviewView;
 class LiveView;
 class OperatorsView;
@@ -51,6 +52,7 @@ public:
     OverviewView* overviewView() const { return overview_; }
     KernelsView* kernelsView() const { return kernels_; }
     MemoryUsageView* memoryView() const { return memory_; }
+    ModulesView* modulesView() const { return modules_; }
     LiveView* liveView() const { return live_; }
     OperatorsView* operatorsView() const { return operators_; }
     TimelineView* timelineView() const { return timeline_; }
@@ -98,7 +100,8 @@ private:
     // `analysis` and `memory` of `trace` when already made; otherwise they are made here.
     void showTrace(std::shared_ptr<const Trace> trace, const QString& description,
                    std::shared_ptr<const GpuTraceAnalysis> analysis = nullptr,
-                   std::shared_ptr<const MemoryView> memory = nullptr);
+                   std::shared_ptr<const MemoryView> memory = nullptr,
+                   std::shared_ptr<const ModuleView> modules = nullptr);
     // The Overview of what was opened: the trace's GPU steps when it has
     // them, else the run's phases, else the trace's CPU categories.
     void showOverview(const OpenedDocument& document);
@@ -126,6 +129,7 @@ private:
     OverviewView* overview_ = nullptr;
     KernelsView* kernels_ = nullptr;
     MemoryUsageView* memory_ = nullptr;
+    ModulesView* modules_ = nullptr;
     std::shared_ptr<const GpuTraceAnalysis> gpu_analysis_; // of the trace shown
     ExperimentsView* experiments_ = nullptr;
     RooflineView* roofline_ = nullptr;

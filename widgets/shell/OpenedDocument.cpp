@@ -27,8 +27,9 @@ void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress&
     try {
         doc.trace = readTraceFile(path, progress);
         doc.gpu_analysis = std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*doc.trace));
-        doc.memory = std::make_shared<const MemoryView>(
-            computeMemoryView(*doc.trace, doc.gpu_analysis->tree));
+        const DeviceOpTree& tree = doc.gpu_analysis->tree;
+        doc.memory = std::make_shared<const MemoryView>(computeMemoryView(*doc.trace, tree));
+        doc.modules = std::make_shared<const ModuleView>(computeModuleView(*doc.trace, tree));
     } catch (const TraceReadCancelled&) {
         doc.cancelled = true;
     } catch (const std::exception& error) {

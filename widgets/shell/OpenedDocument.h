@@ -10,6 +10,7 @@
 
 #include "analysis/GpuTraceAnalysis.h"
 #include "analysis/MemoryView.h"
+#include "analysis/ModuleView.h"
 #include "report/RunDirectory.h"
 #include "trace/ReadProgress.h"
 #include "trace/Trace.h"
@@ -22,7 +23,8 @@ struct OpenedDocument {
     std::shared_ptr<const Trace> trace;
     // Of `trace`, made with it off the GUI thread.
     std::shared_ptr<const GpuTraceAnalysis> gpu_analysis;
-    std::shared_ptr<const MemoryView> memory; // of `trace`, also off the GUI thread
+    std::shared_ptr<const MemoryView> memory;  // of `trace`, also off the GUI thread
+    std::shared_ptr<const ModuleView> modules; // likewise
     QString trace_path;
     QString error;          // the path could not be opened at all
     QString trace_error;    // the run opened, its trace did not

@@ -5,9 +5,9 @@
 namespace ts::gui {
 
 const std::vector<View>& allViews() {
-    static const std::vector<View> views{View::Overview, View::Live,        View::Operators,
-                                         View::Kernels,  View::Memory,      View::Timeline,
-                                         View::Runs,     View::Experiments, View::Roofline};
+    static const std::vector<View> views{
+        View::Overview, View::Live,     View::Operators, View::Kernels,     View::Memory,
+        View::Modules,  View::Timeline, View::Runs,      View::Experiments, View::Roofline};
     return views;
 }
 
@@ -19,6 +19,8 @@ QString viewName(View view) {
         return QStringLiteral("kernels");
     case View::Memory:
         return QStringLiteral("memory");
+    case View::Modules:
+        return QStringLiteral("modules");
     case View::Live:
         return QStringLiteral("live");
     case View::Operators:

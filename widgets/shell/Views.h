@@ -15,6 +15,7 @@ enum class View {
     Operators,
     Kernels,
     Memory,
+    Modules,
     Timeline,
     Runs,
     Experiments,

@@ -1,5 +1,7 @@
 #include "timeline/TimelineView.h"
 
+#include <algorithm>
+
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -139,6 +141,30 @@ bool TimelineView::findAndZoom(const QString& text) {
     nextMatch();
     timeline_->zoomToEvent(timeline_->selectedEvent());
     return timeline_->selectedEvent() >= 0;
+}
+
+bool TimelineView::showSpan(int32_t lane, int64_t start_ns, int64_t end_ns) {
+    if (!trace_) return false;
+    // Events are sorted by (lane, start, longest first).
+    const auto& events = trace_->events;
+    auto it = std::lower_bound(events.begin(), events.end(), std::make_pair(lane, start_ns),
+                               [](const TraceEvent& e, const std::pair<int32_t, int64_t>& key) {
+                                   return std::make_pair(e.lane, e.start_ns) < key;
+                               });
+    // The first in order is the outermost event starting first inside the span.
+    int32_t inside = -1;
+    for (; it != events.end() && it->lane == lane && it->start_ns < end_ns; ++it) {
+        if (it->end_ns() > end_ns) continue;
+        if (inside < 0) inside = int32_t(it - events.begin());
+        if (it->start_ns == start_ns && it->end_ns() == end_ns) {
+            inside = int32_t(it - events.begin());
+            break;
+        }
+    }
+    if (inside < 0) return false;
+    timeline_->selectEvent(inside, true);
+    timeline_->zoomToRange(start_ns, end_ns);
+    return true;
 }
 
 void TimelineView::nextMatch() {

@@ -36,6 +36,10 @@ public slots:
     // Searches `text`, selects the first match in time and zooms to it (and
     // to the device work it launched); false when nothing matches.
     bool findAndZoom(const QString& text);
+    // Zooms to [start_ns, end_ns) on `lane` (a module call, say) and selects
+    // the event spanning exactly that, else the first event inside it; false
+    // when the lane has nothing there.
+    bool showSpan(int32_t lane, int64_t start_ns, int64_t end_ns);
 
 private:
     void runSearch();

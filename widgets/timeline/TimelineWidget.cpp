@@ -128,6 +128,11 @@ void TimelineWidget::zoomToEvent(int32_t event) {
     selectEvent(event, true);
 }
 
+void TimelineWidget::zoomToRange(int64_t start_ns, int64_t end_ns) {
+    scene_.view.show(double(start_ns), double(std::max(end_ns, start_ns + 1)), 0.15);
+    changed();
+}
+
 void TimelineWidget::fitAll() {
     scene_.view.fit();
     changed();

@@ -38,6 +38,8 @@ public:
 public slots:
     void selectEvent(int32_t event, bool reveal);
     void zoomToEvent(int32_t event);
+    // Shows [start_ns, end_ns) with a margin (the selection stays).
+    void zoomToRange(int64_t start_ns, int64_t end_ns);
     void fitAll();
     void setScrollY(int y);
     // Name matches to highlight; empty = no search.
