@@ -64,26 +64,63 @@ void checkSameCollectiveCount(const std::vector<RankInput>& inputs) {
     }
 }
 
-// The plugin's data-transfer time: the j-th range of call i took, on every
+// Which call of each rank is the same collective: per rank, for each match
+// its node. The plugin pairs the i-th calls; Trainscope the i-th call of
+// each name, since ranks issue collectives from several threads and their
+// order can differ (all_to_all before all_reduce on one rank, after on
+// another).
+std::vector<std::vector<size_t>> matchCalls(const std::vector<RankInput>& inputs,
+                                            bool plugin_compatible) {
+    const size_t calls = inputs.front().nodes.size();
+    std::vector<std::vector<size_t>> match(calls, std::vector<size_t>(inputs.size()));
+    if (plugin_compatible) {
+        for (size_t i = 0; i < calls; ++i)
+            for (size_t r = 0; r < inputs.size(); ++r)
+                match[i][r] = i;
+        return match;
+    }
+    std::map<std::pair<std::string, size_t>, size_t> slot; // (name, n-th) -> match
+    std::map<std::string, size_t> seen;
+    for (size_t i = 0; i < calls; ++i)
+        slot[{inputs.front().nodes[i].name, seen[inputs.front().nodes[i].name]++}] = i;
+    for (size_t r = 0; r < inputs.size(); ++r) {
+        std::map<std::string, size_t> nth;
+        for (size_t i = 0; i < calls; ++i) {
+            const std::string& name = inputs[r].nodes[i].name;
+            auto it = slot.find({name, nth[name]++});
+            if (it == slot.end())
+                throw std::invalid_argument(
+                    rankName(*inputs[r].source) + " made " + std::to_string(nth[name]) +
+                    " or more " + name + " calls, " + rankName(*inputs.front().source) + " " +
+                    std::to_string(seen[name]) +
+                    ", so their calls cannot be matched one to one: were the traces recorded "
+                    "over the same steps of the same run?");
+            match[it->second][r] = i;
+        }
+    }
+    return match;
+}
+
+// The plugin's data-transfer time: the j-th range of a call took, on every
 // rank, at least as long as on the fastest rank; that shortest duration,
 // counted back from each rank's end, is the transfer, the rest waiting.
 void dataTransferRanges(std::vector<RankInput>& inputs, bool plugin_compatible,
                         std::vector<std::string>& notes) {
-    const size_t calls = inputs.front().nodes.size();
+    const std::vector<std::vector<size_t>> match = matchCalls(inputs, plugin_compatible);
     for (RankInput& in : inputs)
-        in.real.assign(calls, {});
+        in.real.assign(in.nodes.size(), {});
     size_t uneven = 0;
-    for (size_t i = 0; i < calls; ++i) {
-        size_t common = inputs.front().nodes[i].ranges.size(), most = common;
-        for (const RankInput& in : inputs) {
-            common = std::min(common, in.nodes[i].ranges.size());
-            most = std::max(most, in.nodes[i].ranges.size());
+    for (size_t m = 0; m < match.size(); ++m) {
+        auto node = [&](size_t r) -> const CommNode& { return inputs[r].nodes[match[m][r]]; };
+        size_t common = node(0).ranges.size(), most = common;
+        for (size_t r = 0; r < inputs.size(); ++r) {
+            common = std::min(common, node(r).ranges.size());
+            most = std::max(most, node(r).ranges.size());
         }
         if (common != most) {
             if (plugin_compatible)
                 throw std::invalid_argument(
-                    "Collective call " + std::to_string(i + 1) + " (" +
-                    inputs.front().nodes[i].name +
+                    "Collective call " + std::to_string(m + 1) + " (" + node(0).name +
                     ") launched different numbers of kernels on different ranks, so the plugin "
                     "shows no distributed view; without --plugin-compatible Trainscope does.");
             ++uneven;
@@ -91,14 +128,14 @@ void dataTransferRanges(std::vector<RankInput>& inputs, bool plugin_compatible,
         for (size_t j = 0; j < most; ++j) {
             int64_t shortest = std::numeric_limits<int64_t>::max();
             if (j < common)
-                for (const RankInput& in : inputs) {
-                    const TimeRange& r = in.nodes[i].ranges[j];
-                    shortest = std::min(shortest, r.second - r.first);
-                }
-            for (RankInput& in : inputs) {
-                if (j >= in.nodes[i].ranges.size()) continue;
-                const TimeRange& r = in.nodes[i].ranges[j];
-                in.real[i].emplace_back(j < common ? r.second - shortest : r.first, r.second);
+                for (size_t r = 0; r < inputs.size(); ++r)
+                    shortest =
+                        std::min(shortest, node(r).ranges[j].second - node(r).ranges[j].first);
+            for (size_t r = 0; r < inputs.size(); ++r) {
+                if (j >= node(r).ranges.size()) continue;
+                const TimeRange& t = node(r).ranges[j];
+                inputs[r].real[match[m][r]].emplace_back(j < common ? t.second - shortest : t.first,
+                                                         t.second);
             }
         }
     }

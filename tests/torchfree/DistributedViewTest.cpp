@@ -316,6 +316,43 @@ TEST(DistributedView, NestedCollectivesAreOneCallWithTheKernelsLaunchedInside) {
     EXPECT_EQ(v.ranks[0].world_size, 4);
 }
 
+// Two Gloo calls issued from two threads, in the opposite order on the two
+// ranks.
+std::string twoThreadTrace(int64_t broadcast_ts, int64_t broadcast_dur, int64_t reduce_ts,
+                           int64_t reduce_dur) {
+    auto op = [](const char* name, int tid, int64_t ts, int64_t dur, int id) {
+        return std::string(R"({"ph": "X", "cat": "cpu_op", "name": ")") + name +
+               R"(", "pid": 1, "tid": )" + std::to_string(tid) + R"(, "ts": )" +
+               std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) +
+               R"(, "args": {"External id": )" + std::to_string(id) +
+               R"(, "Input Dims": [[10]], "Input type": ["float"]}})";
+    };
+    return R"({"schemaVersion": 1, "traceEvents": [)" + op("aten::mul", 3, 0, 60, 1) + ", " +
+           op("gloo:broadcast", 1, broadcast_ts, broadcast_dur, 2) + ", " +
+           op("gloo:all_reduce", 2, reduce_ts, reduce_dur, 3) + "]}";
+}
+
+TEST(DistributedView, CallsAreMatchedByNameNotByPosition) {
+    std::vector<RankTrace> ranks(2);
+    ranks[0].trace = parseChromeTrace(twoThreadTrace(10, 20, 40, 10), "a.json");
+    ranks[0].rank = 0;
+    ranks[1].trace = parseChromeTrace(twoThreadTrace(50, 5, 5, 30), "b.json");
+    ranks[1].rank = 1;
+    // Trainscope: broadcast with broadcast (5 us on the faster rank),
+    // all_reduce with all_reduce (10 us).
+    const DistributedView ours = computeDistributedView(ranks, mode(false));
+    ASSERT_EQ(ours.ranks[0].ops.size(), 2u);
+    EXPECT_EQ(ours.ranks[0].ops[0].name, "gloo:broadcast");
+    EXPECT_EQ(ours.ranks[0].ops[0].total_data_transfer_ns, 5000);
+    EXPECT_EQ(ours.ranks[0].ops[1].total_data_transfer_ns, 10000);
+    EXPECT_EQ(ours.ranks[1].ops[0].name, "gloo:all_reduce");
+    EXPECT_EQ(ours.ranks[1].ops[0].total_data_transfer_ns, 10000);
+    // The plugin pairs the first calls (broadcast with all_reduce): 20 us.
+    const DistributedView plugin = computeDistributedView(ranks, mode(true));
+    EXPECT_EQ(plugin.ranks[0].ops[0].total_data_transfer_ns, 20000);
+    EXPECT_EQ(plugin.ranks[0].ops[1].total_data_transfer_ns, 5000);
+}
+
 // ---- folder layout ---------------------------------------------------------
 
 class TempDir {
@@ -455,6 +492,37 @@ TEST(RankFolder, ErrorsSayWhatIsWrong) {
     copyAs(fixture("test_distributed_nccl_1.json"), dup.path() / "b_1.pt.trace.json");
     const std::string same = errorOf([&] { readRankSpan(findRankSpans({dup.path()}).at(0)); });
     EXPECT_NE(same.find("are both rank 1"), std::string::npos) << same;
+}
+
+// Two ranks of a 128-rank NCCL job recorded by PyTorch 2 (HTA's
+// tests/data/trace_filter/sampled_rank-{0,1}.json.gz): c10d::* >
+// record_param_comms > nccl:* calls whose NCCL kernels carry their launch's
+// External id, issued from two threads.
+TEST(DistributedView, RealPyTorch2Traces) {
+    const fs::path dir = fs::path(TRAINSCOPE_TEST_DATA_DIR) / "distributed_hta";
+    const std::vector<RankSpan> spans = findRankSpans({dir});
+    ASSERT_EQ(spans.size(), 1u);
+    const DistributedView v = computeDistributedView(readRankSpan(spans[0]));
+    ASSERT_EQ(v.ranks.size(), 2u);
+    EXPECT_EQ(v.ranks[1].rank_source, RankSource::DistributedInfo);
+    EXPECT_EQ(v.ranks[1].world_size, 128);
+    for (const RankView& r : v.ranks) {
+        EXPECT_EQ(r.collectives, 10u);
+        EXPECT_EQ(r.outside_steps, 0u);
+        ASSERT_EQ(r.steps.size(), 2u);
+        EXPECT_EQ(r.steps[0].label, "551");
+        ASSERT_EQ(r.ops.size(), 3u);
+        EXPECT_EQ(r.ops[0].name, "nccl:all_to_all");
+        EXPECT_EQ(r.ops[2].name, "nccl:_all_gather_base");
+        EXPECT_EQ(r.ops[2].total_bytes, 33554432); // 2 x 16777216 signed char
+        EXPECT_TRUE(v.notes.empty());
+    }
+    // Every kernel joined its call: the all-gathers move the same data on both ranks.
+    EXPECT_EQ(v.ranks[0].ops[2].total_data_transfer_ns, 105004000);
+    EXPECT_EQ(v.ranks[1].ops[2].total_data_transfer_ns, 105004000);
+    EXPECT_EQ(v.ranks[0].average.synchronizing_ns, 57136500);
+    EXPECT_EQ(v.ranks[1].average.total_ns, 619271500);
+    EXPECT_TRUE(v.stragglers.empty()); // 30.8 ms more computation: under 5% of 617 ms
 }
 
 // ---- reports -----------------------------------------------------------------
