@@ -130,7 +130,7 @@ TEST_F(TraceStatsCommand, DistributedViewOfARunFolder) {
     std::filesystem::create_directories(run_dir);
     for (int i = 0; i < 2; ++i)
         std::filesystem::copy_file(data / ("test_distributed_nccl_" + std::to_string(i) + ".json"),
-                                   run_dir / ("worker" + std::to_string(i) + ".17000." +
+                                   run_dir / ("worker" + std::to_string(i) + ".170000" +
                                               std::to_string(i) + ".pt.trace.json"));
     options_.file = run_dir.string();
     options_.view = "distributed";
