@@ -110,6 +110,8 @@ int main(int argc, char** argv) {
     auto* trace_cmd = app.add_subcommand("trace-stats", "operator table of a Chrome trace file");
     trace_cmd->add_option("file", trace.file, "trace.json (Trainscope or torch.profiler)")
         ->required();
+    trace_cmd->add_option("more", trace.more_files,
+                          "--view distributed: more per-rank trace files (or give their folder)");
     trace_cmd->add_option("--format", trace.format, "text, csv or json");
     trace_cmd->add_option("--group-by", trace.group_by, "name or shapes");
     trace_cmd->add_option("--scope", trace.scope, "all, forward or backward");
@@ -118,8 +120,11 @@ int main(int argc, char** argv) {
     trace_cmd->add_option("--view", trace.view,
                           "GPU views of a torch.profiler trace: overview, operators, kernels, "
                           "kernels-by-op (--group-by name, shapes, stack, shapes-stack), "
-                          "memory (also Trainscope's own traces) or modules (traces "
-                          "recorded with with_modules=True or with_stack=True)");
+                          "memory (also Trainscope's own traces), modules (traces recorded "
+                          "with with_modules=True or with_stack=True) or distributed (a folder "
+                          "of per-rank traces)");
+    trace_cmd->add_option("--span", trace.span,
+                          "--view distributed: the profiling span, 1..n in time order");
     trace_cmd->add_option("--device", trace.device, "--view memory: one device (GPU0, CPU)");
     trace_cmd->add_option("--start-us", trace.start_us,
                           "--view memory: tables from this time (us from the trace start)");

@@ -1,11 +1,13 @@
 #include "commands/TraceStatsCommand.h"
 
 #include <cmath>
+#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/DistributedView.h"
 #include "analysis/GpuTraceAnalysis.h"
 #include "analysis/MemoryView.h"
 #include "analysis/ModuleView.h"
@@ -13,10 +15,12 @@
 #include "analysis/OpTableFormat.h"
 #include "analysis/StepBreakdown.h"
 #include "commands/Commands.h"
+#include "report/DistributedReport.h"
 #include "report/GpuTraceReport.h"
 #include "report/MemoryReport.h"
 #include "report/ModuleReport.h"
 #include "trace/ChromeTraceReader.h"
+#include "trace/RankFolder.h"
 
 namespace ts {
 
@@ -129,6 +133,12 @@ void printMemoryView(const Trace& trace, const TraceStatsOptions& o, std::ostrea
         out << (o.format == "csv" ? memoryCsv(view, o.limit) : memoryText(view, o.limit));
 }
 
+void checkNoMemoryOptions(const TraceStatsOptions& o) {
+    if (!o.device.empty() || !o.start_us.empty() || !o.end_us.empty())
+        throw std::invalid_argument("Options --device, --start-us and --end-us apply to "
+                                    "--view memory only.");
+}
+
 // --view modules: the nn.Module tree with host and device times.
 void printModuleView(const Trace& trace, const TraceStatsOptions& o, std::ostream& out) {
     GpuAnalysisOptions options;
@@ -142,19 +152,40 @@ void printModuleView(const Trace& trace, const TraceStatsOptions& o, std::ostrea
     else
         out << (o.format == "csv" ? modulesCsv(view) : modulesText(view));
 }
+// --view distributed: a folder of per-rank traces (or several files), one
+// span of it.
+void printDistributedView(const TraceStatsOptions& o, std::ostream& out) {
+    checkNoMemoryOptions(o);
+    std::vector<std::filesystem::path> inputs{o.file};
+    inputs.insert(inputs.end(), o.more_files.begin(), o.more_files.end());
+    const std::vector<RankSpan> spans = findRankSpans(inputs);
+    const int count = static_cast<int>(spans.size());
+    if (o.span < 1 || o.span > count)
+        throw std::invalid_argument("Option --span is " + std::to_string(o.span) + "; " + o.file +
+                                    " has " + std::to_string(count) + " span(s), numbered 1 to " +
+                                    std::to_string(count) + ".");
+    GpuAnalysisOptions options;
+    options.plugin_compatible = o.plugin_compatible;
+    DistributedView view =
+        computeDistributedView(readRankSpan(spans[static_cast<size_t>(o.span - 1)]), options);
+    view.span = o.span;
+    view.span_count = count;
+    if (o.format == "json")
+        out << distributedJson(view, o.limit).dump(2) << '\n';
+    else
+        out << (o.format == "csv" ? distributedCsv(view, o.limit) : distributedText(view, o.limit));
+}
 
 // The GPU views (--view): Overview, Operators, Kernels, Memory, Modules.
 void printGpuView(const Trace& trace, const TraceStatsOptions& o, std::ostream& out) {
     if (o.view == "memory") return printMemoryView(trace, o, out);
-    if (!o.device.empty() || !o.start_us.empty() || !o.end_us.empty())
-        throw std::invalid_argument("Options --device, --start-us and --end-us apply to "
-                                    "--view memory only.");
+    checkNoMemoryOptions(o);
     if (o.view == "modules") return printModuleView(trace, o, out);
     if (o.view != "overview" && o.view != "operators" && o.view != "kernels" &&
         o.view != "kernels-by-op")
         throw std::invalid_argument("Option --view is '" + o.view +
                                     "'; expected 'overview', 'operators', 'kernels', "
-                                    "'kernels-by-op', 'memory' or 'modules'.");
+                                    "'kernels-by-op', 'memory', 'modules' or 'distributed'.");
     GpuAnalysisOptions options;
     options.plugin_compatible = o.plugin_compatible;
     const GpuTraceAnalysis a = analyzeGpuTrace(trace, options);
@@ -188,6 +219,15 @@ void printGpuView(const Trace& trace, const TraceStatsOptions& o, std::ostream& 
 int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostream& err) {
     try {
         checkFormat(options.format);
+        if (options.view == "distributed") {
+            printDistributedView(options, out);
+            return exit_code::kOk;
+        }
+        if (!options.more_files.empty())
+            throw std::invalid_argument("Several trace files are read by --view distributed "
+                                        "only; the other views take one.");
+        if (options.span != 1)
+            throw std::invalid_argument("Option --span applies to --view distributed only.");
         if (!options.view.empty()) {
             printGpuView(readChromeTraceFile(options.file), options, out);
             return exit_code::kOk;

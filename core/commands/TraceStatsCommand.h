@@ -3,10 +3,12 @@
 // (Trainscope's own trace.json or a torch.profiler export) as text, CSV or
 // JSON; with --view, the GPU views of a torch.profiler (Kineto) trace as
 // torch.profiler's TensorBoard plugin showed them (docs/gpu-traces.md); --view
-// memory also reads Trainscope's own memory samples.
+// memory also reads Trainscope's own memory samples; --view distributed reads
+// a folder of per-rank traces (docs/gpu-traces.md "Distributed view").
 #include <cstddef>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace ts {
 
@@ -26,6 +28,11 @@ struct TraceStatsOptions {
     // as text so that a bad value is reported with the option's name.
     std::string device, start_us, end_us;
     bool plugin_compatible = false; // reproduce the TensorBoard plugin's numbers exactly
+    // --view distributed: `file` is a folder of per-rank traces (or the first
+    // of several files, the others here), and `span` the profiling span
+    // (1..n, in time order) to show.
+    std::vector<std::string> more_files;
+    int span = 1;
 };
 
 // 0 on success; 2 for bad options or an unreadable/malformed file (the

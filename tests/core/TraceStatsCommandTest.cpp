@@ -151,5 +151,49 @@ TEST_F(TraceStatsCommand, ModulesView) {
     EXPECT_TRUE(out_.str().empty());
 }
 
+// --view distributed on the TensorBoard plugin's NCCL fixtures laid out as
+// its run folder (worker.<timestamp>.pt.trace.json): JSON, --span, and the
+// inputs it refuses.
+TEST_F(TraceStatsCommand, DistributedViewOfARunFolder) {
+    const std::filesystem::path data = std::string(TRAINSCOPE_TEST_DATA_DIR) + "/tb_plugin";
+    const std::filesystem::path run_dir = dir_ / "run";
+    std::filesystem::create_directories(run_dir);
+    for (int i = 0; i < 2; ++i)
+        std::filesystem::copy_file(data / ("test_distributed_nccl_" + std::to_string(i) + ".json"),
+                                   run_dir / ("worker" + std::to_string(i) + ".170000" +
+                                              std::to_string(i) + ".pt.trace.json"));
+    options_.file = run_dir.string();
+    options_.view = "distributed";
+    options_.format = "json";
+    ASSERT_EQ(run(), 0) << err_.str();
+    const auto j = nlohmann::json::parse(out_.str());
+    ASSERT_EQ(j["ranks"].size(), 2u);
+    EXPECT_EQ(j["span_count"], 1);
+    EXPECT_EQ(j["ranks"][0]["steps"][0]["synchronizing_us"], 464.0);
+    EXPECT_EQ(j["ranks"][1]["operations"][1]["name"], "nccl:all_reduce");
+    EXPECT_EQ(j["stragglers"][0]["rank"], 1);
+
+    options_.format = "text";
+    ASSERT_EQ(run(), 0) << err_.str();
+    EXPECT_NE(out_.str().find("Straggler: rank 1"), std::string::npos) << out_.str();
+
+    options_.span = 2;
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("1 span(s)"), std::string::npos) << err_.str();
+    options_.span = 1;
+
+    // One file: the view needs the ranks' traces.
+    options_.file = (data / "test_distributed_nccl_0.json").string();
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("several ranks"), std::string::npos) << err_.str();
+    // Several files given one by one work.
+    options_.more_files = {(data / "test_distributed_nccl_1.json").string()};
+    ASSERT_EQ(run(), 0) << err_.str();
+    // ... but only for --view distributed.
+    options_.view = "overview";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("--view distributed only"), std::string::npos) << err_.str();
+}
+
 } // namespace
 } // namespace ts

@@ -1,0 +1,126 @@
+#pragma once
+// The Distributed view of one profiling span of a multi-rank run (the
+// TensorBoard plugin's, docs/gpu-traces.md "Distributed view"), computed
+// once from the ranks' traces, for NCCL, Gloo on GPU and Gloo on CPU:
+//   - per rank and step: computation, overlapping, communication and other
+//     time (the four add up to the step), and the collectives' time split
+//     into data transfer and synchronizing (waiting for the slowest rank);
+//   - per rank the collectives table (calls, bytes, latency, transfer time);
+//   - the ranks that hold the others up (stragglers), with their numbers.
+// Times are nanoseconds (the plugin's are microseconds).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/KinetoEvents.h"
+#include "trace/RankFolder.h"
+
+namespace ts {
+
+// One step of one rank (or the rank's average over its steps). The first
+// four add up to total_ns: computation_ns and communication_ns exclude the
+// time they overlap (overlapping_ns). Computation is device kernels (host
+// operators when the rank ran no kernel, Gloo on CPU).
+struct DistributedStep {
+    std::string label; // the ProfilerStep number ("0" without steps), "all" for the average
+    int64_t computation_ns = 0, overlapping_ns = 0, communication_ns = 0, other_ns = 0;
+    int64_t total_ns = 0;
+    // The collectives of the step: time the data moved (as fast as the
+    // fastest rank moved it) and the rest, spent waiting for the others.
+    bool has_communication = false;
+    int64_t data_transfer_ns = 0, synchronizing_ns = 0;
+
+    int64_t computationWithOverlapNs() const { return computation_ns + overlapping_ns; }
+};
+
+// One row of the communication operations table: one collective by name.
+struct CommOpRow {
+    std::string name; // "nccl:all_reduce"
+    int64_t calls = 0;
+    int64_t total_bytes = 0;
+    int64_t total_latency_ns = 0;       // the calls' host and device ranges, merged
+    int64_t total_data_transfer_ns = 0; // their data-transfer ranges, merged
+    double avgBytes() const { return calls ? double(total_bytes) / double(calls) : 0; }
+    double avgLatencyNs() const { return calls ? double(total_latency_ns) / double(calls) : 0; }
+    double avgDataTransferNs() const {
+        return calls ? double(total_data_transfer_ns) / double(calls) : 0;
+    }
+};
+
+struct RankDevice {
+    int32_t id = -1; // the GPU ("GPU0")
+    std::string name;
+    int64_t memory_bytes = 0;
+    int32_t compute_major = 0, compute_minor = 0;
+};
+
+struct RankView {
+    std::string worker; // file name stem ("worker0", "host_1234")
+    int64_t rank = -1;
+    RankSource rank_source = RankSource::Order;
+    std::string path;
+    // The plugin's Device Information naming: worker "<node>_<process>" ->
+    // node and "Process <process>", else the worker name and "Process <i>".
+    std::string node, process;
+    std::string backend; // distributedInfo.backend ("nccl", "gloo"), "" unknown
+    int64_t world_size = -1;
+    std::string library;             // of its collectives: "NCCL", "Gloo", "NCCL+Gloo", "" none
+    bool uses_gpu = false;           // any kernel, memcpy or memset
+    std::vector<RankDevice> devices; // the GPUs it used, with their properties when known
+    std::vector<DistributedStep> steps;
+    DistributedStep average;    // label "all"
+    std::vector<CommOpRow> ops; // in order of first call
+    size_t collectives = 0;     // communication calls found
+    size_t outside_steps = 0;   // of those, calls in no step (counted in ops, not in steps)
+};
+
+// A rank that computes (or steps) markedly longer than the others, which then
+// wait for it inside their collectives.
+struct Straggler {
+    int64_t rank = -1;
+    std::string worker;
+    int64_t computation_ns = 0;        // its average computation per step (incl. overlap)
+    int64_t others_computation_ns = 0; // the median of the other ranks'
+    int64_t step_ns = 0, others_step_ns = 0;
+    int64_t others_synchronizing_ns = 0; // the other ranks' median synchronizing time per step
+    int64_t own_synchronizing_ns = 0;
+    int64_t excessNs() const { return computation_ns - others_computation_ns; }
+    // Excess over the others' median computation (0 when they compute nothing).
+    double excessFraction() const {
+        return others_computation_ns > 0 ? double(excessNs()) / double(others_computation_ns) : 0;
+    }
+    // "rank 1 computes 56 us (53%) longer per step than the median of the
+    // other ranks (161 vs 105 us); they wait for it: synchronizing 464 us per
+    // step (its own: 3 us)".
+    std::string message;
+};
+
+// A rank is a straggler when its computation per step exceeds the other
+// ranks' median by more than this share of the median step time.
+inline constexpr double kStragglerStepShare = 0.05;
+
+struct DistributedView {
+    int span = 1, span_count = 1;
+    bool plugin_compatible = false;
+    std::vector<RankView> ranks;       // by rank
+    std::vector<Straggler> stragglers; // largest excess first
+    // Load imbalance: the highest rank's average computation over the mean
+    // of all ranks', minus 1 (0 = balanced, 0.25 = the slowest does 25% more).
+    double computation_imbalance = 0;
+    // Slowest minus fastest average step time.
+    int64_t step_time_spread_ns = 0;
+    std::vector<std::string> notes; // what was left out or approximated, in plain words
+
+    bool empty() const { return ranks.empty(); }
+};
+
+// Throws std::invalid_argument in plain words when the traces cannot form a
+// distributed view: no rank has torch.profiler events or collectives, or the
+// ranks disagree on the number of collectives (they cannot be matched: the
+// plugin then shows no view without saying why). Plugin-compatible: also
+// when a collective has a different number of kernels on two ranks; the
+// averages over steps are truncated to whole microseconds as the plugin's.
+DistributedView computeDistributedView(const std::vector<RankTrace>& ranks,
+                                       const GpuAnalysisOptions& options = {});
+
+} // namespace ts
