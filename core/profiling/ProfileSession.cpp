@@ -160,6 +160,30 @@ void ProfileSession::stepEnd(int64_t global_step, TrainerObserver& observer) {
     s.deliver(observer);
 }
 
+namespace {
+
+// A run shorter than the schedule's first window records nothing; without a
+// word the user looks for a trace that was never written.
+void warnNothingRecorded(const ProfileSession::Impl& s, TrainerObserver& observer) {
+    constexpr int64_t kSearchLimit = 1000000;
+    int64_t first = -1;
+    for (int64_t i = 0; i < kSearchLimit && first < 0; ++i) {
+        const ProfileAction action = s.schedule.at(i);
+        if (action == ProfileAction::Record || action == ProfileAction::RecordAndSave) first = i;
+    }
+    // Reached but not recorded (another session was collecting): said already.
+    if (first >= 0 && s.index >= first) return;
+    std::string text = "profiling was on, but the run ended after " +
+                       std::to_string(s.index + 1) + " step(s)";
+    if (first >= 0)
+        text += ", before the first recorded step (step " + std::to_string(first + 1) +
+                " of the schedule: skip_first, wait and warmup come first)";
+    text += "; no trace was written. Lower profile.skip_first / wait / warmup or run more steps.";
+    observer.onMessage(LogLevel::Warning, text);
+}
+
+} // namespace
+
 void ProfileSession::finish(TrainerObserver& observer) {
     Impl& s = *impl_;
     if (!s.config.enabled) return;
@@ -167,6 +191,7 @@ void ProfileSession::finish(TrainerObserver& observer) {
     if (s.window_open || s.window_closing) s.closeWindow();
     s.collector.detach();
     s.deliver(observer);
+    if (s.next_window == 0) warnNothingRecorded(s, observer);
 }
 
 bool ProfileSession::recording() const {

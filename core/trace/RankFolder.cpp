@@ -150,13 +150,13 @@ std::vector<RankSpan> findRankSpans(const std::vector<fs::path>& inputs) {
     return spans;
 }
 
-std::vector<RankTrace> readRankSpan(const RankSpan& span) {
+std::vector<RankTrace> readRankSpan(const RankSpan& span, const ReadProgress& progress) {
     std::vector<RankTrace> out;
     for (const RankFile& f : span.files) {
         RankTrace r;
         r.worker = f.worker;
         r.path = f.path;
-        r.trace = readChromeTraceFile(f.path);
+        r.trace = readChromeTraceFile(f.path, progress);
         r.rank = rankFromDistributedInfo(r.trace.kineto.distributed_info);
         r.rank_source = RankSource::DistributedInfo;
         if (r.rank < 0) {

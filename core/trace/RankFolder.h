@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "trace/ReadProgress.h"
 #include "trace/Trace.h"
 
 namespace ts {
@@ -65,6 +66,8 @@ struct RankTrace {
 
 // Reads every file of the span (TraceReadError names a file that fails),
 // sorted by rank. Throws std::invalid_argument when two files claim one rank.
-std::vector<RankTrace> readRankSpan(const RankSpan& span);
+// `progress` reports each file's read in turn (done/total restart per
+// file) and cancels like a single trace's read (TraceReadCancelled).
+std::vector<RankTrace> readRankSpan(const RankSpan& span, const ReadProgress& progress = {});
 
 } // namespace ts

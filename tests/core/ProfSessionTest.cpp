@@ -227,3 +227,20 @@ TEST(ProfSession, DisabledSessionDoesNothing) {
 
 } // namespace
 } // namespace ts
+
+TEST(ProfSession, ARunEndingBeforeTheFirstWindowSaysSo) {
+    ProfileConfig c = profileConfig(0, 2);
+    c.skip_first = 10;
+    ProfileSession session(c, false, nullptr);
+    CaptureObserver observer;
+    for (int64_t step = 0; step < 4; ++step) {
+        session.stepBegin(step);
+        session.stepEnd(step, observer);
+    }
+    session.finish(observer);
+    EXPECT_TRUE(observer.captures.empty());
+    ASSERT_EQ(observer.messages.size(), 1u);
+    EXPECT_NE(observer.messages[0].find("ended after 4 step(s)"), std::string::npos)
+        << observer.messages[0];
+    EXPECT_NE(observer.messages[0].find("step 11"), std::string::npos) << observer.messages[0];
+}

@@ -17,7 +17,7 @@ QAction* make(QObject* owner, const QString& text, const QList<QKeySequence>& ke
 } // namespace
 
 AppActions::AppActions(QObject* owner)
-    : open_run(make(owner, QObject::tr("&Open Run…"), {QKeySequence::Open})),
+    : open_run(make(owner, QObject::tr("&Open Run or Trace Folder…"), {QKeySequence::Open})),
       open_trace(
           make(owner, QObject::tr("Open &Trace…"), {QKeySequence(QStringLiteral("Ctrl+Shift+O"))})),
       close_document(

@@ -17,6 +17,8 @@
 #include "common/AppSettings.h"
 #include "common/ExportFile.h"
 #include "common/ThemePalette.h"
+#include "diff/TraceDiffView.h"
+#include "distributed/RanksView.h"
 #include "experiments/ExperimentsView.h"
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
@@ -58,6 +60,8 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
     kernels_ = new KernelsView(&settings_);
     memory_ = new MemoryUsageView(&settings_);
     modules_ = new ModulesView;
+    distributed_ = new RanksView;
+    diff_ = new TraceDiffView;
     // The order is View's (its values are the tab indices).
     tabs_->addTab(overview_, tr("Overview"));
     tabs_->addTab(live_, tr("Live"));
@@ -66,6 +70,8 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
     tabs_->addTab(memory_, tr("Memory"));
     tabs_->addTab(modules_, tr("Modules"));
     tabs_->addTab(timeline_, tr("Timeline"));
+    tabs_->addTab(distributed_, tr("Distributed"));
+    tabs_->addTab(diff_, tr("Diff"));
     tabs_->addTab(runs_, tr("Runs"));
     experiments_ = new ExperimentsView(settings_, *form_, *controller_);
     roofline_ = new RooflineView(settings_);
@@ -248,6 +254,14 @@ void MainWindow::openPath(const QString& path) {
 
 void MainWindow::closeDocument() {
     documents_->closeCurrent();
+    updateDiffDocuments();
+}
+
+void MainWindow::updateDiffDocuments() {
+    std::vector<DiffDocument> list;
+    for (int i = 0; i < documents_->count(); ++i)
+        list.push_back(DiffDocument{documents_->at(i).title(), documents_->at(i).trace});
+    diff_->setDocuments(std::move(list));
 }
 
 void MainWindow::onOpened(const OpenedDocument& doc) {
@@ -260,8 +274,10 @@ void MainWindow::onOpened(const OpenedDocument& doc) {
         settings_.addRecentFile(doc.path);
         rebuildRecentMenu();
         documents_->add(doc);
+        updateDiffDocuments();
         showDocument(doc);
-        showView(View::Overview);
+        // A rank folder is opened for its ranks.
+        showView(doc.distributed ? View::Distributed : View::Overview);
         status_->showMessage(tr("Opened %1").arg(doc.path), 5000);
     }
     emit documentShown(doc);
@@ -287,12 +303,14 @@ void MainWindow::showDocument(const OpenedDocument& doc) {
             doc.trace_error.isEmpty() ? tr("this run was not profiled") : doc.trace_error;
         showTrace(nullptr, tr("No trace: %1").arg(why));
     }
+    distributed_->setSpans(doc.distributed, doc.path, doc.distributed_error);
     showOverview(doc);
 }
 
 void MainWindow::showNoDocument() {
     setWindowTitle(tr("Trainscope"));
     showTrace(nullptr, tr("No document open: File ▸ Open Trace or Open Run."));
+    distributed_->clear();
     overview_->clear();
 }
 
@@ -370,7 +388,8 @@ void MainWindow::chooseAndOpen(bool directory) {
     const QString start =
         settings_.lastBrowseDir().isEmpty() ? settings_.runsRoot() : settings_.lastBrowseDir();
     const QString path =
-        directory ? QFileDialog::getExistingDirectory(this, tr("Open a run directory"), start)
+        directory ? QFileDialog::getExistingDirectory(
+                        this, tr("Open a run directory or a folder of per-rank traces"), start)
                   : QFileDialog::getOpenFileName(
                         this, tr("Open a trace"), start,
                         tr("Chrome traces (*.json *.json.gz *.pt.trace.json);;All files (*)"));

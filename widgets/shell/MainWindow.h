@@ -1,9 +1,9 @@
 #pragma once
 // The main window only assembles the panels and connects their typed
 // signals: experiment form + run panel (dock), Overview / Live / Operators /
-// Kernels / Memory / Modules / Timeline / Runs / Experiments / Roofline tabs, status bar, menus.
-// The panels do the work. Any number of traces and runs can be open; the Document selector in the
-// tab bar's corner picks the one all tabs show.
+// Kernels / Memory / Modules / Timeline / Distributed / Diff / Runs / Experiments / Roofline tabs,
+// status bar, menus. The panels do the work. Any number of traces and runs can be open; the
+// Document selector in the tab bar's corner picks the one all tabs show.
 #include <memory>
 
 #include <QMainWindow>
@@ -28,6 +28,8 @@ class ExperimentsView;
 class KernelsView;
 class MemoryUsageView;
 class ModulesView;
+class RanksView;
+class TraceDiffView;
 class OverviewView;
 class LiveView;
 class OperatorsView;
@@ -53,6 +55,8 @@ public:
     KernelsView* kernelsView() const { return kernels_; }
     MemoryUsageView* memoryView() const { return memory_; }
     ModulesView* modulesView() const { return modules_; }
+    RanksView* distributedView() const { return distributed_; }
+    TraceDiffView* diffView() const { return diff_; }
     LiveView* liveView() const { return live_; }
     OperatorsView* operatorsView() const { return operators_; }
     TimelineView* timelineView() const { return timeline_; }
@@ -87,6 +91,8 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // The Diff tab chooses A and B among the open documents.
+    void updateDiffDocuments();
     void buildDock();
     void wireRun();
     void wireDocuments();
@@ -130,6 +136,8 @@ private:
     KernelsView* kernels_ = nullptr;
     MemoryUsageView* memory_ = nullptr;
     ModulesView* modules_ = nullptr;
+    RanksView* distributed_ = nullptr;
+    TraceDiffView* diff_ = nullptr;
     std::shared_ptr<const GpuTraceAnalysis> gpu_analysis_; // of the trace shown
     ExperimentsView* experiments_ = nullptr;
     RooflineView* roofline_ = nullptr;

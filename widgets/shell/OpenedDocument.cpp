@@ -4,6 +4,7 @@
 #include <QFileInfo>
 
 #include "shell/TraceFile.h"
+#include "trace/RankFolder.h"
 
 namespace ts::gui {
 namespace {
@@ -22,19 +23,60 @@ QFileInfo documentInfo(const QString& path) {
     return info;
 }
 
+// The views computed off the GUI thread for doc.trace.
+void analyzeTrace(OpenedDocument& doc) {
+    doc.gpu_analysis = std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*doc.trace));
+    const DeviceOpTree& tree = doc.gpu_analysis->tree;
+    doc.memory = std::make_shared<const MemoryView>(computeMemoryView(*doc.trace, tree));
+    doc.modules = std::make_shared<const ModuleView>(computeModuleView(*doc.trace, tree));
+}
+
 void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress& progress) {
     doc.trace_path = path;
     try {
         doc.trace = readTraceFile(path, progress);
-        doc.gpu_analysis = std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*doc.trace));
-        const DeviceOpTree& tree = doc.gpu_analysis->tree;
-        doc.memory = std::make_shared<const MemoryView>(computeMemoryView(*doc.trace, tree));
-        doc.modules = std::make_shared<const ModuleView>(computeModuleView(*doc.trace, tree));
+        analyzeTrace(doc);
     } catch (const TraceReadCancelled&) {
         doc.cancelled = true;
     } catch (const std::exception& error) {
         doc.trace_error = QString::fromUtf8(error.what());
     }
+}
+
+// Every span of a rank folder: its Distributed view; the first span's lowest
+// rank is the trace the other tabs show. Ranks that form no view (a
+// collective missing on one of them, say) still open, with the reason.
+void loadRankFolder(OpenedDocument& doc, const std::vector<RankSpan>& spans,
+                    const ReadProgress& progress) {
+    auto views = std::make_shared<std::vector<DistributedView>>();
+    try {
+        for (const RankSpan& span : spans) {
+            std::vector<RankTrace> ranks = readRankSpan(span, progress);
+            try {
+                DistributedView view = computeDistributedView(ranks);
+                view.span = span.number;
+                view.span_count = int(spans.size());
+                views->push_back(std::move(view));
+            } catch (const std::invalid_argument& error) {
+                if (doc.distributed_error.isEmpty())
+                    doc.distributed_error = QObject::tr("Span %1: %2")
+                                                .arg(span.number)
+                                                .arg(QString::fromUtf8(error.what()));
+            }
+            if (!doc.trace && !ranks.empty()) {
+                doc.trace_path = QString::fromStdString(ranks.front().path.string());
+                doc.trace = std::make_shared<const Trace>(std::move(ranks.front().trace));
+            }
+        }
+        if (doc.trace) analyzeTrace(doc);
+    } catch (const TraceReadCancelled&) {
+        doc.cancelled = true;
+        return;
+    } catch (const std::exception& error) {
+        doc.error = QString::fromUtf8(error.what());
+        return;
+    }
+    if (!views->empty()) doc.distributed = std::move(views);
 }
 
 } // namespace
@@ -59,8 +101,23 @@ OpenedDocument openDocument(const QString& path, const ReadProgress& progress) {
         return doc;
     }
     if (info.isDir() && !isRunDirectory(info)) {
-        doc.error = QObject::tr("%1 is not a run directory (it has no %2).")
-                        .arg(path, QString::fromLatin1(run_files::kRunJson));
+        std::vector<RankSpan> spans;
+        try {
+            spans = findRankSpans({std::filesystem::path(doc.path.toStdString())});
+        } catch (const std::exception& error) {
+            doc.error = QObject::tr("%1 is neither a run directory (it has no %2) nor a folder "
+                                    "of traces: %3")
+                            .arg(path, QString::fromLatin1(run_files::kRunJson),
+                                 QString::fromUtf8(error.what()));
+            return doc;
+        }
+        if (spans.size() == 1 && spans.front().files.size() == 1) {
+            loadTraceInto(doc, QString::fromStdString(spans.front().files.front().path.string()),
+                          progress);
+            if (!doc.trace && !doc.cancelled) doc.error = doc.trace_error;
+            return doc;
+        }
+        loadRankFolder(doc, spans, progress);
         return doc;
     }
     if (info.isDir()) {

@@ -8,6 +8,7 @@
 #include <QMetaType>
 #include <QString>
 
+#include "analysis/DistributedView.h"
 #include "analysis/GpuTraceAnalysis.h"
 #include "analysis/MemoryView.h"
 #include "analysis/ModuleView.h"
@@ -25,6 +26,10 @@ struct OpenedDocument {
     std::shared_ptr<const GpuTraceAnalysis> gpu_analysis;
     std::shared_ptr<const MemoryView> memory;  // of `trace`, also off the GUI thread
     std::shared_ptr<const ModuleView> modules; // likewise
+    // A folder of per-rank traces: each span's Distributed view (`trace` is
+    // the first span's lowest rank), or why the ranks form none.
+    std::shared_ptr<const std::vector<DistributedView>> distributed;
+    QString distributed_error;
     QString trace_path;
     QString error;          // the path could not be opened at all
     QString trace_error;    // the run opened, its trace did not
@@ -38,7 +43,8 @@ struct OpenedDocument {
 // means its run directory), so the same document is recognised.
 QString documentPath(const QString& path);
 
-// Opens `path` (run directory, its run.json, or a trace file). Blocking;
+// Opens `path` (run directory, its run.json, a trace file, or a folder of
+// per-rank traces; a folder holding a single trace opens that trace). Blocking;
 // never throws: problems end up in error / trace_error, a cancel (through
 // `progress`, while the trace is read) in `cancelled`.
 OpenedDocument openDocument(const QString& path, const ReadProgress& progress = {});

@@ -5,9 +5,10 @@
 namespace ts::gui {
 
 const std::vector<View>& allViews() {
-    static const std::vector<View> views{
-        View::Overview, View::Live,     View::Operators, View::Kernels,     View::Memory,
-        View::Modules,  View::Timeline, View::Runs,      View::Experiments, View::Roofline};
+    static const std::vector<View> views{View::Overview, View::Live,        View::Operators,
+                                         View::Kernels,  View::Memory,      View::Modules,
+                                         View::Timeline, View::Distributed, View::Diff,
+                                         View::Runs,     View::Experiments, View::Roofline};
     return views;
 }
 
@@ -27,6 +28,10 @@ QString viewName(View view) {
         return QStringLiteral("operators");
     case View::Timeline:
         return QStringLiteral("timeline");
+    case View::Distributed:
+        return QStringLiteral("distributed");
+    case View::Diff:
+        return QStringLiteral("diff");
     case View::Runs:
         return QStringLiteral("runs");
     case View::Experiments:

@@ -17,6 +17,8 @@ enum class View {
     Memory,
     Modules,
     Timeline,
+    Distributed,
+    Diff,
     Runs,
     Experiments,
     Roofline,

@@ -1,0 +1,129 @@
+// The Diff tab on tests/data/diff/steps_{a,b}.json (hand-made traces whose
+// differences are known; tests/torchfree/TraceDiffTest.cpp checks the
+// analysis): the models under QAbstractItemModelTester, the categories and
+// the operators ordered by impact as the analysis gives them, hiding the
+// unchanged rows, the aligned steps (boxes, colours, tooltips), choosing the
+// steps, and the states without two traces.
+#include <QAbstractItemModelTester>
+#include <QtTest>
+
+#include "common/TableModel.h"
+#include "diff/AlignedStepsWidget.h"
+#include "diff/DiffModels.h"
+#include "diff/TraceDiffView.h"
+#include "trace/ChromeTraceReader.h"
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+DiffDocument fixture(const char* name) {
+    return DiffDocument{QString::fromLatin1(name),
+                        std::make_shared<const Trace>(readChromeTraceFile(
+                            std::string(TRAINSCOPE_SOURCE_DIR) + "/tests/data/diff/" + name))};
+}
+
+QStringList names(const QAbstractItemModel& model) {
+    QStringList out;
+    for (int r = 0; r < model.rowCount(); ++r)
+        out << model.index(r, 0).data().toString();
+    return out;
+}
+
+} // namespace
+
+class DiffTabTest : public QObject {
+    Q_OBJECT
+private slots:
+    void comparesTwoDocuments() {
+        TraceDiffView view;
+        QAbstractItemModelTester categories(view.categoryModel(),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester operators(view.operatorModel(),
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester kernels(view.kernelModel(),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setDocuments({fixture("steps_a.json"), fixture("steps_b.json")});
+        QVERIFY2(view.diff().has_value(), qPrintable(view.messageText()));
+        // Step 1000 us -> 800 us.
+        QVERIFY2(view.summaryText().contains(QStringLiteral("-20.0 %")),
+                 qPrintable(view.summaryText()));
+        const DiffCategoryModel& c = *view.categoryModel();
+        QCOMPARE(c.rowCount(), 9);
+        QCOMPARE(c.index(5, DiffCategoryModel::Category).data().toString(),
+                 QStringLiteral("DataLoader"));
+        QCOMPARE(c.index(5, DiffCategoryModel::A).data(SortRole).toDouble(), 300.0);
+        QCOMPARE(c.index(5, DiffCategoryModel::B).data(SortRole).toDouble(), 100.0);
+        QCOMPARE(c.index(5, DiffCategoryModel::Delta).data().toString(), QStringLiteral("-200.0"));
+
+        // By impact, the unchanged aten::zero_ hidden by default.
+        QCOMPARE(
+            names(*view.operatorModel()),
+            QStringList({"aten::conv2d", "aten::relu", "aten::mul_", "aten::sub", "aten::add"}));
+        const DiffRowModel& ops = *view.operatorModel();
+        QCOMPARE(ops.index(0, DiffRowModel::Status).data().toString(), QStringLiteral("slower"));
+        QCOMPARE(ops.index(0, DiffRowModel::Impact).data(SortRole).toDouble(), 100.0);
+        QCOMPARE(ops.index(0, DiffRowModel::Impact).data().toString(), QStringLiteral("+100.0"));
+        QCOMPARE(ops.index(1, DiffRowModel::CallsB).data().toString(), QStringLiteral("2"));
+        QCOMPARE(ops.index(3, DiffRowModel::Change).data().toString(), QStringLiteral("new"));
+        view.setHideUnchanged(false);
+        QCOMPARE(view.operatorModel()->rowCount(), 6);
+        QCOMPARE(view.kernelModel()->rowCount(), 6);
+    }
+
+    void alignsOneStepOfEach() {
+        TraceDiffView view;
+        view.resize(1200, 800);
+        view.setDocuments({fixture("steps_a.json"), fixture("steps_b.json")});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        AlignedStepsWidget* aligned = view.alignedSteps();
+        QCOMPARE(aligned->alignment().a.ops.size(), size_t(6));
+        QCOMPARE(aligned->alignment().b.ops.size(), size_t(7));
+        // The box of B's new aten::sub describes itself; its pair changed.
+        const AlignedOp& sub = aligned->alignment().b.ops[4];
+        QCOMPARE(sub.name, std::string("aten::sub"));
+        const QImage image = aligned->grab().toImage();
+        QVERIFY(!image.isNull());
+        int side = -1, op = -1;
+        for (int x = 0; x < aligned->width() && side < 0; ++x)
+            for (int y = 0; y < aligned->height() && side < 0; ++y) {
+                const auto hit = aligned->opAt(QPointF(x, y));
+                if (hit.first == 1 && hit.second == 4) std::tie(side, op) = hit;
+            }
+        QCOMPARE(side, 1);
+        QVERIFY(aligned->describeOp(side, op).startsWith(QStringLiteral("aten::sub")));
+        // A's aten::conv2d is slower in B: drawn warm; the unchanged zero_ is neutral.
+        auto colourAt = [&](int s, int index) {
+            const auto& ops = s == 0 ? aligned->alignment().a.ops : aligned->alignment().b.ops;
+            for (int x = 0; x < aligned->width(); ++x)
+                for (int y = 0; y < aligned->height(); ++y)
+                    if (aligned->opAt(QPointF(x, y)) == std::make_pair(s, index))
+                        return image.pixelColor(x + 1, y + 3);
+            Q_UNUSED(ops);
+            return QColor();
+        };
+        const QColor conv = colourAt(0, 1), zero = colourAt(0, 4);
+        QVERIFY(conv.red() > conv.blue());
+        QVERIFY(std::abs(zero.red() - zero.blue()) < 30);
+
+        view.setSteps(1, 1);
+        QCOMPARE(view.diff()->alignment.a.label, std::string("2"));
+    }
+
+    void saysWhatIsMissing() {
+        TraceDiffView view;
+        view.setDocuments({});
+        QVERIFY(view.messageText().startsWith(QStringLiteral("Open two traces")));
+        view.setDocuments({fixture("steps_a.json"), DiffDocument{QStringLiteral("run"), nullptr}});
+        QVERIFY(view.messageText().contains(QStringLiteral("run has no trace")));
+        view.setDocuments({fixture("steps_a.json"), fixture("steps_b.json")});
+        view.compare(0, 0);
+        QVERIFY(view.messageText().contains(QStringLiteral("two different")));
+        QVERIFY(!view.diff());
+    }
+};
+
+QTEST_MAIN(DiffTabTest)
+#include "test_diff.moc"

@@ -1,0 +1,159 @@
+// The Distributed tab and opening a folder of per-rank traces: the
+// TensorBoard plugin's NCCL fixtures laid out as its run folder
+// (worker<N>.<timestamp>.pt.trace.json) with the plugin's numbers reaching the
+// tables and charts (tests/torchfree/DistributedViewTest.cpp checks the
+// analysis itself), the two ranks of a real PyTorch 2 NCCL job
+// (tests/data/distributed_hta), both models under QAbstractItemModelTester,
+// and the folders that form no view.
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "common/TableModel.h"
+#include "distributed/DistributedModels.h"
+#include "distributed/RankBarsChart.h"
+#include "distributed/RanksView.h"
+#include "shell/OpenedDocument.h"
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+QString dataPath(const QString& relative) {
+    return QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/") + relative;
+}
+
+// The plugin's two NCCL workers as a run folder.
+void writeNcclFolder(const QTemporaryDir& dir) {
+    QVERIFY(QFile::copy(dataPath(QStringLiteral("tb_plugin/test_distributed_nccl_0.json")),
+                        dir.filePath(QStringLiteral("worker0.1000.pt.trace.json"))));
+    QVERIFY(QFile::copy(dataPath(QStringLiteral("tb_plugin/test_distributed_nccl_1.json")),
+                        dir.filePath(QStringLiteral("worker1.1001.pt.trace.json"))));
+}
+
+double sortValue(const QAbstractItemModel& model, int row, int column) {
+    return model.index(row, column).data(SortRole).toDouble();
+}
+
+} // namespace
+
+class DistributedTabTest : public QObject {
+    Q_OBJECT
+private slots:
+    void aRankFolderOpensWithItsDistributedView() {
+        QTemporaryDir dir;
+        writeNcclFolder(dir);
+        const OpenedDocument doc = openDocument(dir.path());
+        QVERIFY2(doc.ok(), qPrintable(doc.error));
+        QVERIFY(doc.distributed);
+        QCOMPARE(int(doc.distributed->size()), 1);
+        QCOMPARE(int(doc.distributed->front().ranks.size()), 2);
+        // The other tabs show the lowest rank's trace.
+        QVERIFY(doc.trace);
+        QVERIFY(doc.trace_path.endsWith(QStringLiteral("worker0.1000.pt.trace.json")));
+        QVERIFY(doc.gpu_analysis);
+    }
+
+    void thePluginsNumbersReachTheTablesAndCharts() {
+        QTemporaryDir dir;
+        writeNcclFolder(dir);
+        const OpenedDocument doc = openDocument(dir.path());
+        RanksView view;
+        QAbstractItemModelTester ranks_tester(
+            view.rankModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester ops_tester(view.commOpModel(),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setSpans(doc.distributed, doc.path);
+        QVERIFY(view.messageText().isEmpty());
+        QCOMPARE(view.stepLabels(), QStringList({QStringLiteral("Average"), QStringLiteral("0")}));
+        view.selectStep(1);
+        const RankTableModel& ranks = *view.rankModel();
+        QCOMPARE(ranks.rowCount(), 2);
+        // steps_to_overlap['0']: worker0 [30, 75, 75, 55], worker1 [121, 40, 74, 0] (us).
+        const std::vector<std::pair<int, std::array<double, 4>>> overlap{{0, {30, 75, 75, 55}},
+                                                                         {1, {121, 40, 74, 0}}};
+        for (const auto& [row, us] : overlap) {
+            QCOMPARE(sortValue(ranks, row, RankTableModel::ComputationMs), us[0] / 1000);
+            QCOMPARE(sortValue(ranks, row, RankTableModel::OverlappingMs), us[1] / 1000);
+            QCOMPARE(sortValue(ranks, row, RankTableModel::CommunicationMs), us[2] / 1000);
+            QCOMPARE(sortValue(ranks, row, RankTableModel::OtherMs), us[3] / 1000);
+        }
+        // steps_to_wait['0']: worker0 [1169, 464], worker1 [1169, 3].
+        QCOMPARE(sortValue(ranks, 0, RankTableModel::DataTransferMs), 1.169);
+        QCOMPARE(sortValue(ranks, 0, RankTableModel::SynchronizingMs), 0.464);
+        QCOMPARE(sortValue(ranks, 1, RankTableModel::SynchronizingMs), 0.003);
+        // The chart stacks the same figures, rank 0 on top.
+        const RankBars& bars = view.overlapChart()->bars();
+        QCOMPARE(bars.ms[1][0], 0.121);
+        QVERIFY(view.overlapChart()->describeAt(1, 0.01).contains(QStringLiteral("Computation")));
+        QCOMPARE(view.waitChart()->bars().ms[0][1], 0.464);
+        // comm_ops worker1: broadcast 1 call, 212480 bytes, 39 / 36 us; all_reduce 1133 us.
+        view.selectRank(1);
+        const CommOpModel& ops = *view.commOpModel();
+        QCOMPARE(ops.rowCount(), 2);
+        QCOMPARE(ops.index(0, CommOpModel::Name).data().toString(),
+                 QStringLiteral("nccl:broadcast"));
+        QCOMPARE(sortValue(ops, 0, CommOpModel::TotalBytes), 212480.0);
+        QCOMPARE(sortValue(ops, 0, CommOpModel::TotalLatencyUs), 39.0);
+        QCOMPARE(sortValue(ops, 0, CommOpModel::DataTransferUs), 36.0);
+        QCOMPARE(sortValue(ops, 1, CommOpModel::TotalLatencyUs), 1133.0);
+        // Rank 1 computes 91 us longer in a 235 us step: named as the straggler, with numbers.
+        QVERIFY2(view.stragglerText().contains(QStringLiteral("rank 1")),
+                 qPrintable(view.stragglerText()));
+        QVERIFY(ranks.index(1, RankTableModel::Rank)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("straggler")));
+        view.clear();
+        QVERIFY(!view.messageText().isEmpty());
+    }
+
+    void aRealNcclJobOpens() {
+        const OpenedDocument doc = openDocument(dataPath(QStringLiteral("distributed_hta")));
+        QVERIFY2(doc.ok(), qPrintable(doc.error));
+        QVERIFY2(doc.distributed, qPrintable(doc.distributed_error));
+        RanksView view;
+        view.setSpans(doc.distributed, doc.path);
+        QCOMPARE(view.rankModel()->rowCount(), 2);
+        QVERIFY(view.summaryText().contains(QStringLiteral("NCCL")));
+        QVERIFY(view.commOpModel()->rowCount() >= 3); // all_to_all, all_reduce, _all_gather_base
+    }
+
+    void foldersThatFormNoView() {
+        // One trace: opened as that trace.
+        QTemporaryDir one;
+        QVERIFY(QFile::copy(dataPath(QStringLiteral("tb_plugin/test_distributed_nccl_0.json")),
+                            one.filePath(QStringLiteral("worker0.1000.pt.trace.json"))));
+        const OpenedDocument single = openDocument(one.path());
+        QVERIFY2(single.ok(), qPrintable(single.error));
+        QVERIFY(single.trace);
+        QVERIFY(!single.distributed);
+
+        // No trace at all: the folder is named.
+        QTemporaryDir empty;
+        const OpenedDocument none = openDocument(empty.path());
+        QVERIFY(!none.ok());
+        QVERIFY2(none.error.contains(empty.path()), qPrintable(none.error));
+
+        // Ranks without the same collectives: the first rank still opens, with the reason.
+        QTemporaryDir mismatched;
+        QVERIFY(QFile::copy(dataPath(QStringLiteral("tb_plugin/test_distributed_nccl_0.json")),
+                            mismatched.filePath(QStringLiteral("worker0.1000.pt.trace.json"))));
+        QVERIFY(QFile::copy(dataPath(QStringLiteral("tb_plugin/test_memory_view.json")),
+                            mismatched.filePath(QStringLiteral("worker1.1001.pt.trace.json"))));
+        const OpenedDocument partial = openDocument(mismatched.path());
+        QVERIFY2(partial.ok(), qPrintable(partial.error));
+        QVERIFY(partial.trace);
+        QVERIFY(!partial.distributed);
+        QVERIFY(!partial.distributed_error.isEmpty());
+        RanksView view;
+        view.setSpans(partial.distributed, partial.path, partial.distributed_error);
+        QVERIFY(
+            view.messageText().startsWith(QStringLiteral("These traces form no distributed view")));
+    }
+};
+
+QTEST_MAIN(DistributedTabTest)
+#include "test_distributed.moc"

@@ -1,0 +1,245 @@
+#include "distributed/RanksView.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "common/Format.h"
+#include "common/SortFilterProxy.h"
+#include "common/TableSetup.h"
+#include "distributed/DistributedModels.h"
+#include "distributed/RankBarsChart.h"
+
+namespace ts::gui {
+namespace {
+
+constexpr const char* kAverage = "all"; // DistributedView's label of the average step
+
+QString rankLabel(const RankRow& row) {
+    return row.straggler ? QObject::tr("rank %1 (straggler)").arg(row.rank)
+                         : QObject::tr("rank %1").arg(row.rank);
+}
+
+RankBars overlapBars(const std::vector<RankRow>& rows, const QString& step) {
+    RankBars bars;
+    bars.title = QObject::tr("Computation / communication, %1").arg(step);
+    bars.parts = {QObject::tr("Computation"), QObject::tr("Overlapping"),
+                  QObject::tr("Communication"), QObject::tr("Other")};
+    for (const RankRow& r : rows) {
+        bars.ranks << rankLabel(r);
+        bars.ms.push_back({r.step.computation_ns / 1e6, r.step.overlapping_ns / 1e6,
+                           r.step.communication_ns / 1e6, r.step.other_ns / 1e6});
+    }
+    return bars;
+}
+
+RankBars waitBars(const std::vector<RankRow>& rows, const QString& step) {
+    RankBars bars;
+    bars.title = QObject::tr("Collectives: data transfer / synchronizing, %1").arg(step);
+    bars.parts = {QObject::tr("Data transfer"), QObject::tr("Synchronizing")};
+    for (const RankRow& r : rows) {
+        bars.ranks << rankLabel(r);
+        bars.ms.push_back({r.step.data_transfer_ns / 1e6, r.step.synchronizing_ns / 1e6});
+    }
+    return bars;
+}
+
+} // namespace
+
+RanksView::RanksView(QWidget* parent)
+    : QWidget(parent), ranks_(new RankTableModel(this)), ops_(new CommOpModel(this)),
+      rank_proxy_(new SortFilterProxy(this)), rank_table_(new QTableView),
+      op_table_(new QTableView), overlap_(new RankBarsChart), wait_(new RankBarsChart),
+      span_box_(new QComboBox), step_box_(new QComboBox), rank_box_(new QComboBox),
+      source_(new QLabel), summary_(new QLabel), stragglers_(new QLabel), message_(new QLabel),
+      body_(new QWidget) {
+    setObjectName(QStringLiteral("distributedView"));
+    setUpTable(rank_table_, rank_proxy_, ranks_);
+    setUpTable(op_table_, new SortFilterProxy(this), ops_);
+    for (QLabel* label : {summary_, stragglers_, message_})
+        label->setWordWrap(true);
+    message_->setAlignment(Qt::AlignCenter);
+    stragglers_->setTextFormat(Qt::PlainText);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Span")));
+    bar->addWidget(span_box_);
+    bar->addWidget(new QLabel(tr("Step")));
+    bar->addWidget(step_box_);
+    bar->addWidget(summary_, 1);
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(overlap_);
+    charts->addWidget(wait_);
+    charts->setSizes({600, 400});
+    auto* ops = new QWidget;
+    auto* ops_layout = new QVBoxLayout(ops);
+    ops_layout->setContentsMargins(0, 0, 0, 0);
+    auto* ops_bar = new QHBoxLayout;
+    ops_bar->addWidget(new QLabel(tr("Collectives of")));
+    ops_bar->addWidget(rank_box_);
+    ops_bar->addStretch(1);
+    ops_layout->addLayout(ops_bar);
+    ops_layout->addWidget(op_table_, 1);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(charts);
+    split->addWidget(rank_table_);
+    split->addWidget(ops);
+    split->setSizes({380, 200, 220});
+    auto* body = new QVBoxLayout(body_);
+    body->setContentsMargins(0, 0, 0, 0);
+    body->addLayout(bar);
+    body->addWidget(stragglers_);
+    body->addWidget(split, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(source_);
+    layout->addWidget(message_, 1);
+    layout->addWidget(body_, 1);
+
+    connect(span_box_, &QComboBox::currentIndexChanged, this, [this] { showSpan(); });
+    connect(step_box_, &QComboBox::currentIndexChanged, this, [this] { showStep(); });
+    connect(rank_box_, &QComboBox::currentIndexChanged, this, [this] { showRankOps(); });
+    clear();
+}
+
+void RanksView::clear() {
+    setSpans(nullptr, QString());
+}
+
+void RanksView::setSpans(std::shared_ptr<const std::vector<DistributedView>> spans,
+                         const QString& description, const QString& error) {
+    spans_ = std::move(spans);
+    if (spans_ && spans_->empty()) spans_.reset();
+    source_->setText(description);
+    source_->setVisible(!description.isEmpty());
+    if (!error.isEmpty())
+        message_->setText(tr("These traces form no distributed view. %1").arg(error));
+    else
+        message_->setText(
+            tr("Not a distributed run: open a folder of per-rank torch.profiler traces (File ▸ "
+               "Open Run or Trace Folder) to compare the ranks. NCCL, Gloo on GPU and Gloo on "
+               "CPU are understood."));
+    message_->setVisible(!spans_);
+    body_->setVisible(spans_ != nullptr);
+    const QSignalBlocker block(span_box_);
+    span_box_->clear();
+    if (spans_)
+        for (const DistributedView& view : *spans_)
+            span_box_->addItem(tr("%1 of %2").arg(view.span).arg(view.span_count));
+    span_box_->setEnabled(span_box_->count() > 1);
+    showSpan();
+}
+
+const DistributedView* RanksView::span() const {
+    const int s = span_box_->currentIndex();
+    if (!spans_ || s < 0 || s >= int(spans_->size())) return nullptr;
+    return &(*spans_)[size_t(s)];
+}
+
+int RanksView::spanCount() const {
+    return spans_ ? int(spans_->size()) : 0;
+}
+
+void RanksView::selectSpan(int index) {
+    span_box_->setCurrentIndex(index);
+}
+
+void RanksView::selectStep(int index) {
+    step_box_->setCurrentIndex(index);
+}
+
+void RanksView::selectRank(int index) {
+    rank_box_->setCurrentIndex(index);
+}
+
+QStringList RanksView::stepLabels() const {
+    QStringList labels;
+    for (int i = 0; i < step_box_->count(); ++i)
+        labels << step_box_->itemText(i);
+    return labels;
+}
+
+void RanksView::showSpan() {
+    const DistributedView* view = span();
+    {
+        const QSignalBlocker block_steps(step_box_);
+        const QSignalBlocker block_ranks(rank_box_);
+        step_box_->clear();
+        rank_box_->clear();
+        if (view) {
+            step_box_->addItem(tr("Average"), QString::fromLatin1(kAverage));
+            // Every rank has the same steps in a span: the first rank's name them.
+            for (const DistributedStep& step : view->ranks.front().steps)
+                step_box_->addItem(QString::fromStdString(step.label),
+                                   QString::fromStdString(step.label));
+            for (const RankView& rank : view->ranks)
+                rank_box_->addItem(
+                    tr("rank %1 (%2)").arg(rank.rank).arg(QString::fromStdString(rank.worker)));
+        }
+    }
+    if (!view) {
+        ranks_->clear();
+        ops_->clear();
+        summary_->clear();
+        stragglers_->clear();
+        return;
+    }
+    QString summary = tr("%n rank(s)", nullptr, int(view->ranks.size()));
+    const RankView& first = view->ranks.front();
+    if (!first.library.empty()) summary += tr(", %1").arg(QString::fromStdString(first.library));
+    summary += tr("; computation imbalance %1, step times %2 apart")
+                   .arg(format::percent(view->computation_imbalance),
+                        format::durationNs(view->step_time_spread_ns));
+    summary_->setText(summary);
+    QStringList lines;
+    for (const Straggler& s : view->stragglers)
+        lines << tr("Straggler: %1").arg(QString::fromStdString(s.message));
+    if (lines.isEmpty())
+        lines << tr("No straggler: no rank computes more than %1 of a step longer than the "
+                    "others.")
+                     .arg(format::percent(kStragglerStepShare));
+    for (const std::string& note : view->notes)
+        lines << tr("Note: %1").arg(QString::fromStdString(note));
+    stragglers_->setText(lines.join(QLatin1Char('\n')));
+    showStep();
+    showRankOps();
+}
+
+void RanksView::showStep() {
+    const DistributedView* view = span();
+    if (!view) return;
+    const std::string label = step_box_->currentData().toString().toStdString();
+    const std::vector<RankRow> rows = rankRows(*view, label.empty() ? kAverage : label);
+    const QString step = label == kAverage || label.empty()
+                             ? tr("average step")
+                             : tr("step %1").arg(QString::fromStdString(label));
+    overlap_->setBars(overlapBars(rows, step));
+    wait_->setBars(waitBars(rows, step));
+    ranks_->setRows(rows);
+    rank_table_->resizeColumnsToContents();
+}
+
+void RanksView::showRankOps() {
+    const DistributedView* view = span();
+    const int r = rank_box_->currentIndex();
+    ops_->setRows(view && r >= 0 && r < int(view->ranks.size()) ? view->ranks[size_t(r)].ops
+                                                                : std::vector<CommOpRow>{});
+    op_table_->resizeColumnsToContents();
+}
+
+QString RanksView::summaryText() const {
+    return summary_->text();
+}
+
+QString RanksView::stragglerText() const {
+    return stragglers_->text();
+}
+
+QString RanksView::messageText() const {
+    return message_->isVisibleTo(this) ? message_->text() : QString();
+}
+
+} // namespace ts::gui

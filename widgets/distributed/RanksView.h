@@ -1,0 +1,75 @@
+#pragma once
+// The Distributed tab (the TensorBoard plugin's Distributed view, beyond
+// NCCL): for a folder of per-rank torch.profiler traces, per rank the step
+// split into computation, overlapping, communication and other, the
+// collectives' data transfer against synchronizing, the stragglers named
+// with their numbers, and each rank's collectives. One span at a time; one
+// step or the average step.
+#include <memory>
+#include <vector>
+
+#include <QWidget>
+
+#include "analysis/DistributedView.h"
+
+class QComboBox;
+class QLabel;
+class QTableView;
+
+namespace ts::gui {
+
+class CommOpModel;
+class RankBarsChart;
+class RankTableModel;
+class SortFilterProxy;
+
+class RanksView : public QWidget {
+    Q_OBJECT
+public:
+    explicit RanksView(QWidget* parent = nullptr);
+
+    // `spans` of one folder (null: the document is no rank folder);
+    // `error` why its ranks form no view, if so.
+    void setSpans(std::shared_ptr<const std::vector<DistributedView>> spans,
+                  const QString& description, const QString& error = {});
+    void clear();
+
+    int spanCount() const;
+    void selectSpan(int index); // 0-based
+    void selectStep(int index); // 0 = the average step, then the steps in order
+    void selectRank(int index); // of the collectives table, 0-based
+    QStringList stepLabels() const;
+
+    RankTableModel* rankModel() const { return ranks_; }
+    CommOpModel* commOpModel() const { return ops_; }
+    RankBarsChart* overlapChart() const { return overlap_; }
+    RankBarsChart* waitChart() const { return wait_; }
+    QString summaryText() const;
+    QString stragglerText() const;
+    QString messageText() const;
+
+private:
+    const DistributedView* span() const;
+    void showSpan();
+    void showStep();
+    void showRankOps();
+
+    std::shared_ptr<const std::vector<DistributedView>> spans_;
+    RankTableModel* ranks_;
+    CommOpModel* ops_;
+    SortFilterProxy* rank_proxy_;
+    QTableView* rank_table_;
+    QTableView* op_table_;
+    RankBarsChart* overlap_;
+    RankBarsChart* wait_;
+    QComboBox* span_box_;
+    QComboBox* step_box_;
+    QComboBox* rank_box_;
+    QLabel* source_;
+    QLabel* summary_;
+    QLabel* stragglers_;
+    QLabel* message_;
+    QWidget* body_;
+};
+
+} // namespace ts::gui
