@@ -7,8 +7,13 @@ namespace ts {
 
 namespace {
 
+// Kind and name, as the plugin; DataLoader nodes by kind alone (a deliberate
+// difference): the iterator's class is in the name, so a run with loader
+// workers (_MultiProcessingDataLoaderIter) would never match one without
+// (_SingleProcessDataLoaderIter), and that is the comparison people make.
 bool sameMatch(const DiffHostNode& x, const DiffHostNode& y) {
-    return x.kind == y.kind && x.name == y.name;
+    if (x.kind != y.kind) return false;
+    return x.kind == DiffNodeKind::DataLoader || x.name == y.name;
 }
 
 void aggregate(const DiffHostTree& tree, int32_t node,

@@ -3,7 +3,9 @@
 // docs/gpu-traces.md "Diff view"): the two top-level operator lists are
 // walked together; a DataLoader, Module, Backward, Optimizer or ProfilerStep
 // node (and, in Trainscope's own traces, a phase annotation) matches the next
-// node of the same kind and name on the other side. Between two matches the
+// node of the same kind and name on the other side (a DataLoader node: of the
+// same kind; the plugin also wants the name, which differs with and without
+// loader workers). Between two matches the
 // unmatched nodes of each side form one composite pair; a pair of single
 // nodes is compared again on their children, a pair of composites on the
 // composites. Each node of the result says, per side, what it covers.

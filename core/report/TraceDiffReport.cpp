@@ -43,6 +43,13 @@ std::string calls(double value) {
                                       : fixed(value, 2);
 }
 
+// Kernel names run to hundreds of characters (template arguments); the
+// text table keeps the start, CSV and JSON the whole name.
+std::string shortName(const std::string& name) {
+    constexpr size_t kWidth = 60;
+    return name.size() <= kWidth ? name : name.substr(0, kWidth - 3) + "...";
+}
+
 size_t rowCount(size_t size, size_t limit) {
     return limit == 0 ? size : std::min(size, limit);
 }
@@ -60,7 +67,7 @@ std::string rowsText(const std::vector<DiffRow>& rows, bool by_device, bool kern
     for (const DiffRow& r : rows) {
         if (r.status == DiffStatus::Unchanged) continue;
         if (limit != 0 && table.size() == limit) break;
-        table.push_back({r.name, toString(r.status), calls(r.calls_a), calls(r.calls_b),
+        table.push_back({shortName(r.name), toString(r.status), calls(r.calls_a), calls(r.calls_b),
                          fixed(us(r.timeA(by_device)), 1), fixed(us(r.timeB(by_device)), 1),
                          signedMicros(r.impact_ns),
                          change(r.timeA(by_device), r.timeB(by_device))});

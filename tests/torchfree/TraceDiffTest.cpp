@@ -310,7 +310,8 @@ TEST(TraceDiff, PluginOperatorRelationFixtures) {
 
 // A tree compare with DataLoader, Module and Optimizer nodes under
 // ProfilerStep, a composite slice holding an unmatched Module (Head), and a
-// node only B has after the last match. cat "python" ranges named
+// node only B has after the last match; the loaders' iterators differ. cat
+// "python" ranges named
 // "nn.Module: X" are the Module nodes.
 std::string treeTrace(const std::string& events) {
     return "{\"schemaVersion\": 1, \"traceEvents\": [" + events + "]}";
@@ -324,6 +325,7 @@ std::string ev(const std::string& cat, const std::string& name, int ts, int dur)
 
 TEST(TraceDiff, TreeCompareWithModulesAndAnUnmatchedComposite) {
     const std::string loader = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
+    const std::string workers = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__";
     const Trace a = parseChromeTrace(
         treeTrace(ev("cpu_op", "ProfilerStep#1", 0, 1000) + "," + ev("cpu_op", loader, 0, 100) +
                   "," + ev("python", "nn.Module: Net", 100, 300) + "," +
@@ -337,8 +339,8 @@ TEST(TraceDiff, TreeCompareWithModulesAndAnUnmatchedComposite) {
                   ev("cpu_op", "aten::add_", 710, 90)),
         "a");
     const Trace b = parseChromeTrace(
-        treeTrace(ev("cpu_op", "ProfilerStep#1", 0, 900) + "," + ev("cpu_op", loader, 0, 50) + "," +
-                  ev("python", "nn.Module: Net", 50, 250) + "," +
+        treeTrace(ev("cpu_op", "ProfilerStep#1", 0, 900) + "," + ev("cpu_op", workers, 0, 50) +
+                  "," + ev("python", "nn.Module: Net", 50, 250) + "," +
                   ev("python", "nn.Module: Block", 60, 90) + "," +
                   ev("cpu_op", "aten::linear", 60, 90) + "," + ev("cpu_op", "aten::gelu", 150, 50) +
                   "," + ev("cpu_op", "aten::sub", 300, 50) + "," +
@@ -351,6 +353,10 @@ TEST(TraceDiff, TreeCompareWithModulesAndAnUnmatchedComposite) {
     // Optimizer, zero_]. Head finds no Head in B, so it joins the composite
     // before the optimizer; zero_ is left over after the last match.
     ASSERT_EQ(root.children.size(), 5u);
+    // Deliberately unlike the plugin, the loaders match although their
+    // iterators differ (single-process in A, with workers in B).
+    EXPECT_TRUE(root.children[0].matched);
+    EXPECT_EQ(root.children[0].b.name, workers);
     const DiffNode& net = root.children[1];
     EXPECT_TRUE(net.matched);
     EXPECT_EQ(net.a.name, "nn.Module: Net");
