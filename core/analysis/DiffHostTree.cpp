@@ -104,7 +104,13 @@ DiffHostTree diffTreeOfKineto(const Trace& trace, const GpuTraceAnalysis& analys
         for (int32_t child : root_children)
             if (out.nodes[child].kind == DiffNodeKind::ProfilerStep &&
                 out.nodes[child].name == name) {
-                step.top = out.nodes[child].children;
+                // The Overview may start a step after its ProfilerStep range
+                // (at the end of the previous step's device work); the span
+                // covers both so that no top-level node starts before it.
+                const DiffHostNode& node = out.nodes[child];
+                step.start_ns = std::min(step.start_ns, node.start_ns);
+                step.end_ns = std::max(step.end_ns, node.end_ns);
+                step.top = node.children;
                 any_step_node = true;
             }
         out.top.insert(out.top.end(), step.top.begin(), step.top.end());

@@ -41,9 +41,11 @@ struct DiffHostNode {
 };
 
 struct DiffHostStep {
-    std::string label;                // "5" for ProfilerStep#5, the step number of own traces
-    int64_t start_ns = 0, end_ns = 0; // in the trace (Kineto: extended to its device work)
-    std::vector<int32_t> top;         // the step's top-level nodes
+    std::string label; // "5" for ProfilerStep#5, the step number of own traces
+    // In the trace; Kineto: the Overview's step (extended to its device
+    // work) joined with its ProfilerStep range.
+    int64_t start_ns = 0, end_ns = 0;
+    std::vector<int32_t> top; // the step's top-level nodes
 };
 
 struct DiffHostTree {
