@@ -11,6 +11,7 @@
 
 #include "commands/Commands.h"
 #include "commands/ExperimentCommands.h"
+#include "commands/TraceDiffCommand.h"
 #include "commands/TraceStatsCommand.h"
 
 #ifdef TRAINSCOPE_WITH_QT_CHARTS
@@ -133,6 +134,20 @@ int main(int argc, char** argv) {
     trace_cmd->add_flag("--plugin-compatible", trace.plugin_compatible,
                         "the TensorBoard plugin's exact rules (see docs/gpu-traces.md)");
 
+    ts::TraceDiffCommandOptions diff;
+    auto* diff_cmd =
+        app.add_subcommand("trace-diff", "two traces or runs compared: operators, kernels, steps");
+    diff_cmd->add_option("a", diff.a, "baseline: trace file, run directory or run.json")
+        ->required();
+    diff_cmd->add_option("b", diff.b, "compared: trace file, run directory or run.json")
+        ->required();
+    diff_cmd->add_option("--format", diff.format, "text, csv or json");
+    diff_cmd->add_option("--limit", diff.limit, "rows per table (0 = 10 in text, all otherwise)");
+    diff_cmd->add_option("--step-a", diff.step_a, "step of A to align (0-based; default median)");
+    diff_cmd->add_option("--step-b", diff.step_b, "step of B to align (0-based; default median)");
+    diff_cmd->add_flag("--plugin-compatible", diff.plugin_compatible,
+                       "the TensorBoard plugin's exact rules (see docs/gpu-traces.md)");
+
     // --- experiments: sweep, ladder, advise, roofline, prune, compare ------------
     ts::SweepOptions sweep;
     auto* sweep_cmd = app.add_subcommand("sweep", "one short measured run per value of a key");
@@ -233,6 +248,7 @@ int main(int argc, char** argv) {
     if (*env_cmd) return ts::envCommand(env, std::cout, std::cerr);
     if (*presets_cmd) return ts::presetsCommand(std::cout, std::cerr);
     if (*trace_cmd) return ts::runTraceStats(trace, std::cout, std::cerr);
+    if (*diff_cmd) return ts::runTraceDiff(diff, std::cout, std::cerr);
     for (const auto& [cmd, run_command] : experiment_cmds)
         if (*cmd) {
             watchInterrupts(); // sweeps, ladders and pruning stop between steps too

@@ -1,0 +1,303 @@
+#include "report/TraceDiffReport.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "report/GpuTraceReport.h"
+#include "report/MarkdownTable.h"
+#include "report/RunDirectory.h"
+#include "trace/ChromeTraceReader.h"
+#include "util/Csv.h"
+
+namespace ts {
+
+namespace {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+double us(double ns) {
+    return ns / 1000;
+}
+
+// "+12.3%" of `base`; "new" when there was nothing, "-" when nothing changed.
+std::string change(double base, double value) {
+    if (base == 0) return value == 0 ? "-" : "new";
+    char text[32];
+    std::snprintf(text, sizeof(text), "%+.1f%%", (value / base - 1) * 100);
+    return text;
+}
+
+std::string signedMicros(double ns) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%+.1f", us(ns));
+    return text;
+}
+
+// Calls per step: whole numbers as they are, averages with two decimals.
+std::string calls(double value) {
+    return value == std::floor(value) ? std::to_string(static_cast<int64_t>(value))
+                                      : fixed(value, 2);
+}
+
+// Kernel names run to hundreds of characters (template arguments); the
+// text table keeps the start, CSV and JSON the whole name.
+std::string shortName(const std::string& name) {
+    constexpr size_t kWidth = 60;
+    return name.size() <= kWidth ? name : name.substr(0, kWidth - 3) + "...";
+}
+
+size_t rowCount(size_t size, size_t limit) {
+    return limit == 0 ? size : std::min(size, limit);
+}
+
+std::string sideLine(const char* which, const TraceDiffSide& s, bool per_step) {
+    std::string line = std::string(which) + ": " + s.label + " (" +
+                       (s.kineto ? "torch.profiler" : "Trainscope") + " trace, ";
+    line += s.has_steps ? std::to_string(s.steps) + " steps" : "no steps";
+    if (!per_step && s.has_steps) line += ", totals";
+    return line + ")\n";
+}
+
+std::string rowsText(const std::vector<DiffRow>& rows, bool by_device, bool kernels, size_t limit) {
+    TableRows table;
+    for (const DiffRow& r : rows) {
+        if (r.status == DiffStatus::Unchanged) continue;
+        if (limit != 0 && table.size() == limit) break;
+        table.push_back({shortName(r.name), toString(r.status), calls(r.calls_a), calls(r.calls_b),
+                         fixed(us(r.timeA(by_device)), 1), fixed(us(r.timeB(by_device)), 1),
+                         signedMicros(r.impact_ns),
+                         change(r.timeA(by_device), r.timeB(by_device))});
+    }
+    if (table.empty()) return "  (none changed)\n";
+    const std::string time = kernels ? "time" : by_device ? "device self" : "host self";
+    return plainTable({kernels ? "kernel" : "operator", "status", "calls A", "calls B",
+                       time + " A us", time + " B us", "impact us", "change"},
+                      table);
+}
+
+std::vector<std::string> rowCsv(const DiffRow& r) {
+    return {r.name,
+            toString(r.status),
+            fixed(r.calls_a, 3),
+            fixed(r.calls_b, 3),
+            microsText(r.device_a_ns),
+            microsText(r.device_b_ns),
+            microsText(r.host_a_ns),
+            microsText(r.host_b_ns),
+            microsText(r.impact_ns)};
+}
+
+std::string rowsCsv(const std::vector<DiffRow>& rows, const char* first, size_t limit) {
+    std::string out = csvLine({first, "status", "calls_a", "calls_b", "device_a_us", "device_b_us",
+                               "host_a_us", "host_b_us", "impact_us"}) +
+                      "\n";
+    for (size_t i = 0; i < rowCount(rows.size(), limit); ++i)
+        out += csvLine(rowCsv(rows[i])) + "\n";
+    return out;
+}
+
+void treeCsv(const DiffNode& node, std::string& out) {
+    auto side = [](const DiffNodeSide& s) {
+        return std::vector<std::string>{
+            s.name, std::to_string(s.nodes), microsText(double(s.duration_ns)),
+            microsText(double(s.device_duration_ns)), microsText(double(s.total_duration_ns))};
+    };
+    std::vector<std::string> row{node.path, node.matched ? "1" : "0"};
+    for (const auto& f : side(node.a))
+        row.push_back(f);
+    for (const auto& f : side(node.b))
+        row.push_back(f);
+    out += csvLine(row) + "\n";
+    for (const DiffNode& child : node.children)
+        treeCsv(child, out);
+}
+
+json sideJson(const TraceDiffSide& s) {
+    return {{"label", s.label}, {"kineto", s.kineto},       {"has_steps", s.has_steps},
+            {"steps", s.steps}, {"step_us", us(s.step_ns)}, {"has_device_time", s.has_device_time}};
+}
+
+json rowsJson(const std::vector<DiffRow>& rows, size_t limit) {
+    json out = json::array();
+    for (size_t i = 0; i < rowCount(rows.size(), limit); ++i) {
+        const DiffRow& r = rows[i];
+        out.push_back({{"name", r.name},
+                       {"status", toString(r.status)},
+                       {"calls_a", r.calls_a},
+                       {"calls_b", r.calls_b},
+                       {"device_a_us", us(r.device_a_ns)},
+                       {"device_b_us", us(r.device_b_ns)},
+                       {"host_a_us", us(r.host_a_ns)},
+                       {"host_b_us", us(r.host_b_ns)},
+                       {"impact_us", us(r.impact_ns)}});
+    }
+    return out;
+}
+
+json nodeSideJson(const DiffNodeSide& s) {
+    json aggs = json::array();
+    for (const DiffOpAggregate& a : s.aggregates)
+        aggs.push_back({{"name", a.name},
+                        {"calls", a.calls},
+                        {"host_duration_us", us(double(a.host_ns))},
+                        {"device_duration_us", us(double(a.device_ns))},
+                        {"self_host_duration_us", us(double(a.self_host_ns))},
+                        {"self_device_duration_us", us(double(a.self_device_ns))}});
+    return {{"name", s.name},
+            {"blank", s.blank},
+            {"composite", s.composite},
+            {"nodes", s.nodes},
+            {"duration_us", us(double(s.duration_ns))},
+            {"device_duration_us", us(double(s.device_duration_ns))},
+            {"total_duration_us", us(double(s.total_duration_ns))},
+            {"aggregates", std::move(aggs)}};
+}
+
+json nodeJson(const DiffNode& node) {
+    json children = json::array();
+    for (const DiffNode& child : node.children)
+        children.push_back(nodeJson(child));
+    return {{"path", node.path},
+            {"matched", node.matched},
+            {"delta_us", us(double(node.deltaNs()))},
+            {"a", nodeSideJson(node.a)},
+            {"b", nodeSideJson(node.b)},
+            {"children", std::move(children)}};
+}
+
+json stepJson(const AlignedStep& s) {
+    json ops = json::array();
+    for (const AlignedOp& op : s.ops)
+        ops.push_back({{"name", op.name},
+                       {"start_us", us(double(op.start_ns))},
+                       {"end_us", us(double(op.end_ns))},
+                       {"pair", op.pair},
+                       {"changed", op.changed}});
+    return {{"index", s.index},
+            {"label", s.label},
+            {"start_us", us(double(s.start_ns))},
+            {"end_us", us(double(s.end_ns))},
+            {"ops", std::move(ops)}};
+}
+
+json alignmentJson(const StepAlignment& al) {
+    json pairs = json::array();
+    for (const AlignedPair& p : al.pairs)
+        pairs.push_back(
+            {{"name_a", p.name_a},
+             {"name_b", p.name_b},
+             {"matched", p.matched},
+             {"a", p.has_a ? json::array({us(double(p.a_start_ns)), us(double(p.a_end_ns))})
+                           : json(nullptr)},
+             {"b", p.has_b ? json::array({us(double(p.b_start_ns)), us(double(p.b_end_ns))})
+                           : json(nullptr)},
+             {"delta_us", us(double(p.delta_ns))},
+             {"changed", p.changed}});
+    return {{"a", stepJson(al.a)}, {"b", stepJson(al.b)}, {"pairs", std::move(pairs)}};
+}
+
+} // namespace
+
+Trace readTraceDiffInput(const fs::path& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        throw std::invalid_argument(path.string() + ": no such file or directory.");
+    fs::path file = path;
+    if (fs::is_directory(path, ec))
+        file = path / run_files::kTraceJson;
+    else if (path.filename() == run_files::kRunJson)
+        file = path.parent_path() / run_files::kTraceJson;
+    if (file != path && !fs::exists(file, ec))
+        throw std::invalid_argument(
+            path.string() + ": no trace.json there (a profiled Trainscope run directory, or "
+                            "a trace file, is expected).");
+    return readChromeTraceFile(file);
+}
+
+std::string traceDiffText(const TraceDiff& diff, size_t limit) {
+    std::string out = sideLine("A", diff.a, diff.per_step) + sideLine("B", diff.b, diff.per_step);
+    out += "step time: " + fixed(us(diff.a.step_ns), 1) + " us -> " + fixed(us(diff.b.step_ns), 1) +
+           " us (" + change(diff.a.step_ns, diff.b.step_ns) + ")";
+    out += diff.per_step ? ", figures per step" : ", figures are totals";
+    out += "; changes under " + fixed(us(diff.threshold_ns), 1) + " us count as unchanged\n\n";
+    TableRows categories;
+    for (const DiffCategory& c : diff.categories)
+        categories.push_back({c.name, fixed(us(c.a_ns), 1), fixed(us(c.b_ns), 1),
+                              signedMicros(c.deltaNs()), change(c.a_ns, c.b_ns)});
+    out += std::string("Step ") +
+           (diff.categories_comparable ? "categories" : "time (traces of different kinds)") +
+           " (mean per step)\n";
+    out += plainTable({"category", "A us", "B us", "delta us", "change"}, categories);
+    out += "\nChanged operators (by impact on the step)\n";
+    out += rowsText(diff.operators, diff.by_device, false, limit);
+    out += "\nChanged kernels (by impact on the step)\n";
+    out += diff.kernels.empty() ? "  (no kernels)\n" : rowsText(diff.kernels, true, true, limit);
+    return out;
+}
+
+std::string traceDiffCsv(const TraceDiff& diff, size_t limit) {
+    std::string out = csvLine({"side", "label", "kind", "has_steps", "steps", "step_us",
+                               "has_device_time", "per_step", "threshold_us"}) +
+                      "\n";
+    for (const auto* s : {&diff.a, &diff.b})
+        out += csvLine({s == &diff.a ? "A" : "B", s->label, s->kineto ? "kineto" : "trainscope",
+                        s->has_steps ? "1" : "0", std::to_string(s->steps), microsText(s->step_ns),
+                        s->has_device_time ? "1" : "0", diff.per_step ? "1" : "0",
+                        microsText(diff.threshold_ns)}) +
+               "\n";
+    out += "\n" + csvLine({"category", "a_us", "b_us", "delta_us"}) + "\n";
+    for (const DiffCategory& c : diff.categories)
+        out += csvLine({c.name, microsText(c.a_ns), microsText(c.b_ns), microsText(c.deltaNs())}) +
+               "\n";
+    out += "\n" + rowsCsv(diff.operators, "operator", limit);
+    out += "\n" + rowsCsv(diff.kernels, "kernel", limit);
+    out += "\n" +
+           csvLine({"pair", "name_a", "name_b", "matched", "a_start_us", "a_end_us", "b_start_us",
+                    "b_end_us", "delta_us", "changed"}) +
+           "\n";
+    for (size_t i = 0; i < diff.alignment.pairs.size(); ++i) {
+        const AlignedPair& p = diff.alignment.pairs[i];
+        auto at = [](bool has, int64_t ns) { return has ? microsText(double(ns)) : std::string(); };
+        out += csvLine({std::to_string(i), p.name_a, p.name_b, p.matched ? "1" : "0",
+                        at(p.has_a, p.a_start_ns), at(p.has_a, p.a_end_ns),
+                        at(p.has_b, p.b_start_ns), at(p.has_b, p.b_end_ns),
+                        microsText(double(p.delta_ns)), p.changed ? "1" : "0"}) +
+               "\n";
+    }
+    out += "\n" +
+           csvLine({"path", "matched", "a_name", "a_nodes", "a_duration_us", "a_device_duration_us",
+                    "a_total_duration_us", "b_name", "b_nodes", "b_duration_us",
+                    "b_device_duration_us", "b_total_duration_us"}) +
+           "\n";
+    treeCsv(diff.tree, out);
+    return out;
+}
+
+json traceDiffJson(const TraceDiff& diff, size_t limit) {
+    json categories = json::array();
+    for (const DiffCategory& c : diff.categories)
+        categories.push_back({{"name", c.name},
+                              {"a_us", us(c.a_ns)},
+                              {"b_us", us(c.b_ns)},
+                              {"delta_us", us(c.deltaNs())}});
+    return {{"a", sideJson(diff.a)},
+            {"b", sideJson(diff.b)},
+            {"per_step", diff.per_step},
+            {"by_device", diff.by_device},
+            {"categories_comparable", diff.categories_comparable},
+            {"threshold_us", us(diff.threshold_ns)},
+            {"step_delta_us", us(diff.stepDeltaNs())},
+            {"step_change", diff.stepChange()},
+            {"categories", std::move(categories)},
+            {"operators", rowsJson(diff.operators, limit)},
+            {"kernels", rowsJson(diff.kernels, limit)},
+            {"changed_operators", diff.changed_operators},
+            {"tree", nodeJson(diff.tree)},
+            {"alignment", alignmentJson(diff.alignment)}};
+}
+
+} // namespace ts
