@@ -173,8 +173,8 @@ void warnNothingRecorded(const ProfileSession::Impl& s, TrainerObserver& observe
     }
     // Reached but not recorded (another session was collecting): said already.
     if (first >= 0 && s.index >= first) return;
-    std::string text = "profiling was on, but the run ended after " +
-                       std::to_string(s.index + 1) + " step(s)";
+    std::string text =
+        "profiling was on, but the run ended after " + std::to_string(s.index + 1) + " step(s)";
     if (first >= 0)
         text += ", before the first recorded step (step " + std::to_string(first + 1) +
                 " of the schedule: skip_first, wait and warmup come first)";

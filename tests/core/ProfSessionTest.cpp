@@ -225,9 +225,6 @@ TEST(ProfSession, DisabledSessionDoesNothing) {
     EXPECT_FALSE(at::hasGlobalCallbacks());
 }
 
-} // namespace
-} // namespace ts
-
 TEST(ProfSession, ARunEndingBeforeTheFirstWindowSaysSo) {
     ProfileConfig c = profileConfig(0, 2);
     c.skip_first = 10;
@@ -244,3 +241,6 @@ TEST(ProfSession, ARunEndingBeforeTheFirstWindowSaysSo) {
         << observer.messages[0];
     EXPECT_NE(observer.messages[0].find("step 11"), std::string::npos) << observer.messages[0];
 }
+
+} // namespace
+} // namespace ts

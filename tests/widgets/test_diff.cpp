@@ -66,6 +66,11 @@ private slots:
         QCOMPARE(ops.index(0, DiffRowModel::Impact).data(SortRole).toDouble(), 100.0);
         QCOMPARE(ops.index(0, DiffRowModel::Impact).data().toString(), QStringLiteral("+100.0"));
         QCOMPARE(ops.index(1, DiffRowModel::CallsB).data().toString(), QStringLiteral("2"));
+        // aten::relu: 40 us host self time in both (its launches excluded), 50 -> 100 us on the
+        // device.
+        QCOMPARE(ops.index(1, DiffRowModel::HostA).data(SortRole).toDouble(), 40.0);
+        QCOMPARE(ops.index(1, DiffRowModel::HostB).data(SortRole).toDouble(), 40.0);
+        QCOMPARE(ops.index(1, DiffRowModel::DeviceB).data(SortRole).toDouble(), 100.0);
         QCOMPARE(ops.index(3, DiffRowModel::Change).data().toString(), QStringLiteral("new"));
         view.setHideUnchanged(false);
         QCOMPARE(view.operatorModel()->rowCount(), 6);

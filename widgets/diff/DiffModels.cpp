@@ -81,14 +81,20 @@ std::vector<TableColumn<DiffRow>> rowColumns(const bool* by_device) {
         TableColumn<R>{tr("Calls B"), tr("Calls per step in B"),
                        [](const R& r) { return QVariant(r.calls_b); },
                        [calls](const R& r) { return calls(r.calls_b); }},
-        usColumn<R>("Time A (us)", "Self time per step in A (device time on GPU traces)",
-                    [by_device](const R& r) { return r.timeA(*by_device); }),
-        usColumn<R>("Time B (us)", "Self time per step in B (device time on GPU traces)",
-                    [by_device](const R& r) { return r.timeB(*by_device); }),
+        usColumn<R>("Device A (us)", "Device self time per step in A (kernels it launched)",
+                    [](const R& r) { return r.device_a_ns; }),
+        usColumn<R>("Device B (us)", "Device self time per step in B",
+                    [](const R& r) { return r.device_b_ns; }),
+        usColumn<R>("Host A (us)", "Host self time per step in A",
+                    [](const R& r) { return r.host_a_ns; }),
+        usColumn<R>("Host B (us)", "Host self time per step in B",
+                    [](const R& r) { return r.host_b_ns; }),
         usColumn<R>(
-            "Impact (us)", "What it adds to (−: takes from) the step in B",
+            "Impact (us)",
+            "What it adds to (−: takes from) the step in B: device time on GPU traces, else "
+            "host time",
             [](const R& r) { return r.impact_ns; }, true),
-        TableColumn<R>{tr("Δ %"), tr("(B − A) / A of its time"),
+        TableColumn<R>{tr("Δ %"), tr("(B − A) / A of the time the impact counts"),
                        [by_device](const R& r) {
                            return changeValue(r.timeA(*by_device), r.timeB(*by_device));
                        },

@@ -16,9 +16,21 @@ public:
 
 class DiffRowModel : public TableModel<DiffRow> {
 public:
-    enum Column { Name, Status, CallsA, CallsB, TimeA, TimeB, Impact, Change, ColumnCount };
-    // `by_device`: the time columns show device time (else host time).
+    enum Column {
+        Name,
+        Status,
+        CallsA,
+        CallsB,
+        DeviceA,
+        DeviceB,
+        HostA,
+        HostB,
+        Impact,
+        Change,
+        ColumnCount
+    };
     explicit DiffRowModel(QObject* parent = nullptr);
+    // `by_device`: the impact is device time (Δ % follows it), else host time.
     void setRows(std::vector<DiffRow> rows, bool by_device);
     bool byDevice() const { return by_device_; }
 

@@ -81,7 +81,7 @@ TraceDiffView::TraceDiffView(QWidget* parent)
     rows_layout->addWidget(hide_unchanged_);
     rows_layout->addWidget(tables_, 1);
     lower->addWidget(rows);
-    lower->setSizes({330, 900});
+    lower->setSizes({430, 800});
     auto* body = new QVBoxLayout(body_);
     body->setContentsMargins(0, 0, 0, 0);
     body->addWidget(summary_);
@@ -118,9 +118,11 @@ void TraceDiffView::setDocuments(std::vector<DiffDocument> documents) {
             a_box_->addItem(d.title);
             b_box_->addItem(d.title);
         }
+        // Kept where still open; by default A is the first document, B the newest.
         const int last = int(documents_.size()) - 1;
-        a_box_->setCurrentIndex(a_box_->findText(a) >= 0 ? a_box_->findText(a) : 0);
-        b_box_->setCurrentIndex(b_box_->findText(b) >= 0 ? b_box_->findText(b) : last);
+        const int kept_a = a_box_->findText(a), kept_b = b_box_->findText(b);
+        a_box_->setCurrentIndex(kept_a >= 0 ? kept_a : 0);
+        b_box_->setCurrentIndex(kept_b >= 0 && kept_b != a_box_->currentIndex() ? kept_b : last);
     }
     recompute();
 }
@@ -214,6 +216,9 @@ void TraceDiffView::fillRows() {
     const bool hide = hide_unchanged_->isChecked();
     operators_->setRows(changedOnly(diff_->operators, hide), diff_->by_device);
     kernels_->setRows(changedOnly(diff_->kernels, hide), true);
+    // Kernels have no host time.
+    kernel_table_->setColumnHidden(DiffRowModel::HostA, true);
+    kernel_table_->setColumnHidden(DiffRowModel::HostB, true);
     for (QTableView* table : {operator_table_, kernel_table_}) {
         table->resizeColumnsToContents();
         table->setColumnWidth(DiffRowModel::Name,

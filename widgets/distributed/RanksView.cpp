@@ -1,5 +1,7 @@
 #include "distributed/RanksView.h"
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -47,6 +49,39 @@ RankBars waitBars(const std::vector<RankRow>& rows, const QString& step) {
     return bars;
 }
 
+double median(std::vector<double> values) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// Why no rank counts as a straggler, in numbers: the busiest rank against
+// the others' median, and the threshold it stays under.
+QString noStragglerLine(const DistributedView& view) {
+    if (view.ranks.size() < 2) return QObject::tr("No straggler: one rank only.");
+    size_t busiest = 0;
+    std::vector<double> steps;
+    for (size_t r = 0; r < view.ranks.size(); ++r) {
+        steps.push_back(double(view.ranks[r].average.total_ns));
+        if (view.ranks[r].average.computationWithOverlapNs() >
+            view.ranks[busiest].average.computationWithOverlapNs())
+            busiest = r;
+    }
+    std::vector<double> others;
+    for (size_t r = 0; r < view.ranks.size(); ++r)
+        if (r != busiest)
+            others.push_back(double(view.ranks[r].average.computationWithOverlapNs()));
+    const double excess =
+        double(view.ranks[busiest].average.computationWithOverlapNs()) - median(others);
+    const double threshold = kStragglerStepShare * median(steps);
+    return QObject::tr("No straggler: the busiest, rank %1, computes %2 more per step than the "
+                       "median of the others, under the threshold of %3 (%4 of the median step).")
+        .arg(view.ranks[busiest].rank)
+        .arg(format::durationNs(int64_t(excess)), format::durationNs(int64_t(threshold)),
+             format::percent(kStragglerStepShare));
+}
+
 } // namespace
 
 RanksView::RanksView(QWidget* parent)
@@ -54,14 +89,12 @@ RanksView::RanksView(QWidget* parent)
       rank_proxy_(new SortFilterProxy(this)), rank_table_(new QTableView),
       op_table_(new QTableView), overlap_(new RankBarsChart), wait_(new RankBarsChart),
       span_box_(new QComboBox), step_box_(new QComboBox), rank_box_(new QComboBox),
-      source_(new QLabel), summary_(new QLabel), stragglers_(new QLabel), message_(new QLabel),
-      body_(new QWidget) {
+      summary_(new QLabel), stragglers_(new QLabel), frame_(this) {
     setObjectName(QStringLiteral("distributedView"));
     setUpTable(rank_table_, rank_proxy_, ranks_);
     setUpTable(op_table_, new SortFilterProxy(this), ops_);
-    for (QLabel* label : {summary_, stragglers_, message_})
+    for (QLabel* label : {summary_, stragglers_})
         label->setWordWrap(true);
-    message_->setAlignment(Qt::AlignCenter);
     stragglers_->setTextFormat(Qt::PlainText);
 
     auto* bar = new QHBoxLayout;
@@ -88,16 +121,10 @@ RanksView::RanksView(QWidget* parent)
     split->addWidget(rank_table_);
     split->addWidget(ops);
     split->setSizes({380, 200, 220});
-    auto* body = new QVBoxLayout(body_);
-    body->setContentsMargins(0, 0, 0, 0);
+    QVBoxLayout* body = frame_.bodyLayout();
     body->addLayout(bar);
     body->addWidget(stragglers_);
     body->addWidget(split, 1);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(source_);
-    layout->addWidget(message_, 1);
-    layout->addWidget(body_, 1);
 
     connect(span_box_, &QComboBox::currentIndexChanged, this, [this] { showSpan(); });
     connect(step_box_, &QComboBox::currentIndexChanged, this, [this] { showStep(); });
@@ -113,17 +140,13 @@ void RanksView::setSpans(std::shared_ptr<const std::vector<DistributedView>> spa
                          const QString& description, const QString& error) {
     spans_ = std::move(spans);
     if (spans_ && spans_->empty()) spans_.reset();
-    source_->setText(description);
-    source_->setVisible(!description.isEmpty());
-    if (!error.isEmpty())
-        message_->setText(tr("These traces form no distributed view. %1").arg(error));
-    else
-        message_->setText(
-            tr("Not a distributed run: open a folder of per-rank torch.profiler traces (File ▸ "
-               "Open Run or Trace Folder) to compare the ranks. NCCL, Gloo on GPU and Gloo on "
-               "CPU are understood."));
-    message_->setVisible(!spans_);
-    body_->setVisible(spans_ != nullptr);
+    frame_.show(description,
+                spans_ ? QString()
+                : !error.isEmpty()
+                    ? tr("These traces form no distributed view. %1").arg(error)
+                    : tr("Not a distributed run: open a folder of per-rank torch.profiler traces "
+                         "(File ▸ Open Run or Trace Folder) to compare the ranks. NCCL, Gloo on "
+                         "GPU and Gloo on CPU are understood."));
     const QSignalBlocker block(span_box_);
     span_box_->clear();
     if (spans_)
@@ -197,10 +220,7 @@ void RanksView::showSpan() {
     QStringList lines;
     for (const Straggler& s : view->stragglers)
         lines << tr("Straggler: %1").arg(QString::fromStdString(s.message));
-    if (lines.isEmpty())
-        lines << tr("No straggler: no rank computes more than %1 of a step longer than the "
-                    "others.")
-                     .arg(format::percent(kStragglerStepShare));
+    if (lines.isEmpty()) lines << noStragglerLine(*view);
     for (const std::string& note : view->notes)
         lines << tr("Note: %1").arg(QString::fromStdString(note));
     stragglers_->setText(lines.join(QLatin1Char('\n')));
@@ -239,7 +259,7 @@ QString RanksView::stragglerText() const {
 }
 
 QString RanksView::messageText() const {
-    return message_->isVisibleTo(this) ? message_->text() : QString();
+    return frame_.messageText();
 }
 
 } // namespace ts::gui

@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include "analysis/DistributedView.h"
+#include "common/ViewFrame.h"
 
 class QComboBox;
 class QLabel;
@@ -65,11 +66,9 @@ private:
     QComboBox* span_box_;
     QComboBox* step_box_;
     QComboBox* rank_box_;
-    QLabel* source_;
     QLabel* summary_;
     QLabel* stragglers_;
-    QLabel* message_;
-    QWidget* body_;
+    ViewFrame frame_;
 };
 
 } // namespace ts::gui

@@ -49,8 +49,7 @@ MemoryUsageView::MemoryUsageView(AppSettings* settings, QWidget* parent)
       allocation_table_(new QTableView), operator_table_(new QTableView), tables_(new QTabWidget),
       device_(new QComboBox), filter_(new QLineEdit),
       whole_trace_(new QPushButton(tr("Whole Trace"))), export_(new QPushButton(tr("Export CSV…"))),
-      source_(new QLabel), range_label_(new QLabel), note_(new QLabel), message_(new QLabel),
-      body_(new QWidget) {
+      range_label_(new QLabel), note_(new QLabel), frame_(this) {
     setObjectName(QStringLiteral("memoryView"));
     TableOptions by_size;
     by_size.sortColumn = MemoryOperatorModel::SizeIncrease;
@@ -62,8 +61,6 @@ MemoryUsageView::MemoryUsageView(AppSettings* settings, QWidget* parent)
     filter_->setPlaceholderText(tr("Filter by operator"));
     filter_->setClearButtonEnabled(true);
     whole_trace_->setToolTip(tr("Show the tables for the whole trace (or double-click the chart)"));
-    message_->setWordWrap(true);
-    message_->setAlignment(Qt::AlignCenter);
     note_->setWordWrap(true);
 
     auto* bar = new QHBoxLayout;
@@ -83,17 +80,10 @@ MemoryUsageView::MemoryUsageView(AppSettings* settings, QWidget* parent)
     split->addWidget(chart_);
     split->addWidget(lower);
     split->setSizes({380, 420});
-    auto* body = new QVBoxLayout(body_);
-    body->setContentsMargins(0, 0, 0, 0);
+    QVBoxLayout* body = frame_.bodyLayout();
     body->addLayout(bar);
     body->addWidget(note_);
     body->addWidget(split, 1);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(source_);
-    layout->addWidget(message_, 1);
-    layout->addWidget(body_, 1);
 
     connect(device_, &QComboBox::currentIndexChanged, this, [this] { showDevice(); });
     connect(chart_, &MemoryCurveChart::rangeSelected, this, [this](qint64 start, qint64 end) {
@@ -123,16 +113,14 @@ void MemoryUsageView::setTrace(std::shared_ptr<const Trace> trace,
         view_ = std::make_shared<const MemoryView>(
             trace_ ? computeMemoryView(*trace_, analysis_->tree) : MemoryView{});
     range_.reset();
-    source_->setText(description);
-    source_->setVisible(!description.isEmpty());
-    message_->setText(!trace_ ? tr("No trace yet: open a Kineto (torch.profiler) trace recorded "
-                                   "with profile_memory=True, or a profiled run, to see its "
-                                   "memory.")
-                              : tr("This trace has no memory records: record it with "
-                                   "torch.profiler's profile_memory=True (or profile a run in "
-                                   "Trainscope, which samples CPU memory)."));
-    message_->setVisible(view_->empty());
-    body_->setVisible(!view_->empty());
+    frame_.show(description, !view_->empty() ? QString()
+                             : !trace_
+                                 ? tr("No trace yet: open a Kineto (torch.profiler) trace recorded "
+                                      "with profile_memory=True, or a profiled run, to see its "
+                                      "memory.")
+                                 : tr("This trace has no memory records: record it with "
+                                      "torch.profiler's profile_memory=True (or profile a run in "
+                                      "Trainscope, which samples CPU memory)."));
     const bool net = std::any_of(view_->devices.begin(), view_->devices.end(),
                                  [](const DeviceMemoryView& d) { return d.net_since_start; });
     note_->setText(view_->own_samples
@@ -255,7 +243,7 @@ void MemoryUsageView::setNameFilter(const QString& text) {
 }
 
 QString MemoryUsageView::messageText() const {
-    return message_->isVisibleTo(this) ? message_->text() : QString();
+    return frame_.messageText();
 }
 
 QString MemoryUsageView::noteText() const {

@@ -12,6 +12,7 @@
 
 #include "analysis/GpuTraceAnalysis.h"
 #include "analysis/MemoryView.h"
+#include "common/ViewFrame.h"
 
 class QComboBox;
 class QLabel;
@@ -87,11 +88,9 @@ private:
     QLineEdit* filter_;
     QPushButton* whole_trace_;
     QPushButton* export_;
-    QLabel* source_;
     QLabel* range_label_;
     QLabel* note_;
-    QLabel* message_;
-    QWidget* body_;
+    ViewFrame frame_;
 };
 
 } // namespace ts::gui

@@ -37,8 +37,7 @@ ModuleCallModel::ModuleCallModel(QObject* parent) : TableModel<ModuleCall>(callC
 ModulesView::ModulesView(QWidget* parent)
     : QWidget(parent), model_(new ModuleTreeModel(this)), proxy_(new SortFilterProxy(this)),
       tree_(new QTreeView), calls_(new ModuleCallModel(this)), call_table_(new QTableView),
-      filter_(new QLineEdit), source_(new QLabel), calls_title_(new QLabel), message_(new QLabel),
-      body_(new QWidget) {
+      filter_(new QLineEdit), calls_title_(new QLabel), frame_(this) {
     setObjectName(QStringLiteral("modulesView"));
     proxy_->setSourceModel(model_);
     // A match keeps its ancestors, so the tree stays a tree while filtering.
@@ -55,8 +54,6 @@ ModulesView::ModulesView(QWidget* parent)
     call_table_->setToolTip(tr("Double-click a call to show it on the timeline"));
     filter_->setPlaceholderText(tr("Filter by module name"));
     filter_->setClearButtonEnabled(true);
-    message_->setWordWrap(true);
-    message_->setAlignment(Qt::AlignCenter);
 
     auto* calls = new QWidget;
     auto* calls_layout = new QVBoxLayout(calls);
@@ -68,15 +65,9 @@ ModulesView::ModulesView(QWidget* parent)
     split->addWidget(calls);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
-    auto* body = new QVBoxLayout(body_);
-    body->setContentsMargins(0, 0, 0, 0);
+    QVBoxLayout* body = frame_.bodyLayout();
     body->addWidget(filter_);
     body->addWidget(split, 1);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(source_);
-    layout->addWidget(message_, 1);
-    layout->addWidget(body_, 1);
 
     connect(filter_, &QLineEdit::textChanged, this, &ModulesView::setNameFilter);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -94,15 +85,14 @@ void ModulesView::clear() {
 
 void ModulesView::setView(std::shared_ptr<const ModuleView> view, const QString& description) {
     view_ = std::move(view);
-    source_->setText(description);
-    source_->setVisible(!description.isEmpty());
     model_->setView(view_);
     const bool none = !view_ || view_->empty();
-    message_->setText(!view_ ? tr("No trace yet: open a torch.profiler trace recorded with "
-                                  "with_modules=True (or with_stack=True) to see its modules.")
-                             : QString::fromStdString(view_->reason));
-    message_->setVisible(none);
-    body_->setVisible(!none);
+    frame_.show(description,
+                !view_ ? tr("No trace yet: open a torch.profiler trace recorded with "
+                            "with_modules=True (or with_stack=True) to see its modules.")
+                : none ? (view_->reason.empty() ? tr("This trace has no module information.")
+                                                : QString::fromStdString(view_->reason))
+                       : QString());
     tree_->expandToDepth(1);
     for (int c = 0; c < ModuleTreeModel::ColumnCount; ++c)
         tree_->resizeColumnToContents(c);
@@ -112,7 +102,7 @@ void ModulesView::setView(std::shared_ptr<const ModuleView> view, const QString&
 }
 
 QString ModulesView::messageText() const {
-    return message_->isVisibleTo(this) ? message_->text() : QString();
+    return frame_.messageText();
 }
 
 void ModulesView::setNameFilter(const QString& text) {

@@ -9,6 +9,7 @@
 
 #include "analysis/ModuleView.h"
 #include "common/TableModel.h"
+#include "common/ViewFrame.h"
 
 class QLabel;
 class QLineEdit;
@@ -57,10 +58,8 @@ private:
     ModuleCallModel* calls_;
     QTableView* call_table_;
     QLineEdit* filter_;
-    QLabel* source_;
     QLabel* calls_title_;
-    QLabel* message_;
-    QWidget* body_;
+    ViewFrame frame_;
 };
 
 } // namespace ts::gui

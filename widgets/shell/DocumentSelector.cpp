@@ -17,8 +17,10 @@ DocumentSelector::DocumentSelector(QWidget* parent)
     layout->addWidget(combo_);
     layout->addWidget(close_);
     combo_->setObjectName(QStringLiteral("documents"));
-    combo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    combo_->setMinimumContentsLength(16);
+    // A fixed width: long file names would push the twelve tabs behind scroll arrows (the
+    // tooltip and the popup list show the whole name).
+    combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo_->setMinimumContentsLength(22);
     combo_->setToolTip(tr("The opened trace or run every tab shows"));
     combo_->setPlaceholderText(tr("(no document open)"));
     close_->setText(QStringLiteral("×"));
