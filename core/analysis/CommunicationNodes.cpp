@@ -1,6 +1,7 @@
 #include "analysis/CommunicationNodes.h"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -221,10 +222,19 @@ int64_t inputBytes(const std::string& dims_json, const std::string& types_json,
     int64_t bytes = 0;
     for (size_t i = 0; i < dims.size() && i < types.size(); ++i) {
         if (!dims[i].is_array() || !types[i].is_string()) continue;
+        // Dimensions come from the file: a negative one counts as 0, and a
+        // product past int64 saturates instead of overflowing.
         int64_t elements = 1;
-        for (const nlohmann::json& d : dims[i])
-            elements *= d.is_number_integer() ? d.get<int64_t>() : 0;
-        bytes += elements * typeSize(types[i].get<std::string>(), plugin_compatible);
+        for (const nlohmann::json& d : dims[i]) {
+            const int64_t dim = d.is_number_integer() ? std::max<int64_t>(0, d.get<int64_t>()) : 0;
+            if (__builtin_mul_overflow(elements, dim, &elements))
+                elements = std::numeric_limits<int64_t>::max();
+        }
+        int64_t input = 0;
+        if (__builtin_mul_overflow(
+                elements, typeSize(types[i].get<std::string>(), plugin_compatible), &input) ||
+            __builtin_add_overflow(bytes, input, &bytes))
+            bytes = std::numeric_limits<int64_t>::max();
     }
     return bytes;
 }

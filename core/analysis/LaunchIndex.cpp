@@ -7,9 +7,12 @@
 namespace ts {
 
 LaunchIndex LaunchIndex::build(const Trace& trace) {
-    LaunchIndex index;
     const KinetoEvents events = collectKinetoEvents(trace, GpuAnalysisOptions{});
-    const LaunchLinks links = linkLaunches(events);
+    return build(events, linkLaunches(events));
+}
+
+LaunchIndex LaunchIndex::build(const KinetoEvents& events, const LaunchLinks& links) {
+    LaunchIndex index;
     for (const RuntimeCall& call : links.runtimes) {
         if (call.event < 0) continue;
         for (int32_t position : call.device) {

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/KinetoEvents.h"
+#include "analysis/LaunchLinks.h"
 #include "trace/Trace.h"
 
 namespace ts {
@@ -16,6 +18,8 @@ using LaunchPair = std::pair<int32_t, int32_t>; // (runtime call, device event)
 class LaunchIndex {
 public:
     static LaunchIndex build(const Trace& trace);
+    // From links already made (GpuTraceAnalysis has them).
+    static LaunchIndex build(const KinetoEvents& events, const LaunchLinks& links);
 
     bool empty() const { return by_runtime_.empty(); }
     size_t size() const { return by_runtime_.size(); }

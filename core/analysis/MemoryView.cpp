@@ -101,8 +101,9 @@ std::vector<MemoryPoint> memoryCurve(const MemoryRecords& all, int32_t device,
     RunningAllocated running;
     for (const MemoryRecord& r : all.records)
         if (r.device == device)
-            curve.push_back(MemoryPoint{r.t_ns, running.after(r.bytes, -1), -1});
-    if (net_since_start) *net_since_start = !curve.empty();
+            curve.push_back(MemoryPoint{r.t_ns, running.after(r.bytes, r.allocated), -1});
+    // Records with totals but no address still give real levels; only a running sum is "net".
+    if (net_since_start) *net_since_start = running.fromDeltas();
     return curve;
 }
 

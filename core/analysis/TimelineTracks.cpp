@@ -95,7 +95,8 @@ std::vector<StepSpan> stepSpans(const Trace& trace, const LaunchIndex& launches)
 
 } // namespace
 
-TimelineTracks buildTimelineTracks(const Trace& trace) {
+TimelineTracks buildTimelineTracks(const Trace& trace, const KinetoEvents* events,
+                                   const LaunchLinks* links) {
     TimelineTracks tracks;
     tracks.gpus = gpuBusyRows(trace);
     tracks.memory = kinetoMemoryRows(trace);
@@ -106,7 +107,8 @@ TimelineTracks buildTimelineTracks(const Trace& trace) {
         row.allocated.finish();
         row.reserved.finish();
     }
-    tracks.launches = LaunchIndex::build(trace);
+    tracks.launches =
+        events && links ? LaunchIndex::build(*events, *links) : LaunchIndex::build(trace);
     tracks.steps = stepSpans(trace, tracks.launches);
     return tracks;
 }

@@ -45,6 +45,9 @@ struct TimelineTracks {
     size_t counterRows() const { return gpus.size() + memory.size(); }
 };
 
-TimelineTracks buildTimelineTracks(const Trace& trace);
+// `events` and `links` of the trace when already made (GpuTraceAnalysis
+// has them); made here otherwise.
+TimelineTracks buildTimelineTracks(const Trace& trace, const KinetoEvents* events = nullptr,
+                                   const LaunchLinks* links = nullptr);
 
 } // namespace ts

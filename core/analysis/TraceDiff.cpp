@@ -33,9 +33,11 @@ SideData kinetoSide(const Trace& trace, const GpuAnalysisOptions& options) {
     const GpuTraceAnalysis analysis = analyzeGpuTrace(trace, options);
     side.info.kineto = true;
     side.info.has_steps = !trace.steps.empty();
-    // The Overview's steps (trailing steps without their device work are
-    // dropped there, as in the plugin); their mean is the step time.
-    side.info.steps = side.info.has_steps ? std::max<size_t>(1, analysis.overview.steps.size()) : 1;
+    // The operator and kernel totals cover every step of the trace, so they
+    // divide by all of them; the step time is the Overview's mean, whose
+    // steps leave out a trailing step without its device work (as the
+    // plugin does), which would count a call per step as 1.5 per step.
+    side.info.steps = side.info.has_steps ? trace.steps.size() : 1;
     side.info.step_ns = analysis.overview.average_ns[static_cast<size_t>(GpuRole::Total)];
     side.info.has_device_time =
         analysis.overview.has_kernel || analysis.overview.has_memcpy_or_memset;

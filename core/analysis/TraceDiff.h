@@ -6,9 +6,10 @@
 // GUI and `trainscope-cli trace-diff` (report/TraceDiffReport) show it.
 //
 // Per-step figures: when both traces mark their steps, every time and call
-// count is the trace's total divided by its number of steps (the Overview's
-// steps for Kineto traces, the step marks for Trainscope's own), so traces of
-// different lengths compare; otherwise the totals (`per_step` says which).
+// count is the trace's total divided by its number of steps (its step marks:
+// ProfilerStep#N or Trainscope's own), so traces of different lengths
+// compare; otherwise the totals (`per_step` says which). The categories are
+// the Overview's means, over the steps it keeps.
 //
 // Noise: a row whose time moves by less than `threshold_ns` (the larger of
 // 1 us and 1% of the longer mean step, TraceDiffOptions) is unchanged; such a

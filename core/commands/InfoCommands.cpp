@@ -8,6 +8,7 @@
 #include "commands/Guarded.h"
 #include "config/ConfigError.h"
 #include "config/Presets.h"
+#include "config/ThreadChoice.h"
 #include "env/Devices.h"
 #include "env/Environment.h"
 #include "models/ModelSummary.h"
@@ -51,15 +52,18 @@ int envCommand(const EnvOptions& o, std::ostream& out, std::ostream&) {
     row("Trainscope", env.trainscope_version);
     row("LibTorch", env.torch_version);
     row("OS", env.os);
-    row("CPU", env.cpu_model + " (" + std::to_string(env.logical_cores) + " logical cores)");
+    row("CPU", env.cpu_model + " (" + std::to_string(env.logical_cores) + " logical cores, " +
+                   std::to_string(env.usable_cores) + " usable by this process)");
     row("CPU features", features);
     row("native bf16", env.cpuHasNativeBf16() ? "yes (AVX512-BF16/AMX)" : "no (bf16 is emulated)");
     row("BLAS", env.blas + (env.blas_library.empty() ? "" : " — " + env.blas_library));
     if (env.reference_blas)
         row("", "WARNING: reference BLAS is ~50x slower; install libopenblas0-pthread");
     row("oneDNN", env.onednn ? "yes " + env.onednn_version : "no");
-    row("threads", std::to_string(env.intra_op_threads) + " intra-op, " +
-                       std::to_string(env.inter_op_threads) + " inter-op");
+    row("threads", std::to_string(chooseIntraOpThreads(0, 0, env.usable_cores).threads) +
+                       " intra-op for runs (threads=0: the usable cores); LibTorch's own default " +
+                       std::to_string(env.intra_op_threads) + ", inter-op " +
+                       std::to_string(env.inter_op_threads));
     row("memory", formatBytes(env.host_memory_total) + " total, " +
                       formatBytes(env.host_memory_available) + " available");
     for (const auto& d : listDevices())

@@ -35,7 +35,7 @@ const std::vector<KeySpec>& topLevelKeys() {
         {"workers", &C::workers, {}, "loader threads"},
         {"prefetch", &C::prefetch, {}, "batches queued per worker"},
         {"pin_memory", &C::pin_memory, {}, "page-locked batches (CUDA)"},
-        {"threads", &C::threads, {}, "intra-op threads, 0 = default"},
+        {"threads", &C::threads, {}, "intra-op threads, 0 = the usable cores (CPU affinity)"},
         {"channels_last", &C::channels_last, {}, "NHWC memory format"},
         {"cudnn_benchmark", &C::cudnn_benchmark, {}, "cuDNN autotuner"},
         {"deterministic", &C::deterministic, {}, "deterministic algorithms"},

@@ -58,7 +58,7 @@ struct ExperimentConfig {
     int workers = 0;         // loader threads; 0 = load on the training thread
     int prefetch = 2;        // batches queued per worker
     bool pin_memory = false; // CUDA only
-    int threads = 0;         // intra-op threads, 0 = LibTorch default
+    int threads = 0;         // intra-op threads, 0 = the usable cores (ThreadChoice.h)
     bool channels_last = false;
     bool cudnn_benchmark = false;
     bool deterministic = false;

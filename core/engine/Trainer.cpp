@@ -8,6 +8,7 @@
 
 #include "config/ConfigError.h"
 #include "config/ConfigJson.h"
+#include "config/ThreadChoice.h"
 #include "data/DataLoader.h"
 #include "engine/Checkpoint.h"
 #include "engine/Evaluate.h"
@@ -22,6 +23,7 @@
 #include "models/ModelSummary.h"
 #include "profiling/MemoryTracker.h"
 #include "profiling/ProfileSession.h"
+#include "util/CpuAffinity.h"
 #include "util/HostMemoryRetention.h"
 #include "util/ProcessMemory.h"
 
@@ -68,6 +70,7 @@ struct Trainer::Impl {
     std::unique_ptr<Model> model;
     std::unique_ptr<torch::optim::Optimizer> optimizer;
     std::unique_ptr<LossScaler> scaler;
+    ThreadChoice threads;
     std::unique_ptr<LrSchedule> schedule;
     std::shared_ptr<MemoryTracker> memory = MemoryTracker::create();
     std::unique_ptr<ProfileSession> profiler;
@@ -91,7 +94,8 @@ struct Trainer::Impl {
 
 void Trainer::Impl::setupRuntime() {
     device = torch::Device(config.device);
-    if (config.threads > 0) at::set_num_threads(config.threads);
+    threads = chooseIntraOpThreads(config.threads, config.workers, usableCores());
+    at::set_num_threads(threads.threads);
     torch::manual_seed(config.seed);
     if (device.is_cuda()) {
         torch::cuda::manual_seed_all(config.seed);
@@ -155,6 +159,7 @@ RunInfo Trainer::Impl::makeRunInfo() const {
     RunInfo info;
     info.config = config;
     info.env = probeEnvironment();
+    info.env.threads_choice = threads.reason;
     info.train_samples = train_set.size();
     info.val_samples = val_set.size();
     info.steps_per_epoch = train_loader->batchesPerEpoch();

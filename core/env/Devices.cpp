@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "config/ThreadChoice.h"
 #include "env/Environment.h"
 #include "env/TorchCompat.h"
 
@@ -21,7 +22,7 @@ std::vector<DeviceOption> listDevices() {
     DeviceOption cpu;
     cpu.id = "cpu";
     cpu.label = "CPU (" + (env.cpu_model.empty() ? std::string("unknown") : env.cpu_model) + ", " +
-                std::to_string(env.intra_op_threads) + " threads)";
+                std::to_string(chooseIntraOpThreads(0, 0, env.usable_cores).threads) + " threads)";
     cpu.available = true;
     cpu.precisions = {"fp32", "bf16"};
     out.push_back(cpu);

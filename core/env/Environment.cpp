@@ -14,6 +14,8 @@
 #include <torch/torch.h>
 #include <torch/version.h>
 
+#include "util/CpuAffinity.h"
+
 namespace ts {
 namespace {
 
@@ -41,6 +43,7 @@ void readCpuInfo(EnvironmentInfo& env) {
     }
     env.cpu_features.assign(flags.begin(), flags.end());
     env.logical_cores = static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
+    env.usable_cores = usableCores();
 }
 
 void readMemInfo(EnvironmentInfo& env) {

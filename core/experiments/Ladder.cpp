@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include "config/ConfigError.h"
+#include "config/ThreadChoice.h"
 #include "env/Devices.h"
 #include "env/Environment.h"
 #include "env/ValidateConfig.h"
@@ -103,8 +104,9 @@ RungPlan threads(const RungInputs& in) {
     const int current = in.best.threads > 0 ? in.best.threads : in.context.default_threads;
     if (current >= cores)
         return skip("already using " + std::to_string(current) + " intra-op threads on " +
-                    std::to_string(cores) + " logical cores");
-    // threads=1 (as in single-thread baselines) goes back to LibTorch's default first.
+                    std::to_string(cores) + " usable cores");
+    // threads=1 (as in single-thread baselines) goes back to the default (the usable cores)
+    // first.
     const int target = in.best.threads > 0 && in.context.default_threads > current ? 0 : cores;
     const int shown = target == 0 ? in.context.default_threads : target;
     return change(in.best,
@@ -193,8 +195,8 @@ LadderContext probeLadderContext(const std::string& device) {
     c.cuda = device.rfind("cuda", 0) == 0;
     c.cuda_bf16 = c.cuda && precisionSupportProblem(device, "bf16").empty();
     c.cpu_native_bf16 = env.cpuHasNativeBf16();
-    c.logical_cores = std::max(1, env.logical_cores);
-    c.default_threads = at::get_num_threads();
+    c.logical_cores = std::max(1, env.usable_cores > 0 ? env.usable_cores : env.logical_cores);
+    c.default_threads = chooseIntraOpThreads(0, 0, c.logical_cores).threads;
     c.cpu_model = env.cpu_model.empty() ? "unknown model" : env.cpu_model;
     return c;
 }

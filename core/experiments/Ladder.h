@@ -20,8 +20,8 @@ struct LadderContext {
     bool cuda = false;            // the config's device is a CUDA device
     bool cuda_bf16 = false;       // that device runs bf16 (compute capability 8.0+)
     bool cpu_native_bf16 = false; // AVX512-BF16 or AMX
-    int logical_cores = 1;
-    int default_threads = 1; // LibTorch's intra-op threads when threads = 0
+    int logical_cores = 1;        // the usable cores (CPU affinity), else the machine's
+    int default_threads = 1;      // intra-op threads when threads = 0 (chooseIntraOpThreads)
     std::string cpu_model;
 };
 

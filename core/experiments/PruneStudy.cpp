@@ -9,6 +9,7 @@
 #include <torch/torch.h>
 
 #include "config/ConfigJson.h"
+#include "config/ThreadChoice.h"
 #include "data/DataLoader.h"
 #include "data/Dataset.h"
 #include "engine/Checkpoint.h"
@@ -19,6 +20,7 @@
 #include "report/ChartRenderer.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
+#include "util/CpuAffinity.h"
 #include "util/Csv.h"
 #include "util/HostMemoryRetention.h"
 #include "util/Statistics.h"
@@ -145,7 +147,8 @@ int64_t PruneStudyResult::zerosAfter() const {
 PruneStudyResult runPruneStudy(const PruneStudyOptions& o, const std::filesystem::path& out_dir) {
     checkPruneOptions(o.prune);
     if (o.latency_runs < 1) throw std::invalid_argument("--latency-runs must be at least 1");
-    if (o.config.threads > 0) at::set_num_threads(o.config.threads);
+    at::set_num_threads(
+        chooseIntraOpThreads(o.config.threads, o.config.workers, usableCores()).threads);
     // Latency before and after pruning is measured under the same allocator policy as training.
     const HostMemoryRetention retention(o.config.retain_host_memory);
     const auto data = loadDataset(o.config, Split::Test);

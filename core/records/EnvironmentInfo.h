@@ -29,8 +29,10 @@ struct EnvironmentInfo {
     bool reference_blas = false;
     bool onednn = false;
     std::string onednn_version;
+    int usable_cores = 0; // CPUs this process may run on (its affinity), 0 unknown
     int intra_op_threads = 0;
     int inter_op_threads = 0;
+    std::string threads_choice; // how the run chose intra_op_threads (ThreadChoice::reason)
     bool cuda_available = false;
     std::string cuda_version;
     std::string cudnn_version;

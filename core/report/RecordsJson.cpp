@@ -130,6 +130,7 @@ json toJson(const EnvironmentInfo& env) {
             {"compiler", env.compiler},
             {"cpu_model", env.cpu_model},
             {"logical_cores", env.logical_cores},
+            {"usable_cores", env.usable_cores},
             {"cpu_features", env.cpu_features},
             {"blas", env.blas},
             {"blas_library", env.blas_library},
@@ -138,6 +139,7 @@ json toJson(const EnvironmentInfo& env) {
             {"onednn_version", env.onednn_version},
             {"intra_op_threads", env.intra_op_threads},
             {"inter_op_threads", env.inter_op_threads},
+            {"threads_choice", env.threads_choice},
             {"cuda_available", env.cuda_available},
             {"cuda_version", env.cuda_version},
             {"cudnn_version", env.cudnn_version},
@@ -155,6 +157,7 @@ EnvironmentInfo environmentFromJson(const json& j) {
     env.compiler = j.value("compiler", "");
     env.cpu_model = j.value("cpu_model", "");
     env.logical_cores = j.value("logical_cores", 0);
+    env.usable_cores = j.value("usable_cores", 0);
     env.cpu_features = j.value("cpu_features", std::vector<std::string>{});
     env.blas = j.value("blas", "");
     env.blas_library = j.value("blas_library", "");
@@ -163,6 +166,7 @@ EnvironmentInfo environmentFromJson(const json& j) {
     env.onednn_version = j.value("onednn_version", "");
     env.intra_op_threads = j.value("intra_op_threads", 0);
     env.inter_op_threads = j.value("inter_op_threads", 0);
+    env.threads_choice = j.value("threads_choice", "");
     env.cuda_available = j.value("cuda_available", false);
     env.cuda_version = j.value("cuda_version", "");
     env.cudnn_version = j.value("cudnn_version", "");

@@ -169,8 +169,28 @@ std::vector<RankTrace> readRankSpan(const RankSpan& span, const ReadProgress& pr
         }
         out.push_back(std::move(r));
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
+    const auto byRank = [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; };
+    std::stable_sort(out.begin(), out.end(), byRank);
+    // Ranks guessed from file names can collide: torch.profiler's default
+    // worker name is "<host>_<pid>", and two nodes' pids may match. Then the
+    // files' order numbers them all; only ranks the traces state themselves
+    // (distributedInfo) that collide are an error.
+    const bool guessed_collide = [&] {
+        for (size_t i = 1; i < out.size(); ++i)
+            if (out[i].rank == out[i - 1].rank &&
+                (out[i].rank_source != RankSource::DistributedInfo ||
+                 out[i - 1].rank_source != RankSource::DistributedInfo))
+                return true;
+        return false;
+    }();
+    if (guessed_collide) {
+        std::stable_sort(out.begin(), out.end(),
+                         [](const RankTrace& a, const RankTrace& b) { return a.path < b.path; });
+        for (size_t i = 0; i < out.size(); ++i) {
+            out[i].rank = static_cast<int64_t>(i);
+            out[i].rank_source = RankSource::Order;
+        }
+    }
     for (size_t i = 1; i < out.size(); ++i)
         if (out[i].rank == out[i - 1].rank)
             throw std::invalid_argument(out[i - 1].path.string() + " and " + out[i].path.string() +

@@ -486,12 +486,24 @@ TEST(RankFolder, ErrorsSayWhatIsWrong) {
         errorOf([&] { readRankSpan(findRankSpans({dir.path() / "run_a"}).at(0)); });
     EXPECT_NE(bad.find("w1.pt.trace.json"), std::string::npos) << bad;
 
-    // Two files claiming one rank.
+    // Two traces stating one rank in their distributedInfo.
     TempDir dup;
-    copyAs(fixture("test_distributed_nccl_0.json"), dup.path() / "a_1.pt.trace.json");
-    copyAs(fixture("test_distributed_nccl_1.json"), dup.path() / "b_1.pt.trace.json");
+    std::ofstream(dup.path() / "a.pt.trace.json") << nestedTrace(40);
+    std::ofstream(dup.path() / "b.pt.trace.json") << nestedTrace(40);
     const std::string same = errorOf([&] { readRankSpan(findRankSpans({dup.path()}).at(0)); });
-    EXPECT_NE(same.find("are both rank 1"), std::string::npos) << same;
+    EXPECT_NE(same.find("are both rank 3"), std::string::npos) << same;
+
+    // File names that give one rank twice ("<host>_<pid>" of two nodes with the same pid):
+    // numbered by the files' order instead.
+    TempDir pids;
+    copyAs(fixture("test_distributed_nccl_0.json"), pids.path() / "hostA_4242.pt.trace.json");
+    copyAs(fixture("test_distributed_nccl_1.json"), pids.path() / "hostB_4242.pt.trace.json");
+    const std::vector<RankTrace> ordered = readRankSpan(findRankSpans({pids.path()}).at(0));
+    ASSERT_EQ(ordered.size(), 2u);
+    EXPECT_EQ(ordered[0].rank, 0);
+    EXPECT_EQ(ordered[1].rank, 1);
+    EXPECT_EQ(ordered[1].worker, "hostB_4242");
+    EXPECT_EQ(ordered[1].rank_source, RankSource::Order);
 }
 
 // Two ranks of a 128-rank NCCL job recorded by PyTorch 2 (HTA's

@@ -19,7 +19,7 @@ using namespace ts::gui;
 namespace {
 
 DiffDocument fixture(const char* name) {
-    return DiffDocument{QString::fromLatin1(name),
+    return DiffDocument{QString::fromLatin1(name), QString::fromLatin1(name),
                         std::make_shared<const Trace>(readChromeTraceFile(
                             std::string(TRAINSCOPE_SOURCE_DIR) + "/tests/data/diff/" + name))};
 }
@@ -38,6 +38,7 @@ class DiffTabTest : public QObject {
 private slots:
     void comparesTwoDocuments() {
         TraceDiffView view;
+        view.show(); // the diff is computed while the tab is shown
         QAbstractItemModelTester categories(view.categoryModel(),
                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester operators(view.operatorModel(),
@@ -119,14 +120,34 @@ private slots:
 
     void saysWhatIsMissing() {
         TraceDiffView view;
+        view.show();
         view.setDocuments({});
         QVERIFY(view.messageText().startsWith(QStringLiteral("Open two traces")));
-        view.setDocuments({fixture("steps_a.json"), DiffDocument{QStringLiteral("run"), nullptr}});
+        view.setDocuments(
+            {fixture("steps_a.json"),
+             DiffDocument{QStringLiteral("run"), QStringLiteral("/runs/a"), nullptr}});
         QVERIFY(view.messageText().contains(QStringLiteral("run has no trace")));
         view.setDocuments({fixture("steps_a.json"), fixture("steps_b.json")});
         view.compare(0, 0);
         QVERIFY(view.messageText().contains(QStringLiteral("two different")));
         QVERIFY(!view.diff());
+        view.compare(-1, 1);
+        QVERIFY(!view.diff());
+    }
+
+    void aHiddenTabComputesWhenShown() {
+        TraceDiffView view;
+        view.setDocuments({fixture("steps_a.json"), fixture("steps_b.json")});
+        QVERIFY2(!view.diff(), "nothing computed for a tab nobody looks at");
+        view.show();
+        QVERIFY(view.diff().has_value());
+        // Two documents of one name keep apart by path.
+        auto a = fixture("steps_a.json"), b = fixture("steps_b.json");
+        b.title = a.title;
+        b.path = QStringLiteral("/elsewhere/steps_a.json");
+        view.setDocuments({a, b});
+        QVERIFY(view.diff().has_value());
+        QCOMPARE(view.diff()->b.step_ns, 800.0 * 1000);
     }
 };
 

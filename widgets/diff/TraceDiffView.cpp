@@ -1,8 +1,11 @@
 #include "diff/TraceDiffView.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -99,32 +102,40 @@ TraceDiffView::TraceDiffView(QWidget* parent)
             const QSignalBlocker block_a(step_a_), block_b(step_b_);
             step_a_->setValue(-1);
             step_b_->setValue(-1);
-            recompute();
+            requestRecompute();
         });
     for (QSpinBox* box : {step_a_, step_b_})
-        connect(box, &QSpinBox::valueChanged, this, [this] { recompute(); });
+        connect(box, &QSpinBox::valueChanged, this, [this] { requestRecompute(); });
     connect(hide_unchanged_, &QCheckBox::toggled, this, [this] { fillRows(); });
     setDocuments({});
 }
 
 void TraceDiffView::setDocuments(std::vector<DiffDocument> documents) {
-    const QString a = a_box_->currentText(), b = b_box_->currentText();
+    const QString a = a_box_->currentData().toString(), b = b_box_->currentData().toString();
     documents_ = std::move(documents);
     {
         const QSignalBlocker block_a(a_box_), block_b(b_box_);
         a_box_->clear();
         b_box_->clear();
         for (const DiffDocument& d : documents_) {
-            a_box_->addItem(d.title);
-            b_box_->addItem(d.title);
+            // Two documents of one name (trace.json of two runs) show their folders.
+            const bool shared =
+                std::count_if(documents_.begin(), documents_.end(),
+                              [&](const auto& o) { return o.title == d.title; }) > 1;
+            const QString text =
+                shared ? QStringLiteral("%1 — %2").arg(d.title, QFileInfo(d.path).path()) : d.title;
+            for (QComboBox* box : {a_box_, b_box_}) {
+                box->addItem(text, d.path);
+                box->setItemData(box->count() - 1, d.path, Qt::ToolTipRole);
+            }
         }
         // Kept where still open; by default A is the first document, B the newest.
         const int last = int(documents_.size()) - 1;
-        const int kept_a = a_box_->findText(a), kept_b = b_box_->findText(b);
+        const int kept_a = a_box_->findData(a), kept_b = b_box_->findData(b);
         a_box_->setCurrentIndex(kept_a >= 0 ? kept_a : 0);
         b_box_->setCurrentIndex(kept_b >= 0 && kept_b != a_box_->currentIndex() ? kept_b : last);
     }
-    recompute();
+    requestRecompute();
 }
 
 void TraceDiffView::compare(int a, int b) {
@@ -149,12 +160,23 @@ void TraceDiffView::showTable(Table table) {
     tables_->setCurrentIndex(int(table));
 }
 
+void TraceDiffView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (dirty_) recompute();
+}
+
+void TraceDiffView::requestRecompute() {
+    dirty_ = true;
+    if (isVisible()) recompute();
+}
+
 void TraceDiffView::recompute() {
+    dirty_ = false;
     diff_.reset();
     const int a = a_box_->currentIndex(), b = b_box_->currentIndex();
     const int count = int(documents_.size());
     QString why;
-    if (count < 2)
+    if (count < 2 || a < 0 || b < 0 || a >= count || b >= count)
         why = tr("Open two traces or runs (File ▸ Open…), then compare them here: operators and "
                  "kernels added, removed, slower or faster, the step's categories side by side, "
                  "and one step of each aligned.");

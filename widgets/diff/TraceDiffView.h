@@ -28,6 +28,7 @@ class SortFilterProxy;
 
 struct DiffDocument {
     QString title;
+    QString path;                       // tells documents of the same title apart
     std::shared_ptr<const Trace> trace; // null: the document has no trace
 };
 
@@ -38,8 +39,9 @@ public:
 
     explicit TraceDiffView(QWidget* parent = nullptr);
 
-    // The documents to choose from; the choices stay on the same titles when
-    // they are still open (A: the first, B: the last, by default).
+    // The documents to choose from; the choices stay on the same documents
+    // while they are open (A: the first, B: the last, by default). The diff is
+    // computed when the tab is shown (it analyses both traces again).
     void setDocuments(std::vector<DiffDocument> documents);
     // Compares documents `a` and `b` (indices into setDocuments' list).
     void compare(int a, int b);
@@ -56,12 +58,18 @@ public:
     QString summaryText() const;
     QString messageText() const;
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    // Recomputes now when shown, else when next shown.
+    void requestRecompute();
     void recompute();
     void fillRows();
 
     std::vector<DiffDocument> documents_;
     std::optional<TraceDiff> diff_;
+    bool dirty_ = true;
     QComboBox* a_box_;
     QComboBox* b_box_;
     QSpinBox* step_a_;

@@ -139,6 +139,7 @@ void RanksView::clear() {
 void RanksView::setSpans(std::shared_ptr<const std::vector<DistributedView>> spans,
                          const QString& description, const QString& error) {
     spans_ = std::move(spans);
+    error_ = error;
     if (spans_ && spans_->empty()) spans_.reset();
     frame_.show(description,
                 spans_ ? QString()
@@ -194,10 +195,18 @@ void RanksView::showSpan() {
         rank_box_->clear();
         if (view) {
             step_box_->addItem(tr("Average"), QString::fromLatin1(kAverage));
-            // Every rank has the same steps in a span: the first rank's name them.
-            for (const DistributedStep& step : view->ranks.front().steps)
-                step_box_->addItem(QString::fromStdString(step.label),
-                                   QString::fromStdString(step.label));
+            // The steps every rank has (a rank's Overview may leave out a trailing step).
+            for (const DistributedStep& step : view->ranks.front().steps) {
+                const bool everywhere =
+                    std::all_of(view->ranks.begin(), view->ranks.end(), [&](const RankView& rank) {
+                        return std::any_of(
+                            rank.steps.begin(), rank.steps.end(),
+                            [&](const DistributedStep& s) { return s.label == step.label; });
+                    });
+                if (everywhere)
+                    step_box_->addItem(QString::fromStdString(step.label),
+                                       QString::fromStdString(step.label));
+            }
             for (const RankView& rank : view->ranks)
                 rank_box_->addItem(
                     tr("rank %1 (%2)").arg(rank.rank).arg(QString::fromStdString(rank.worker)));
@@ -223,6 +232,7 @@ void RanksView::showSpan() {
     if (lines.isEmpty()) lines << noStragglerLine(*view);
     for (const std::string& note : view->notes)
         lines << tr("Note: %1").arg(QString::fromStdString(note));
+    if (!error_.isEmpty()) lines << tr("Left out: %1").arg(error_);
     stragglers_->setText(lines.join(QLatin1Char('\n')));
     showStep();
     showRankOps();

@@ -56,6 +56,7 @@ private:
     void showRankOps();
 
     std::shared_ptr<const std::vector<DistributedView>> spans_;
+    QString error_; // spans left out, and why
     RankTableModel* ranks_;
     CommOpModel* ops_;
     SortFilterProxy* rank_proxy_;

@@ -158,7 +158,8 @@ void ExperimentForm::buildDeviceSection(QFormLayout* form) {
     QSpinBox* threads = fields_->addInt(
         "threads", [](auto& c) -> auto& { return c.threads; }, 0, 1024);
     threads->setSpecialValueText(tr("default"));
-    threads->setToolTip(tr("Intra-op threads; default lets LibTorch decide."));
+    threads->setToolTip(tr("Intra-op threads; default: the cores this process may use (its CPU "
+                           "affinity), less up to a quarter for loader workers."));
     form->addRow(tr("Threads"), threads);
     form->addRow(QString(), fields_->addBool(
                                 "channels_last", [](auto& c) -> auto& { return c.channels_last; },

@@ -153,6 +153,9 @@ void MainWindow::wireDocuments() {
     connect(loader_, &DocumentLoader::opened, this, &MainWindow::onOpened);
     connect(documents_, &DocumentSelector::chosen, this, &MainWindow::showDocument);
     connect(documents_, &DocumentSelector::emptied, this, &MainWindow::showNoDocument);
+    // Closing (the menu, Ctrl+W or the box's × button) changes what Diff can compare.
+    connect(documents_, &DocumentSelector::chosen, this, &MainWindow::updateDiffDocuments);
+    connect(documents_, &DocumentSelector::emptied, this, &MainWindow::updateDiffDocuments);
     connect(runs_, &RunsView::openRequested, this, &MainWindow::openPath);
     connect(experiments_, &ExperimentsView::openRunRequested, this, &MainWindow::openPath);
 }
@@ -254,13 +257,13 @@ void MainWindow::openPath(const QString& path) {
 
 void MainWindow::closeDocument() {
     documents_->closeCurrent();
-    updateDiffDocuments();
 }
 
 void MainWindow::updateDiffDocuments() {
     std::vector<DiffDocument> list;
     for (int i = 0; i < documents_->count(); ++i)
-        list.push_back(DiffDocument{documents_->at(i).title(), documents_->at(i).trace});
+        list.push_back(DiffDocument{documents_->at(i).title(), documents_->at(i).path,
+                                    documents_->at(i).trace});
     diff_->setDocuments(std::move(list));
 }
 
@@ -297,7 +300,7 @@ void MainWindow::showDocument(const OpenedDocument& doc) {
                       .arg(doc.trace->events.size())
                       .arg(lanes == 1 ? tr("1 lane") : tr("%1 lanes").arg(lanes))
                       .arg(QString::fromStdString(doc.trace->source)),
-                  doc.gpu_analysis, doc.memory, doc.modules);
+                  &doc);
     } else {
         const QString why =
             doc.trace_error.isEmpty() ? tr("this run was not profiled") : doc.trace_error;
@@ -315,21 +318,20 @@ void MainWindow::showNoDocument() {
 }
 
 void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& description,
-                           std::shared_ptr<const GpuTraceAnalysis> analysis,
-                           std::shared_ptr<const MemoryView> memory,
-                           std::shared_ptr<const ModuleView> modules) {
+                           const OpenedDocument* views) {
     if (trace) {
         operators_->setTrace(trace, description);
-        gpu_analysis_ = analysis
-                            ? std::move(analysis)
+        gpu_analysis_ = views && views->gpu_analysis
+                            ? views->gpu_analysis
                             : std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*trace));
         kernels_->setAnalysis(gpu_analysis_, description);
-        memory_->setTrace(trace, gpu_analysis_, std::move(memory), description);
+        memory_->setTrace(trace, gpu_analysis_, views ? views->memory : nullptr, description);
+        auto modules = views ? views->modules : nullptr;
         if (!modules)
             modules =
                 std::make_shared<const ModuleView>(computeModuleView(*trace, gpu_analysis_->tree));
         modules_->setView(std::move(modules), description);
-        timeline_->setTrace(trace, description);
+        timeline_->setTrace(trace, description, views ? views->tracks : nullptr);
         roofline_->setTrace(trace, description);
     } else {
         operators_->clear();

@@ -103,11 +103,10 @@ private:
     // Shows `document` in every view (the tab stays as it is).
     void showDocument(const OpenedDocument& document);
     void showNoDocument();
-    // `analysis` and `memory` of `trace` when already made; otherwise they are made here.
+    // The views of `trace` already made (off the GUI thread) are taken from
+    // `views`; the others are made here.
     void showTrace(std::shared_ptr<const Trace> trace, const QString& description,
-                   std::shared_ptr<const GpuTraceAnalysis> analysis = nullptr,
-                   std::shared_ptr<const MemoryView> memory = nullptr,
-                   std::shared_ptr<const ModuleView> modules = nullptr);
+                   const OpenedDocument* views = nullptr);
     // The Overview of what was opened: the trace's GPU steps when it has
     // them, else the run's phases, else the trace's CPU categories.
     void showOverview(const OpenedDocument& document);

@@ -29,6 +29,8 @@ void analyzeTrace(OpenedDocument& doc) {
     const DeviceOpTree& tree = doc.gpu_analysis->tree;
     doc.memory = std::make_shared<const MemoryView>(computeMemoryView(*doc.trace, tree));
     doc.modules = std::make_shared<const ModuleView>(computeModuleView(*doc.trace, tree));
+    doc.tracks = std::make_shared<const TimelineTracks>(
+        buildTimelineTracks(*doc.trace, &doc.gpu_analysis->events, &doc.gpu_analysis->links));
 }
 
 void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress& progress) {
@@ -43,25 +45,30 @@ void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress&
     }
 }
 
-// Every span of a rank folder: its Distributed view; the first span's lowest
-// rank is the trace the other tabs show. Ranks that form no view (a
-// collective missing on one of them, say) still open, with the reason.
+// Every span of a rank folder: its Distributed view; the first readable
+// span's lowest rank is the trace the other tabs show. A span whose files do
+// not read (one still being written, two claiming a rank) or whose ranks form
+// no view (a collective missing on one of them) is left out, with the
+// reason; the other spans still open.
 void loadRankFolder(OpenedDocument& doc, const std::vector<RankSpan>& spans,
                     const ReadProgress& progress) {
     auto views = std::make_shared<std::vector<DistributedView>>();
+    QStringList problems;
     try {
         for (const RankSpan& span : spans) {
-            std::vector<RankTrace> ranks = readRankSpan(span, progress);
+            std::vector<RankTrace> ranks;
             try {
+                ranks = readRankSpan(span, progress);
                 DistributedView view = computeDistributedView(ranks);
                 view.span = span.number;
                 view.span_count = int(spans.size());
                 views->push_back(std::move(view));
-            } catch (const std::invalid_argument& error) {
-                if (doc.distributed_error.isEmpty())
-                    doc.distributed_error = QObject::tr("Span %1: %2")
-                                                .arg(span.number)
-                                                .arg(QString::fromUtf8(error.what()));
+            } catch (const TraceReadCancelled&) {
+                throw;
+            } catch (const std::exception& error) {
+                problems << QObject::tr("span %1: %2")
+                                .arg(span.number)
+                                .arg(QString::fromUtf8(error.what()));
             }
             if (!doc.trace && !ranks.empty()) {
                 doc.trace_path = QString::fromStdString(ranks.front().path.string());
@@ -76,6 +83,8 @@ void loadRankFolder(OpenedDocument& doc, const std::vector<RankSpan>& spans,
         doc.error = QString::fromUtf8(error.what());
         return;
     }
+    doc.distributed_error = problems.join(QStringLiteral("; "));
+    if (!doc.trace && !problems.isEmpty()) doc.error = doc.distributed_error;
     if (!views->empty()) doc.distributed = std::move(views);
 }
 

@@ -12,6 +12,7 @@
 #include "analysis/GpuTraceAnalysis.h"
 #include "analysis/MemoryView.h"
 #include "analysis/ModuleView.h"
+#include "analysis/TimelineTracks.h"
 #include "report/RunDirectory.h"
 #include "trace/ReadProgress.h"
 #include "trace/Trace.h"
@@ -24,8 +25,9 @@ struct OpenedDocument {
     std::shared_ptr<const Trace> trace;
     // Of `trace`, made with it off the GUI thread.
     std::shared_ptr<const GpuTraceAnalysis> gpu_analysis;
-    std::shared_ptr<const MemoryView> memory;  // of `trace`, also off the GUI thread
-    std::shared_ptr<const ModuleView> modules; // likewise
+    std::shared_ptr<const MemoryView> memory;     // of `trace`, also off the GUI thread
+    std::shared_ptr<const ModuleView> modules;    // likewise
+    std::shared_ptr<const TimelineTracks> tracks; // the timeline's rows and launch links
     // A folder of per-rank traces: each span's Distributed view (`trace` is
     // the first span's lowest rank), or why the ranks form none.
     std::shared_ptr<const std::vector<DistributedView>> distributed;

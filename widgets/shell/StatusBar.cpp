@@ -3,6 +3,7 @@
 #include <QLabel>
 
 #include "common/Format.h"
+#include "config/ThreadChoice.h"
 #include "shell/LoadIndicator.h"
 
 namespace ts::gui {
@@ -23,11 +24,16 @@ StatusBar::StatusBar(const EnvironmentInfo& env, QWidget* parent)
     // Permanent, so that messages shown meanwhile do not hide it.
     addPermanentWidget(load_);
     device_ = permanentLabel(this, tr("Device of the current experiment"));
-    threads_ = permanentLabel(this, tr("LibTorch intra-op / inter-op threads"));
+    threads_ = permanentLabel(
+        this,
+        tr("Intra-op threads a run takes by default (%1) / inter-op threads")
+            .arg(QString::fromStdString(chooseIntraOpThreads(0, 0, env.usable_cores).reason)));
     blas_ = permanentLabel(this, QString::fromStdString(env.blas_library));
     onednn_ = permanentLabel(this, tr("oneDNN (MKL-DNN) kernels for convolutions"));
     setDevice(QStringLiteral("cpu"));
-    threads_->setText(tr("threads %1 / %2").arg(env.intra_op_threads).arg(env.inter_op_threads));
+    threads_->setText(tr("threads %1 / %2")
+                          .arg(chooseIntraOpThreads(0, 0, env.usable_cores).threads)
+                          .arg(env.inter_op_threads));
     QString blas =
         tr("BLAS: %1")
             .arg(QString::fromStdString(env.blas.empty() ? std::string("unknown") : env.blas));

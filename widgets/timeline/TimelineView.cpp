@@ -106,10 +106,11 @@ void TimelineView::clear() {
              tr("No trace yet: run with profiling enabled, or open a run or a Chrome trace."));
 }
 
-void TimelineView::setTrace(std::shared_ptr<const Trace> trace, const QString& description) {
+void TimelineView::setTrace(std::shared_ptr<const Trace> trace, const QString& description,
+                            std::shared_ptr<const TimelineTracks> tracks) {
     trace_ = std::move(trace);
     search_.clear();
-    timeline_->setTrace(trace_);
+    timeline_->setTrace(trace_, std::move(tracks));
     source_->setText(description);
     showDetails(-1);
     if (!search_edit_->text().isEmpty()) runSearch();

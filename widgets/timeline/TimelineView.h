@@ -6,6 +6,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include "analysis/TimelineTracks.h"
 #include "timeline/TimelineSearch.h"
 #include "trace/Trace.h"
 
@@ -23,7 +24,9 @@ class TimelineView : public QWidget {
 public:
     explicit TimelineView(QWidget* parent = nullptr);
 
-    void setTrace(std::shared_ptr<const Trace> trace, const QString& description);
+    // `tracks` of `trace` when already made (null: made here, once per trace).
+    void setTrace(std::shared_ptr<const Trace> trace, const QString& description,
+                  std::shared_ptr<const TimelineTracks> tracks = nullptr);
     void clear();
     TimelineWidget* timeline() const { return timeline_; }
     const TimelineSearch& search() const { return search_; }

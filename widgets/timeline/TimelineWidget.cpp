@@ -40,9 +40,10 @@ void TimelineWidget::updateMetrics() {
     scene_.view.setWidth(width() - scene_.gutter_px);
 }
 
-void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace) {
+void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace,
+                              std::shared_ptr<const TimelineTracks> tracks) {
     layout_.setTrace(trace);
-    tracks_ = tracksFor(trace);
+    tracks_ = tracks && trace ? std::move(tracks) : tracksFor(trace);
     scene_.tracks = tracks_.get();
     layout_.setCounterRows(tracks_ ? int(tracks_->counterRows()) : 0);
     if (trace) painter_.prepare(*trace, palette());

@@ -18,7 +18,9 @@ class TimelineWidget : public QWidget {
 public:
     explicit TimelineWidget(QWidget* parent = nullptr);
 
-    void setTrace(std::shared_ptr<const Trace> trace);
+    // `tracks` of `trace` when already made (null: made here, once per trace).
+    void setTrace(std::shared_ptr<const Trace> trace,
+                  std::shared_ptr<const TimelineTracks> tracks = nullptr);
     const TimelineLayout& layout() const { return layout_; }
     // Counters, step spans and launch links of the trace; null without a trace.
     const TimelineTracks* tracks() const { return tracks_.get(); }
