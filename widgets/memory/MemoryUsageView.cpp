@@ -113,6 +113,7 @@ void MemoryUsageView::setTrace(std::shared_ptr<const Trace> trace,
         view_ = std::make_shared<const MemoryView>(
             trace_ ? computeMemoryView(*trace_, analysis_->tree) : MemoryView{});
     range_.reset();
+    span_ns_ = trace_ ? traceEndNs(*trace_) : 0;
     frame_.show(description, !view_->empty() ? QString()
                              : !trace_
                                  ? tr("No trace yet: open a Kineto (torch.profiler) trace recorded "
@@ -182,7 +183,7 @@ void MemoryUsageView::showDevice() {
     content.net = device.net_since_start;
     content.peak = device.peak_allocated;
     content.peak_t_ns = device.peak_t_ns;
-    content.span_ns = trace_ ? traceEndNs(*trace_) : 0;
+    content.span_ns = span_ns_;
     if (trace_) content.steps = trace_->steps;
     chart_->setContent(std::move(content));
     chart_->setSelection(range_);

@@ -76,6 +76,7 @@ private:
     std::shared_ptr<const GpuTraceAnalysis> analysis_;
     std::shared_ptr<const MemoryView> view_; // whole trace, never null
     std::optional<MemoryTimeRange> range_;
+    int64_t span_ns_ = 0; // the trace's end, the x axis of every device's curve
     MemoryCurveChart* chart_;
     MemoryAllocationModel* allocations_;
     MemoryOperatorModel* operators_;
