@@ -7,7 +7,7 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFI
 if(NOT result EQUAL 0)
   message(FATAL_ERROR "cmake --install ${BUILD_DIR} failed (${result})")
 endif()
-set(expected bin/trainscope-cli)
+set(expected bin/trainscope-cli libexec/trainscope/trainscope-cli-torch)
 if(WITH_GUI)
   list(APPEND expected bin/trainscope share/applications/trainscope.desktop
        share/icons/hicolor/scalable/apps/trainscope.svg
@@ -19,4 +19,11 @@ foreach(file IN LISTS expected)
     message(FATAL_ERROR "cmake --install did not install ${file}")
   endif()
 endforeach()
+# The installed front end finds the installed torch binary (bin/ ->
+# libexec/trainscope/) and hands a training command to it.
+execute_process(COMMAND ${PREFIX}/bin/trainscope-cli env --json RESULT_VARIABLE result
+                OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+if(NOT result EQUAL 0 OR NOT output MATCHES "torch_version")
+  message(FATAL_ERROR "installed trainscope-cli env failed (${result}): ${errors}${output}")
+endif()
 message(STATUS "installed: ${expected}")

@@ -8,8 +8,8 @@
 # the trace analysis and the reports) do not, so the GUI's trace views and the
 # trace commands cannot reach LibTorch by accident.
 set(TRAINSCOPE_LAYERS
-    util config records env data models trace profiling analysis engine report experiments
-    commands)
+    util config records env data models trace profiling analysis engine report inspect
+    experiments commands)
 
 set(TRAINSCOPE_LAYER_util_DEPS "")
 set(TRAINSCOPE_LAYER_config_DEPS util)
@@ -22,8 +22,12 @@ set(TRAINSCOPE_LAYER_profiling_DEPS trace env)
 set(TRAINSCOPE_LAYER_analysis_DEPS trace records)
 set(TRAINSCOPE_LAYER_engine_DEPS analysis profiling data models)
 set(TRAINSCOPE_LAYER_report_DEPS analysis)
+# The commands that read traces and records without training (trace-stats,
+# trace-diff, presets): the front end trainscope-cli runs them without loading
+# LibTorch, and hands every other command to trainscope-cli-torch.
+set(TRAINSCOPE_LAYER_inspect_DEPS report)
 set(TRAINSCOPE_LAYER_experiments_DEPS engine report)
-set(TRAINSCOPE_LAYER_commands_DEPS experiments)
+set(TRAINSCOPE_LAYER_commands_DEPS experiments inspect)
 
 set(TRAINSCOPE_TORCH_LAYERS env data models profiling engine experiments commands)
 

@@ -1,4 +1,4 @@
-// model-info, env and presets: read-only commands.
+// model-info and env: read-only commands that need LibTorch.
 #include <iomanip>
 
 #include <nlohmann/json.hpp>
@@ -7,7 +7,6 @@
 #include "commands/Commands.h"
 #include "commands/Guarded.h"
 #include "config/ConfigError.h"
-#include "config/Presets.h"
 #include "config/ThreadChoice.h"
 #include "env/Devices.h"
 #include "env/Environment.h"
@@ -69,15 +68,6 @@ int envCommand(const EnvOptions& o, std::ostream& out, std::ostream&) {
     for (const auto& d : listDevices())
         row(d.id == "cpu" ? "device" : "", d.id + ": " + (d.available ? d.label : d.reason));
     return exit_code::kOk;
-}
-
-int presetsCommand(std::ostream& out, std::ostream& err) {
-    return runGuarded(err, [&] {
-        for (const auto& p : listPresets())
-            out << std::left << std::setw(30) << p.name << (p.needs_cuda ? "[cuda] " : "")
-                << p.description << "\n";
-        return exit_code::kOk;
-    });
 }
 
 } // namespace ts

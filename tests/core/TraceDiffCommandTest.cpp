@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ModelTestSupport.h"
-#include "commands/TraceDiffCommand.h"
+#include "inspect/TraceDiffCommand.h"
 
 namespace ts {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "ModelTestSupport.h"
 #include "ProfTestSupport.h"
-#include "commands/TraceStatsCommand.h"
+#include "inspect/TraceStatsCommand.h"
 #include "trace/ChromeTraceWriter.h"
 
 namespace ts {

@@ -1,4 +1,4 @@
-#include "commands/TraceDiffCommand.h"
+#include "inspect/TraceDiffCommand.h"
 
 #include <optional>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/TraceDiff.h"
-#include "commands/Commands.h"
+#include "inspect/ExitCodes.h"
 #include "report/TraceDiffReport.h"
 
 namespace ts {

@@ -28,6 +28,9 @@ struct TraceStatsOptions {
     // as text so that a bad value is reported with the option's name.
     std::string device, start_us, end_us;
     bool plugin_compatible = false; // reproduce the TensorBoard plugin's numbers exactly
+    // A progress line on `err` while the trace is read (the CLI sets it when
+    // stderr is a terminal).
+    bool progress = false;
     // --view distributed: `file` is a folder of per-rank traces (or the first
     // of several files, the others here), and `span` the profiling span
     // (1..n, in time order) to show.

@@ -1,4 +1,4 @@
-#include "commands/TraceStatsCommand.h"
+#include "inspect/TraceStatsCommand.h"
 
 #include <cmath>
 #include <filesystem>
@@ -14,7 +14,8 @@
 #include "analysis/OpStats.h"
 #include "analysis/OpTableFormat.h"
 #include "analysis/StepBreakdown.h"
-#include "commands/Commands.h"
+#include "inspect/ExitCodes.h"
+#include "inspect/ReadProgressLine.h"
 #include "report/DistributedReport.h"
 #include "report/GpuTraceReport.h"
 #include "report/MemoryReport.h"
@@ -39,6 +40,10 @@ OpScope parseScope(const std::string& text) {
     if (text == "backward") return OpScope::Backward;
     throw std::invalid_argument("Option --scope is '" + text +
                                 "'; expected 'all', 'forward' or 'backward'.");
+}
+
+ReadProgress progressFor(const TraceStatsOptions& o, std::ostream& err) {
+    return readProgressLine(o.file, err, o.progress);
 }
 
 void checkFormat(const std::string& text) {
@@ -229,7 +234,8 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
         if (options.span != 1)
             throw std::invalid_argument("Option --span applies to --view distributed only.");
         if (!options.view.empty()) {
-            printGpuView(readChromeTraceFile(options.file), options, out);
+            printGpuView(readChromeTraceFile(options.file, progressFor(options, err)), options,
+                         out);
             return exit_code::kOk;
         }
         if (!options.device.empty() || !options.start_us.empty() || !options.end_us.empty())
@@ -237,7 +243,7 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
                                         "--view memory only.");
         const OpGrouping grouping = parseGrouping(options.group_by);
         const OpScope scope = parseScope(options.scope);
-        const Trace trace = readChromeTraceFile(options.file);
+        const Trace trace = readChromeTraceFile(options.file, progressFor(options, err));
         OpTable table = computeOpStats(trace, grouping, scope);
         sortOpTable(table, options.sort);
         if (options.format == "csv")

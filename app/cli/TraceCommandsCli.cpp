@@ -1,0 +1,71 @@
+#include "TraceCommandsCli.h"
+
+#include "inspect/PresetsCommand.h"
+#include "inspect/ReadProgressLine.h"
+
+namespace ts::cli {
+
+namespace {
+
+void addTraceStats(CLI::App& app, TraceCommands& c) {
+    TraceStatsOptions& trace = c.trace;
+    auto* cmd = app.add_subcommand("trace-stats", "operator table of a Chrome trace file");
+    cmd->add_option("file", trace.file, "trace.json (Trainscope or torch.profiler)")->required();
+    cmd->add_option("more", trace.more_files,
+                    "--view distributed: more per-rank trace files (or give their folder)");
+    cmd->add_option("--format", trace.format, "text, csv or json");
+    cmd->add_option("--group-by", trace.group_by, "name or shapes");
+    cmd->add_option("--scope", trace.scope, "all, forward or backward");
+    cmd->add_option("--sort", trace.sort, "column to sort by");
+    cmd->add_option("--limit", trace.limit, "rows to print (0 = all)");
+    cmd->add_option("--view", trace.view,
+                    "GPU views of a torch.profiler trace: overview, operators, kernels, "
+                    "kernels-by-op (--group-by name, shapes, stack, shapes-stack), "
+                    "memory (also Trainscope's own traces), modules (traces recorded "
+                    "with with_modules=True or with_stack=True) or distributed (a folder "
+                    "of per-rank traces)");
+    cmd->add_option("--span", trace.span,
+                    "--view distributed: the profiling span, 1..n in time order");
+    cmd->add_option("--device", trace.device, "--view memory: one device (GPU0, CPU)");
+    cmd->add_option("--start-us", trace.start_us,
+                    "--view memory: tables from this time (us from the trace start)");
+    cmd->add_option("--end-us", trace.end_us, "--view memory: tables up to this time (exclusive)");
+    cmd->add_flag("--plugin-compatible", trace.plugin_compatible,
+                  "the TensorBoard plugin's exact rules (see docs/gpu-traces.md)");
+    c.trace_cmd = cmd;
+}
+
+void addTraceDiff(CLI::App& app, TraceCommands& c) {
+    TraceDiffCommandOptions& diff = c.diff;
+    auto* cmd =
+        app.add_subcommand("trace-diff", "two traces or runs compared: operators, kernels, steps");
+    cmd->add_option("a", diff.a, "baseline: trace file, run directory or run.json")->required();
+    cmd->add_option("b", diff.b, "compared: trace file, run directory or run.json")->required();
+    cmd->add_option("--format", diff.format, "text, csv or json");
+    cmd->add_option("--limit", diff.limit, "rows per table (0 = 10 in text, all otherwise)");
+    cmd->add_option("--step-a", diff.step_a, "step of A to align (0-based; default median)");
+    cmd->add_option("--step-b", diff.step_b, "step of B to align (0-based; default median)");
+    cmd->add_flag("--plugin-compatible", diff.plugin_compatible,
+                  "the TensorBoard plugin's exact rules (see docs/gpu-traces.md)");
+    c.diff_cmd = cmd;
+}
+
+} // namespace
+
+void addTraceCommands(CLI::App& app, TraceCommands& commands) {
+    commands.presets_cmd = app.add_subcommand("presets", "list the shipped experiment presets");
+    addTraceStats(app, commands);
+    addTraceDiff(app, commands);
+}
+
+std::optional<int> runTraceCommands(TraceCommands& commands, std::ostream& out, std::ostream& err) {
+    if (*commands.presets_cmd) return presetsCommand(out, err);
+    if (*commands.trace_cmd) {
+        commands.trace.progress = stderrIsTerminal();
+        return runTraceStats(commands.trace, out, err);
+    }
+    if (*commands.diff_cmd) return runTraceDiff(commands.diff, out, err);
+    return std::nullopt;
+}
+
+} // namespace ts::cli

@@ -1,0 +1,30 @@
+#pragma once
+// The command-line form of the commands that need no LibTorch (trace-stats,
+// trace-diff, presets), shared by the front end trainscope-cli, which runs
+// them in-process, and by trainscope-cli-torch, which accepts every command.
+#include <optional>
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+
+#include "inspect/TraceDiffCommand.h"
+#include "inspect/TraceStatsCommand.h"
+
+namespace ts::cli {
+
+struct TraceCommands {
+    TraceStatsOptions trace;
+    TraceDiffCommandOptions diff;
+    CLI::App* presets_cmd = nullptr;
+    CLI::App* trace_cmd = nullptr;
+    CLI::App* diff_cmd = nullptr;
+};
+
+// Declares presets, trace-stats and trace-diff on `app`.
+void addTraceCommands(CLI::App& app, TraceCommands& commands);
+
+// The exit code of the one that was given on the command line; nullopt when
+// none of them was.
+std::optional<int> runTraceCommands(TraceCommands& commands, std::ostream& out, std::ostream& err);
+
+} // namespace ts::cli

@@ -1,0 +1,62 @@
+#include "inspect/ReadProgressLine.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include <unistd.h>
+
+namespace ts {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Small traces read in well under this: no line flickers by for them.
+constexpr auto kFirstLineAfter = std::chrono::milliseconds(300);
+constexpr auto kLineEvery = std::chrono::milliseconds(200);
+
+struct LineState {
+    Clock::time_point started = Clock::now();
+    Clock::time_point last{};
+    size_t width = 0; // characters of the line shown, 0 none
+};
+
+std::string megabytes(uint64_t bytes) {
+    return std::to_string((bytes + (uint64_t(1) << 19)) >> 20);
+}
+
+} // namespace
+
+bool stderrIsTerminal() {
+    return ::isatty(STDERR_FILENO) == 1;
+}
+
+ReadProgress readProgressLine(const std::string& file, std::ostream& err, bool terminal) {
+    ReadProgress progress;
+    if (!terminal) return progress;
+    auto state = std::make_shared<LineState>();
+    progress.report = [file, &err, state](uint64_t done, uint64_t total) {
+        const Clock::time_point now = Clock::now();
+        if (done >= total) { // finished: erase the line
+            if (state->width > 0)
+                err << '\r' << std::string(state->width, ' ') << '\r' << std::flush;
+            state->width = 0;
+            return true;
+        }
+        if (now - state->started < kFirstLineAfter || now - state->last < kLineEvery) return true;
+        state->last = now;
+        const int percent = total > 0 ? static_cast<int>(done * 100 / total) : 0;
+        std::string line = "reading " + file + ": " + megabytes(done) + "/" + megabytes(total) +
+                           " MB (" + std::to_string(percent) + "%)";
+        const size_t width = line.size();
+        if (width < state->width) line += std::string(state->width - width, ' ');
+        err << '\r' << line << std::flush;
+        state->width = std::max(state->width, width);
+        return true;
+    };
+    return progress;
+}
+
+} // namespace ts
