@@ -32,6 +32,10 @@ void addTraceStats(CLI::App& app, TraceCommands& c) {
     cmd->add_option("--end-us", trace.end_us, "--view memory: tables up to this time (exclusive)");
     cmd->add_flag("--plugin-compatible", trace.plugin_compatible,
                   "the TensorBoard plugin's exact rules (see docs/gpu-traces.md)");
+    bool* cache = &trace.cache;
+    cmd->add_flag_callback(
+        "--no-cache", [cache] { *cache = false; },
+        "read the JSON even if the trace has a cached index, and keep none");
     c.trace_cmd = cmd;
 }
 
@@ -56,6 +60,9 @@ void addTraceCommands(CLI::App& app, TraceCommands& commands) {
     commands.presets_cmd = app.add_subcommand("presets", "list the shipped experiment presets");
     addTraceStats(app, commands);
     addTraceDiff(app, commands);
+    commands.cache_cmd = app.add_subcommand(
+        "trace-cache", "the indexes that reopen large traces quickly: where, how large");
+    commands.cache_cmd->add_flag("--clear", commands.cache.clear, "remove them all");
 }
 
 std::optional<int> runTraceCommands(TraceCommands& commands, std::ostream& out, std::ostream& err) {
@@ -65,6 +72,7 @@ std::optional<int> runTraceCommands(TraceCommands& commands, std::ostream& out, 
         return runTraceStats(commands.trace, out, err);
     }
     if (*commands.diff_cmd) return runTraceDiff(commands.diff, out, err);
+    if (*commands.cache_cmd) return runTraceCache(commands.cache, out, err);
     return std::nullopt;
 }
 

@@ -1,12 +1,13 @@
 #pragma once
 // The command-line form of the commands that need no LibTorch (trace-stats,
-// trace-diff, presets), shared by the front end trainscope-cli, which runs
+// trace-diff, trace-cache, presets), shared by the front end trainscope-cli, which runs
 // them in-process, and by trainscope-cli-torch, which accepts every command.
 #include <optional>
 #include <ostream>
 
 #include <CLI/CLI.hpp>
 
+#include "inspect/TraceCacheCommand.h"
 #include "inspect/TraceDiffCommand.h"
 #include "inspect/TraceStatsCommand.h"
 
@@ -15,12 +16,14 @@ namespace ts::cli {
 struct TraceCommands {
     TraceStatsOptions trace;
     TraceDiffCommandOptions diff;
+    TraceCacheOptions cache;
     CLI::App* presets_cmd = nullptr;
     CLI::App* trace_cmd = nullptr;
     CLI::App* diff_cmd = nullptr;
+    CLI::App* cache_cmd = nullptr;
 };
 
-// Declares presets, trace-stats and trace-diff on `app`.
+// Declares presets, trace-stats, trace-diff and trace-cache on `app`.
 void addTraceCommands(CLI::App& app, TraceCommands& commands);
 
 // The exit code of the one that was given on the command line; nullopt when

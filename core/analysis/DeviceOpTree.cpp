@@ -72,6 +72,7 @@ private:
     const KinetoEvents& events_;
     const LaunchLinks& links_;
     const GpuAnalysisOptions& options_;
+    const TensorCoreNames tensor_cores_{trace_.names};
     DeviceOpTree tree_;
     std::vector<int32_t> lane_order_;
     std::map<int32_t, std::vector<int32_t>> lane_nodes_; // lane -> host nodes, time order
@@ -93,7 +94,7 @@ void TreeBuilder::collectHostNodes() {
         node.start = e.start;
         node.end = e.end;
         node.external_id = e.external_id;
-        node.tc_eligible_by_name = isTensorCoreEligibleOp(n);
+        node.tc_eligible_by_name = tensor_cores_.eligibleOp(trace_.events[e.event].name);
         node.tc_eligible = node.tc_eligible_by_name;
         node.real_operator = isRealOperator(node, n);
         if (!lane_nodes_.count(node.lane)) lane_order_.push_back(node.lane);
@@ -198,7 +199,7 @@ void TreeBuilder::runtimeTimes() {
         for (int32_t p : device) {
             const KinetoEvent& d = events_.events[p];
             all += d.end - d.start;
-            if (isTensorCoreKernel(trace_.nameOf(trace_.events[d.event]))) tc += d.end - d.start;
+            if (tensor_cores_.kernel(trace_.events[d.event].name)) tc += d.end - d.start;
         }
     };
     times_.device.assign(links_.runtimes.size(), 0);

@@ -15,7 +15,7 @@
 #include "analysis/OpTableFormat.h"
 #include "analysis/StepBreakdown.h"
 #include "inspect/ExitCodes.h"
-#include "inspect/ReadProgressLine.h"
+#include "inspect/TraceInput.h"
 #include "report/DistributedReport.h"
 #include "report/GpuTraceReport.h"
 #include "report/MemoryReport.h"
@@ -40,10 +40,6 @@ OpScope parseScope(const std::string& text) {
     if (text == "backward") return OpScope::Backward;
     throw std::invalid_argument("Option --scope is '" + text +
                                 "'; expected 'all', 'forward' or 'backward'.");
-}
-
-ReadProgress progressFor(const TraceStatsOptions& o, std::ostream& err) {
-    return readProgressLine(o.file, err, o.progress);
 }
 
 void checkFormat(const std::string& text) {
@@ -234,8 +230,9 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
         if (options.span != 1)
             throw std::invalid_argument("Option --span applies to --view distributed only.");
         if (!options.view.empty()) {
-            printGpuView(readChromeTraceFile(options.file, progressFor(options, err)), options,
-                         out);
+            TraceInput input(options.file, options.cache, options.progress, err);
+            printGpuView(input.trace(), options, out);
+            input.keepIndex();
             return exit_code::kOk;
         }
         if (!options.device.empty() || !options.start_us.empty() || !options.end_us.empty())
@@ -243,7 +240,8 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
                                         "--view memory only.");
         const OpGrouping grouping = parseGrouping(options.group_by);
         const OpScope scope = parseScope(options.scope);
-        const Trace trace = readChromeTraceFile(options.file, progressFor(options, err));
+        TraceInput input(options.file, options.cache, options.progress, err);
+        const Trace& trace = input.trace();
         OpTable table = computeOpStats(trace, grouping, scope);
         sortOpTable(table, options.sort);
         if (options.format == "csv")
@@ -252,6 +250,7 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
             out << jsonReport(trace, table, options).dump(2) << '\n';
         else
             printText(trace, table, options, out);
+        input.keepIndex();
         return exit_code::kOk;
     } catch (const std::exception& e) {
         err << "trace-stats: " << e.what() << '\n';

@@ -31,6 +31,8 @@ struct TraceStatsOptions {
     // A progress line on `err` while the trace is read (the CLI sets it when
     // stderr is a terminal).
     bool progress = false;
+    // Through the trace cache (trace/TraceCache.h); --no-cache turns it off.
+    bool cache = true;
     // --view distributed: `file` is a folder of per-rank traces (or the first
     // of several files, the others here), and `span` the profiling span
     // (1..n, in time order) to show.

@@ -16,6 +16,11 @@
 
 namespace ts {
 
+// Bumped whenever the reader's rules change (what it classifies, attributes
+// or keeps), so trace indexes made by an older reader are not used
+// (trace/TraceIndex.h).
+inline constexpr uint32_t kTraceReaderVersion = 1;
+
 // Files above this size are refused (viewers cannot open them either).
 inline constexpr int64_t kMaxTraceFileBytes = int64_t(2) << 30;
 

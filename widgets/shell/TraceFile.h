@@ -1,6 +1,7 @@
 #pragma once
 // Reads a trace file (Chrome trace JSON as written by Trainscope, torch.profiler
-// or Kineto) into the shared trace model, through core's reader.
+// or Kineto) into the shared trace model, through core's reader and the trace
+// cache (trace/TraceCache.h): a large trace opened before loads from its index.
 #include <memory>
 
 #include <QString>

@@ -1,0 +1,404 @@
+#include "trace/TraceIndex.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <functional>
+#include <type_traits>
+#include <vector>
+
+#include <sys/stat.h>
+
+#include "trace/ChromeTraceReader.h"
+#include "trace/TraceIndexCheck.h"
+#include "util/Hash64.h"
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "the trace index stores records as little-endian memory bytes");
+
+namespace ts {
+
+namespace {
+
+constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'I', 'D', 'X', '\0'};
+constexpr uint32_t kFormatVersion = 1;
+
+struct Header {
+    char magic[8];
+    uint32_t format_version;
+    uint32_t header_size;
+    uint64_t layout_hash;
+    TraceKey key;
+    uint64_t body_length;
+    uint64_t body_checksum;
+    uint64_t header_checksum; // of the bytes above
+};
+static_assert(std::is_trivially_copyable_v<Header>);
+
+// Lanes and devices hold a string each: their names go in a string section,
+// the rest in these fixed records.
+struct LaneRecord {
+    int64_t tid;
+    int64_t stream;
+    int32_t gpu;
+    uint8_t device;
+    uint8_t pad[3];
+};
+struct DeviceRecord {
+    int64_t total_global_mem;
+    int32_t id, compute_major, compute_minor, num_sms, max_threads_per_sm, pad;
+};
+struct CallStackRecord {
+    int32_t event, text;
+};
+struct MetaRecord {
+    int64_t origin_ns;
+    int64_t ac2g_links;
+};
+
+#define TS_FIELD(T, f) h.addValue(uint32_t(offsetof(T, f)))
+// Sizes and field offsets of every record stored as raw bytes, with the
+// format and reader versions: an index written by a build that lays them out
+// differently, or reads traces differently, is refused.
+uint64_t layoutHash() {
+    Hash64 h(kFormatVersion);
+    h.addValue(kTraceReaderVersion);
+    for (size_t size :
+         {sizeof(TraceEvent), sizeof(MemorySample), sizeof(StepMark), sizeof(EventIds),
+          sizeof(DeviceLaunch), sizeof(DeviceMemoryEvent), sizeof(PythonFrame), sizeof(LaneRecord),
+          sizeof(DeviceRecord), sizeof(MetaRecord), sizeof(CallStackRecord)})
+        h.addValue(uint32_t(size));
+    TS_FIELD(TraceEvent, name), TS_FIELD(TraceEvent, kind), TS_FIELD(TraceEvent, lane);
+    TS_FIELD(TraceEvent, start_ns), TS_FIELD(TraceEvent, dur_ns), TS_FIELD(TraceEvent, parent);
+    TS_FIELD(TraceEvent, depth), TS_FIELD(TraceEvent, seq), TS_FIELD(TraceEvent, link);
+    TS_FIELD(TraceEvent, shapes), TS_FIELD(TraceEvent, step), TS_FIELD(TraceEvent, flops);
+    TS_FIELD(TraceEvent, bytes), TS_FIELD(TraceEvent, device_ns);
+    TS_FIELD(TraceEvent, alloc_bytes), TS_FIELD(TraceEvent, free_bytes);
+    TS_FIELD(TraceEvent, types), TS_FIELD(TraceEvent, args);
+    TS_FIELD(MemorySample, t_ns), TS_FIELD(MemorySample, live_bytes);
+    TS_FIELD(MemorySample, delta_bytes), TS_FIELD(MemorySample, event);
+    TS_FIELD(StepMark, step), TS_FIELD(StepMark, start_ns), TS_FIELD(StepMark, end_ns);
+    TS_FIELD(EventIds, event), TS_FIELD(EventIds, correlation), TS_FIELD(EventIds, external_id);
+    TS_FIELD(DeviceLaunch, event), TS_FIELD(DeviceLaunch, device), TS_FIELD(DeviceLaunch, stream);
+    TS_FIELD(DeviceLaunch, grid), TS_FIELD(DeviceLaunch, block), TS_FIELD(DeviceLaunch, registers);
+    TS_FIELD(DeviceLaunch, shared_memory), TS_FIELD(DeviceLaunch, blocks_per_sm);
+    TS_FIELD(DeviceLaunch, occupancy);
+    TS_FIELD(DeviceMemoryEvent, t_ns), TS_FIELD(DeviceMemoryEvent, lane);
+    TS_FIELD(DeviceMemoryEvent, device_type), TS_FIELD(DeviceMemoryEvent, device_id);
+    TS_FIELD(DeviceMemoryEvent, addr), TS_FIELD(DeviceMemoryEvent, bytes);
+    TS_FIELD(DeviceMemoryEvent, total_allocated), TS_FIELD(DeviceMemoryEvent, total_reserved);
+    TS_FIELD(PythonFrame, name), TS_FIELD(PythonFrame, lane), TS_FIELD(PythonFrame, start_ns);
+    TS_FIELD(PythonFrame, dur_ns), TS_FIELD(PythonFrame, python_id);
+    TS_FIELD(PythonFrame, parent_id), TS_FIELD(PythonFrame, module_id);
+    h.addValue(uint32_t(sizeof(EventKind))), h.addValue(uint32_t(sizeof(KinetoCategory)));
+    return h.digest();
+}
+#undef TS_FIELD
+
+uint64_t headerChecksum(const Header& header) {
+    Hash64 h(0x5453);
+    h.add(&header, offsetof(Header, header_checksum));
+    return h.digest();
+}
+
+// ---- writing ---------------------------------------------------------------
+
+class BodyWriter {
+public:
+    explicit BodyWriter(std::function<bool(const void*, size_t)> sink) : sink_(std::move(sink)) {}
+
+    template <typename T> void pods(const std::vector<T>& items) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        header(items.size(), sizeof(T));
+        bytes(items.data(), items.size() * sizeof(T));
+        align();
+    }
+    void strings(const std::vector<std::string>& items) {
+        std::vector<uint32_t> lengths;
+        lengths.reserve(items.size());
+        for (const std::string& s : items)
+            lengths.push_back(static_cast<uint32_t>(s.size()));
+        pods(lengths);
+        for (const std::string& s : items)
+            bytes(s.data(), s.size());
+        align();
+    }
+    bool ok() const { return ok_; }
+    uint64_t length() const { return length_; }
+    uint64_t checksum() const { return hash_.digest(); }
+
+private:
+    void header(uint64_t count, uint64_t elem_size) {
+        bytes(&count, sizeof count);
+        bytes(&elem_size, sizeof elem_size);
+    }
+    void bytes(const void* data, size_t size) {
+        if (size == 0) return;
+        hash_.add(data, size);
+        length_ += size;
+        ok_ = ok_ && sink_(data, size);
+    }
+    void align() {
+        static const char kZeros[8] = {};
+        if (length_ % 8) bytes(kZeros, 8 - length_ % 8);
+    }
+
+    std::function<bool(const void*, size_t)> sink_;
+    Hash64 hash_;
+    uint64_t length_ = 0;
+    bool ok_ = true;
+};
+
+void writeBody(const Trace& t, BodyWriter& w) {
+    const KinetoInfo& k = t.kineto;
+    w.strings({t.source, k.distributed_info, k.framework});
+    w.pods(std::vector<MetaRecord>{{t.origin_ns, k.ac2g_links}});
+    w.strings(t.notes);
+    w.strings(t.names);
+    w.strings(t.strings);
+    std::vector<std::string> lane_names;
+    std::vector<LaneRecord> lanes;
+    for (const TraceLane& l : t.lanes) {
+        lane_names.push_back(l.name);
+        lanes.push_back(LaneRecord{l.tid, l.stream, l.gpu, uint8_t(l.device ? 1 : 0), {}});
+    }
+    w.strings(lane_names);
+    w.pods(lanes);
+    w.pods(t.events);
+    w.pods(t.memory);
+    w.pods(t.steps);
+    w.pods(k.category);
+    w.pods(k.ids);
+    w.pods(k.launches);
+    std::vector<CallStackRecord> stacks;
+    for (const auto& [event, text] : k.call_stacks)
+        stacks.push_back(CallStackRecord{event, text});
+    w.pods(stacks);
+    w.pods(k.memory);
+    std::vector<std::string> device_names;
+    std::vector<DeviceRecord> devices;
+    for (const DeviceProperties& d : k.devices) {
+        device_names.push_back(d.name);
+        devices.push_back(DeviceRecord{d.total_global_mem, d.id, d.compute_major, d.compute_minor,
+                                       d.num_sms, d.max_threads_per_sm, 0});
+    }
+    w.strings(device_names);
+    w.pods(devices);
+    w.pods(k.python_frames);
+}
+
+// Writes the header (with the body's length and checksum) and the body
+// through `sink`: the body is produced twice, once to measure it, so that
+// neither pass holds a copy of it.
+bool writeIndex(const Trace& trace, const TraceKey& key,
+                const std::function<bool(const void*, size_t)>& sink) {
+    BodyWriter measure([](const void*, size_t) { return true; });
+    writeBody(trace, measure);
+    Header header{};
+    std::memcpy(header.magic, kMagic, sizeof kMagic);
+    header.format_version = kFormatVersion;
+    header.header_size = sizeof(Header);
+    header.layout_hash = layoutHash();
+    header.key = key;
+    header.body_length = measure.length();
+    header.body_checksum = measure.checksum();
+    header.header_checksum = headerChecksum(header);
+    if (!sink(&header, sizeof header)) return false;
+    BodyWriter out(sink);
+    writeBody(trace, out);
+    return out.ok();
+}
+
+// ---- reading ---------------------------------------------------------------
+
+// Thrown inside the reader only; readTraceIndex turns it into nullopt.
+struct Refused {
+    std::string why;
+};
+
+class BodyReader {
+public:
+    BodyReader(std::function<bool(void*, size_t)> source, uint64_t length)
+        : source_(std::move(source)), remaining_(length) {}
+
+    template <typename T> void pods(std::vector<T>& items) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        uint64_t count = 0, elem_size = 0;
+        bytes(&count, sizeof count);
+        bytes(&elem_size, sizeof elem_size);
+        if (elem_size != sizeof(T)) throw Refused{"a section has records of another size"};
+        if (count > remaining_ / sizeof(T)) throw Refused{"a section is longer than the file"};
+        items.resize(count);
+        bytes(items.data(), count * sizeof(T));
+        align();
+    }
+    void strings(std::vector<std::string>& items) {
+        std::vector<uint32_t> lengths;
+        pods(lengths);
+        uint64_t total = 0;
+        for (uint32_t n : lengths)
+            total += n;
+        if (total > remaining_) throw Refused{"a string section is longer than the file"};
+        items.resize(lengths.size());
+        for (size_t i = 0; i < lengths.size(); ++i) {
+            items[i].resize(lengths[i]);
+            bytes(items[i].data(), lengths[i]);
+        }
+        align();
+    }
+    void finish() const {
+        if (remaining_ != 0) throw Refused{"bytes left over after the last section"};
+        if (hash_.digest() != expected_checksum_) throw Refused{"checksum mismatch"};
+    }
+    void expectChecksum(uint64_t checksum) { expected_checksum_ = checksum; }
+
+private:
+    void bytes(void* data, size_t size) {
+        if (size == 0) return;
+        if (size > remaining_) throw Refused{"the file ends early (truncated)"};
+        if (!source_(data, size)) throw Refused{"the file ends early (truncated)"};
+        remaining_ -= size;
+        hash_.add(data, size);
+        consumed_ += size;
+    }
+    void align() {
+        char pad[8];
+        if (consumed_ % 8) bytes(pad, 8 - consumed_ % 8);
+    }
+
+    std::function<bool(void*, size_t)> source_;
+    uint64_t remaining_;
+    uint64_t consumed_ = 0;
+    Hash64 hash_;
+    uint64_t expected_checksum_ = 0;
+};
+
+Trace readBody(BodyReader& r) {
+    Trace t;
+    KinetoInfo& k = t.kineto;
+    std::vector<std::string> meta;
+    r.strings(meta);
+    if (meta.size() != 3) throw Refused{"a malformed header section"};
+    t.source = meta[0], k.distributed_info = meta[1], k.framework = meta[2];
+    std::vector<MetaRecord> numbers;
+    r.pods(numbers);
+    if (numbers.size() != 1) throw Refused{"a malformed header section"};
+    t.origin_ns = numbers[0].origin_ns, k.ac2g_links = numbers[0].ac2g_links;
+    r.strings(t.notes);
+    r.strings(t.names);
+    r.strings(t.strings);
+    std::vector<std::string> lane_names;
+    std::vector<LaneRecord> lanes;
+    r.strings(lane_names);
+    r.pods(lanes);
+    if (lane_names.size() != lanes.size()) throw Refused{"lane names and lanes differ in number"};
+    for (size_t i = 0; i < lanes.size(); ++i)
+        t.lanes.push_back(TraceLane{std::move(lane_names[i]), lanes[i].tid, lanes[i].device != 0,
+                                    lanes[i].gpu, lanes[i].stream});
+    r.pods(t.events);
+    r.pods(t.memory);
+    r.pods(t.steps);
+    r.pods(k.category);
+    r.pods(k.ids);
+    r.pods(k.launches);
+    std::vector<CallStackRecord> stacks;
+    r.pods(stacks);
+    for (const CallStackRecord& c : stacks)
+        k.call_stacks.emplace_back(c.event, c.text);
+    r.pods(k.memory);
+    std::vector<std::string> device_names;
+    std::vector<DeviceRecord> devices;
+    r.strings(device_names);
+    r.pods(devices);
+    if (device_names.size() != devices.size()) throw Refused{"device names and devices differ"};
+    for (size_t i = 0; i < devices.size(); ++i) {
+        DeviceProperties d;
+        d.id = devices[i].id, d.name = std::move(device_names[i]);
+        d.total_global_mem = devices[i].total_global_mem;
+        d.compute_major = devices[i].compute_major, d.compute_minor = devices[i].compute_minor;
+        d.num_sms = devices[i].num_sms, d.max_threads_per_sm = devices[i].max_threads_per_sm;
+        k.devices.push_back(std::move(d));
+    }
+    r.pods(k.python_frames);
+    r.finish();
+    return t;
+}
+
+void checkHeader(const Header& h, const TraceKey& expected) {
+    if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) throw Refused{"not a trace index"};
+    if (h.format_version != kFormatVersion || h.header_size != sizeof(Header))
+        throw Refused{"written by another version of Trainscope"};
+    if (h.header_checksum != headerChecksum(h)) throw Refused{"the header is corrupted"};
+    if (h.layout_hash != layoutHash()) throw Refused{"written by another build of Trainscope"};
+    if (h.key != expected) throw Refused{"made from another version of the trace (stale)"};
+}
+
+std::optional<Trace> readIndex(const std::function<bool(void*, size_t)>& source, uint64_t available,
+                               const TraceKey& expected, std::string* why) {
+    try {
+        Header header{};
+        const size_t head = std::min<uint64_t>(available, sizeof header);
+        if (!source(&header, head)) throw Refused{"cannot read the file"};
+        if (head >= sizeof kMagic && std::memcmp(header.magic, kMagic, sizeof kMagic) != 0)
+            throw Refused{"not a trace index"};
+        if (head < sizeof header) throw Refused{"the file ends early (truncated)"};
+        checkHeader(header, expected);
+        if (header.body_length != available - sizeof header)
+            throw Refused{"the file's length differs from its header's (truncated?)"};
+        BodyReader reader(source, header.body_length);
+        reader.expectChecksum(header.body_checksum);
+        Trace trace = readBody(reader);
+        const std::string problem = traceIndexProblem(trace);
+        if (!problem.empty()) throw Refused{problem};
+        return trace;
+    } catch (const Refused& r) {
+        if (why) *why = r.why;
+    } catch (const std::bad_alloc&) {
+        if (why) *why = "too large to load";
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::string writeTraceIndex(const Trace& trace, const TraceKey& key) {
+    std::string out;
+    writeIndex(trace, key, [&](const void* data, size_t size) {
+        out.append(static_cast<const char*>(data), size);
+        return true;
+    });
+    return out;
+}
+
+bool writeTraceIndex(const Trace& trace, const TraceKey& key, std::FILE* file) {
+    return writeIndex(trace, key, [&](const void* data, size_t size) {
+        return std::fwrite(data, 1, size, file) == size;
+    });
+}
+
+std::optional<Trace> readTraceIndex(std::string_view bytes, const TraceKey& expected,
+                                    std::string* why) {
+    size_t at = 0;
+    return readIndex(
+        [&](void* data, size_t size) {
+            if (size > bytes.size() - at) return false;
+            std::memcpy(data, bytes.data() + at, size);
+            at += size;
+            return true;
+        },
+        bytes.size(), expected, why);
+}
+
+std::optional<Trace> readTraceIndex(std::FILE* file, const TraceKey& expected, std::string* why) {
+    struct stat st {};
+    const long position = std::ftell(file);
+    if (::fstat(::fileno(file), &st) != 0 || position < 0 || st.st_size < position) {
+        if (why) *why = "cannot read the file";
+        return std::nullopt;
+    }
+    return readIndex(
+        [&](void* data, size_t size) { return std::fread(data, 1, size, file) == size; },
+        static_cast<uint64_t>(st.st_size - position), expected, why);
+}
+
+} // namespace ts
