@@ -36,6 +36,7 @@ void addTraceStats(CLI::App& app, TraceCommands& c) {
     cmd->add_flag_callback(
         "--no-cache", [cache] { *cache = false; },
         "read the JSON even if the trace has a cached index, and keep none");
+    cmd->add_flag("--timings", trace.timings, "print where the time went on stderr");
     c.trace_cmd = cmd;
 }
 

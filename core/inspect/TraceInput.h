@@ -3,6 +3,7 @@
 // large trace opened before loads from its index), with the progress line on
 // a terminal. The index of a freshly read trace is written after the
 // command's output, so the answer is not kept waiting for it.
+#include <chrono>
 #include <ostream>
 #include <string>
 
@@ -12,19 +13,31 @@ namespace ts {
 
 class TraceInput {
 public:
+    struct Options {
+        bool cache = true;          // through the trace cache
+        bool progress_line = false; // on a terminal
+        bool timings = false;       // print where the time went (keepIndex prints it)
+    };
     // Throws what readChromeTraceFile throws.
-    TraceInput(const std::string& file, bool use_cache, bool progress_line, std::ostream& err);
+    TraceInput(const std::string& file, const Options& options, std::ostream& err);
 
     const Trace& trace() const { return trace_; }
     // Writes the index for the next open (once); a cache that cannot be
-    // written is a note on `err`, never an error of the command.
+    // written is a note on `err`, never an error of the command. With
+    // timings, then prints "timings: read 4.12 s (JSON), analysis and output
+    // 0.40 s, index kept 0.21 s" on `err`.
     void keepIndex();
 
 private:
+    using Clock = std::chrono::steady_clock;
+
+    Options options_;
+    Clock::time_point started_;
     TraceCacheSettings settings_;
     TraceOpening opening_;
     std::ostream& err_;
     Trace trace_;
+    Clock::time_point read_;
 };
 
 } // namespace ts

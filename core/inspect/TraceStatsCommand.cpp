@@ -42,6 +42,14 @@ OpScope parseScope(const std::string& text) {
                                 "'; expected 'all', 'forward' or 'backward'.");
 }
 
+TraceInput::Options inputOptions(const TraceStatsOptions& o) {
+    TraceInput::Options options;
+    options.cache = o.cache;
+    options.progress_line = o.progress;
+    options.timings = o.timings;
+    return options;
+}
+
 void checkFormat(const std::string& text) {
     if (text != "text" && text != "csv" && text != "json")
         throw std::invalid_argument("Option --format is '" + text +
@@ -230,7 +238,7 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
         if (options.span != 1)
             throw std::invalid_argument("Option --span applies to --view distributed only.");
         if (!options.view.empty()) {
-            TraceInput input(options.file, options.cache, options.progress, err);
+            TraceInput input(options.file, inputOptions(options), err);
             printGpuView(input.trace(), options, out);
             input.keepIndex();
             return exit_code::kOk;
@@ -240,7 +248,7 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
                                         "--view memory only.");
         const OpGrouping grouping = parseGrouping(options.group_by);
         const OpScope scope = parseScope(options.scope);
-        TraceInput input(options.file, options.cache, options.progress, err);
+        TraceInput input(options.file, inputOptions(options), err);
         const Trace& trace = input.trace();
         OpTable table = computeOpStats(trace, grouping, scope);
         sortOpTable(table, options.sort);

@@ -33,6 +33,8 @@ struct TraceStatsOptions {
     bool progress = false;
     // Through the trace cache (trace/TraceCache.h); --no-cache turns it off.
     bool cache = true;
+    // --timings: where the time went (read, analysis, index), on `err`.
+    bool timings = false;
     // --view distributed: `file` is a folder of per-rank traces (or the first
     // of several files, the others here), and `span` the profiling span
     // (1..n, in time order) to show.

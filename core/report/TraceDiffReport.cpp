@@ -10,6 +10,7 @@
 #include "report/MarkdownTable.h"
 #include "report/RunDirectory.h"
 #include "trace/ChromeTraceReader.h"
+#include "trace/TraceCache.h"
 #include "util/Csv.h"
 
 namespace ts {
@@ -215,7 +216,11 @@ Trace readTraceDiffInput(const fs::path& path) {
         throw std::invalid_argument(
             path.string() + ": no trace.json there (a profiled Trainscope run directory, or "
                             "a trace file, is expected).");
-    return readChromeTraceFile(file);
+    const TraceCacheSettings cache; // a large trace compared again loads from its index
+    TraceOpening opening;
+    Trace trace = openTrace(file, {}, cache, opening);
+    keepTraceIndex(trace, cache, opening);
+    return trace;
 }
 
 std::string traceDiffText(const TraceDiff& diff, size_t limit) {
