@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "trace/TraceReadError.h"
+#include "trace/TraceRules.h"
 
 namespace ts {
 
@@ -14,30 +15,10 @@ namespace {
 
 using json = nlohmann::json;
 
-// "1700000000123.456" (microseconds) -> 1700000000123456 ns, exactly; falls
-// back to the double for exponent forms.
-int64_t microsTextToNs(const std::string& text, double value) {
-    if (text.find_first_of("eE") != std::string::npos) return std::llround(value * 1000.0);
-    const bool negative = !text.empty() && text[0] == '-';
-    int64_t whole = 0, frac = 0;
-    int frac_digits = 0;
-    bool after_point = false;
-    for (char c : text) {
-        if (c == '.') {
-            after_point = true;
-        } else if (std::isdigit(static_cast<unsigned char>(c))) {
-            if (!after_point) {
-                whole = whole * 10 + (c - '0');
-            } else if (frac_digits < 4) { // the 4th digit only rounds
-                frac = frac * 10 + (c - '0');
-                ++frac_digits;
-            }
-        }
-    }
-    while (frac_digits < 4)
-        frac *= 10, ++frac_digits;
-    const int64_t ns = whole * 1000 + (frac + 5) / 10;
-    return negative ? -ns : ns;
+// Integer microseconds as nanoseconds (wrapping on absurd values, as
+// microsTokenToNs does).
+int64_t microsToNs(int64_t us) {
+    return static_cast<int64_t>(static_cast<uint64_t>(us) * 1000u);
 }
 
 // Builds one JSON value from SAX calls.
@@ -86,12 +67,13 @@ public:
     bool null() { return scalar(json()); }
     bool boolean(bool v) { return scalar(json(v)); }
     bool number_integer(json::number_integer_t v) {
-        if (timeKey()) return builder_.putAs(builder_.key() + "_ns", json(v * 1000)), true;
+        if (timeKey()) return builder_.putAs(builder_.key() + "_ns", json(microsToNs(v))), true;
         return scalar(json(v));
     }
     bool number_unsigned(json::number_unsigned_t v) {
         if (timeKey())
-            return builder_.putAs(builder_.key() + "_ns", json(static_cast<int64_t>(v) * 1000)),
+            return builder_.putAs(builder_.key() + "_ns",
+                                  json(microsToNs(static_cast<int64_t>(v)))),
                    true;
         return scalar(json(v));
     }
