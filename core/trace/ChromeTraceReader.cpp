@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "trace/FastTraceReader.h"
 #include "trace/JsonRawEvent.h"
 #include "trace/TraceBuilder.h"
 #include "trace/TraceJsonStream.h"
@@ -9,11 +10,10 @@
 
 namespace ts {
 
-namespace {
-
 // The builder is local: a cancel or an error unwinds it with everything it
 // had built, so no half-read trace escapes.
-Trace readTrace(TraceSource& source, const std::string& origin, const ReadProgress& progress) {
+Trace readTraceSequential(TraceSource& source, const std::string& origin,
+                          const ReadProgress& progress) {
     TraceBuilder builder(origin);
     JsonEventFeed feed(builder);
     const TraceJsonRoot root = streamTraceJson(source, origin, feed, progress);
@@ -23,16 +23,12 @@ Trace readTrace(TraceSource& source, const std::string& origin, const ReadProgre
     return trace;
 }
 
-} // namespace
-
 Trace parseChromeTrace(const std::string& text, const std::string& origin) {
-    const std::unique_ptr<TraceSource> source = traceTextSource(text);
-    return readTrace(*source, origin, ReadProgress{});
+    return parseChromeTrace(text, origin, TraceReadOptions{});
 }
 
 Trace readChromeTraceFile(const std::filesystem::path& path, const ReadProgress& progress) {
-    const std::unique_ptr<TraceSource> source = openTraceFile(path);
-    return readTrace(*source, path.string(), progress);
+    return readChromeTraceFile(path, progress, TraceReadOptions{});
 }
 
 } // namespace ts

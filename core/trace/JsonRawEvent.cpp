@@ -86,6 +86,7 @@ std::string spacedJson(const json& v) {
 }
 
 void JsonEventFeed::event(json& e) {
+    if (skip_ > 0) return void(--skip_);
     RawTraceEvent r;
     r.ph = stringAt(e, "ph");
     r.name = stringAt(e, "name");
@@ -146,6 +147,7 @@ void JsonEventFeed::meta(const std::string& key, json& value) {
 }
 
 void JsonEventFeed::malformed() {
+    if (skip_ > 0) return void(--skip_);
     RawTraceEvent r;
     r.is_object = false;
     builder_.add(r);

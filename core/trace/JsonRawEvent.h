@@ -23,9 +23,13 @@ public:
     void event(nlohmann::json& event) override;
     void meta(const std::string& key, nlohmann::json& value) override;
     void malformed() override;
+    // The next `n` list elements were built already (the fast reader
+    // restarts the stream on an element it had read): they are dropped.
+    void skipElements(int n) { skip_ = n; }
 
 private:
     TraceBuilder& builder_;
+    int skip_ = 0;
     // Texts the RawTraceEvent views while the builder reads it.
     std::string pid_, tid_, dims_upper_, dims_lower_, types_, concrete_;
 };

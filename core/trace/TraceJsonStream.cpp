@@ -248,19 +248,42 @@ private:
     ChunkCursor* cursor_ = nullptr;
 };
 
+// nlohmann's message names the parser's line and column (" at line L,
+// column C"); moved to the file's when the text started inside the file.
+std::string movedPosition(const std::string& what, const JsonTextBase& base) {
+    const std::string at_line = " at line ", column = ", column ";
+    const size_t l = what.find(at_line);
+    const size_t c = l == std::string::npos ? l : what.find(column, l);
+    if (c == std::string::npos) return what;
+    const size_t c_end = what.find_first_not_of("0123456789", c + column.size());
+    uint64_t line = std::stoull(what.substr(l + at_line.size(), c - l - at_line.size()));
+    uint64_t col = std::stoull(what.substr(c + column.size(), c_end - c - column.size()));
+    line -= std::min(line - 1, base.synthetic_lines); // lines of the file's text, from 1
+    if (line == 1)
+        col = base.column + (col >= base.synthetic_column ? col - base.synthetic_column : 0);
+    return what.substr(0, l) + at_line + std::to_string(base.line + line) + column +
+           std::to_string(col) + (c_end == std::string::npos ? "" : what.substr(c_end));
+}
+
 } // namespace
 
 TraceJsonRoot streamTraceJson(TraceSource& source, const std::string& origin,
-                              TraceJsonVisitor& visitor, const ReadProgress& progress) {
+                              TraceJsonVisitor& visitor, const ReadProgress& progress,
+                              const JsonTextBase& base) {
     TraceSax sax(visitor);
     ChunkCursor cursor(source, progress);
     if (!json::sax_parse(ChunkIterator(cursor), ChunkIterator(), &sax)) {
         const bool at_end = cursor.exhausted();
         if (at_end && cursor.blank())
             throw TraceReadError(origin + ": the file is empty; expected a Chrome trace (JSON).");
-        throw TraceReadError(
-            origin + ": not valid JSON at byte " + std::to_string(sax.errorPosition()) +
-            (at_end ? " (the file ends early: truncated?)" : " (truncated?)") + ": " + sax.error());
+        const uint64_t local = sax.errorPosition();
+        const uint64_t position =
+            base.offset + (local >= base.synthetic ? local - base.synthetic : 0);
+        const std::string what =
+            base.synthetic || base.offset ? movedPosition(sax.error(), base) : sax.error();
+        throw TraceReadError(origin + ": not valid JSON at byte " + std::to_string(position) +
+                             (at_end ? " (the file ends early: truncated?)" : " (truncated?)") +
+                             ": " + what);
     }
     return sax.root();
 }
