@@ -16,6 +16,17 @@ if(NOT nlohmann_json_FOUND)
   add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
   target_include_directories(nlohmann_json::nlohmann_json INTERFACE ${NLOHMANN_JSON_INCLUDE})
 endif()
+# simdjson parses large traces on all cores (core/trace/FastTraceReader.h).
+# Without it (the CUDA build machine has no Debian packages) every trace is
+# read by the nlohmann stream, which is slower but gives the same traces.
+option(TRAINSCOPE_WITH_SIMDJSON "Read large traces in parallel with simdjson" ON)
+if(TRAINSCOPE_WITH_SIMDJSON)
+  find_package(simdjson CONFIG QUIET)
+  if(NOT TARGET simdjson::simdjson)
+    message(STATUS "simdjson not found (libsimdjson-dev): traces are read sequentially")
+    set(TRAINSCOPE_WITH_SIMDJSON OFF)
+  endif()
+endif()
 find_package(CLI11 QUIET CONFIG)
 if(NOT TARGET CLI11::CLI11)
   find_path(CLI11_INCLUDE CLI/CLI.hpp REQUIRED)

@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config zlib1g-dev
   libtorch-dev libopenblas0-pthread
   qt6-base-dev libqcustomplot-dev libgl-dev
-  nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev
+  nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libsimdjson-dev
   dataset-fashion-mnist python3-torchvision
   xvfb xauth fonts-dejavu-core
   clang-format clang-tidy

@@ -2,9 +2,11 @@
 // Chrome Trace Event Format JSON -> Trace: traces written by Python's
 // torch.profiler export_chrome_trace (the Kineto form {"traceEvents": [...]}
 // and the legacy list form [...]), by Trainscope's own writer, and other
-// Chrome traces in general. Streams the file (SAX), so memory grows with the
-// events kept, not with the JSON. Gzip-compressed files (.json.gz) are read
-// too. A file read reports its progress and can be cancelled (ReadProgress).
+// Chrome traces in general. Streams the file, so memory grows with the
+// events kept, not with the JSON; large files are parsed on all cores
+// (FastTraceReader.h). Gzip-compressed files (.json.gz) are read too. A
+// file read reports its progress and can be cancelled (ReadProgress). There
+// is no size limit; more than 2^31-1 events is a TraceReadError.
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -20,9 +22,6 @@ namespace ts {
 // or keeps), so trace indexes made by an older reader are not used
 // (trace/TraceIndex.h).
 inline constexpr uint32_t kTraceReaderVersion = 1;
-
-// Files above this size are refused (viewers cannot open them either).
-inline constexpr int64_t kMaxTraceFileBytes = int64_t(2) << 30;
 
 // Throws TraceReadError, or TraceReadCancelled when progress.report returns
 // false (also on its last call, with done == total: no trace is returned).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "trace/TraceReadError.h"
+#include "trace/TraceRules.h"
 
 namespace ts {
 
@@ -14,30 +15,10 @@ namespace {
 
 using json = nlohmann::json;
 
-// "1700000000123.456" (microseconds) -> 1700000000123456 ns, exactly; falls
-// back to the double for exponent forms.
-int64_t microsTextToNs(const std::string& text, double value) {
-    if (text.find_first_of("eE") != std::string::npos) return std::llround(value * 1000.0);
-    const bool negative = !text.empty() && text[0] == '-';
-    int64_t whole = 0, frac = 0;
-    int frac_digits = 0;
-    bool after_point = false;
-    for (char c : text) {
-        if (c == '.') {
-            after_point = true;
-        } else if (std::isdigit(static_cast<unsigned char>(c))) {
-            if (!after_point) {
-                whole = whole * 10 + (c - '0');
-            } else if (frac_digits < 4) { // the 4th digit only rounds
-                frac = frac * 10 + (c - '0');
-                ++frac_digits;
-            }
-        }
-    }
-    while (frac_digits < 4)
-        frac *= 10, ++frac_digits;
-    const int64_t ns = whole * 1000 + (frac + 5) / 10;
-    return negative ? -ns : ns;
+// Integer microseconds as nanoseconds (wrapping on absurd values, as
+// microsTokenToNs does).
+int64_t microsToNs(int64_t us) {
+    return static_cast<int64_t>(static_cast<uint64_t>(us) * 1000u);
 }
 
 // Builds one JSON value from SAX calls.
@@ -86,12 +67,13 @@ public:
     bool null() { return scalar(json()); }
     bool boolean(bool v) { return scalar(json(v)); }
     bool number_integer(json::number_integer_t v) {
-        if (timeKey()) return builder_.putAs(builder_.key() + "_ns", json(v * 1000)), true;
+        if (timeKey()) return builder_.putAs(builder_.key() + "_ns", json(microsToNs(v))), true;
         return scalar(json(v));
     }
     bool number_unsigned(json::number_unsigned_t v) {
         if (timeKey())
-            return builder_.putAs(builder_.key() + "_ns", json(static_cast<int64_t>(v) * 1000)),
+            return builder_.putAs(builder_.key() + "_ns",
+                                  json(microsToNs(static_cast<int64_t>(v)))),
                    true;
         return scalar(json(v));
     }
@@ -266,19 +248,42 @@ private:
     ChunkCursor* cursor_ = nullptr;
 };
 
+// nlohmann's message names the parser's line and column (" at line L,
+// column C"); moved to the file's when the text started inside the file.
+std::string movedPosition(const std::string& what, const JsonTextBase& base) {
+    const std::string at_line = " at line ", column = ", column ";
+    const size_t l = what.find(at_line);
+    const size_t c = l == std::string::npos ? l : what.find(column, l);
+    if (c == std::string::npos) return what;
+    const size_t c_end = what.find_first_not_of("0123456789", c + column.size());
+    uint64_t line = std::stoull(what.substr(l + at_line.size(), c - l - at_line.size()));
+    uint64_t col = std::stoull(what.substr(c + column.size(), c_end - c - column.size()));
+    line -= std::min(line - 1, base.synthetic_lines); // lines of the file's text, from 1
+    if (line == 1)
+        col = base.column + (col >= base.synthetic_column ? col - base.synthetic_column : 0);
+    return what.substr(0, l) + at_line + std::to_string(base.line + line) + column +
+           std::to_string(col) + (c_end == std::string::npos ? "" : what.substr(c_end));
+}
+
 } // namespace
 
 TraceJsonRoot streamTraceJson(TraceSource& source, const std::string& origin,
-                              TraceJsonVisitor& visitor, const ReadProgress& progress) {
+                              TraceJsonVisitor& visitor, const ReadProgress& progress,
+                              const JsonTextBase& base) {
     TraceSax sax(visitor);
     ChunkCursor cursor(source, progress);
     if (!json::sax_parse(ChunkIterator(cursor), ChunkIterator(), &sax)) {
         const bool at_end = cursor.exhausted();
         if (at_end && cursor.blank())
             throw TraceReadError(origin + ": the file is empty; expected a Chrome trace (JSON).");
-        throw TraceReadError(
-            origin + ": not valid JSON at byte " + std::to_string(sax.errorPosition()) +
-            (at_end ? " (the file ends early: truncated?)" : " (truncated?)") + ": " + sax.error());
+        const uint64_t local = sax.errorPosition();
+        const uint64_t position =
+            base.offset + (local >= base.synthetic ? local - base.synthetic : 0);
+        const std::string what =
+            base.synthetic || base.offset ? movedPosition(sax.error(), base) : sax.error();
+        throw TraceReadError(origin + ": not valid JSON at byte " + std::to_string(position) +
+                             (at_end ? " (the file ends early: truncated?)" : " (truncated?)") +
+                             ": " + what);
     }
     return sax.root();
 }

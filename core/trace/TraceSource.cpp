@@ -6,7 +6,6 @@
 
 #include <zlib.h>
 
-#include "trace/ChromeTraceReader.h"
 #include "trace/TraceReadError.h"
 
 namespace ts {
@@ -70,11 +69,6 @@ public:
         gzerror(file_, &status);
         if (n < 0 || (status != Z_OK && status != Z_STREAM_END))
             throw TraceReadError(path_.string() + ": not a valid gzip file (truncated?).");
-        inflated_ += static_cast<uint64_t>(n);
-        if (inflated_ > static_cast<uint64_t>(kMaxTraceFileBytes))
-            throw TraceReadError(path_.string() + ": decompresses to more than 2 GB; traces that "
-                                                  "large are not read (viewers cannot open them "
-                                                  "either).");
         return {buffer_.data(), static_cast<size_t>(n)};
     }
     // The compressed bytes inflated so far (zlib's unused read-ahead not counted).
@@ -87,7 +81,6 @@ private:
     std::filesystem::path path_;
     gzFile file_;
     uint64_t size_;
-    uint64_t inflated_ = 0;
     std::string buffer_;
 };
 
@@ -104,14 +97,8 @@ std::unique_ptr<TraceSource> openTraceFile(const std::filesystem::path& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         throw TraceReadError(path.string() + ": no such trace file.");
-    const auto size = static_cast<int64_t>(std::filesystem::file_size(path, ec));
+    const uint64_t bytes = std::filesystem::file_size(path, ec);
     if (ec) throw TraceReadError(path.string() + ": cannot read the file size.");
-    if (size > kMaxTraceFileBytes)
-        throw TraceReadError(path.string() + ": the file is " + std::to_string(size / (1 << 20)) +
-                             " MB; traces above 2 GB are not read (viewers cannot open them "
-                             "either). Record a shorter window (profile.active, "
-                             "profile.max_trace_events).");
-    const auto bytes = static_cast<uint64_t>(size);
     if (isGzip(path)) return std::make_unique<GzipFileSource>(path, bytes);
     return std::make_unique<PlainFileSource>(path, bytes);
 }

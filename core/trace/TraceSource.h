@@ -21,8 +21,8 @@ public:
     virtual uint64_t total() const = 0;
 };
 
-// Throws TraceReadError naming the file when it is missing, unreadable or
-// above kMaxTraceFileBytes (ChromeTraceReader.h). Gzip is told by its magic
+// Throws TraceReadError naming the file when it is missing or unreadable
+// (no size limit: more than 2^31-1 events is the reader's limit). Gzip is told by its magic
 // bytes, not the file name.
 std::unique_ptr<TraceSource> openTraceFile(const std::filesystem::path& path);
 // `text` must outlive the source.

@@ -1,0 +1,109 @@
+// Reads a Chrome trace with the nlohmann stream (the reader before issue #14)
+// and with the fast reader, alternately, each read in a forked child so that
+// its peak RSS (wait4's ru_maxrss) is its own. Prints the median wall time,
+// MB/s, events and peak RSS of each. Torch-free: links the trace layer only.
+//   bench_trace_read FILE [--runs N] [--workers N] [--block-mb N]
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "trace/ChromeTraceReader.h"
+#include "trace/FastTraceReader.h"
+
+namespace {
+
+struct Run {
+    double seconds = 0;
+    long events = 0;
+    long max_rss_kb = 0;
+};
+
+// One read in a child; the child reports its time and event count through a pipe.
+Run readInChild(const std::string& path, const ts::TraceReadOptions& options) {
+    int fds[2];
+    if (pipe(fds) != 0) std::exit(2);
+    const pid_t child = fork();
+    if (child == 0) {
+        close(fds[0]);
+        const auto t0 = std::chrono::steady_clock::now();
+        long events = -1;
+        try {
+            events = static_cast<long>(ts::readChromeTraceFile(path, {}, options).events.size());
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "%s\n", e.what());
+        }
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        char line[64];
+        const int n = std::snprintf(line, sizeof line, "%.6f %ld", s, events);
+        if (write(fds[1], line, static_cast<size_t>(n)) != n) _exit(3);
+        _exit(0);
+    }
+    close(fds[1]);
+    char line[64] = {0};
+    if (read(fds[0], line, sizeof line - 1) < 0) std::exit(2);
+    close(fds[0]);
+    int status = 0;
+    struct rusage usage {};
+    wait4(child, &status, 0, &usage);
+    Run r;
+    std::sscanf(line, "%lf %ld", &r.seconds, &r.events);
+    r.max_rss_kb = usage.ru_maxrss;
+    return r;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s FILE [--runs N] [--workers N] [--block-mb N]\n", argv[0]);
+        return 2;
+    }
+    const std::string path = argv[1];
+    int runs = 3;
+    ts::TraceReadOptions fast;
+    fast.min_parallel_bytes = 0;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
+        if (!std::strcmp(argv[i], "--workers")) fast.workers = std::atoi(argv[i + 1]);
+        if (!std::strcmp(argv[i], "--block-mb"))
+            fast.block_bytes = static_cast<size_t>(std::atoi(argv[i + 1])) << 20;
+    }
+    ts::TraceReadOptions old;
+    old.sequential = true;
+    const double mb = static_cast<double>(std::filesystem::file_size(path)) / (1 << 20);
+    std::printf("file %s: %.1f MB; fast reader %s\n", path.c_str(), mb,
+                ts::fastTraceReaderAvailable() ? "with simdjson" : "unavailable (no simdjson)");
+    std::vector<Run> a, b;
+    for (int i = 0; i < runs; ++i) { // alternate, so that drift hits both alike
+        a.push_back(readInChild(path, old));
+        b.push_back(readInChild(path, fast));
+    }
+    std::printf("%-22s %10s %9s %10s %12s %8s\n", "reader", "median s", "MB/s", "events",
+                "peak RSS MB", "RSS/file");
+    for (const auto& [name, rs] :
+         {std::pair<const char*, std::vector<Run>&>{"nlohmann (before #14)", a},
+          std::pair<const char*, std::vector<Run>&>{"fast (simdjson)", b}}) {
+        std::vector<double> t, rss;
+        for (const Run& r : rs)
+            t.push_back(r.seconds), rss.push_back(static_cast<double>(r.max_rss_kb) / 1024);
+        const double s = median(t), peak = *std::max_element(rss.begin(), rss.end());
+        std::printf("%-22s %10.3f %9.1f %10ld %12.1f %8.2f\n", name, s, mb / s, rs.front().events,
+                    peak, peak / mb);
+    }
+    return 0;
+}

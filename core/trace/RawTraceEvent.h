@@ -1,0 +1,105 @@
+#pragma once
+// One element of a Chrome trace's event list, reduced to the fields the
+// TraceBuilder reads: the neutral form both JSON readers produce (the
+// nlohmann one converts its json, the simdjson one fills it straight from
+// the text), so that one set of rules builds the Trace from either and the
+// two agree by construction. Views point into the reader's buffers and are
+// valid until the builder has consumed the event.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace ts {
+
+// A JSON value where the builder wants a number. The kinds mirror nlohmann's
+// (signed, unsigned, float), because the old reader's conversions
+// (get<int64_t>, llround of a double) depend on them.
+struct RawNumber {
+    enum class Kind : uint8_t { Absent, NotNumber, Int, Uint, Float };
+    Kind kind = Kind::Absent;
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+    } v{0};
+
+    static RawNumber ofInt(int64_t x) {
+        RawNumber n;
+        n.kind = Kind::Int;
+        n.v.i = x;
+        return n;
+    }
+    static RawNumber ofUint(uint64_t x) {
+        RawNumber n;
+        n.kind = Kind::Uint;
+        n.v.u = x;
+        return n;
+    }
+    static RawNumber ofDouble(double x) {
+        RawNumber n;
+        n.kind = Kind::Float;
+        n.v.d = x;
+        return n;
+    }
+    static RawNumber notNumber() {
+        RawNumber n;
+        n.kind = Kind::NotNumber;
+        return n;
+    }
+
+    bool isNumber() const { return kind >= Kind::Int; }
+    bool isInteger() const { return kind == Kind::Int || kind == Kind::Uint; }
+    // The old reader's getInt: floats round, unsigned values wrap like
+    // nlohmann's get<int64_t>. False (out untouched) for anything else.
+    bool getInt(int64_t& out) const;
+    double getDouble(double fallback = 0) const;
+};
+
+// pid or tid: a number or a string ("CPU functions", "stream 7").
+struct RawId {
+    enum class Kind : uint8_t { Absent, String, Integer, Other };
+    Kind kind = Kind::Absent;
+    // The lane key part: the string, or the value's JSON text (nlohmann's
+    // dump() of integers; the raw token of floats and other values).
+    std::string_view text;
+    int64_t integer = 0; // Kind::Integer
+
+    // The old reader's idText: "0" when absent.
+    std::string_view keyText() const { return kind == Kind::Absent ? "0" : text; }
+};
+
+// The fields of "args" the builder reads. Texts of arrays are the
+// ", "-separated JSON (see JsonRespace.h). A key that appears twice counts
+// with its last value, as in a parsed JSON object.
+struct RawTraceArgs {
+    std::optional<std::string_view> input_dims_upper; // "Input Dims"
+    std::optional<std::string_view> input_dims_lower; // "Input dims"
+    std::optional<std::string_view> input_type;       // "Input type"
+    std::optional<std::string_view> concrete_inputs;  // "Concrete Inputs"
+    std::optional<std::string_view> call_stack;       // "Call stack" (a string)
+    std::string_view kind;                            // "kind" ("" if none or not a string)
+    std::string_view name;                            // "name" (thread_name events)
+    RawNumber sequence, step, device_ns, alloc_bytes, free_bytes, flops, bytes;
+    RawNumber external_id_upper, external_id_lower, correlation; // "External id", "external id"
+    RawNumber device, stream, registers, shared_memory, blocks_per_sm, occupancy;
+    std::array<int32_t, 3> grid{-1, -1, -1}, block{-1, -1, -1};
+    RawNumber python_id, python_parent_id, python_module_id;
+    RawNumber device_type, device_id, addr, mem_bytes, total_allocated, total_reserved;
+    RawNumber live_bytes;
+};
+
+struct RawTraceEvent {
+    // False: the list element is not an object (counted as malformed).
+    bool is_object = true;
+    std::string_view ph, name, cat; // "" when absent or not a string
+    RawId pid, tid;
+    // Nanoseconds: "ts"/"dur" numbers in microseconds converted exactly
+    // (TraceTime.h), or a literal "ts_ns"/"dur_ns" value.
+    RawNumber ts_ns, dur_ns;
+    RawNumber id;          // flow id
+    bool has_args = false; // "args" present, whatever its type
+    RawTraceArgs args;     // filled only when "args" is an object
+};
+
+} // namespace ts

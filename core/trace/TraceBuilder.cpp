@@ -1,0 +1,420 @@
+#include "trace/TraceBuilder.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+
+#include "trace/JsonFields.h"
+#include "trace/KinetoNames.h"
+#include "trace/TraceReadError.h"
+#include "trace/TraceRules.h"
+
+namespace ts {
+
+namespace {
+
+using json = nlohmann::json;
+using json_fields::find;
+using json_fields::getInt;
+using json_fields::getString;
+
+// "stream 7" -> 7; a number as is; -1 otherwise.
+int64_t streamNumber(const RawId& tid) {
+    if (tid.kind == RawId::Kind::Integer) return tid.integer;
+    if (tid.kind != RawId::Kind::String) return -1;
+    const size_t digit = tid.text.find_first_of("0123456789");
+    if (digit == std::string_view::npos) return -1;
+    // atoll stops at the first non-digit; the view is not terminated.
+    int64_t value = 0;
+    for (size_t i = digit; i < tid.text.size() && tid.text[i] >= '0' && tid.text[i] <= '9'; ++i)
+        value = static_cast<int64_t>(static_cast<uint64_t>(value) * 10u +
+                                     static_cast<uint64_t>(tid.text[i] - '0'));
+    return value;
+}
+
+float optionalFloat(const RawNumber& n) {
+    return n.isNumber() ? static_cast<float>(n.getDouble()) : kNoValue;
+}
+
+} // namespace
+
+const std::string& TraceBuilder::laneKey(const RawTraceEvent& e) {
+    key_.assign(e.pid.keyText());
+    key_ += '|';
+    key_.append(e.tid.keyText());
+    return key_;
+}
+
+std::string TraceBuilder::flowKey(const RawTraceEvent& e, int64_t ts_ns) {
+    return laneKey(e) + "|" + std::to_string(ts_ns);
+}
+
+KinetoCategory TraceBuilder::categoryOf(std::string_view cat) {
+    if (cat != last_cat_) {
+        last_cat_.assign(cat);
+        last_category_ = kinetoCategoryFromString(last_cat_);
+    }
+    return last_category_;
+}
+
+int32_t TraceBuilder::laneOf(const RawTraceEvent& e, bool device) {
+    const std::string& key = laneKey(e);
+    auto it = lanes_.find(key);
+    if (it != lanes_.end()) return it->second;
+    const std::string pid(e.pid.keyText()), tid(e.tid.keyText());
+    int64_t numeric = static_cast<int64_t>(lanes_.size());
+    if (e.tid.kind == RawId::Kind::Integer) numeric = e.tid.integer;
+    legacy_ = legacy_ || pid == "CPU functions";
+    const bool device_lane = device || pid.find("CUDA") != std::string::npos;
+    TraceLane made{(device_lane ? "stream " : "thread ") + tid, numeric, device_lane};
+    if (device && e.pid.kind == RawId::Kind::Integer) { // Kineto: pid = GPU, tid = "stream N"
+        made.gpu = static_cast<int32_t>(e.pid.integer);
+        made.stream = streamNumber(e.tid);
+        made.name =
+            "GPU " + pid + " stream " + (made.stream >= 0 ? std::to_string(made.stream) : tid);
+    }
+    trace_.lanes.push_back(made);
+    const auto lane = static_cast<int32_t>(trace_.lanes.size() - 1);
+    lanes_.emplace(key, lane);
+    return lane;
+}
+
+void TraceBuilder::add(const RawTraceEvent& e) {
+    if (!e.is_object) return void(++malformed_);
+    const std::string_view ph = e.ph;
+    if (ph == "X") return addComplete(e);
+    if (ph == "B" || ph == "E") return void(++unsupported_);
+    if ((ph == "i" || ph == "I") && e.name == "[memory]") return addMemory(e);
+    if (ph == "C" && e.name == "CPU memory") return addMemory(e);
+    if ((ph == "s" || ph == "f") && e.cat == "ac2g") return addFlow(e);
+    if (ph == "M" && e.name == "thread_name") {
+        if (e.has_args) thread_names_[laneKey(e)] = std::string(e.args.name);
+        return;
+    }
+    if (ph.empty()) ++malformed_;
+}
+
+void TraceBuilder::addComplete(const RawTraceEvent& e) {
+    int64_t ts = 0, dur = 0;
+    if (e.name.empty() || !e.ts_ns.getInt(ts)) return void(++malformed_);
+    e.dur_ns.getInt(dur);
+    name_.assign(e.name);
+    const std::string_view cat = e.cat;
+    if (cat == "python_function") return notePythonFrame(e, ts, dur);
+    kineto_ = kineto_ || cat == "cpu_op";
+    if (cat == "trainscope_step" || isProfilerStepName(name_)) {
+        int64_t step = -1;
+        if (!e.args.step.getInt(step))
+            step = name_.size() >= 13 ? std::atoll(name_.c_str() + 13) : 0;
+        trace_.steps.push_back(StepMark{step, ts, ts + std::max<int64_t>(0, dur)});
+        if (cat == "trainscope_step") return; // Trainscope's own steps track
+    }
+    const KinetoCategory category = categoryOf(cat);
+    any_category_ = any_category_ || category != KinetoCategory::None;
+    TraceEvent t;
+    t.name = trace_.internName(name_);
+    t.kind = e.args.kind.empty() ? kindFromCategory(category, name_)
+                                 : eventKindFromString(std::string(e.args.kind));
+    t.lane = laneOf(e, isDeviceCategory(category));
+    t.start_ns = ts;
+    t.dur_ns = std::max<int64_t>(0, dur);
+    if (e.has_args) readArgs(e.args, t);
+    appendEvent(e, t, category);
+}
+
+// Ids, launch properties and call stacks go into the side tables, keyed by
+// the index the event gets here. Every event write of the reader is here.
+void TraceBuilder::appendEvent(const RawTraceEvent& e, const TraceEvent& t,
+                               KinetoCategory category) {
+    KinetoInfo& k = trace_.kineto;
+    const size_t count = trace_.events.size();
+    if (count >= static_cast<size_t>(std::numeric_limits<int32_t>::max()))
+        throw TraceReadError(origin_ + ": more than 2147483647 trace events; Trainscope numbers "
+                                       "events with 32-bit indices. Record a shorter window.");
+    const auto index = static_cast<int32_t>(count);
+    const RawTraceArgs& args = e.args;
+    k.category.push_back(category);
+    EventIds ids{index, -1, -1};
+    args.correlation.getInt(ids.correlation);
+    if (!args.external_id_upper.getInt(ids.external_id))
+        args.external_id_lower.getInt(ids.external_id);
+    const bool linked = launchesDeviceWork(category) || category == KinetoCategory::Runtime ||
+                        category == KinetoCategory::Driver;
+    if (linked && ids.correlation < 0) uncorrelated_.emplace_back(index, flowKey(e, t.start_ns));
+    if (ids.correlation >= 0 || ids.external_id >= 0) k.ids.push_back(ids);
+    if (e.has_args && launchesDeviceWork(category)) {
+        DeviceLaunch d;
+        d.event = index;
+        int64_t v = -1;
+        if (args.device.getInt(v)) d.device = static_cast<int32_t>(v);
+        if (args.stream.getInt(v)) d.stream = static_cast<int32_t>(v);
+        d.grid = args.grid;
+        d.block = args.block;
+        if (args.registers.getInt(v)) d.registers = static_cast<int32_t>(v);
+        if (args.shared_memory.getInt(v)) d.shared_memory = static_cast<int32_t>(v);
+        d.blocks_per_sm = optionalFloat(args.blocks_per_sm);
+        d.occupancy = optionalFloat(args.occupancy);
+        k.launches.push_back(d);
+    }
+    if (args.call_stack)
+        k.call_stacks.emplace_back(index, trace_.internString(std::string(*args.call_stack)));
+    trace_.events.push_back(t);
+}
+
+// python_function events are not events of the trace (they would double the
+// operator tree); their module ids are kept for the module view.
+void TraceBuilder::notePythonFrame(const RawTraceEvent& e, int64_t ts, int64_t dur) {
+    ++python_skipped_;
+    PythonFrame f;
+    f.name = static_cast<int32_t>(trace_.internName(name_));
+    f.lane = laneOf(e, false);
+    f.start_ns = ts;
+    f.dur_ns = std::max<int64_t>(0, dur);
+    e.args.python_id.getInt(f.python_id);
+    e.args.python_parent_id.getInt(f.parent_id);
+    e.args.python_module_id.getInt(f.module_id);
+    trace_.kineto.python_frames.push_back(f);
+}
+
+void TraceBuilder::addFlow(const RawTraceEvent& e) {
+    int64_t ts = 0, id = -1;
+    if (!e.ts_ns.getInt(ts) || !e.id.getInt(id)) return;
+    (e.ph == "s" ? flow_start_ : flow_end_)[flowKey(e, ts)] = id;
+}
+
+void TraceBuilder::readArgs(const RawTraceArgs& args, TraceEvent& t) {
+    const int32_t index = static_cast<int32_t>(trace_.events.size());
+    for (const auto* dims : {&args.input_dims_upper, &args.input_dims_lower})
+        if (*dims) t.shapes = trace_.internString(std::string(**dims));
+    if (args.input_type) t.types = trace_.internString(std::string(*args.input_type));
+    if (args.concrete_inputs) t.args = trace_.internString(std::string(*args.concrete_inputs));
+    args.sequence.getInt(t.seq);
+    args.step.getInt(t.step);
+    args.device_ns.getInt(t.device_ns);
+    args.alloc_bytes.getInt(t.alloc_bytes);
+    args.free_bytes.getInt(t.free_bytes);
+    t.flops = args.flops.getDouble();
+    t.bytes = args.bytes.getDouble();
+    have_flops_ = have_flops_ || t.flops > 0;
+    int64_t external = -1;
+    // Kineto writes "External id" on CPU ops and "external id" on GPU events.
+    if (!args.external_id_upper.getInt(external) && !args.external_id_lower.getInt(external))
+        return;
+    const bool device = t.lane >= 0 && trace_.lanes[t.lane].device;
+    if (device && (t.kind == EventKind::Kernel || t.kind == EventKind::Memcpy ||
+                   t.kind == EventKind::Memset || t.kind == EventKind::Communication))
+        device_work_.emplace_back(index, external);
+    else if (!device && (t.kind == EventKind::Operator || t.kind == EventKind::Backward ||
+                         t.kind == EventKind::Communication))
+        op_by_external_[external] = index; // the innermost op wins: it comes last
+}
+
+void TraceBuilder::addMemory(const RawTraceEvent& e) {
+    int64_t ts = 0;
+    if (!e.has_args || !e.ts_ns.getInt(ts)) return void(++malformed_);
+    const RawTraceArgs& args = e.args;
+    MemorySample m;
+    m.t_ns = ts;
+    if (args.live_bytes.getInt(m.live_bytes)) { // Trainscope's counter track
+        m.delta_bytes = trace_.memory.empty() ? 0 : m.live_bytes - trace_.memory.back().live_bytes;
+        trace_.memory.push_back(m);
+        return;
+    }
+    int64_t device_type = 0;
+    args.device_type.getInt(device_type);
+    if (e.name == "[memory]") addDeviceMemory(e, ts);
+    if (device_type != 0) return; // CPU only (c10::DeviceType::CPU == 0)
+    args.total_allocated.getInt(m.live_bytes);
+    args.mem_bytes.getInt(m.delta_bytes);
+    pending_memory_.push_back(PendingMemory{laneOf(e, false), trace_.memory.size()});
+    trace_.memory.push_back(m);
+}
+
+// Every "[memory]" instant (CPU and GPU) for the memory views.
+void TraceBuilder::addDeviceMemory(const RawTraceEvent& e, int64_t ts) {
+    const RawTraceArgs& args = e.args;
+    DeviceMemoryEvent m;
+    m.t_ns = ts;
+    m.lane = laneOf(e, false);
+    int64_t v = -1;
+    if (args.device_type.getInt(v)) m.device_type = static_cast<int8_t>(v);
+    if (args.device_id.getInt(v)) m.device_id = static_cast<int32_t>(v);
+    args.addr.getInt(m.addr);
+    args.mem_bytes.getInt(m.bytes);
+    args.total_allocated.getInt(m.total_allocated);
+    args.total_reserved.getInt(m.total_reserved);
+    trace_.kineto.memory.push_back(m);
+}
+
+// Newer Kineto traces link a runtime call to its device work with ac2g
+// flows as well as with args.correlation; when the argument is missing the
+// flow supplies it.
+void TraceBuilder::linkThroughFlows() {
+    KinetoInfo& k = trace_.kineto;
+    bool added = false;
+    // Not a structured binding: C++17 lambdas (below) cannot capture those.
+    for (const auto& entry : uncorrelated_) {
+        const auto event = entry.first;
+        const auto& key = entry.second;
+        const bool device = launchesDeviceWork(k.category[event]);
+        const auto& flows = device ? flow_end_ : flow_start_;
+        auto it = flows.find(key);
+        if (it == flows.end()) continue;
+        auto row = std::find_if(k.ids.begin(), k.ids.end(),
+                                [&](const EventIds& r) { return r.event == event; });
+        if (row == k.ids.end()) {
+            k.ids.push_back(EventIds{event, it->second, -1});
+            added = true;
+        } else {
+            row->correlation = it->second;
+        }
+        if (device) ++k.ac2g_links;
+    }
+    if (added)
+        std::sort(k.ids.begin(), k.ids.end(),
+                  [](const EventIds& a, const EventIds& b) { return a.event < b.event; });
+}
+
+void TraceBuilder::readDeviceProperties(const json& list) {
+    if (!list.is_array()) return;
+    for (const json& d : list) {
+        DeviceProperties p;
+        int64_t v = 0;
+        if (getInt(d, "id", v)) p.id = static_cast<int32_t>(v);
+        p.name = getString(d, "name");
+        getInt(d, "totalGlobalMem", p.total_global_mem);
+        if (getInt(d, "computeMajor", v)) p.compute_major = static_cast<int32_t>(v);
+        if (getInt(d, "computeMinor", v)) p.compute_minor = static_cast<int32_t>(v);
+        if (getInt(d, "numSms", v)) p.num_sms = static_cast<int32_t>(v);
+        if (getInt(d, "maxThreadsPerMultiProcessor", v))
+            p.max_threads_per_sm = static_cast<int32_t>(v);
+        trace_.kineto.devices.push_back(p);
+    }
+}
+
+void TraceBuilder::meta(const std::string& key, json& value) {
+    if (key == "trainscope") {
+        trainscope_ = std::move(value);
+    } else if (key == "schemaVersion") {
+        kineto_ = true;
+    } else if (key == "deviceProperties") {
+        kineto_ = true;
+        readDeviceProperties(value);
+    } else if (key == "distributedInfo") {
+        trace_.kineto.distributed_info = value.dump();
+    } else if (key == "Framework" && value.is_string()) {
+        trace_.kineto.framework = value.get<std::string>();
+    }
+}
+
+// Device kernels add their time to the op that launched them and its
+// ancestors (TraceEvent::device_ns includes children, like dur_ns).
+void TraceBuilder::attributeDeviceTime(const std::vector<int32_t>& new_index) {
+    for (const auto& [kernel, external] : device_work_) {
+        auto it = op_by_external_.find(external);
+        if (it == op_by_external_.end()) continue;
+        const int64_t dur = trace_.events[new_index[kernel]].dur_ns;
+        for (int32_t op = new_index[it->second]; op >= 0; op = trace_.events[op].parent)
+            trace_.events[op].device_ns += dur;
+    }
+}
+
+// torch.profiler's [memory] instants count towards the innermost op open on
+// their thread at that time (its "Self CPU Mem").
+void TraceBuilder::attributeMemory() {
+    std::vector<size_t> lane_begin(trace_.lanes.size() + 1, trace_.events.size());
+    for (size_t i = trace_.events.size(); i-- > 0;)
+        lane_begin[trace_.events[i].lane] = i;
+    for (size_t l = trace_.lanes.size(); l-- > 0;)
+        lane_begin[l] = std::min(lane_begin[l], lane_begin[l + 1]);
+    for (const PendingMemory& p : pending_memory_) {
+        MemorySample& m = trace_.memory[p.sample];
+        auto first = trace_.events.begin() + static_cast<std::ptrdiff_t>(lane_begin[p.lane]);
+        auto last = trace_.events.begin() + static_cast<std::ptrdiff_t>(lane_begin[p.lane + 1]);
+        auto it = std::upper_bound(first, last, m.t_ns,
+                                   [](int64_t t, const TraceEvent& e) { return t < e.start_ns; });
+        if (it == first) continue;
+        int32_t event = static_cast<int32_t>(it - 1 - trace_.events.begin());
+        while (event >= 0 && trace_.events[event].end_ns() < m.t_ns)
+            event = trace_.events[event].parent;
+        if (event < 0) continue;
+        m.event = event;
+        if (m.delta_bytes > 0)
+            trace_.events[event].alloc_bytes += m.delta_bytes;
+        else
+            trace_.events[event].free_bytes -= m.delta_bytes;
+    }
+}
+
+// Times relative to the earliest one; origin_ns keeps the absolute start.
+void TraceBuilder::rebase() {
+    int64_t first = std::numeric_limits<int64_t>::max();
+    for (const TraceEvent& e : trace_.events)
+        first = std::min(first, e.start_ns);
+    for (const StepMark& s : trace_.steps)
+        first = std::min(first, s.start_ns);
+    for (const MemorySample& m : trace_.memory)
+        first = std::min(first, m.t_ns);
+    for (const DeviceMemoryEvent& m : trace_.kineto.memory)
+        first = std::min(first, m.t_ns);
+    if (first == std::numeric_limits<int64_t>::max()) first = 0;
+    for (TraceEvent& e : trace_.events)
+        e.start_ns -= first;
+    for (StepMark& s : trace_.steps)
+        s.start_ns -= first, s.end_ns -= first;
+    for (MemorySample& m : trace_.memory)
+        m.t_ns -= first;
+    for (DeviceMemoryEvent& m : trace_.kineto.memory)
+        m.t_ns -= first;
+    for (PythonFrame& f : trace_.kineto.python_frames)
+        f.start_ns -= first;
+    trace_.origin_ns = first;
+}
+
+Trace TraceBuilder::finish(TraceJsonRoot root) {
+    const std::string& origin = origin_;
+    if (root == TraceJsonRoot::Other)
+        throw TraceReadError(origin + ": not a Chrome trace: expected a JSON list of trace events "
+                                      "or an object with \"traceEvents\".");
+    if (trace_.events.empty() && trace_.steps.empty())
+        throw TraceReadError(origin + ": no trace events found (the event list is empty).");
+    for (auto& [key, lane] : lanes_) {
+        auto it = thread_names_.find(key);
+        if (it != thread_names_.end() && !it->second.empty()) trace_.lanes[lane].name = it->second;
+    }
+    linkThroughFlows();
+    if (!any_category_) trace_.kineto.category.clear();
+    rebase();
+    std::vector<int32_t> new_index;
+    trace_.finalize(&new_index);
+    attributeDeviceTime(new_index);
+    attributeMemory();
+    if (trainscope_.is_object()) {
+        for (TraceLane& lane : trace_.lanes) // Trainscope's own lanes: pid 2 is no GPU id
+            lane.gpu = -1, lane.stream = -1;
+        trace_.source = getString(trainscope_, "source");
+        if (trace_.source.empty()) trace_.source = "trainscope";
+        int64_t origin_unix = 0;
+        if (getInt(trainscope_, "origin_unix_ns", origin_unix)) trace_.origin_ns += origin_unix;
+        if (const json* notes = find(trainscope_, "notes"); notes && notes->is_array())
+            for (const json& n : *notes)
+                if (n.is_string()) trace_.notes.push_back(n.get<std::string>());
+    } else {
+        trace_.source = kineto_   ? "torch.profiler (kineto)"
+                        : legacy_ ? "torch.profiler (legacy)"
+                                  : "chrome trace";
+        if (have_flops_) trace_.notes.push_back("FLOPs taken from the trace file");
+    }
+    if (malformed_ > 0)
+        trace_.notes.push_back(std::to_string(malformed_) + " malformed trace events skipped");
+    if (unsupported_ > 0)
+        trace_.notes.push_back(std::to_string(unsupported_) +
+                               " begin/end (\"B\"/\"E\") events skipped: only complete "
+                               "(\"X\") events are read");
+    if (python_skipped_ > 0)
+        trace_.notes.push_back(std::to_string(python_skipped_) +
+                               " python_function events skipped (not operators)");
+    return std::move(trace_);
+}
+
+} // namespace ts

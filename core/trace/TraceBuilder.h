@@ -1,0 +1,80 @@
+#pragma once
+// Builds a Trace from the elements of a Chrome trace's event list, given as
+// RawTraceEvents in file order, and from the top-level keys around the list
+// (meta). Both JSON readers feed this one builder, so the rules that turn
+// Kineto's JSON into a Trace (kinds, lanes, side tables, flows, memory
+// attribution, rebasing, notes) exist once.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trace/RawTraceEvent.h"
+#include "trace/Trace.h"
+#include "trace/TraceJsonStream.h"
+
+namespace ts {
+
+class TraceBuilder {
+public:
+    // `origin` names the input in error messages (a path, "<stdin>").
+    explicit TraceBuilder(std::string origin) : origin_(std::move(origin)) {}
+    // One element of the event list (is_object false: a malformed element).
+    void add(const RawTraceEvent& e);
+    // A top-level key of the root object other than "traceEvents".
+    void meta(const std::string& key, nlohmann::json& value);
+    // Throws TraceReadError naming the origin when there is nothing to show.
+    Trace finish(TraceJsonRoot root);
+
+private:
+    // A memory instant waiting for the nesting (attributed after finalize()).
+    struct PendingMemory {
+        int32_t lane;
+        size_t sample;
+    };
+
+    void addComplete(const RawTraceEvent& e);
+    // The one place an event and its Kineto side-table rows are appended.
+    void appendEvent(const RawTraceEvent& e, const TraceEvent& t, KinetoCategory category);
+    void readArgs(const RawTraceArgs& args, TraceEvent& t);
+    void notePythonFrame(const RawTraceEvent& e, int64_t ts, int64_t dur);
+    void addMemory(const RawTraceEvent& e);
+    void addDeviceMemory(const RawTraceEvent& e, int64_t ts);
+    void addFlow(const RawTraceEvent& e);
+    void linkThroughFlows();
+    void readDeviceProperties(const nlohmann::json& list);
+    int32_t laneOf(const RawTraceEvent& e, bool device);
+    const std::string& laneKey(const RawTraceEvent& e);
+    std::string flowKey(const RawTraceEvent& e, int64_t ts_ns);
+    KinetoCategory categoryOf(std::string_view cat);
+    void attributeDeviceTime(const std::vector<int32_t>& new_index);
+    void attributeMemory();
+    void rebase();
+
+    std::string origin_;
+    Trace trace_;
+    std::map<std::string, int32_t> lanes_;                 // "pid|tid" -> lane
+    std::map<std::string, std::string> thread_names_;      // "pid|tid" -> name
+    std::unordered_map<int64_t, int32_t> op_by_external_;  // External id -> event
+    std::vector<std::pair<int32_t, int64_t>> device_work_; // (event, External id)
+    std::vector<PendingMemory> pending_memory_;
+    // ac2g flows ("s" at the runtime call, "f" at the device work, id = the
+    // correlation), keyed "pid|tid|ts_ns": they link events without a
+    // correlation argument.
+    std::map<std::string, int64_t> flow_start_, flow_end_;
+    std::vector<std::pair<int32_t, std::string>> uncorrelated_; // (event, its flow key)
+    bool any_category_ = false;
+    nlohmann::json trainscope_;
+    bool kineto_ = false, legacy_ = false, have_flops_ = false;
+    int64_t malformed_ = 0, python_skipped_ = 0, unsupported_ = 0;
+    // Per-event scratch, reused so that building allocates only for what it
+    // keeps; and the last category seen (consecutive events mostly share one).
+    std::string name_, key_, last_cat_ = "\x01";
+    KinetoCategory last_category_ = KinetoCategory::None;
+};
+
+} // namespace ts
