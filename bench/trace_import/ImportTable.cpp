@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -52,7 +53,11 @@ std::vector<Target> targets(const ImportBench& b) {
     std::vector<Target> list;
     const ToolFigures t = figuresOf(b.trainscope, b.trace.json_bytes);
     if (!t.ok_runs) return list;
-    list.push_back({"overview in <= 3 s", fixed(t.median_s, 2) + " s", t.median_s <= 3.0});
+    // The time limits are for 1 GB; a smaller file meets them more easily.
+    const std::string scale = b.trace.json_bytes < 900000000 ? " (limit for 1 GB; this file is " +
+                                                                   mb(b.trace.json_bytes) + " MB)"
+                                                             : "";
+    list.push_back({"overview in <= 3 s" + scale, fixed(t.median_s, 2) + " s", t.median_s <= 3.0});
     if (const double s = speedup(b); s > 0)
         list.push_back({">= 8x Python (json.load + aggregation)", fixed(s, 1) + "x", s >= 8.0});
     list.push_back({">= 10x Perfetto (>= 290 MB/s)",
@@ -62,8 +67,17 @@ std::vector<Target> targets(const ImportBench& b) {
         {"peak RSS <= 0.6x the file", fixed(t.rss_per_json, 2) + "x", t.rss_per_json <= 0.6});
     const ToolFigures w = figuresOf(b.warm, b.trace.json_bytes);
     if (w.ok_runs)
-        list.push_back({"reopen <= 0.5 s", fixed(w.median_s, 2) + " s", w.median_s <= 0.5});
+        list.push_back({"reopen <= 0.5 s" + scale, fixed(w.median_s, 2) + " s", w.median_s <= 0.5});
     return list;
+}
+
+std::string floor(const ChildRun& run) {
+    return fixed(run.wall_s, 2) + " s and " + fixed(double(run.peak_rss_kb) * 1024 / 1e6, 0) +
+           " MB peak RSS";
+}
+
+json floorJson(const ChildRun& run) {
+    return {{"wall_s", run.wall_s}, {"peak_rss_mb", double(run.peak_rss_kb) * 1024 / 1e6}};
 }
 
 std::string failures(const ToolRuns& tool) {
@@ -158,6 +172,10 @@ std::string markdownReport(const ImportBench& b) {
         md += "Python's phases (medians): json.load " + fixed(p.python_load_s, 2) +
               " s, aggregation " + fixed(p.python_aggregate_s, 2) + " s. ";
     if (!b.python_note.empty()) md += b.python_note + " ";
+    md += "Startup floor (each tool once on the source trace): Trainscope " +
+          floor(b.trainscope_floor);
+    if (!b.python.runs.empty()) md += ", Python " + floor(b.python_floor);
+    md += ". ";
     if (!b.warm.runs.empty())
         md += b.cache_written ? "The cold runs wrote a cache; the warm row reopens with it."
                               : "No run wrote a cache file (Trainscope has no trace cache "
@@ -187,6 +205,8 @@ std::string jsonReport(const ImportBench& b) {
     out["tools"] = tools;
     out["speedup_over_python"] = speedup(b);
     out["cache_written"] = b.cache_written;
+    out["trainscope_floor"] = floorJson(b.trainscope_floor);
+    if (!b.python.runs.empty()) out["python_floor"] = floorJson(b.python_floor);
     if (!b.python_note.empty()) out["python_note"] = b.python_note;
     json met = json::array();
     for (const Target& t : targets(b))

@@ -22,9 +22,12 @@ struct ToolRuns {
 struct ImportBench {
     GeneratedTrace trace;
     std::string source;
-    ToolRuns trainscope;        // cold: a fresh TRAINSCOPE_CACHE_DIR each run
-    ToolRuns warm;              // the same cache dir again (--warm); empty if not run
-    ToolRuns python;            // empty when no Python was found
+    ToolRuns trainscope; // cold: a fresh TRAINSCOPE_CACHE_DIR each run
+    ToolRuns warm;       // the same cache dir again (--warm); empty if not run
+    ToolRuns python;     // empty when no Python was found
+    // Each tool once on the small source trace: what a process costs before
+    // the trace's size counts (LibTorch's libraries, the interpreter).
+    ChildRun trainscope_floor, python_floor;
     std::string python_note;    // why Python did not run
     bool cache_written = false; // whether a cold run left anything in its cache dir
 };

@@ -160,8 +160,16 @@ bench::ImportBench runBench(const Options& o, const bench::GeneratedTrace& g,
     b.warm.label = "Trainscope, reopened with the same TRAINSCOPE_CACHE_DIR (warm)";
     b.python.label = "Python `json.load` + aggregation (" + o.python.string() + ")";
     const fs::path err = o.work_dir / "child_stderr.txt";
-    const std::vector<std::string> cli = {o.cli.string(), "trace-stats", g.path.string(), "--view",
-                                          "overview"};
+    const auto cli_on = [&](const fs::path& file) {
+        return std::vector<std::string>{o.cli.string(), "trace-stats", file.string(), "--view",
+                                        "overview"};
+    };
+    const auto python_on = [&](const fs::path& file) {
+        return std::vector<std::string>{o.python.string(), o.script.string(), file.string()};
+    };
+    const std::vector<std::string> cli = cli_on(g.path);
+    b.trainscope_floor = bench::runChild(cli_on(o.source), {}, false, err);
+    if (run_python) b.python_floor = bench::runChild(python_on(o.source), {}, true, err);
     for (int i = 0; i < o.runs; ++i) {
         const fs::path cache = freshCacheDir(o.work_dir);
         const std::vector<std::pair<std::string, std::string>> env = {
@@ -181,8 +189,7 @@ bench::ImportBench runBench(const Options& o, const bench::GeneratedTrace& g,
         b.cache_written = b.cache_written || !fs::is_empty(cache);
         fs::remove_all(cache);
         if (run_python) {
-            b.python.runs.push_back(bench::runChild(
-                {o.python.string(), o.script.string(), g.path.string()}, {}, true, err));
+            b.python.runs.push_back(bench::runChild(python_on(g.path), {}, true, err));
             report("Python", b.python.runs.back());
         }
     }
