@@ -322,7 +322,6 @@ TraceRepeater::TraceRepeater(const fs::path& source) {
         root_tail_ = "\n]}\n";
     }
     id_stride_ = builder.idStride();
-    summary_.source_hash = fnv1a(source);
     summary_.events = builder.events();
     summary_.steps = builder.steps();
     summary_.period_ns = builder.periodNs();
@@ -388,42 +387,56 @@ GeneratedTrace TraceRepeater::write(const fs::path& out, uint64_t target_bytes, 
     g.repetitions = k;
     g.events = k * summary_.events;
     g.steps = k * summary_.steps;
+    g.repetition = summary_;
     return g;
 }
 
-GeneratedTrace TraceRepeater::cached(const fs::path& work_dir, uint64_t target_bytes,
-                                     bool gz) const {
+fs::path generatedTracePath(const fs::path& source, const fs::path& work_dir, uint64_t target_bytes,
+                            bool gz) {
     char hash[17];
-    std::snprintf(hash, sizeof hash, "%016llx",
-                  static_cast<unsigned long long>(summary_.source_hash));
-    const fs::path path = work_dir / ("trace_" + std::string(hash) + "_" +
-                                      std::to_string(target_bytes) + (gz ? ".json.gz" : ".json"));
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(source)));
+    return work_dir / ("trace_" + std::string(hash) + "_" + std::to_string(target_bytes) +
+                       (gz ? ".json.gz" : ".json"));
+}
+
+std::optional<GeneratedTrace> findGeneratedTrace(const fs::path& path) {
     const fs::path meta_path = path.string() + ".meta.json";
     std::error_code ec;
-    if (fs::exists(path, ec) && fs::exists(meta_path, ec)) {
-        std::ifstream in(meta_path);
-        const json meta = json::parse(in, nullptr, false);
-        if (meta.is_object() && meta.value("file_bytes", uint64_t(0)) == fs::file_size(path)) {
-            GeneratedTrace g;
-            g.path = path;
-            g.file_bytes = meta.value("file_bytes", uint64_t(0));
-            g.json_bytes = meta.value("json_bytes", uint64_t(0));
-            g.repetitions = meta.value("repetitions", int64_t(0));
-            g.events = meta.value("events", int64_t(0));
-            g.steps = meta.value("steps", int64_t(0));
-            g.reused = true;
-            return g;
-        }
-    }
-    fs::create_directories(work_dir);
-    GeneratedTrace g = write(path, target_bytes, gz);
-    std::ofstream(meta_path) << json{{"file_bytes", g.file_bytes},
-                                     {"json_bytes", g.json_bytes},
-                                     {"repetitions", g.repetitions},
-                                     {"events", g.events},
-                                     {"steps", g.steps}}
-                                    .dump(2)
-                             << "\n";
+    if (!fs::exists(path, ec) || !fs::exists(meta_path, ec)) return std::nullopt;
+    std::ifstream in(meta_path);
+    const json meta = json::parse(in, nullptr, false);
+    if (!meta.is_object() || meta.value("file_bytes", uint64_t(0)) != fs::file_size(path))
+        return std::nullopt;
+    GeneratedTrace g;
+    g.path = path;
+    g.file_bytes = meta.value("file_bytes", uint64_t(0));
+    g.json_bytes = meta.value("json_bytes", uint64_t(0));
+    g.repetitions = meta.value("repetitions", int64_t(0));
+    g.events = meta.value("events", int64_t(0));
+    g.steps = meta.value("steps", int64_t(0));
+    g.repetition.events = meta.value("events_per_repetition", int64_t(0));
+    g.repetition.steps = meta.value("steps_per_repetition", int64_t(0));
+    g.repetition.period_ns = meta.value("period_ns", int64_t(0));
+    g.reused = true;
+    return g;
+}
+
+GeneratedTrace generateTrace(const fs::path& source, const fs::path& path, uint64_t target_bytes,
+                             bool gz) {
+    const TraceRepeater repeater(source);
+    fs::create_directories(path.parent_path());
+    GeneratedTrace g = repeater.write(path, target_bytes, gz);
+    std::ofstream(path.string() + ".meta.json")
+        << json{{"file_bytes", g.file_bytes},
+                {"json_bytes", g.json_bytes},
+                {"repetitions", g.repetitions},
+                {"events", g.events},
+                {"steps", g.steps},
+                {"events_per_repetition", g.repetition.events},
+                {"steps_per_repetition", g.repetition.steps},
+                {"period_ns", g.repetition.period_ns}}
+               .dump(2)
+        << "\n";
     return g;
 }
 

@@ -13,6 +13,7 @@
 // integer ts stays an integer (the period is a whole microsecond).
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,11 +30,10 @@ struct EventTemplate {
 
 // Figures of one repetition, which the generated trace holds K times.
 struct RepetitionSummary {
-    uint64_t source_hash = 0; // FNV-1a of the source file's bytes
-    int64_t events = 0;       // events Trainscope counts (ph "X" with a name and ts,
-                              // python_function and Trainscope's own steps aside)
-    int64_t steps = 0;        // ProfilerStep numbers spanned (0: none)
-    int64_t period_ns = 0;    // time shift between repetitions
+    int64_t events = 0;    // events Trainscope counts (ph "X" with a name and ts,
+                           // python_function and Trainscope's own steps aside)
+    int64_t steps = 0;     // ProfilerStep numbers spanned (0: none)
+    int64_t period_ns = 0; // time shift between repetitions
 };
 
 struct GeneratedTrace {
@@ -41,8 +41,9 @@ struct GeneratedTrace {
     uint64_t file_bytes = 0; // on disk (compressed with --gz)
     uint64_t json_bytes = 0; // of JSON text
     int64_t repetitions = 0;
-    int64_t events = 0;  // repetitions * RepetitionSummary::events
-    int64_t steps = 0;   // repetitions * RepetitionSummary::steps
+    int64_t events = 0; // repetitions * RepetitionSummary::events
+    int64_t steps = 0;  // repetitions * RepetitionSummary::steps
+    RepetitionSummary repetition;
     bool reused = false; // found in the work directory
 };
 
@@ -59,11 +60,6 @@ public:
     // renames, so a cut-off run leaves no file that looks finished.
     GeneratedTrace write(const std::filesystem::path& out, uint64_t target_bytes, bool gz) const;
 
-    // The trace for (source, target_bytes, gz) in `work_dir`, generated
-    // unless an earlier run left it there (with its ".meta.json").
-    GeneratedTrace cached(const std::filesystem::path& work_dir, uint64_t target_bytes,
-                          bool gz) const;
-
 private:
     std::string root_head_; // "{" + the other root keys, up to the event list
     std::string root_tail_; // after the event list
@@ -72,6 +68,18 @@ private:
     int64_t id_stride_ = 1; // largest id + 1
     RepetitionSummary summary_;
 };
+
+// Where the trace for (source, target_bytes, gz) is kept in `work_dir`: the
+// name holds the source's hash (FNV-1a of its bytes), the size and the form.
+std::filesystem::path generatedTracePath(const std::filesystem::path& source,
+                                         const std::filesystem::path& work_dir,
+                                         uint64_t target_bytes, bool gz);
+// The trace an earlier run left at `path`, from its ".meta.json"; reused is
+// true. Empty when there is none or its size does not match.
+std::optional<GeneratedTrace> findGeneratedTrace(const std::filesystem::path& path);
+// Generates the trace at `path` with its ".meta.json".
+GeneratedTrace generateTrace(const std::filesystem::path& source, const std::filesystem::path& path,
+                             uint64_t target_bytes, bool gz);
 
 // "1G", "300M", "2M", "512K", "1000" (decimal: 1G = 10^9 bytes) -> bytes;
 // throws std::invalid_argument on an unknown suffix or a size of 0.

@@ -10,6 +10,7 @@
 // event count from both, and the generated trace checked event by event.
 // Exit 2 on bad arguments; the targets are printed, never an exit status.
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include <regex>
 #include <stdexcept>
 #include <string>
+#include <sys/wait.h>
 #include <tuple>
 #include <unistd.h>
 #include <vector>
@@ -168,7 +170,10 @@ bench::ImportBench runBench(const Options& o, const bench::GeneratedTrace& g,
         return std::vector<std::string>{o.python.string(), o.script.string(), file.string()};
     };
     const std::vector<std::string> cli = cli_on(g.path);
-    b.trainscope_floor = bench::runChild(cli_on(o.source), {}, false, err);
+    const fs::path floor_cache = freshCacheDir(o.work_dir);
+    b.trainscope_floor = bench::runChild(
+        cli_on(o.source), {{"TRAINSCOPE_CACHE_DIR", floor_cache.string()}}, false, err);
+    fs::remove_all(floor_cache);
     if (run_python) b.python_floor = bench::runChild(python_on(o.source), {}, true, err);
     for (int i = 0; i < o.runs; ++i) {
         const fs::path cache = freshCacheDir(o.work_dir);
@@ -196,6 +201,43 @@ bench::ImportBench runBench(const Options& o, const bench::GeneratedTrace& g,
     return b;
 }
 
+struct ChildFailed {
+    int exit_code;
+};
+
+// The trace is generated in a child process: a measured child's peak RSS
+// (wait4) starts from the peak of the process that spawned it, whose memory
+// it shares until exec, so the bench itself stays small.
+bench::GeneratedTrace traceFor(const Options& o) {
+    const fs::path path = bench::generatedTracePath(o.source, o.work_dir, o.size, o.gz);
+    if (auto found = bench::findGeneratedTrace(path)) return *found;
+    std::cout.flush();
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("cannot fork to generate " + path.string());
+    if (pid == 0) {
+        int code = 0;
+        try {
+            bench::generateTrace(o.source, path, o.size, o.gz);
+        } catch (const std::invalid_argument& e) {
+            std::cerr << "bench_trace_import: " << e.what() << std::endl;
+            code = 2;
+        } catch (const std::exception& e) {
+            std::cerr << "bench_trace_import: " << e.what() << std::endl;
+            code = 1;
+        }
+        _exit(code);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw ChildFailed{WIFEXITED(status) ? WEXITSTATUS(status) : 1};
+    auto made = bench::findGeneratedTrace(path);
+    if (!made) throw std::runtime_error(path.string() + " was not generated");
+    made->reused = false;
+    return *made;
+}
+
 // Absolute (lane, start, dur, name) of every event, sorted.
 using EventKey = std::tuple<std::string, int64_t, int64_t, std::string>;
 std::vector<EventKey> eventKeys(const ts::Trace& t) {
@@ -210,8 +252,8 @@ std::vector<EventKey> eventKeys(const ts::Trace& t) {
 // Reads the generated trace with Trainscope's reader: each repetition must
 // be the source's events shifted by k periods, to the nanosecond, and the
 // steps the source's renumbered. Returns the problems found.
-std::vector<std::string> verifyGenerated(const fs::path& source, const bench::GeneratedTrace& g,
-                                         const bench::RepetitionSummary& rep) {
+std::vector<std::string> verifyGenerated(const fs::path& source, const bench::GeneratedTrace& g) {
+    const bench::RepetitionSummary& rep = g.repetition;
     std::vector<std::string> problems;
     const ts::Trace src = ts::readChromeTraceFile(source);
     const ts::Trace gen = ts::readChromeTraceFile(g.path);
@@ -263,7 +305,7 @@ bool parseFirstLine(const std::string& out, int64_t& events, int64_t& steps) {
     return true;
 }
 
-int smoke(const Options& o, const bench::TraceRepeater& repeater, const bench::GeneratedTrace& g) {
+int smoke(const Options& o, const bench::GeneratedTrace& g) {
     if (!executable(o.cli)) {
         std::cout << "skipped: no trainscope-cli at " << o.cli.string()
                   << " (it is built by the full build, with LibTorch)\n";
@@ -273,15 +315,20 @@ int smoke(const Options& o, const bench::TraceRepeater& repeater, const bench::G
         std::cout << "skipped: no Python at " << o.python.string() << "\n";
         return kExitSkip;
     }
-    std::vector<std::string> problems = verifyGenerated(o.source, g, repeater.summary());
+    std::vector<std::string> problems = verifyGenerated(o.source, g);
     const fs::path err = o.work_dir / "child_stderr.txt";
+    // Not the user's trace cache: a directory of the smoke run's own.
+    const fs::path cache = freshCacheDir(o.work_dir);
+    const std::vector<std::pair<std::string, std::string>> env = {
+        {"TRAINSCOPE_CACHE_DIR", cache.string()}};
     const auto overview = bench::runChild(
-        {o.cli.string(), "trace-stats", g.path.string(), "--view", "overview"}, {}, false, err);
+        {o.cli.string(), "trace-stats", g.path.string(), "--view", "overview"}, env, false, err);
     if (overview.exit_code != 0)
         problems.push_back("trace-stats --view overview exited with " +
                            std::to_string(overview.exit_code) + ": " + overview.err_tail);
     const auto stats = bench::runChild(
-        {o.cli.string(), "trace-stats", g.path.string(), "--limit", "1"}, {}, true, err);
+        {o.cli.string(), "trace-stats", g.path.string(), "--limit", "1"}, env, true, err);
+    fs::remove_all(cache);
     int64_t t_events = -1, t_steps = -1;
     if (stats.exit_code != 0 || !parseFirstLine(stats.out, t_events, t_steps))
         problems.push_back("trace-stats gave no event count (exit " +
@@ -324,9 +371,8 @@ int main(int argc, char** argv) {
             run_python = false;
             python_note = "Python was not run: no " + o.python.string() + ".";
         }
-        const bench::TraceRepeater repeater(o.source);
         fs::create_directories(o.work_dir);
-        const bench::GeneratedTrace g = repeater.cached(o.work_dir, o.size, o.gz);
+        const bench::GeneratedTrace g = traceFor(o);
         progress(std::string(g.reused ? "reusing " : "generated ") + g.path.string() + " (" +
                  fixed(double(g.json_bytes) / 1e6, 1) + " MB JSON, " +
                  std::to_string(g.repetitions) + " repetitions)");
@@ -334,7 +380,7 @@ int main(int argc, char** argv) {
             std::cout << g.path.string() << "\n";
             return 0;
         }
-        if (o.smoke) return smoke(o, repeater, g);
+        if (o.smoke) return smoke(o, g);
         const fs::path relative = fs::path(o.source).lexically_relative(TRAINSCOPE_SOURCE_DIR);
         const std::string source_name =
             relative.empty() || *relative.begin() == ".." ? o.source.string() : relative.string();
@@ -342,6 +388,8 @@ int main(int argc, char** argv) {
         b.python_note = python_note;
         std::cout << (o.json ? bench::jsonReport(b) : bench::markdownReport(b));
         return 0;
+    } catch (const ChildFailed& e) {
+        return e.exit_code; // it said why
     } catch (const std::invalid_argument& e) {
         std::cerr << "bench_trace_import: " << e.what() << "\n";
         return 2;
