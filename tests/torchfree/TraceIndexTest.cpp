@@ -108,7 +108,7 @@ TEST(TraceIndex, TruncatedAnywhereIsRefused) {
 }
 
 // Bit flips, bytes set to extreme values, and cuts: each mutation is refused
-// or yields a trace that passes the checks the analysis relies on. Most are
+// or yields a trace that passes the checks the analysis relies on. All are
 // caught by the checksum; the semantic check is tested below on its own.
 TEST(TraceIndex, MutationsNeverCrashOrSlipThrough) {
     const Trace trace = readChromeTraceFile(data("torch_profiler_sample.json"));
@@ -132,12 +132,13 @@ TEST(TraceIndex, MutationsNeverCrashOrSlipThrough) {
             }
             if (mutated.empty()) break;
         }
+        if (mutated == bytes) continue; // a byte set to the value it had
         if (std::optional<Trace> t = readTraceIndex(mutated, someKey())) {
             ++accepted;
             EXPECT_EQ(traceIndexProblem(*t), "");
         }
     }
-    EXPECT_LT(accepted, 20) << "mutations passed the checksum";
+    EXPECT_EQ(accepted, 0) << "mutations passed the checksum";
 }
 
 TEST(TraceIndex, SoundnessCheckCatchesOutOfRangeIndexes) {
