@@ -16,6 +16,7 @@
 #include "trace/TraceJsonStream.h"
 #include "trace/TraceReadError.h"
 #include "util/CpuAffinity.h"
+#include "util/ProcessMemory.h"
 
 #if TRAINSCOPE_WITH_SIMDJSON
 #include "trace/SimdChunkParser.h"
@@ -422,9 +423,23 @@ public:
         LineCount at;
         at.advance(first.data(), start.offset);
         const int workers = options_.workers > 0 ? options_.workers : usableCores();
-        ChunkPipeline pipeline(input_, first.substr(start.offset), start.offset, at,
-                               options_.block_bytes, workers);
+        std::string carry = first.substr(start.offset);
         first = std::string();
+        buildChunks(std::move(carry), start.offset, at, workers);
+        // The pipeline's chunks and parsers are gone before the trace is
+        // finalized (which sorts a copy of the events): the two would
+        // otherwise add up in the peak. Freed memory of the workers' heaps
+        // goes back to the system; glibc keeps it otherwise.
+        returnFreedMemory();
+        out = builder_.finish(root_);
+        return true;
+    }
+
+private:
+    // Builds every chunk in file order, up to the list's end; the tail (and
+    // a chunk that failed) through the nlohmann stream.
+    void buildChunks(std::string carry, uint64_t offset, LineCount at, int workers) {
+        ChunkPipeline pipeline(input_, std::move(carry), offset, at, options_.block_bytes, workers);
         for (;;) {
             Chunk* c = pipeline.next();
             report(c->progress);
@@ -449,11 +464,8 @@ public:
             keepLastElement(*c);
             pipeline.release(c);
         }
-        out = builder_.finish(root_);
-        return true;
     }
 
-private:
     void report(uint64_t done) {
         done = std::max(done, reported_);
         reported_ = done;

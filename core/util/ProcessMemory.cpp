@@ -5,6 +5,10 @@
 
 #include <sys/resource.h>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace ts {
 namespace {
 
@@ -37,6 +41,12 @@ int64_t processPageFaults() {
     rusage usage{};
     if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
     return usage.ru_minflt + usage.ru_majflt;
+}
+
+void returnFreedMemory() {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 } // namespace ts

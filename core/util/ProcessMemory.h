@@ -12,4 +12,11 @@ int64_t processPageFaults();
 // Bytes one fault maps: a 4 KiB base page (transparent huge pages aside).
 inline constexpr double kPageBytes = 4096.0;
 
+// Gives memory freed in this process back to the system (glibc's
+// malloc_trim over every thread's heap; nothing without glibc). glibc keeps
+// freed blocks of a thread's heap for reuse, so after a phase whose worker
+// threads allocated a lot (reading a large trace), that memory would still
+// count in the resident set while the next phase allocates its own.
+void returnFreedMemory();
+
 } // namespace ts
