@@ -5,7 +5,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "analysis/TensorCores.h"
+#include "analysis/NameFlags.h"
 #include "trace/KinetoNames.h"
 
 namespace ts {
@@ -15,19 +15,15 @@ namespace {
 constexpr int64_t kMinTime = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMaxTime = std::numeric_limits<int64_t>::max();
 
-bool isCollective(const std::string& name, const GpuAnalysisOptions& options) {
-    return options.plugin_compatible ? isPluginCommunicationOp(name) : isCommunicationOpName(name);
-}
-
 // The node kind of a host event, or false when the plugin leaves it out of
 // the tree (user annotations other than collectives).
-bool nodeKindOf(PluginType type, const std::string& name, const GpuAnalysisOptions& options,
-                OpNodeKind& kind) {
+bool nodeKindOf(PluginType type, uint32_t name_index, const std::string& name,
+                const NameFlags& flags, OpNodeKind& kind) {
     if (type == PluginType::ProfilerStep) {
         kind = OpNodeKind::Step;
         return true;
     }
-    if (isDataLoaderName(name)) {
+    if (flags.dataLoader(name_index)) {
         kind = OpNodeKind::DataLoader;
         return true;
     }
@@ -35,7 +31,7 @@ bool nodeKindOf(PluginType type, const std::string& name, const GpuAnalysisOptio
         kind = OpNodeKind::Optimizer;
         return true;
     }
-    if (type == PluginType::UserAnnotation && !isCollective(name, options)) return false;
+    if (type == PluginType::UserAnnotation && !flags.collective(name_index)) return false;
     kind = OpNodeKind::Operator;
     return true;
 }
@@ -72,7 +68,7 @@ private:
     const KinetoEvents& events_;
     const LaunchLinks& links_;
     const GpuAnalysisOptions& options_;
-    const TensorCoreNames tensor_cores_{trace_.names};
+    const NameFlags flags_{trace_.names, options_.plugin_compatible};
     DeviceOpTree tree_;
     std::vector<int32_t> lane_order_;
     std::map<int32_t, std::vector<int32_t>> lane_nodes_; // lane -> host nodes, time order
@@ -85,7 +81,7 @@ void TreeBuilder::collectHostNodes() {
         if (!isHostType(e.type)) continue;
         const std::string& n = trace_.nameOf(trace_.events[e.event]);
         OpNodeKind kind;
-        if (!nodeKindOf(e.type, n, options_, kind)) continue;
+        if (!nodeKindOf(e.type, trace_.events[e.event].name, n, flags_, kind)) continue;
         OpNode node;
         node.event = e.event;
         node.lane = trace_.events[e.event].lane;
@@ -94,7 +90,7 @@ void TreeBuilder::collectHostNodes() {
         node.start = e.start;
         node.end = e.end;
         node.external_id = e.external_id;
-        node.tc_eligible_by_name = tensor_cores_.eligibleOp(trace_.events[e.event].name);
+        node.tc_eligible_by_name = flags_.tensorCoreEligibleOp(trace_.events[e.event].name);
         node.tc_eligible = node.tc_eligible_by_name;
         node.real_operator = isRealOperator(node, n);
         if (!lane_nodes_.count(node.lane)) lane_order_.push_back(node.lane);
@@ -199,7 +195,7 @@ void TreeBuilder::runtimeTimes() {
         for (int32_t p : device) {
             const KinetoEvent& d = events_.events[p];
             all += d.end - d.start;
-            if (tensor_cores_.kernel(trace_.events[d.event].name)) tc += d.end - d.start;
+            if (flags_.tensorCoreKernel(trace_.events[d.event].name)) tc += d.end - d.start;
         }
     };
     times_.device.assign(links_.runtimes.size(), 0);

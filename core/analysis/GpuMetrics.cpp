@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/NameFlags.h"
 #include "analysis/RangeSet.h"
-#include "analysis/TensorCores.h"
 
 namespace ts {
 
@@ -60,11 +60,11 @@ GpuMetrics computeGpuMetrics(const Trace& trace, const KinetoEvents& events,
     const int64_t S = overview.steps.empty() ? 0 : overview.steps.front().start_ns;
     const int64_t E = overview.steps.empty() ? 0 : overview.steps.back().end_ns;
     std::map<int32_t, PerGpu> gpus;
-    const TensorCoreNames tensor_cores(trace.names);
+    const NameFlags names(trace.names, false);
     int64_t all_ns = 0, tc_ns = 0;
     for (const KinetoEvent& e : events.events) {
         if (e.type != PluginType::Kernel) continue;
-        const bool tc = tensor_cores.kernel(trace.events[e.event].name);
+        const bool tc = names.tensorCoreKernel(trace.events[e.event].name);
         all_ns += e.end - e.start;
         if (tc) tc_ns += e.end - e.start;
         const DeviceLaunch* launch = trace.kineto.launchOf(e.event);
@@ -96,7 +96,7 @@ GpuMetrics computeGpuMetrics(const Trace& trace, const KinetoEvents& events,
         if (!launch || !gpus.count(launch->device)) return;
         PerGpu& g = gpus[launch->device];
         g.op_kernel_ns += d.end - d.start;
-        if (tensor_cores.kernel(trace.events[d.event].name)) g.op_tc_ns += d.end - d.start;
+        if (names.tensorCoreKernel(trace.events[d.event].name)) g.op_tc_ns += d.end - d.start;
     });
     // The innermost eligible ops ("bottom" nodes) against all real ops.
     std::vector<char> eligible_below(tree.nodes.size(), 0);

@@ -4,6 +4,7 @@
 #include <limits>
 #include <unordered_set>
 
+#include "analysis/NameFlags.h"
 #include "trace/KinetoNames.h"
 
 namespace ts {
@@ -40,14 +41,14 @@ class OverviewBuilder {
 public:
     OverviewBuilder(const Trace& trace, const KinetoEvents& events, const LaunchLinks& links,
                     const GpuAnalysisOptions& options)
-        : trace_(trace), events_(events), links_(links), options_(options) {}
+        : trace_(trace), events_(events), links_(links), options_(options),
+          flags_(trace.names, options.plugin_compatible) {}
 
     GpuOverview build();
 
 private:
-    bool collective(const std::string& name) const {
-        return options_.plugin_compatible ? isPluginCommunicationOp(name)
-                                          : isCommunicationOpName(name);
+    bool collective(const KinetoEvent& e) const {
+        return flags_.collective(trace_.events[e.event].name);
     }
     const std::string& name(const KinetoEvent& e) const {
         return trace_.nameOf(trace_.events[e.event]);
@@ -60,6 +61,7 @@ private:
     const KinetoEvents& events_;
     const LaunchLinks& links_;
     const GpuAnalysisOptions& options_;
+    const NameFlags flags_;
     GpuOverview out_;
     std::array<RangeList, 8> raw_;
     std::vector<HostStep> steps_;
@@ -69,7 +71,7 @@ void OverviewBuilder::roleRanges() {
     // External ids of collectives: their kernels are communication.
     std::unordered_set<int64_t> comm_ids;
     for (const KinetoEvent& e : events_.events) {
-        if (!isHostType(e.type) || !collective(name(e))) continue;
+        if (!isHostType(e.type) || !collective(e)) continue;
         comm_ids.insert(e.external_id);
         (name(e).rfind("gloo:", 0) == 0 ? out_.gloo : out_.nccl) = true;
     }
@@ -98,7 +100,8 @@ void OverviewBuilder::roleRanges() {
         switch (e.type) {
         case PluginType::Kernel: {
             const bool comm = (e.external_id >= 0 && comm_ids.count(e.external_id)) ||
-                              (!options_.plugin_compatible && isCommunicationKernelName(n));
+                              (!options_.plugin_compatible &&
+                               flags_.communicationKernel(trace_.events[e.event].name));
             add(comm ? GpuRole::Communication : GpuRole::Kernel, e);
             break;
         }
@@ -117,13 +120,13 @@ void OverviewBuilder::roleRanges() {
             break;
         case PluginType::Operator:
         case PluginType::UserAnnotation:
-            if (isDataLoaderName(n)) {
+            if (flags_.dataLoader(trace_.events[e.event].name)) {
                 add(GpuRole::DataLoader, e);
                 break;
             }
             [[fallthrough]];
         case PluginType::Python:
-            add(collective(n) ? GpuRole::Communication : GpuRole::CpuExec, e);
+            add(collective(e) ? GpuRole::Communication : GpuRole::CpuExec, e);
             break;
         case PluginType::Trace:
             if (n == "PyTorch Profiler (0)") {

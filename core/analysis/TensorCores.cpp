@@ -78,12 +78,4 @@ bool isTensorCoreEligibleOp(const std::string& op_name) {
     return kOps.count(op_name) != 0;
 }
 
-TensorCoreNames::TensorCoreNames(const std::vector<std::string>& names) {
-    flags_.reserve(names.size());
-    for (const std::string& name : names)
-        flags_.push_back(
-            static_cast<unsigned char>((isTensorCoreKernel(name) ? kKernel : 0) |
-                                       (isTensorCoreEligibleOp(name) ? kEligibleOp : 0)));
-}
-
 } // namespace ts

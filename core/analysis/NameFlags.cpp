@@ -1,0 +1,22 @@
+#include "analysis/NameFlags.h"
+
+#include "analysis/TensorCores.h"
+#include "trace/KinetoNames.h"
+
+namespace ts {
+
+NameFlags::NameFlags(const std::vector<std::string>& names, bool plugin_compatible) {
+    flags_.reserve(names.size());
+    for (const std::string& n : names) {
+        uint8_t f = 0;
+        if (plugin_compatible ? isPluginCommunicationOp(n) : isCommunicationOpName(n))
+            f |= kCollective;
+        if (isCommunicationKernelName(n)) f |= kCommKernel;
+        if (isDataLoaderName(n)) f |= kDataLoader;
+        if (isTensorCoreKernel(n)) f |= kTensorCoreKernel;
+        if (isTensorCoreEligibleOp(n)) f |= kEligibleOp;
+        flags_.push_back(f);
+    }
+}
+
+} // namespace ts
