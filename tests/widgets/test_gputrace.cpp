@@ -136,6 +136,26 @@ private slots:
         QVERIFY(!view.messageText().isEmpty());
     }
 
+    // A trace of thousands of steps: every bar drawn, labels thinned to a
+    // readable stride (a 1 GB trace has 16,456 steps).
+    void stepChartThinsItsLabels() {
+        OverviewContent content;
+        content.categories = {QStringLiteral("Kernel")};
+        for (int i = 0; i < 16456; ++i)
+            content.steps.push_back(OverviewStep{QString::number(i), {1.0}});
+        StepBreakdownChart chart;
+        chart.setContent(content);
+        auto ticker = chart.xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QVERIFY(ticker->ticks().size() <= 30);
+        QCOMPARE(ticker->ticks().value(1000.0), QStringLiteral("1000")); // stride 1000
+        QCOMPARE(chart.graphCount() + chart.plottableCount(), 1);
+        content.steps.resize(12);
+        chart.setContent(content);
+        ticker = chart.xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QCOMPARE(ticker->ticks().size(), 12); // few steps: each labelled
+    }
+
     void overviewOfACpuTraceKeepsTheCpuCategories() {
         const auto analysis = analyzeFixture("test_pure_cpu");
         const OverviewContent c = overviewOfTrace(*analysis);

@@ -27,6 +27,20 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent) : ThemedPlot(parent) {
     connect(this, &QCustomPlot::mouseMove, this, &StepBreakdownChart::showHover);
 }
 
+namespace {
+
+// Every step labelled up to a few dozen; beyond, every 2nd, 5th, 10th, 20th,
+// 50th ... step, so a trace of thousands of steps keeps readable labels
+// instead of a smear of overlapping ones (the bars are all drawn).
+int labelStride(int64_t steps) {
+    constexpr int kMaxLabels = 30;
+    for (int64_t scale = 1;; scale *= 10)
+        for (int64_t step : {1, 2, 5})
+            if (steps <= kMaxLabels * step * scale) return static_cast<int>(step * scale);
+}
+
+} // namespace
+
 void StepBreakdownChart::setContent(const OverviewContent& content) {
     clearPlottables();
     bars_.clear();
@@ -35,9 +49,10 @@ void StepBreakdownChart::setContent(const OverviewContent& content) {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     QVector<double> keys;
     double max_total = 0;
+    const int stride = labelStride(int(steps_.size()));
     for (int i = 0; i < int(steps_.size()); ++i) {
         keys << i;
-        ticker->addTick(i, steps_[size_t(i)].label);
+        if (i % stride == 0) ticker->addTick(i, steps_[size_t(i)].label);
         const auto& us = steps_[size_t(i)].us;
         max_total = qMax(max_total, std::accumulate(us.begin(), us.end(), 0.0));
     }
