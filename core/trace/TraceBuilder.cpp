@@ -57,6 +57,23 @@ KinetoCategory TraceBuilder::categoryOf(std::string_view cat) {
     return last_category_;
 }
 
+EventKind TraceBuilder::kindOf(KinetoCategory category, uint32_t name) {
+    if (name >= kind_known_.size()) {
+        kind_known_.resize(name + 1, false);
+        kind_by_name_.resize(name + 1);
+    }
+    if (!kind_known_[name] || kind_by_name_[name].first != category) {
+        kind_by_name_[name] = {category, kindFromCategory(category, trace_.names[name])};
+        kind_known_[name] = true;
+    }
+    return kind_by_name_[name].second;
+}
+
+int32_t TraceBuilder::internText(std::string_view text) {
+    text_.assign(text); // no allocation per event once the buffer is large enough
+    return trace_.internString(text_);
+}
+
 int32_t TraceBuilder::laneOf(const RawTraceEvent& e, bool device) {
     const std::string& key = laneKey(e);
     auto it = lanes_.find(key);
@@ -113,7 +130,7 @@ void TraceBuilder::addComplete(const RawTraceEvent& e) {
     any_category_ = any_category_ || category != KinetoCategory::None;
     TraceEvent t;
     t.name = trace_.internName(name_);
-    t.kind = e.args.kind.empty() ? kindFromCategory(category, name_)
+    t.kind = e.args.kind.empty() ? kindOf(category, t.name)
                                  : eventKindFromString(std::string(e.args.kind));
     t.lane = laneOf(e, isDeviceCategory(category));
     t.start_ns = ts;
@@ -156,8 +173,7 @@ void TraceBuilder::appendEvent(const RawTraceEvent& e, const TraceEvent& t,
         d.occupancy = optionalFloat(args.occupancy);
         k.launches.push_back(d);
     }
-    if (args.call_stack)
-        k.call_stacks.emplace_back(index, trace_.internString(std::string(*args.call_stack)));
+    if (args.call_stack) k.call_stacks.emplace_back(index, internText(*args.call_stack));
     trace_.events.push_back(t);
 }
 
@@ -185,9 +201,9 @@ void TraceBuilder::addFlow(const RawTraceEvent& e) {
 void TraceBuilder::readArgs(const RawTraceArgs& args, TraceEvent& t) {
     const int32_t index = static_cast<int32_t>(trace_.events.size());
     for (const auto* dims : {&args.input_dims_upper, &args.input_dims_lower})
-        if (*dims) t.shapes = trace_.internString(std::string(**dims));
-    if (args.input_type) t.types = trace_.internString(std::string(*args.input_type));
-    if (args.concrete_inputs) t.args = trace_.internString(std::string(*args.concrete_inputs));
+        if (*dims) t.shapes = internText(**dims);
+    if (args.input_type) t.types = internText(*args.input_type);
+    if (args.concrete_inputs) t.args = internText(*args.concrete_inputs);
     args.sequence.getInt(t.seq);
     args.step.getInt(t.step);
     args.device_ns.getInt(t.device_ns);

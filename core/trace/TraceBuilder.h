@@ -51,6 +51,11 @@ private:
     const std::string& laneKey(const RawTraceEvent& e);
     std::string flowKey(const RawTraceEvent& e, int64_t ts_ns);
     KinetoCategory categoryOf(std::string_view cat);
+    // kindFromCategory, once per name and category: its name tests
+    // (autograd, DataLoader, collective, ...) cost more than the rest of an
+    // event's build, and a trace repeats a few thousand names.
+    EventKind kindOf(KinetoCategory category, uint32_t name);
+    int32_t internText(std::string_view text);
     void attributeDeviceTime(const std::vector<int32_t>& new_index);
     void attributeMemory();
     void rebase();
@@ -73,8 +78,11 @@ private:
     int64_t malformed_ = 0, python_skipped_ = 0, unsupported_ = 0;
     // Per-event scratch, reused so that building allocates only for what it
     // keeps; and the last category seen (consecutive events mostly share one).
-    std::string name_, key_, last_cat_ = "\x01";
+    std::string name_, key_, text_, last_cat_ = "\x01";
     KinetoCategory last_category_ = KinetoCategory::None;
+    // By name index: the category and kind last found for it.
+    std::vector<std::pair<KinetoCategory, EventKind>> kind_by_name_;
+    std::vector<bool> kind_known_;
 };
 
 } // namespace ts
