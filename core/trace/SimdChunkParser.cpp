@@ -20,7 +20,8 @@ void ok(simdjson::error_code error) {
     if (error) throw ChunkFailed{};
 }
 
-template <typename T> T take(simdjson::simdjson_result<T>&& result) {
+// By value: simdjson's results are small and trivially copyable.
+template <typename T> T take(simdjson::simdjson_result<T> result) {
     T value;
     ok(std::move(result).get(value));
     return value;
@@ -87,7 +88,7 @@ public:
             break;
         case od::json_type::array:
             for (auto element : take(v.get_array()))
-                touch(take(std::move(element)));
+                touch(take(element));
             break;
         case od::json_type::string:
             string(v);
@@ -290,7 +291,7 @@ private:
         }
         size_t i = 0;
         for (auto element : take(v.get_array())) {
-            od::value x = take(std::move(element));
+            od::value x = take(element);
             if (i < 3) {
                 const RawNumber n = number(x);
                 if (n.isNumber()) out[i] = static_cast<int32_t>(n.getDouble());
@@ -324,7 +325,7 @@ void SimdChunkParser::parse(const char* wrapped, size_t size, ParsedChunk& out) 
         od::document doc = take(impl_->parser.iterate(wrapped, size, size + simdjsonPadding()));
         EventReader reader(out);
         for (auto element : take(doc.get_array())) {
-            od::value v = take(std::move(element));
+            od::value v = take(element);
             out.last_element = static_cast<size_t>(v.raw_json_token().data() - (wrapped + 1));
             RawTraceEvent& e = out.events.emplace_back();
             if (take(v.type()) == od::json_type::object) {

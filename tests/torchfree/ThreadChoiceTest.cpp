@@ -43,7 +43,9 @@ TEST(ThreadChoice, UsableCoresAreThisProcesssAffinity) {
     const int cores = ts::usableCores();
     EXPECT_GE(cores, 1);
     const unsigned machine = std::thread::hardware_concurrency();
-    if (machine > 0) EXPECT_LE(cores, static_cast<int>(machine));
+    if (machine > 0) {
+        EXPECT_LE(cores, static_cast<int>(machine));
+    }
 }
 
 } // namespace
