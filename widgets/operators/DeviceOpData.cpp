@@ -16,7 +16,7 @@ bool isKinetoTrace(const Trace& trace) {
 }
 
 DeviceOpTable DeviceOpData::table(DeviceOpGrouping grouping) const {
-    return computeDeviceOpTable(*trace, tree, grouping, by_device);
+    return computeDeviceOpTable(*trace, *tree, grouping, by_device);
 }
 
 bool DeviceOpData::hasCallStacks() const {
@@ -26,14 +26,22 @@ bool DeviceOpData::hasCallStacks() const {
 
 // The part of analyzeGpuTrace the Operators view needs (the tree, and the
 // Overview for "has device time"), without the kernel tables and metrics.
-std::unique_ptr<const DeviceOpData> makeDeviceOpData(std::shared_ptr<const Trace> trace) {
-    const GpuAnalysisOptions options;
-    const KinetoEvents events = collectKinetoEvents(*trace, options);
-    const LaunchLinks links = linkLaunches(events);
+std::unique_ptr<const DeviceOpData>
+makeDeviceOpData(std::shared_ptr<const Trace> trace,
+                 std::shared_ptr<const GpuTraceAnalysis> analysis) {
     auto data = std::make_unique<DeviceOpData>();
-    data->tree = buildDeviceOpTree(*trace, events, links, options);
-    const GpuOverview overview = computeGpuOverview(*trace, events, links, options);
-    data->by_device = overview.has_kernel || overview.has_memcpy_or_memset;
+    if (analysis) { // the tree of the document's analysis, shared, not copied
+        data->tree = std::shared_ptr<const DeviceOpTree>(analysis, &analysis->tree);
+        data->by_device = analysis->overview.has_kernel || analysis->overview.has_memcpy_or_memset;
+    } else {
+        const GpuAnalysisOptions options;
+        const KinetoEvents events = collectKinetoEvents(*trace, options);
+        const LaunchLinks links = linkLaunches(events);
+        data->tree =
+            std::make_shared<const DeviceOpTree>(buildDeviceOpTree(*trace, events, links, options));
+        const GpuOverview overview = computeGpuOverview(*trace, events, links, options);
+        data->by_device = overview.has_kernel || overview.has_memcpy_or_memset;
+    }
     data->trace = std::move(trace);
     data->by_stack = data->table(DeviceOpGrouping::NameShapesAndStack);
     return data;

@@ -147,10 +147,12 @@ void OperatorsView::clear() {
     updateColumnVisibility();
 }
 
-void OperatorsView::setTrace(std::shared_ptr<const Trace> trace, const QString& description) {
+void OperatorsView::setTrace(std::shared_ptr<const Trace> trace, const QString& description,
+                             std::shared_ptr<const GpuTraceAnalysis> analysis) {
     trace_ = std::move(trace);
     source_->setText(description);
-    device_ = trace_ && isKinetoTrace(*trace_) ? makeDeviceOpData(trace_) : nullptr;
+    device_ =
+        trace_ && isKinetoTrace(*trace_) ? makeDeviceOpData(trace_, std::move(analysis)) : nullptr;
     showTableFor(device_ != nullptr);
     if (!device_) return recompute();
     fillGroupings();

@@ -34,7 +34,10 @@ class OperatorsView : public QWidget {
 public:
     explicit OperatorsView(QWidget* parent = nullptr);
 
-    void setTrace(std::shared_ptr<const Trace> trace, const QString& description);
+    // `analysis`: the document's GPU analysis of `trace`, if it has one (its
+    // operator tree is reused instead of built again on the GUI thread).
+    void setTrace(std::shared_ptr<const Trace> trace, const QString& description,
+                  std::shared_ptr<const GpuTraceAnalysis> analysis = nullptr);
     void clear();
 
     OpTableModel* model() const { return model_; }                    // Trainscope's traces

@@ -320,10 +320,10 @@ void MainWindow::showNoDocument() {
 void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& description,
                            const OpenedDocument* views) {
     if (trace) {
-        operators_->setTrace(trace, description);
         gpu_analysis_ = views && views->gpu_analysis
                             ? views->gpu_analysis
                             : std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*trace));
+        operators_->setTrace(trace, description, gpu_analysis_);
         kernels_->setAnalysis(gpu_analysis_, description);
         memory_->setTrace(trace, gpu_analysis_, views ? views->memory : nullptr, description);
         auto modules = views ? views->modules : nullptr;
