@@ -7,6 +7,8 @@
 
 #include <unistd.h>
 
+#include "inspect/Megabytes.h"
+
 namespace ts {
 
 namespace {
@@ -22,10 +24,6 @@ struct LineState {
     Clock::time_point last{};
     size_t width = 0; // characters of the line shown, 0 none
 };
-
-std::string megabytes(uint64_t bytes) {
-    return std::to_string((bytes + (uint64_t(1) << 19)) >> 20);
-}
 
 } // namespace
 
@@ -48,8 +46,8 @@ ReadProgress readProgressLine(const std::string& file, std::ostream& err, bool t
         if (now - state->started < kFirstLineAfter || now - state->last < kLineEvery) return true;
         state->last = now;
         const int percent = total > 0 ? static_cast<int>(done * 100 / total) : 0;
-        std::string line = "reading " + file + ": " + megabytes(done) + "/" + megabytes(total) +
-                           " MB (" + std::to_string(percent) + "%)";
+        std::string line = "reading " + file + ": " + wholeMegabytes(done) + "/" +
+                           wholeMegabytes(total) + " MB (" + std::to_string(percent) + "%)";
         const size_t width = line.size();
         if (width < state->width) line += std::string(state->width - width, ' ');
         err << '\r' << line << std::flush;

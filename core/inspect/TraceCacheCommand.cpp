@@ -1,17 +1,10 @@
 #include "inspect/TraceCacheCommand.h"
 
 #include "inspect/ExitCodes.h"
+#include "inspect/Megabytes.h"
 #include "trace/TraceCache.h"
 
 namespace ts {
-
-namespace {
-
-std::string megabytes(uint64_t bytes) {
-    return std::to_string((bytes + (uint64_t(1) << 19)) >> 20) + " MB";
-}
-
-} // namespace
 
 int runTraceCache(const TraceCacheOptions& options, std::ostream& out, std::ostream& err) {
     const TraceCacheSettings settings;
@@ -22,9 +15,11 @@ int runTraceCache(const TraceCacheOptions& options, std::ostream& out, std::ostr
         return exit_code::kBadInput;
     }
     out << "trace cache: " << usage.directory.string() << "\n";
-    out << usage.files << (usage.files == 1 ? " index, " : " indexes, ") << megabytes(usage.bytes)
-        << " (the oldest are removed above " << megabytes(settings.max_total_bytes)
-        << "; traces under " << megabytes(settings.min_trace_bytes) << " are not indexed)\n";
+    out << usage.files << (usage.files == 1 ? " index, " : " indexes, ")
+        << wholeMegabytes(usage.bytes) + " MB"
+        << " (the oldest are removed above " << wholeMegabytes(settings.max_total_bytes) + " MB"
+        << "; traces under " << wholeMegabytes(settings.min_trace_bytes) + " MB"
+        << " are not indexed)\n";
     if (options.clear) {
         const size_t removed = clearTraceCache(settings);
         out << "removed " << removed << (removed == 1 ? " index" : " indexes") << "\n";
