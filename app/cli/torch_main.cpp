@@ -122,6 +122,12 @@ int main(int argc, char** argv) {
     sweep_cmd->add_option("--values2", sweep.values2, "values of --key2");
     sweep_cmd->add_option("--steps", sweep.steps, "measured steps per point");
     sweep_cmd->add_option("--warmup", sweep.warmup, "warm-up steps per point (not measured)");
+    sweep_cmd->add_option("--repeat", sweep.repeat,
+                          "rounds over all points, in alternating order, for an interval per "
+                          "point (3; 1 = one run each)");
+    sweep_cmd->add_option("--budget", sweep.budget_min,
+                          "minutes: no further round starts that would end past this");
+    sweep_cmd->add_option("--confidence", sweep.confidence, "of the intervals (0.95)");
     sweep_cmd->add_flag("--validate", sweep.validate, "also measure validation accuracy");
     sweep_cmd->add_option("--memory-margin", sweep.memory_margin,
                           "share of free memory a point may be predicted to need (0.9)");
@@ -132,8 +138,14 @@ int main(int argc, char** argv) {
     ts::LadderOptions ladder;
     auto* ladder_cmd = app.add_subcommand("ladder", ts::cli::torchCommandDescription("ladder"));
     addConfigOptions(ladder_cmd, ladder.source);
-    ladder_cmd->add_option("--steps", ladder.steps, "measured steps per rung");
-    ladder_cmd->add_option("--warmup", ladder.warmup, "warm-up steps per rung (not measured)");
+    ladder_cmd->add_option("--steps", ladder.steps, "measured steps per run");
+    ladder_cmd->add_option("--warmup", ladder.warmup, "warm-up steps per run (not measured)");
+    ladder_cmd->add_option("--rounds", ladder.rounds,
+                           "rounds per rung, each the best so far and the candidate (3, >= 2)");
+    ladder_cmd->add_option("--max-rounds", ladder.max_rounds,
+                           "more rounds, up to this, while the gain's interval straddles the "
+                           "margin (5)");
+    ladder_cmd->add_option("--confidence", ladder.confidence, "of the gain intervals (0.95)");
     ladder_cmd->add_option("--val-batches", ladder.val_batches, "validation batches (0 = all)");
     ladder_cmd->add_option("--margin", ladder.margin, "keep a rung above this gain (0.03)");
     ladder_cmd->add_option("--out", ladder.out_dir, "output directory");

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "analysis/NoiseInterval.h"
 #include "util/ProcessMemory.h"
 
 namespace ts {
@@ -39,6 +40,46 @@ double computeMs(const AdviceInput& in) {
     return in.summary.median_phases.forward_ms + in.summary.median_phases.backward_ms;
 }
 
+// A share of the step: the summary's, and with the steps at hand the
+// interval of the per-step share's median over the steady-state steps.
+struct Share {
+    double value = 0;
+    LevelInterval interval; // confidence 0 without steps
+    bool above(double threshold) const {
+        return interval.confidence > 0 ? interval.low > threshold : value > threshold;
+    }
+    // " (95% interval 4.8-5.6% over 180 steps)", or nothing without steps.
+    std::string note() const {
+        if (interval.confidence <= 0) return {};
+        return format(" (%.0f%% interval %.1f-%.1f%% over %d steps)", interval.confidence * 100,
+                      interval.low * 100, interval.high * 100, interval.samples);
+    }
+};
+
+Share shareOf(const AdviceInput& in, double ms, double (*phase)(const PhaseTimes&)) {
+    Share share;
+    share.value = shareOfStep(in, ms);
+    if (!in.steps) return share;
+    std::vector<double> shares;
+    const int warmup = in.info.config.warmup_steps_excluded;
+    for (const StepRecord& step : *in.steps)
+        if (step.step >= warmup && step.step_ms > 0 && !step.profiled)
+            shares.push_back(phase(step.phases) / step.step_ms);
+    // Too few steps for a bootstrap to mean anything: keep the point value.
+    if (shares.size() >= 8) share.interval = medianInterval(shares);
+    return share;
+}
+
+double dataPhase(const PhaseTimes& p) {
+    return p.data_ms;
+}
+double copyPhase(const PhaseTimes& p) {
+    return p.copy_ms;
+}
+double computePhase(const PhaseTimes& p) {
+    return p.forward_ms + p.backward_ms;
+}
+
 double mib(int64_t bytes) {
     return double(bytes) / (1024.0 * 1024.0);
 }
@@ -46,8 +87,10 @@ double mib(int64_t bytes) {
 using Rules = std::vector<Advice>;
 
 void dataWait(const AdviceInput& in, Rules& out) {
-    const double data = in.summary.median_phases.data_ms, share = shareOfStep(in, data);
-    if (share <= kDataWaitShare) return;
+    const double data = in.summary.median_phases.data_ms;
+    const Share measured = shareOf(in, data, dataPhase);
+    const double share = measured.value;
+    if (!measured.above(kDataWaitShare)) return;
     const int workers = in.info.config.workers;
     const int cores = std::max(1, in.info.env.logical_cores);
     std::string fix =
@@ -59,25 +102,27 @@ void dataWait(const AdviceInput& in, Rules& out) {
                      workers, cores);
     out.push_back({"data-wait",
                    share > kDataWaitSevere ? AdviceSeverity::Warning : AdviceSeverity::Suggestion,
-                   format("Waiting for data takes %.2f ms of a %.2f ms step (%.1f%%): %s.", data,
-                          stepMs(in), share * 100, fix.c_str())});
+                   format("Waiting for data takes %.2f ms of a %.2f ms step (%.1f%%%s): %s.", data,
+                          stepMs(in), share * 100, measured.note().c_str(), fix.c_str())});
 }
 
 void hostToDeviceCopy(const AdviceInput& in, Rules& out) {
-    const double copy = in.summary.median_phases.copy_ms, share = shareOfStep(in, copy);
-    if (!onCuda(in) || share <= kCopyShare) return;
+    const double copy = in.summary.median_phases.copy_ms;
+    const Share measured = shareOf(in, copy, copyPhase);
+    const double share = measured.value;
+    if (!onCuda(in) || !measured.above(kCopyShare)) return;
     if (!in.info.config.pin_memory) {
         out.push_back({"pinned-memory", AdviceSeverity::Suggestion,
-                       format("The host-to-device copy takes %.2f ms of a %.2f ms step (%.1f%%) "
+                       format("The host-to-device copy takes %.2f ms of a %.2f ms step (%.1f%%%s) "
                               "from pageable memory: set pin_memory=true so batches are copied "
                               "from page-locked buffers, asynchronously.",
-                              copy, stepMs(in), share * 100)});
+                              copy, stepMs(in), share * 100, measured.note().c_str())});
     } else {
         out.push_back({"pinned-memory", AdviceSeverity::Info,
-                       format("The host-to-device copy takes %.2f ms of a %.2f ms step (%.1f%%) "
+                       format("The host-to-device copy takes %.2f ms of a %.2f ms step (%.1f%%%s) "
                               "even from pinned memory: the input pipeline is bandwidth-bound; "
                               "send uint8 images and normalise on the device.",
-                              copy, stepMs(in), share * 100)});
+                              copy, stepMs(in), share * 100, measured.note().c_str())});
     }
 }
 
@@ -179,9 +224,10 @@ void intraOpThreads(const AdviceInput& in, Rules& out) {
     // threads trained 62% faster; runs recorded with it are flagged too.
     const auto& env = in.info.env;
     const int cores = env.usable_cores > 0 ? env.usable_cores : env.logical_cores;
-    const double share = shareOfStep(in, computeMs(in));
+    const Share measured = shareOf(in, computeMs(in), computePhase);
+    const double share = measured.value;
     if (onCuda(in) || env.intra_op_threads <= 0 || cores <= 1 || env.intra_op_threads >= cores ||
-        share < advice_limits::kComputeShareForThreads)
+        !measured.above(advice_limits::kComputeShareForThreads))
         return;
     const std::string chosen = in.info.config.threads > 0
                                    ? format("threads=%d", in.info.config.threads)

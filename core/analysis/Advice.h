@@ -25,6 +25,10 @@ struct AdviceInput {
     RunSummary summary;
     const OpTable* ops = nullptr; // optional operator statistics of profiled steps
     int64_t profiled_steps = 0;   // how many steps `ops` covers (device-idle rule)
+    // Optional per-step records. With them, a rule on a share of the step
+    // (data wait, copy, compute) fires only when the interval of that share
+    // over the steady-state steps clears its threshold, not on noise around it.
+    const std::vector<StepRecord>* steps = nullptr;
 };
 
 // Thresholds, shared with the documentation.

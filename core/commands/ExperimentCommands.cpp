@@ -1,5 +1,7 @@
 #include "commands/ExperimentCommands.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <initializer_list>
 #include <mutex>
@@ -23,6 +25,7 @@
 #include "models/Model.h"
 #include "report/ChartRenderer.h"
 #include "report/CompareInputs.h"
+#include "report/CompareNoise.h"
 #include "report/CompareRuns.h"
 #include "report/MarkdownTable.h"
 #include "report/RooflineReport.h"
@@ -82,6 +85,9 @@ SweepSpec sweepSpec(const SweepOptions& o) {
     if (!(o.memory_margin > 0 && o.memory_margin <= 1))
         throw ConfigError("--memory-margin must be in (0, 1]");
     spec.memory_margin = o.memory_margin;
+    spec.repeat = o.repeat;
+    spec.budget_s = o.budget_min * 60;
+    spec.confidence = o.confidence;
     return spec;
 }
 
@@ -93,17 +99,27 @@ int sweepCommand(const SweepOptions& o, std::ostream& out, std::ostream& err) {
         const auto points = expandSweep(spec); // bad keys and values fail before any run
         const fs::path dir = outputDir(o.out_dir, spec.base.name, "sweep");
         out << "sweep of " << spec.base.name << ": " << points.size() << " points, " << spec.warmup
-            << " warm-up + " << spec.steps << " measured steps each -> " << dir.string() << "\n";
+            << " warm-up + " << spec.steps << " measured steps each, " << spec.repeat
+            << (spec.repeat == 1 ? " round" : " interleaved rounds") << " -> " << dir.string()
+            << "\n";
         ProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO));
         TrainerPointRunner runner(o.progress ? &printer : nullptr);
         CancelRegistration cancel([&runner] { runner.requestCancel(); });
         const auto result =
             runSweep(spec, runner, dir, [&](const SweepRow& row, const auto& so_far) {
-                out << "[" << row.point.index + 1 << "/" << points.size() << "] "
-                    << row.point.label() << ": " << resultSummary(row.result) << "\n"
-                    << std::flush;
+                if (so_far.rounds <= 1)
+                    out << "[" << row.point.index + 1 << "/" << points.size() << "] "
+                        << row.point.label() << ": " << resultSummary(row.result) << "\n";
+                else
+                    out << "round " << so_far.rounds << ", " << row.point.label() << ": "
+                        << (std::isfinite(row.round_images_per_sec.back())
+                                ? fixed(row.round_images_per_sec.back(), 1) + " images/s"
+                                : std::string("failed"))
+                        << "\n";
+                out << std::flush;
                 writeSweepReport(so_far, dir);
             });
+        writeSweepReport(result, dir); // with the intervals of the last round
         out << "\n" << sweepTable(result);
         const std::string charts =
             chartFiles(out, {sweep_files::kThroughputPng, sweep_files::kMemoryPng});
@@ -121,11 +137,15 @@ int ladderCommand(const LadderOptions& o, std::ostream& out, std::ostream& err) 
         spec.warmup = o.warmup;
         spec.val_batches = o.val_batches;
         spec.keep_margin = o.margin;
+        spec.rounds = o.rounds;
+        spec.max_rounds = std::max(o.max_rounds, o.rounds);
+        spec.confidence = o.confidence;
         const auto context = probeLadderContext(spec.base.device);
         const fs::path dir = outputDir(o.out_dir, spec.base.name, "ladder");
         out << "optimization ladder for " << spec.base.name << " on " << spec.base.device << ": "
-            << spec.warmup << " warm-up + " << spec.steps << " measured steps per rung -> "
-            << dir.string() << "\n";
+            << spec.warmup << " warm-up + " << spec.steps << " measured steps per run, "
+            << spec.rounds << "-" << spec.max_rounds
+            << " rounds per rung interleaved with the best so far -> " << dir.string() << "\n";
         ProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO));
         TrainerPointRunner runner(o.progress ? &printer : nullptr);
         CancelRegistration cancel([&runner] { runner.requestCancel(); });
@@ -279,6 +299,7 @@ int compareCommand(const CompareOptions& o, std::ostream& out, std::ostream& err
         std::vector<fs::path> dirs(o.runs.begin(), o.runs.end());
         const auto runs = loadComparedRuns(dirs);
         out << comparisonText(runs);
+        if (runs.size() > 1) out << compareNoiseNote(runToRunNoise(runs)) << "\n";
         for (const auto& r : runs)
             for (const auto& a : r.advice)
                 out << r.label << " [" << toString(a.severity) << "] " << a.rule << ": "

@@ -21,16 +21,22 @@ struct SweepOptions {
     int64_t warmup = 5;
     bool validate = false; // also measure validation accuracy per point
     double memory_margin = 0.9;
+    int repeat = 3;        // rounds, for an interval per point
+    double budget_min = 0; // no round starts that would end past this (0 = none)
+    double confidence = 0.95;
     std::string out_dir; // empty: runs/<time>-<name>-sweep
     bool progress = true;
 };
 
 struct LadderOptions {
     ConfigSource source;
-    int64_t steps = 30;
+    int64_t steps = 20;
     int64_t warmup = 5;
     int64_t val_batches = 10;
     double margin = 0.03;
+    int rounds = 3;     // rounds per comparison, at least
+    int max_rounds = 5; // at most, while the interval straddles the margin
+    double confidence = 0.95;
     std::string out_dir; // empty: runs/<time>-<name>-ladder
     bool progress = true;
 };

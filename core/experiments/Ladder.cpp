@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include <torch/torch.h>
 
@@ -141,31 +142,111 @@ std::string signedPercent(double gain) {
     return text;
 }
 
-// Fills speedup, gain, kept and decision of a measured rung.
-void decide(RungRow& row, const LadderResult& so_far, double margin) {
-    const auto& r = row.result;
-    const double ips = r.summary.median_images_per_sec;
-    if (r.outcome != PointOutcome::Completed) {
-        row.decision = std::string("dropped: ") +
-                       (r.outcome == PointOutcome::OutOfMemory ? "out of memory" : "run failed");
+std::string marginText(double margin) {
+    char text[16];
+    std::snprintf(text, sizeof(text), "%.0f%%", margin * 100);
+    return text;
+}
+
+// The step phases a rung's change can shorten, and their name; none for
+// changes that act on the whole step (a larger batch).
+struct PhaseLimit {
+    const char* name = nullptr;
+    double ms = 0;
+};
+
+PhaseLimit phaseLimit(const std::string& rung, const PhaseTimes& p) {
+    if (rung == "workers") return {"data phase", p.data_ms};
+    if (rung == "pin-memory") return {"copy phase", p.copy_ms};
+    if (rung == "channels-last" || rung == "bf16" || rung == "fp16" || rung == "cudnn-benchmark" ||
+        rung == "threads")
+        return {"compute (forward, backward and optimizer)",
+                p.forward_ms + p.backward_ms + p.optimizer_ms};
+    return {};
+}
+
+// Why a gain this large cannot come from the change: removing a phase of
+// share s entirely speeds the step up by 1 / (1 - s) at most. Empty when it can.
+std::string implausibility(const RungRow& row, const RunSummary& best) {
+    const PhaseLimit limit = phaseLimit(row.id, best.median_phases);
+    const double step = best.median_step_ms;
+    // Runs without a step breakdown (all phases 0) say nothing about phases.
+    if (!limit.name || step <= 0 || best.median_phases.total() <= 0 || !row.interval.hasInterval())
+        return {};
+    const double share = std::clamp(limit.ms / step, 0.0, 1.0);
+    const double ceiling =
+        share >= 1 ? std::numeric_limits<double>::infinity() : share / (1 - share);
+    if (row.interval.low <= ceiling) return {};
+    char text[256];
+    std::snprintf(text, sizeof(text),
+                  "the %s is %.2f ms of a %.2f ms step, so removing it entirely gains at most %s",
+                  limit.name, limit.ms, step, signedPercent(ceiling).c_str());
+    return text;
+}
+
+// Why a run cannot be compared: empty when it can. The loss counts for
+// candidates only: a baseline whose loss diverges still has a speed.
+std::string failureOf(const PointResult& r, bool loss_matters) {
+    if (r.outcome == PointOutcome::OutOfMemory) return "out of memory";
+    if (r.outcome != PointOutcome::Completed) return "run failed";
+    if (loss_matters && !std::isfinite(r.summary.final_train_loss))
+        return "the training loss became NaN/inf";
+    return {};
+}
+
+std::vector<double> imagesPerSec(const std::vector<LadderRound>& rounds, bool candidate) {
+    std::vector<double> out;
+    for (const auto& r : rounds)
+        out.push_back((candidate ? r.candidate : r.reference).summary.median_images_per_sec);
+    return out;
+}
+
+// The candidate's run whose images/s is the median of its rounds.
+PointResult representative(const std::vector<LadderRound>& rounds) {
+    std::vector<const PointResult*> runs;
+    for (const auto& r : rounds)
+        runs.push_back(&r.candidate);
+    std::sort(runs.begin(), runs.end(), [](const PointResult* a, const PointResult* b) {
+        return a->summary.median_images_per_sec < b->summary.median_images_per_sec;
+    });
+    return *runs[(runs.size() - 1) / 2];
+}
+
+// True once more rounds cannot change the decision.
+bool decisive(const GainInterval& g, double margin) {
+    return g.clearlyAbove(margin) || (g.hasInterval() && g.high <= margin);
+}
+
+// Fills speedup, gain, interval, kept and decision of a measured rung.
+void decide(RungRow& row, const LadderResult& so_far, const RunSummary& best,
+            const std::string& failure, double margin) {
+    if (!failure.empty()) {
+        row.decision = "dropped: " + failure;
         return;
     }
-    if (std::isnan(r.summary.final_train_loss) || std::isinf(r.summary.final_train_loss)) {
-        row.decision = "dropped: the training loss became NaN/inf";
-        return;
-    }
+    const double ips = row.level.value;
     row.speedup = so_far.baseline_images_per_sec > 0 ? ips / so_far.baseline_images_per_sec : 0;
-    row.gain = so_far.best_images_per_sec > 0 ? ips / so_far.best_images_per_sec - 1 : 0;
-    char margin_text[16];
-    std::snprintf(margin_text, sizeof(margin_text), "%.0f%%", margin * 100);
-    if (row.gain > margin) {
+    row.gain = row.interval.gain;
+    const std::string rounds =
+        std::to_string(row.interval.rounds) + (row.interval.rounds == 1 ? " round" : " rounds");
+    row.implausible = implausibility(row, best);
+    if (!row.implausible.empty()) {
+        row.decision = "dropped: " + formatGain(row.interval) + " is more than the change can " +
+                       "give (" + row.implausible + "): noise or a side effect, " + rounds;
+    } else if (row.interval.clearlyAbove(margin)) {
         row.kept = true;
-        row.decision = "kept: " + signedPercent(row.gain) + " over the best so far";
-    } else if (row.gain >= 0) {
-        row.decision =
-            "dropped: " + signedPercent(row.gain) + " is within the " + margin_text + " margin";
+        row.decision = "kept: " + formatGain(row.interval) + " over the best so far, " + rounds;
+    } else if (row.interval.clearlyBelow(0)) {
+        row.decision = "dropped: " + formatGain(row.interval) + " (slower), " + rounds;
+    } else if (row.interval.low >= -margin && row.interval.high <= margin) {
+        row.decision = "dropped: " + formatGain(row.interval) + " is within the " +
+                       marginText(margin) + " margin, " + rounds;
+    } else if (row.interval.withinNoise()) {
+        row.decision = "dropped: no measurable effect (gain " + formatGainRange(row.interval) +
+                       ", " + rounds + ")";
     } else {
-        row.decision = "dropped: " + signedPercent(row.gain) + " (slower)";
+        row.decision = "dropped: " + formatGain(row.interval) + " does not clear the " +
+                       marginText(margin) + " margin, " + rounds;
     }
 }
 
@@ -201,35 +282,139 @@ LadderContext probeLadderContext(const std::string& device) {
     return c;
 }
 
-LadderResult runLadder(const LadderSpec& spec, const LadderContext& context, PointRunner& runner,
-                       const std::filesystem::path& out_dir, const LadderProgress& progress) {
+namespace {
+
+struct Comparison {
+    std::vector<LadderRound> rounds; // complete rounds
+    std::string failure;             // why it stopped early, empty when it did not
+    PointResult failed_run;          // the run that stopped it
+    // The user cancelled. A round cut short leaves its first run here when
+    // that was the reference (the baseline keeps it as its measurement).
+    bool cancelled = false;
+    std::vector<PointResult> unpaired_reference;
+};
+
+// Rounds of (reference, candidate) in alternating order, so that a drift of
+// the machine's speed during the comparison falls on both equally.
+Comparison compareRounds(const LadderSpec& spec, PointRunner& runner,
+                         const ExperimentConfig& reference, const ExperimentConfig& candidate,
+                         const std::filesystem::path& dir, bool candidate_loss_matters) {
+    Comparison c;
+    // Runs one side of a round; false (and the comparison's failure) when it failed.
+    auto run = [&](const ExperimentConfig& config, const std::string& name, bool is_candidate,
+                   PointResult& into) {
+        into = runner.run(
+            measuredRunConfig(config, spec.steps, spec.warmup, true, spec.val_batches), dir / name);
+        const std::string failure = failureOf(into, is_candidate && candidate_loss_matters);
+        if (failure.empty()) return true;
+        c.failure = is_candidate ? failure
+                                 : "the best configuration failed on its re-run (" + failure + ")";
+        c.failed_run = into;
+        return false;
+    };
+    for (int r = 0; r < spec.max_rounds; ++r) {
+        const std::string round_no = std::to_string(r + 1);
+        LadderRound round;
+        auto reference_side = [&] {
+            return run(reference, "best_" + round_no, false, round.reference);
+        };
+        auto candidate_side = [&] {
+            return run(candidate, "candidate_" + round_no, true, round.candidate);
+        };
+        const bool reference_first = r % 2 == 0;
+        if (runner.cancelled()) break;
+        if (!(reference_first ? reference_side() : candidate_side())) return c;
+        if (runner.cancelled()) {
+            if (reference_first) c.unpaired_reference.push_back(round.reference);
+            break;
+        }
+        if (!(reference_first ? candidate_side() : reference_side())) return c;
+        c.rounds.push_back(round);
+        if (r + 1 < spec.rounds) continue;
+        const GainInterval g = pairedGain(imagesPerSec(c.rounds, false),
+                                          imagesPerSec(c.rounds, true), spec.confidence);
+        if (decisive(g, spec.keep_margin)) break;
+    }
+    c.cancelled = runner.cancelled();
+    return c;
+}
+
+void checkSpec(const LadderSpec& spec) {
     if (spec.steps < 1) throw ConfigError("--steps must be at least 1");
     if (spec.warmup < 0) throw ConfigError("--warmup must not be negative");
     if (!(spec.keep_margin >= 0)) throw ConfigError("--margin must not be negative");
+    if (spec.rounds < 2)
+        throw ConfigError("--rounds must be at least 2: one round gives no interval, so noise "
+                          "would pass for a gain");
+    if (spec.max_rounds < spec.rounds)
+        throw ConfigError("--max-rounds (" + std::to_string(spec.max_rounds) +
+                          ") must be at least --rounds (" + std::to_string(spec.rounds) + ")");
+    if (!(spec.confidence > 0 && spec.confidence < 1))
+        throw ConfigError("--confidence must lie between 0 and 1 (e.g. 0.9)");
+}
+
+// The baseline against itself: its level and the noise floor.
+RungRow runBaseline(const LadderSpec& spec, PointRunner& runner, const std::filesystem::path& dir,
+                    LadderResult& result) {
+    LadderSpec floor_spec = spec;
+    floor_spec.max_rounds = spec.rounds; // a fixed number of rounds: nothing to decide
+    const Comparison c = compareRounds(floor_spec, runner, spec.base, spec.base, dir, false);
+    RungRow base;
+    base.id = base.title = "baseline";
+    base.ran = true;
+    base.config = spec.base;
+    base.rounds = c.rounds;
+    if (!c.failure.empty()) {
+        base.result = c.failed_run;
+        base.decision = "baseline failed: " + base.result.message;
+        return base;
+    }
+    if (c.rounds.empty() && c.unpaired_reference.empty()) {
+        base.ran = false;
+        base.result.outcome = PointOutcome::Skipped;
+        base.result.message = base.skip_reason = kNotRunCancelled;
+        base.decision = "skipped";
+        return base;
+    }
+    std::vector<double> all = imagesPerSec(c.rounds, false);
+    for (double v : imagesPerSec(c.rounds, true))
+        all.push_back(v);
+    for (const auto& run : c.unpaired_reference)
+        all.push_back(run.summary.median_images_per_sec);
+    base.level = repeatedLevel(all, spec.confidence);
+    base.result = c.rounds.empty() ? c.unpaired_reference.front() : representative(c.rounds);
+    result.noise_floor =
+        pairedGain(imagesPerSec(c.rounds, false), imagesPerSec(c.rounds, true), spec.confidence);
+    result.baseline_images_per_sec = result.best_images_per_sec = base.level.value;
+    base.speedup = 1;
+    base.kept = true;
+    base.decision = result.noise_floor.hasInterval()
+                        ? "baseline; two runs of it differ by " + formatGain(result.noise_floor)
+                        : "baseline; cancelled before its noise floor was measured";
+    return base;
+}
+
+} // namespace
+
+LadderResult runLadder(const LadderSpec& spec, const LadderContext& context, PointRunner& runner,
+                       const std::filesystem::path& out_dir, const LadderProgress& progress) {
+    checkSpec(spec);
     LadderResult result;
     result.spec = spec;
     result.context = context;
-    auto measured = [&](const ExperimentConfig& c) {
-        return measuredRunConfig(c, spec.steps, spec.warmup, true, spec.val_batches);
-    };
-    const auto issues = validateConfig(measured(spec.base));
+    const auto issues = validateConfig(
+        measuredRunConfig(spec.base, spec.steps, spec.warmup, true, spec.val_batches));
     if (!issues.empty()) throw ConfigError("experiment \"" + spec.base.name + "\"", issues);
 
-    RungRow base{"baseline", "baseline", "", true, "", {}, 0, 0, true, "baseline", spec.base};
-    base.result = runner.run(measured(spec.base), out_dir / runDirName(0, "baseline"));
-    const bool ok = base.result.outcome == PointOutcome::Completed;
-    result.baseline_images_per_sec = result.best_images_per_sec =
-        ok ? base.result.summary.median_images_per_sec : 0;
-    base.speedup = ok ? 1 : 0;
-    base.kept = ok;
-    base.decision = ok ? "baseline" : "baseline failed: " + base.result.message;
     result.best = spec.base;
-    result.rows.push_back(base);
+    result.rows.push_back(runBaseline(spec, runner, out_dir / runDirName(0, "baseline"), result));
     if (progress) progress(result.rows.back(), result);
     size_t best_index = 0;
     for (size_t i = 0; i < rungs().size(); ++i) {
         const auto& def = rungs()[i];
-        RungRow row{def.id, def.title, "", false, "", {}, 0, 0, false, "", {}};
+        RungRow row;
+        row.id = def.id;
+        row.title = def.title;
         const RungPlan plan =
             result.baseline_failed() ? skip("not run: the baseline failed")
             : runner.cancelled()
@@ -240,8 +425,26 @@ LadderResult runLadder(const LadderSpec& spec, const LadderContext& context, Poi
         row.config = plan.config;
         if (plan.skip_reason.empty()) {
             row.ran = true;
-            row.result = runner.run(measured(plan.config), out_dir / runDirName(i + 1, def.id));
-            decide(row, result, spec.keep_margin);
+            const Comparison c = compareRounds(spec, runner, result.best, plan.config,
+                                               out_dir / runDirName(i + 1, def.id), true);
+            row.rounds = c.rounds;
+            if (c.failure.empty() && c.rounds.empty()) {
+                row.ran = false; // cancelled before a whole round
+                row.skip_reason = kNotRunCancelled;
+                row.result.outcome = PointOutcome::Skipped;
+                row.result.message = kNotRunCancelled;
+                row.decision = "skipped";
+            } else if (c.failure.empty()) {
+                row.interval = pairedGain(imagesPerSec(c.rounds, false),
+                                          imagesPerSec(c.rounds, true), spec.confidence);
+                row.level = repeatedLevel(imagesPerSec(c.rounds, true), spec.confidence);
+                row.result = representative(c.rounds);
+            } else {
+                row.result = c.failed_run;
+            }
+            if (row.ran)
+                decide(row, result, result.rows[best_index].result.summary, c.failure,
+                       spec.keep_margin);
         } else {
             row.result.outcome = PointOutcome::Skipped;
             row.result.message = plan.skip_reason;
@@ -249,7 +452,7 @@ LadderResult runLadder(const LadderSpec& spec, const LadderContext& context, Poi
         }
         if (row.kept) {
             result.best = plan.config;
-            result.best_images_per_sec = row.result.summary.median_images_per_sec;
+            result.best_images_per_sec = row.level.value;
             best_index = result.rows.size();
         }
         result.rows.push_back(std::move(row));

@@ -1,6 +1,7 @@
 #include "experiments/LadderReport.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <sstream>
 
@@ -17,9 +18,14 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const std::vector<std::string> kHeaders = {"rung",     "change",  "status",     "images/s",
-                                           "speed-up", "step ms", "memory MiB", "accuracy",
-                                           "kept",     "decision"};
+const std::vector<std::string> kHeaders = {
+    "rung",    "change",     "status",   "images/s", "gain (interval)", "speed-up",
+    "step ms", "memory MiB", "accuracy", "kept",     "decision"};
+
+std::string gainCell(const RungRow& row) {
+    if (row.id == "baseline" || row.interval.rounds == 0) return "-";
+    return formatGain(row.interval);
+}
 
 TableRows rows(const LadderResult& r) {
     TableRows out;
@@ -27,8 +33,8 @@ TableRows rows(const LadderResult& r) {
         const auto& s = row.result.summary;
         const bool measured = row.ran && s.steps_completed > 0;
         out.push_back({row.title, row.change.empty() ? "-" : row.change,
-                       toString(row.result.outcome),
-                       measured ? fixed(s.median_images_per_sec, 1) : "-",
+                       toString(row.result.outcome), measured ? fixed(row.imagesPerSec(), 1) : "-",
+                       measured ? gainCell(row) : "-",
                        measured && row.speedup > 0 ? speedup(row.speedup) : "-",
                        measured ? fixed(s.median_step_ms, 2) : "-", mib(row.result.memory_bytes),
                        measured ? percent(row.result.accuracy()) : "-", row.kept ? "yes" : "no",
@@ -56,24 +62,41 @@ std::string ladderVerdict(const LadderResult& r) {
     return out.str();
 }
 
+std::string noiseFloorLine(const LadderResult& r) {
+    const GainInterval& f = r.noise_floor;
+    if (!f.hasInterval()) return "Noise floor: not measured (the baseline did not complete).";
+    char spread[32];
+    std::snprintf(spread, sizeof(spread), "%.1f%%", f.spread * 100);
+    return "Noise floor: the baseline against itself over " + std::to_string(f.rounds) +
+           " rounds: " + formatGain(f) + ", per-round spread " + spread +
+           " (standard deviation of the log ratios).";
+}
+
 std::string ladderTable(const LadderResult& result) {
-    return plainTable(kHeaders, rows(result));
+    return plainTable(kHeaders, rows(result)) + noiseFloorLine(result) + "\n";
 }
 
 std::string ladderMarkdown(const LadderResult& r) {
     std::ostringstream out;
     out << "# Optimization ladder: " << r.spec.base.name << "\n\n"
-        << "Each rung adds one change on top of the best configuration so far and runs "
+        << "Each rung adds one change on top of the best configuration so far. Every run has "
         << r.spec.warmup << " warm-up + " << r.spec.steps << " measured steps on "
         << r.spec.base.device << " (model " << r.spec.base.model << ", dataset "
-        << r.spec.base.dataset << ", batch " << r.spec.base.batch_size << "). A rung is kept "
-        << "when its median images/s beats the best so far by more than "
-        << fixed(r.spec.keep_margin * 100, 0) << "%. Accuracy is measured on "
+        << r.spec.base.dataset << ", batch " << r.spec.base.batch_size << "). A rung runs in "
+        << "rounds interleaved with the best configuration so far (best then candidate, then "
+        << "the other way round), " << r.spec.rounds << " to " << r.spec.max_rounds
+        << " rounds: more while the gain's interval straddles the margin. The gain is the "
+        << "geometric mean of the per-round ratios with its " << fixed(r.spec.confidence * 100, 0)
+        << "% interval (Student's t over the rounds). A rung is kept only when the whole "
+        << "interval lies above the " << fixed(r.spec.keep_margin * 100, 0)
+        << "% margin and the gain is not more than the phase the change acts on allows.\n\n"
+        << noiseFloorLine(r) << "\n\nAccuracy is measured on "
         << (r.spec.val_batches > 0 ? std::to_string(r.spec.val_batches) + " validation batches"
                                    : std::string("the validation split"))
         << " after the same number of steps (the larger-batch rung sees more images in them).\n\n"
-        << markdownTable(kHeaders, rows(r),
-                         {"images/s", "speed-up", "step ms", "memory MiB", "accuracy"})
+        << markdownTable(
+               kHeaders, rows(r),
+               {"images/s", "gain (interval)", "speed-up", "step ms", "memory MiB", "accuracy"})
         << "\n"
         << ladderVerdict(r) << "\n\n"
         << chartMarkdown("images/s per rung", ladder_files::kThroughputPng) << "\n";
@@ -82,15 +105,23 @@ std::string ladderMarkdown(const LadderResult& r) {
 
 std::string ladderCsv(const LadderResult& r) {
     std::ostringstream out;
-    out << "rung,title,change,status,images_per_sec,speedup,gain,median_step_ms,data_ms,"
-           "memory_bytes,accuracy,final_train_loss,kept,decision,run_dir\n";
+    out << "rung,title,change,status,images_per_sec,images_per_sec_low,images_per_sec_high,"
+           "speedup,gain,gain_low,gain_high,rounds,spread,confidence,median_step_ms,data_ms,"
+           "copy_ms,forward_ms,backward_ms,optimizer_ms,memory_bytes,accuracy,final_train_loss,"
+           "kept,implausible,decision,run_dir\n";
     for (const auto& row : r.rows) {
         const auto& s = row.result.summary;
+        const auto& p = s.median_phases;
+        // The baseline's interval is the noise floor's.
+        const GainInterval& g = row.id == "baseline" ? r.noise_floor : row.interval;
         out << row.id << ',' << csvField(row.title) << ',' << csvField(row.change) << ','
-            << toString(row.result.outcome) << ',' << s.median_images_per_sec << ',' << row.speedup
-            << ',' << row.gain << ',' << s.median_step_ms << ',' << s.median_phases.data_ms << ','
-            << row.result.memory_bytes << ',' << row.result.accuracy() << ',' << s.final_train_loss
-            << ',' << (row.kept ? 1 : 0) << ','
+            << toString(row.result.outcome) << ',' << row.imagesPerSec() << ',' << row.level.low
+            << ',' << row.level.high << ',' << row.speedup << ',' << g.gain << ',' << g.low << ','
+            << g.high << ',' << g.rounds << ',' << g.spread << ',' << g.confidence << ','
+            << s.median_step_ms << ',' << p.data_ms << ',' << p.copy_ms << ',' << p.forward_ms
+            << ',' << p.backward_ms << ',' << p.optimizer_ms << ',' << row.result.memory_bytes
+            << ',' << row.result.accuracy() << ',' << s.final_train_loss << ','
+            << (row.kept ? 1 : 0) << ',' << csvField(row.implausible) << ','
             << csvField(row.ran ? row.decision : row.skip_reason) << ','
             << csvField(row.result.run_dir.string()) << '\n';
     }
@@ -106,9 +137,15 @@ chart::BarChart ladderThroughputChart(const LadderResult& r) {
     for (const auto& row : r.rows) {
         c.categories.push_back(row.id);
         const bool measured = row.ran && row.result.outcome == PointOutcome::Completed;
-        const double ips = measured ? row.result.summary.median_images_per_sec : kNaN;
+        const double ips = measured ? row.imagesPerSec() : kNaN;
         kept.values.push_back(row.kept ? ips : kNaN);
         dropped.values.push_back(row.kept ? kNaN : ips);
+        // Error bars: half the interval of the rung's images/s over its rounds
+        // (t over log values, so nearly symmetric at these spreads).
+        const double error =
+            measured && row.level.confidence > 0 ? (row.level.high - row.level.low) / 2 : kNaN;
+        kept.errors.push_back(row.kept ? error : kNaN);
+        dropped.errors.push_back(row.kept ? kNaN : error);
         // One label per rung, on whichever bar it has; rungs without a bar say why.
         std::string label = !measured         ? (row.ran ? "failed" : "skipped")
                             : row.speedup > 0 ? fixed(ips, 1) + "\n" + speedup(row.speedup)

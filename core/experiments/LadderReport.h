@@ -13,6 +13,8 @@ namespace ts {
 std::string ladderTable(const LadderResult& result);
 std::string ladderCsv(const LadderResult& result);
 std::string ladderMarkdown(const LadderResult& result);
+// One line: how much two runs of the baseline differ (the noise floor).
+std::string noiseFloorLine(const LadderResult& result);
 // One line: the best combination and its speed-up over the baseline.
 std::string ladderVerdict(const LadderResult& result);
 

@@ -140,6 +140,36 @@ ReportKind reportKind(const fs::path& dir) {
     return ReportKind::None;
 }
 
+namespace {
+
+// The rounds columns (sweeps written before rounds existed have none).
+void readSweepRounds(const Columns& c, const std::vector<std::string>& row, SweepRow& r,
+                     SweepResult& result) {
+    if (!c.has("rounds")) return;
+    std::istringstream values(c.text(row, "round_images_per_sec"));
+    for (std::string v; values >> v;)
+        r.round_images_per_sec.push_back(v == "nan" ? std::numeric_limits<double>::quiet_NaN()
+                                                    : std::strtod(v.c_str(), nullptr));
+    result.rounds = std::max(result.rounds, int(r.round_images_per_sec.size()));
+    r.level.value = r.result.summary.median_images_per_sec;
+    r.level.low = c.number(row, "images_per_sec_low");
+    r.level.high = c.number(row, "images_per_sec_high");
+    r.level.samples = int(c.integer(row, "rounds"));
+    r.level.confidence = c.number(row, "confidence");
+    r.best = c.text(row, "best") == "1";
+    if (r.level.samples > 1 && !r.best) {
+        r.vs_best.gain = c.number(row, "gain_vs_best");
+        r.vs_best.low = c.number(row, "gain_vs_best_low");
+        r.vs_best.high = c.number(row, "gain_vs_best_high");
+        r.vs_best.rounds = r.level.samples;
+        r.vs_best.confidence = r.level.confidence;
+    }
+    result.spec.confidence = r.level.confidence > 0 ? r.level.confidence : result.spec.confidence;
+    result.spec.repeat = result.rounds;
+}
+
+} // namespace
+
 SweepResult parseSweepCsv(const std::string& text, const std::string& origin) {
     const auto rows = records(text, origin);
     const auto& header = rows.front();
@@ -171,6 +201,7 @@ SweepResult parseSweepCsv(const std::string& text, const std::string& origin) {
         r.point.dir_name = r.result.run_dir.filename().string();
         r.predicted_bytes = c.integer(row, "predicted_bytes");
         r.available_bytes = c.integer(row, "available_bytes");
+        readSweepRounds(c, row, r, result);
         result.rows.push_back(std::move(r));
     }
     return result;
@@ -196,6 +227,22 @@ LadderResult parseLadderCsv(const std::string& text, const std::string& origin) 
         r.speedup = c.number(row, "speedup");
         r.gain = c.number(row, "gain");
         r.kept = c.text(row, "kept") == "1";
+        // Ladders written before rounds existed have no interval columns.
+        if (c.has("rounds")) {
+            GainInterval& g = r.id == "baseline" ? result.noise_floor : r.interval;
+            g.gain = r.gain;
+            g.low = c.number(row, "gain_low");
+            g.high = c.number(row, "gain_high");
+            g.rounds = int(c.integer(row, "rounds"));
+            g.spread = c.number(row, "spread");
+            g.confidence = c.number(row, "confidence");
+            r.level.value = r.result.summary.median_images_per_sec;
+            r.level.low = c.number(row, "images_per_sec_low");
+            r.level.high = c.number(row, "images_per_sec_high");
+            r.level.confidence = r.level.high > r.level.low ? g.confidence : 0;
+            r.level.samples = g.rounds;
+            r.implausible = c.text(row, "implausible");
+        }
         const std::string decision = c.text(row, "decision");
         if (r.ran) {
             r.decision = decision;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "config/ConfigError.h"
@@ -186,8 +188,70 @@ std::vector<SweepPoint> expandSweep(const SweepSpec& spec) {
     return points;
 }
 
+namespace {
+
+// Levels, the best point and every point's gain against it.
+void summarizeRounds(const SweepSpec& spec, SweepResult& result) {
+    SweepRow* best = nullptr;
+    for (auto& row : result.rows) {
+        row.best = false;
+        row.vs_best = {};
+        row.level = repeatedLevel(row.round_images_per_sec, spec.confidence);
+        if (row.result.outcome == PointOutcome::Completed && row.level.samples > 0 &&
+            (!best || row.level.value > best->level.value))
+            best = &row;
+    }
+    if (!best) return;
+    best->best = true;
+    for (auto& row : result.rows)
+        if (&row != best && row.level.samples > 0)
+            row.vs_best =
+                pairedGain(best->round_images_per_sec, row.round_images_per_sec, spec.confidence);
+}
+
+// Runs the rounds after the first over the points that completed in it, in
+// reverse order every other round.
+void repeatRounds(const SweepSpec& spec, PointRunner& runner, const std::filesystem::path& out_dir,
+                  SweepResult& result, double first_round_s, const SweepProgress& progress) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    for (int round = 2; round <= spec.repeat; ++round) {
+        const double elapsed =
+            first_round_s + std::chrono::duration<double>(Clock::now() - start).count();
+        const double per_round = elapsed / (round - 1);
+        if (runner.cancelled() || (spec.budget_s > 0 && elapsed + per_round > spec.budget_s))
+            return;
+        std::vector<size_t> order;
+        for (size_t i = 0; i < result.rows.size(); ++i)
+            if (result.rows[i].result.outcome == PointOutcome::Completed) order.push_back(i);
+        if (round % 2 == 0) std::reverse(order.begin(), order.end());
+        result.rounds = round;
+        for (auto& row : result.rows) // a gap for each point until its run is in
+            row.round_images_per_sec.resize(size_t(round),
+                                            std::numeric_limits<double>::quiet_NaN());
+        for (size_t i : order) {
+            if (runner.cancelled()) return;
+            SweepRow& row = result.rows[i];
+            const PointResult r =
+                runner.run(row.point.config,
+                           out_dir / (row.point.dir_name + "_round" + std::to_string(round)));
+            if (r.outcome == PointOutcome::Completed)
+                row.round_images_per_sec.back() = r.summary.median_images_per_sec;
+            summarizeRounds(spec, result); // so that reports written mid-way show the rounds
+            if (progress) progress(row, result);
+        }
+    }
+}
+
+} // namespace
+
 SweepResult runSweep(const SweepSpec& spec, PointRunner& runner,
                      const std::filesystem::path& out_dir, const SweepProgress& progress) {
+    if (spec.repeat < 1) throw ConfigError("--repeat must be at least 1");
+    if (!(spec.budget_s >= 0)) throw ConfigError("--budget must not be negative");
+    if (!(spec.confidence > 0 && spec.confidence < 1))
+        throw ConfigError("--confidence must lie between 0 and 1 (e.g. 0.95)");
+    const auto start = std::chrono::steady_clock::now();
     SweepResult result;
     result.spec = spec;
     for (const auto& point : expandSweep(spec)) {
@@ -198,9 +262,17 @@ SweepResult runSweep(const SweepSpec& spec, PointRunner& runner,
         } else if (row.result.outcome != PointOutcome::Skipped) {
             row.result = runner.run(point.config, out_dir / point.dir_name);
         }
+        row.round_images_per_sec.push_back(row.result.outcome == PointOutcome::Completed
+                                               ? row.result.summary.median_images_per_sec
+                                               : std::numeric_limits<double>::quiet_NaN());
         result.rows.push_back(std::move(row));
         if (progress) progress(result.rows.back(), result);
     }
+    result.rounds = 1;
+    repeatRounds(spec, runner, out_dir, result,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                 progress);
+    summarizeRounds(spec, result);
     return result;
 }
 

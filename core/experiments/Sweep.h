@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/NoiseInterval.h"
 #include "config/ExperimentConfig.h"
 #include "experiments/PointRunner.h"
 
@@ -28,6 +29,14 @@ struct SweepSpec {
     bool validate = false;       // also measure validation accuracy
     int64_t val_batches = 0;     // cap on validation batches (0 = config's)
     double memory_margin = 0.9;  // share of the free memory a point may be predicted to use
+    // Rounds: every point once per round, in alternating order (so a drift of
+    // the machine's speed falls on all points alike), for an interval per
+    // point. 1 = one run each, no interval.
+    int repeat = 1;
+    // Seconds the sweep may take (0 = no limit): no further round starts when
+    // the one before it says the next would end past this. The first always runs.
+    double budget_s = 0;
+    double confidence = kDefaultConfidence;
 };
 
 struct SweepPoint {
@@ -47,14 +56,30 @@ std::vector<SweepPoint> expandSweep(const SweepSpec& spec);
 
 struct SweepRow {
     SweepPoint point;
-    PointResult result;
+    PointResult result;          // the first round's run
     int64_t predicted_bytes = 0; // 0 = no prediction
     int64_t available_bytes = 0;
+    // Images/s of the point in each round (NaN where that round's run failed
+    // or did not run), the level over them, and the gain against the best
+    // point (paired by round). Without repeats: one value, no interval.
+    std::vector<double> round_images_per_sec;
+    LevelInterval level;
+    GainInterval vs_best;
+    bool best = false; // the point with the highest level
+    // Its level, else its first run's images/s.
+    double imagesPerSec() const {
+        return level.samples > 0 ? level.value : result.summary.median_images_per_sec;
+    }
+    // The gain against the best has an interval holding 0.
+    bool withinNoiseOfBest() const {
+        return !best && vs_best.hasInterval() && vs_best.withinNoise();
+    }
 };
 
 struct SweepResult {
     SweepSpec spec;
     std::vector<SweepRow> rows; // in run order
+    int rounds = 0;             // rounds run (the budget may stop before spec.repeat)
     size_t completed() const;
 };
 

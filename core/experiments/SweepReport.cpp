@@ -20,10 +20,21 @@ std::vector<std::string> headers(const SweepResult& r) {
     std::vector<std::string> h = {"point"};
     for (const auto& axis : r.spec.axes)
         h.push_back(axis.key);
-    for (const char* c : {"status", "images/s", "step ms", "data ms", "memory MiB", "predicted MiB",
-                          "steps", "note"})
+    for (const char* c : {"status", "images/s", "interval", "vs best", "step ms", "data ms",
+                          "memory MiB", "predicted MiB", "steps", "note"})
         h.push_back(c);
     return h;
+}
+
+std::string levelRange(const LevelInterval& l) {
+    if (l.confidence <= 0) return "-";
+    return fixed(l.low, 1) + " \u2026 " + fixed(l.high, 1);
+}
+
+std::string versusBest(const SweepRow& row) {
+    if (row.best) return "best";
+    if (!row.vs_best.hasInterval()) return "-";
+    return formatGain(row.vs_best) + (row.vs_best.withinNoise() ? " within noise" : "");
 }
 
 TableRows rows(const SweepResult& r) {
@@ -35,8 +46,11 @@ TableRows rows(const SweepResult& r) {
         for (const auto& kv : row.point.values)
             cells.push_back(kv.second);
         cells.push_back(toString(row.result.outcome));
-        cells.push_back(ran && s.steps_completed > 0 ? fixed(s.median_images_per_sec, 1) : "-");
-        cells.push_back(ran && s.steps_completed > 0 ? fixed(s.median_step_ms, 2) : "-");
+        const bool measured = ran && s.steps_completed > 0;
+        cells.push_back(measured ? fixed(row.imagesPerSec(), 1) : "-");
+        cells.push_back(measured ? levelRange(row.level) : "-");
+        cells.push_back(measured ? versusBest(row) : "-");
+        cells.push_back(measured ? fixed(s.median_step_ms, 2) : "-");
         cells.push_back(ran && s.steps_completed > 0 ? fixed(s.median_phases.data_ms, 2) : "-");
         cells.push_back(mib(row.result.memory_bytes));
         cells.push_back(mib(row.predicted_bytes));
@@ -58,8 +72,15 @@ std::vector<std::string> distinctValues(const SweepResult& r, size_t a) {
 }
 
 double imagesPerSec(const SweepRow& row) {
-    return row.result.outcome == PointOutcome::Completed ? row.result.summary.median_images_per_sec
-                                                         : kNaN;
+    return row.result.outcome == PointOutcome::Completed ? row.imagesPerSec() : kNaN;
+}
+
+// Half the interval of the point's images/s over its rounds (t over log
+// values: nearly symmetric at these spreads); NaN without one.
+double imagesPerSecError(const SweepRow& row) {
+    return row.result.outcome == PointOutcome::Completed && row.level.confidence > 0
+               ? (row.level.high - row.level.low) / 2
+               : kNaN;
 }
 
 double memoryMiB(const SweepRow& row) {
@@ -79,7 +100,8 @@ constexpr size_t kMaxValueLabels = 12;
 // One line per value of the second key (a single line without one); x is the
 // position of the first key's value, labelled with the value itself.
 chart::XyChart lineChart(const SweepResult& r, const std::string& title, const std::string& y_label,
-                         double (*value)(const SweepRow&), int label_decimals) {
+                         double (*value)(const SweepRow&), int label_decimals,
+                         double (*error)(const SweepRow&) = nullptr) {
     chart::XyChart c;
     c.title = title;
     if (r.spec.axes.empty()) return c;
@@ -96,13 +118,16 @@ chart::XyChart lineChart(const SweepResult& r, const std::string& title, const s
         s.name = groups[g].empty() ? y_label : r.spec.axes[1].key + "=" + groups[g];
         s.color = chart::paletteColor(g);
         for (size_t i = 0; i < xs.size(); ++i) {
-            double y = kNaN;
+            double y = kNaN, e = kNaN;
             for (const auto& row : r.rows)
                 if (row.point.values[0].second == xs[i] &&
-                    (groups[g].empty() || row.point.values[1].second == groups[g]))
+                    (groups[g].empty() || row.point.values[1].second == groups[g])) {
                     y = value(row);
+                    e = error ? error(row) : kNaN;
+                }
             s.xs.push_back(double(i));
             s.ys.push_back(y);
+            if (error) s.errors.push_back(e);
             if (labelled) s.point_labels.push_back(std::isnan(y) ? "" : fixed(y, label_decimals));
         }
         c.series.push_back(std::move(s));
@@ -112,8 +137,31 @@ chart::XyChart lineChart(const SweepResult& r, const std::string& title, const s
 
 } // namespace
 
+std::string sweepNoiseSentence(const SweepResult& r) {
+    if (r.rounds < 2)
+        return "Each point ran once: there is no interval, and differences of up to about 10% "
+               "between points can be noise on a shared machine (repeat with --repeat 3).";
+    std::ostringstream out;
+    out << "Each point ran " << r.rounds << " times, in rounds over all points in alternating "
+        << "order"
+        << (r.rounds < r.spec.repeat ? " (the time budget stopped the rounds early)" : "")
+        << ". images/s is the geometric mean over the rounds with its "
+        << fixed(r.spec.confidence * 100, 0) << "% interval; \"vs best\" is the gain against the "
+        << "fastest point, paired by round, and says \"within noise\" where its interval holds 0.";
+    std::string within;
+    for (const auto& row : r.rows)
+        if (row.withinNoiseOfBest()) within += (within.empty() ? "" : ", ") + row.point.label();
+    for (const auto& row : r.rows)
+        if (row.best)
+            out << " Fastest: " << row.point.label() << " (" << fixed(row.imagesPerSec(), 1)
+                << " images/s)"
+                << (within.empty() ? "; every other point is measurably slower."
+                                   : "; not measurably different from it: " + within + ".");
+    return out.str();
+}
+
 std::string sweepTable(const SweepResult& result) {
-    return plainTable(headers(result), rows(result));
+    return plainTable(headers(result), rows(result)) + sweepNoiseSentence(result) + "\n";
 }
 
 std::string sweepMarkdown(const SweepResult& result) {
@@ -126,10 +174,11 @@ std::string sweepMarkdown(const SweepResult& result) {
         << " measured steps per point on " << result.spec.base.device << " ("
         << result.spec.base.precision << "); " << result.completed() << " of " << result.rows.size()
         << " points completed. Memory is what each point needed above the "
-        << "idle process (peak device allocation on CUDA, resident-set growth on the host).\n\n";
-    out << markdownTable(
-        headers(result), rows(result),
-        {"images/s", "step ms", "data ms", "memory MiB", "predicted MiB", "steps"});
+        << "idle process (peak device allocation on CUDA, resident-set growth on the host).\n\n"
+        << sweepNoiseSentence(result) << "\n\n";
+    out << markdownTable(headers(result), rows(result),
+                         {"images/s", "interval", "vs best", "step ms", "data ms", "memory MiB",
+                          "predicted MiB", "steps"});
     out << "\n"
         << chartMarkdown("images/s", sweep_files::kThroughputPng) << "\n\n"
         << chartMarkdown("memory", sweep_files::kMemoryPng) << "\n";
@@ -141,7 +190,9 @@ std::string sweepCsv(const SweepResult& result) {
     out << "point";
     for (const auto& axis : result.spec.axes)
         out << ',' << csvField(axis.key);
-    out << ",status,images_per_sec,median_step_ms,data_ms,copy_ms,forward_ms,backward_ms,"
+    out << ",status,images_per_sec,images_per_sec_low,images_per_sec_high,rounds,round_images_"
+           "per_sec,best,gain_vs_best,gain_vs_best_low,gain_vs_best_high,confidence,"
+           "median_step_ms,data_ms,copy_ms,forward_ms,backward_ms,"
            "optimizer_ms,memory_bytes,predicted_bytes,available_bytes,peak_rss_bytes,"
            "peak_device_bytes,peak_tensor_bytes,steps,accuracy,message,run_dir\n";
     for (const auto& row : result.rows) {
@@ -150,7 +201,13 @@ std::string sweepCsv(const SweepResult& result) {
         out << row.point.index;
         for (const auto& kv : row.point.values)
             out << ',' << csvField(kv.second);
-        out << ',' << toString(row.result.outcome) << ',' << s.median_images_per_sec << ','
+        std::string rounds;
+        for (double v : row.round_images_per_sec)
+            rounds += (rounds.empty() ? "" : " ") + (std::isfinite(v) ? fixed(v, 3) : "nan");
+        out << ',' << toString(row.result.outcome) << ',' << row.imagesPerSec() << ','
+            << row.level.low << ',' << row.level.high << ',' << row.level.samples << ','
+            << csvField(rounds) << ',' << (row.best ? 1 : 0) << ',' << row.vs_best.gain << ','
+            << row.vs_best.low << ',' << row.vs_best.high << ',' << row.level.confidence << ','
             << s.median_step_ms << ',' << p.data_ms << ',' << p.copy_ms << ',' << p.forward_ms
             << ',' << p.backward_ms << ',' << p.optimizer_ms << ',' << row.result.memory_bytes
             << ',' << row.predicted_bytes << ',' << row.available_bytes << ',' << s.peak_rss_bytes
@@ -164,7 +221,7 @@ std::string sweepCsv(const SweepResult& result) {
 chart::XyChart sweepThroughputChart(const SweepResult& result) {
     const std::string key = result.spec.axes.empty() ? "" : result.spec.axes[0].key;
     return lineChart(result, result.spec.base.name + ": images/s by " + key, "images/s",
-                     imagesPerSec, 1);
+                     imagesPerSec, 1, imagesPerSecError);
 }
 
 chart::XyChart sweepMemoryChart(const SweepResult& result) {

@@ -13,6 +13,9 @@ namespace ts {
 std::string sweepTable(const SweepResult& result);
 std::string sweepCsv(const SweepResult& result);
 std::string sweepMarkdown(const SweepResult& result);
+// How often each point ran, what the intervals are, and which points are not
+// measurably slower than the fastest.
+std::string sweepNoiseSentence(const SweepResult& result);
 
 // The report's charts; the memory one adds the predicted need of points the
 // memory guard skipped (hollow markers) on a one-key sweep.

@@ -67,6 +67,8 @@ struct XySeries {
     std::vector<double> marker_sizes;
     bool dashed = false;         // the line
     bool hollow_markers = false; // rings instead of discs: predicted, not measured
+    // Optional, one per point: half-height of an error bar (NaN = none).
+    std::vector<double> errors;
 };
 
 struct XyChart {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -10,6 +11,7 @@
 #include "analysis/OpTableFormat.h"
 #include "config/ConfigJson.h"
 #include "report/ChartRenderer.h"
+#include "report/CompareNoise.h"
 #include "report/CompareRuns.h"
 #include "report/MarkdownTable.h"
 
@@ -22,6 +24,8 @@ struct MetricRow {
     std::string name;
     Metric value;
     int digits;
+    // The per-step figure behind it, for an interval; none for run-level figures.
+    std::optional<StepMetric> steps = std::nullopt;
 };
 
 const std::vector<MetricRow>& metricRows() {
@@ -31,18 +35,23 @@ const std::vector<MetricRow>& metricRows() {
     auto mibOf = [](int64_t b) { return b > 0 ? double(b) / (1024.0 * 1024.0) : NAN; };
     static const std::vector<MetricRow> kRows = {
         {"throughput (images/s)",
-         summary([](const RunSummary& s) { return s.median_images_per_sec; }), 1},
-        {"step (ms, median)", summary([](const RunSummary& s) { return s.median_step_ms; }), 2},
+         summary([](const RunSummary& s) { return s.median_images_per_sec; }), 1,
+         StepMetric::ImagesPerSec},
+        {"step (ms, median)", summary([](const RunSummary& s) { return s.median_step_ms; }), 2,
+         StepMetric::StepMs},
         {"  data wait (ms)", summary([](const RunSummary& s) { return s.median_phases.data_ms; }),
-         2},
+         2, StepMetric::DataMs},
         {"  host-to-device copy (ms)",
-         summary([](const RunSummary& s) { return s.median_phases.copy_ms; }), 2},
+         summary([](const RunSummary& s) { return s.median_phases.copy_ms; }), 2,
+         StepMetric::CopyMs},
         {"  forward (ms)", summary([](const RunSummary& s) { return s.median_phases.forward_ms; }),
-         2},
+         2, StepMetric::ForwardMs},
         {"  backward (ms)",
-         summary([](const RunSummary& s) { return s.median_phases.backward_ms; }), 2},
+         summary([](const RunSummary& s) { return s.median_phases.backward_ms; }), 2,
+         StepMetric::BackwardMs},
         {"  optimizer (ms)",
-         summary([](const RunSummary& s) { return s.median_phases.optimizer_ms; }), 2},
+         summary([](const RunSummary& s) { return s.median_phases.optimizer_ms; }), 2,
+         StepMetric::OptimizerMs},
         {"epoch time (s, training)",
          summary([](const RunSummary& s) { return s.mean_epoch_time_s; }), 2},
         {"peak host RSS (MiB)",
@@ -73,7 +82,19 @@ std::string cellWithChange(double value, double base, int digits) {
     return cell;
 }
 
+// "812.3 (+52.1%, 95%: +48.0 … +56.3%)" or "(-10.3%, within noise: -25.1 … +6.0%)".
+std::string cellWithInterval(double value, const GainInterval& change, int digits) {
+    if (std::isnan(value)) return "-";
+    if (!change.hasInterval()) return fixed(value, digits);
+    char text[128];
+    std::snprintf(text, sizeof(text), " (%+.1f%%, %s: %+.1f \u2026 %+.1f%%)", change.gain * 100,
+                  change.withinNoise() ? "within noise" : "interval", change.low * 100,
+                  change.high * 100);
+    return fixed(value, digits) + text;
+}
+
 std::string metricsTable(const std::vector<ComparedRun>& runs) {
+    const RunToRunNoise noise = runToRunNoise(runs);
     std::vector<std::string> headers = {"metric"};
     for (size_t i = 0; i < runs.size(); ++i)
         headers.push_back(runs[i].label + (i == 0 ? " (baseline)" : ""));
@@ -85,9 +106,17 @@ std::string metricsTable(const std::vector<ComparedRun>& runs) {
         if (!measured) continue; // e.g. device memory of CPU runs
         std::vector<std::string> row = {m.name};
         const double base = m.value(runs[0]);
-        for (size_t i = 0; i < runs.size(); ++i)
-            row.push_back(i == 0 ? (std::isnan(base) ? "-" : fixed(base, m.digits))
-                                 : cellWithChange(m.value(runs[i]), base, m.digits));
+        for (size_t i = 0; i < runs.size(); ++i) {
+            if (i == 0) {
+                row.push_back(std::isnan(base) ? "-" : fixed(base, m.digits));
+                continue;
+            }
+            const GainInterval change =
+                m.steps ? changeAgainst(runs[0], runs[i], *m.steps, noise) : GainInterval{};
+            row.push_back(change.hasInterval()
+                              ? cellWithInterval(m.value(runs[i]), change, m.digits)
+                              : cellWithChange(m.value(runs[i]), base, m.digits));
+        }
         rows.push_back(std::move(row));
     }
     std::vector<std::string> right(headers.begin() + 1, headers.end());
@@ -207,7 +236,8 @@ std::string comparisonMarkdown(const std::vector<ComparedRun>& runs, size_t top_
     if (runs.empty()) return out.str() + "No runs given.\n";
     out << "Baseline: **" << runs[0].label << "**. Percentages are changes against it; step "
         << "phases are medians over the steady-state steps, so they need not add up to the "
-        << "median step.\n\n";
+        << "median step.\n\n"
+        << compareNoiseNote(runToRunNoise(runs)) << "\n\n";
     for (const auto& r : runs)
         out << "- **" << r.label << "**: `" << r.record.dir.string() << "` ("
             << toString(r.record.summary.status) << ", " << r.record.info.config.model << " on "

@@ -7,6 +7,7 @@
 
 #include "report/ChartRenderer.h"
 #include "report/CompareInputs.h"
+#include "report/CompareNoise.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
 #include "util/Csv.h"
@@ -55,6 +56,7 @@ ComparedRun compareEntry(RunRecord record) {
     input.summary = r.record.summary;
     input.ops = r.ops ? &*r.ops : nullptr;
     input.profiled_steps = r.profiled_steps;
+    input.steps = r.record.steps.empty() ? nullptr : &r.record.steps;
     r.advice = adviseRun(input);
     return r;
 }
@@ -103,17 +105,25 @@ std::string comparisonCsv(const std::vector<ComparedRun>& runs) {
 std::string comparisonText(const std::vector<ComparedRun>& runs) {
     TableRows rows;
     const double base = runs.empty() ? 0 : runs[0].record.summary.median_images_per_sec;
-    for (const auto& r : runs) {
+    const RunToRunNoise noise = runToRunNoise(runs);
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const auto& r = runs[i];
         const auto& s = r.record.summary;
+        const GainInterval change =
+            i == 0 ? GainInterval{} : changeAgainst(runs[0], r, StepMetric::ImagesPerSec, noise);
         rows.push_back(
             {r.label, r.record.info.config.device, r.record.info.config.precision,
              std::to_string(r.record.info.config.batch_size), fixed(s.median_images_per_sec, 1),
-             base > 0 ? speedup(s.median_images_per_sec / base) : "-", fixed(s.median_step_ms, 2),
-             fixed(s.mean_epoch_time_s, 2), mib(r.peakMemoryBytes()), percent(r.accuracy()),
-             std::to_string(r.advice.size())});
+             base > 0 ? speedup(s.median_images_per_sec / base) : "-",
+             i == 0 ? "baseline"
+             : change.hasInterval()
+                 ? formatGainRange(change) + (change.withinNoise() ? " (within noise)" : "")
+                 : "-",
+             fixed(s.median_step_ms, 2), fixed(s.mean_epoch_time_s, 2), mib(r.peakMemoryBytes()),
+             percent(r.accuracy()), std::to_string(r.advice.size())});
     }
-    return plainTable({"run", "device", "precision", "batch", "images/s", "speed-up", "step ms",
-                       "epoch s", "peak MiB", "accuracy", "advice"},
+    return plainTable({"run", "device", "precision", "batch", "images/s", "speed-up",
+                       "images/s interval", "step ms", "epoch s", "peak MiB", "accuracy", "advice"},
                       rows);
 }
 
@@ -121,8 +131,12 @@ std::vector<ComparisonFigures> comparisonFigures(const std::vector<ComparedRun>&
     std::vector<ComparisonFigures> out;
     for (const auto& r : runs) {
         const auto& s = r.record.summary;
-        out.push_back({r.label, s.median_images_per_sec, s.mean_epoch_time_s, s.peak_rss_bytes,
-                       s.peak_device_bytes, r.accuracy()});
+        ComparisonFigures f{r.label,          s.median_images_per_sec, s.mean_epoch_time_s,
+                            s.peak_rss_bytes, s.peak_device_bytes,     r.accuracy()};
+        const LevelInterval level =
+            medianInterval(steadyStepValues(r.record, StepMetric::ImagesPerSec));
+        if (level.confidence > 0) f.images_per_sec_error = (level.high - level.low) / 2;
+        out.push_back(f);
     }
     return out;
 }
@@ -140,6 +154,7 @@ std::vector<chart::BarChart> comparisonCharts(const std::vector<ComparisonFigure
     chart::BarSeries acc{"accuracy", {}, paletteColor(2), {}, {}};
     for (const auto& r : runs) {
         ips.values.push_back(r.images_per_sec > 0 ? r.images_per_sec : kNaN);
+        ips.errors.push_back(r.images_per_sec_error);
         seconds.values.push_back(r.epoch_time_s > 0 ? r.epoch_time_s : kNaN);
         rss.values.push_back(mibOf(r.peak_rss_bytes));
         device.values.push_back(mibOf(r.peak_device_bytes));

@@ -6,6 +6,7 @@
 // and each run's environment. The first run is the baseline.
 #include <cstddef>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,8 @@ struct ComparisonFigures {
     int64_t peak_rss_bytes = 0;
     int64_t peak_device_bytes = 0;
     double accuracy = 0; // 0..1, NaN = unknown (as ComparedRun::accuracy)
+    // Half the interval of images/s over the run's steps (an error bar); NaN = none.
+    double images_per_sec_error = std::numeric_limits<double>::quiet_NaN();
 };
 std::vector<ComparisonFigures> comparisonFigures(const std::vector<ComparedRun>& runs);
 // Images/s, epoch time, peak memory (device memory only where some run has

@@ -15,6 +15,7 @@ TEST(LadderEndToEnd, CpuLadderOnTinySyntheticData) {
     const auto [code, output] = ts::test::runCli(
         "ladder --preset synthetic-smoke --set synthetic_samples=32 --set image_size=16"
         " --set batch_size=4 --set threads=1 --steps 1 --warmup 1 --val-batches 1 --no-progress"
+        " --rounds 2 --max-rounds 2"
         " --out " +
         dir.string());
     ASSERT_EQ(code, 0) << output;
@@ -28,7 +29,12 @@ TEST(LadderEndToEnd, CpuLadderOnTinySyntheticData) {
     ASSERT_EQ(csv.size(), 10u); // header + baseline + 8 rungs
     EXPECT_EQ(csv[1][3], "ok");
     EXPECT_EQ(csv[3][3], "skipped"); // pinned memory on CPU
-    EXPECT_TRUE(std::filesystem::exists(dir / "rung_0_baseline" / "run.json"));
+    // The baseline against itself, two rounds: four runs.
+    for (const char* run : {"best_1", "candidate_1", "best_2", "candidate_2"})
+        EXPECT_TRUE(std::filesystem::exists(dir / "rung_0_baseline" / run / "run.json")) << run;
+    EXPECT_NE(output.find("Noise floor: the baseline against itself over 2 rounds"),
+              std::string::npos)
+        << output;
     ts::test::expectChartOrNote(output, dir, "ladder_images_per_sec.png", "ladder.md");
     EXPECT_TRUE(std::filesystem::exists(dir / "best_config.json"));
 }

@@ -92,6 +92,9 @@ TEST(ReportReader, LadderCsvReadsBackDecisionsAndSkips) {
                     rung("pin-memory", false, 0, false, "pinned memory needs CUDA"),
                     rung("channels-last", true, 128, false, "dropped: -1.5%")};
     written.rows[0].change.clear();
+    written.rows[1].interval = ts::pairedGain({100, 101, 99}, {128, 132, 130});
+    written.rows[1].level = ts::repeatedLevel({128, 132, 130});
+    written.noise_floor = ts::pairedGain({100, 101, 99}, {101, 98, 100});
     written.baseline_images_per_sec = 100;
     written.best_images_per_sec = 130;
     const auto dir = ts::test::freshDir("reader_ladder");
@@ -105,14 +108,21 @@ TEST(ReportReader, LadderCsvReadsBackDecisionsAndSkips) {
     EXPECT_EQ(read.rows[1].title, "workers title");
     EXPECT_EQ(read.rows[1].change, "workers=1");
     EXPECT_TRUE(read.rows[1].kept);
-    EXPECT_DOUBLE_EQ(read.rows[1].speedup, 1.3);
+    EXPECT_NEAR(read.rows[1].speedup, 1.3, 1e-12);
+    // ladder.csv holds six significant digits.
+    EXPECT_NEAR(read.rows[1].interval.low, written.rows[1].interval.low, 1e-6);
+    EXPECT_NEAR(read.rows[1].interval.high, written.rows[1].interval.high, 1e-6);
+    EXPECT_EQ(read.rows[1].interval.rounds, 3);
+    EXPECT_NEAR(read.rows[1].level.high, written.rows[1].level.high, 1e-3);
+    EXPECT_NEAR(read.noise_floor.high, written.noise_floor.high, 1e-6);
+    EXPECT_TRUE(read.noise_floor.hasInterval());
     EXPECT_FALSE(read.rows[2].ran);
     EXPECT_EQ(read.rows[2].skip_reason, "pinned memory needs CUDA");
     EXPECT_EQ(read.rows[2].result.outcome, PointOutcome::Skipped);
     EXPECT_FALSE(read.rows[3].kept);
     EXPECT_EQ(read.rows[3].decision, "dropped: -1.5%");
     EXPECT_DOUBLE_EQ(read.baseline_images_per_sec, 100);
-    EXPECT_DOUBLE_EQ(read.best_images_per_sec, 130);
+    EXPECT_NEAR(read.best_images_per_sec, written.rows[1].level.value, 1e-3);
     EXPECT_FALSE(read.baseline_failed());
 }
 

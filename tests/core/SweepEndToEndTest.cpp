@@ -1,5 +1,6 @@
 // trainscope-cli sweep / ladder / compare / advise as a user runs them, on tiny
 // synthetic data (ResNet-18, 16x16 images, a couple of steps per point).
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -33,19 +34,30 @@ const char* kTiny = "--preset synthetic-smoke --set synthetic_samples=32 --set i
 
 TEST(SweepEndToEnd, TwoPointBatchSweepThenCompareAndAdvise) {
     const auto dir = ts::test::freshDir("cli_sweep");
-    const auto r = cli(std::string("sweep ") + kTiny +
-                       " --key batch_size --values 8,4 --steps 1 --warmup 1 --out " + dir.string());
+    const auto r =
+        cli(std::string("sweep ") + kTiny +
+            " --key batch_size --values 8,4 --steps 1 --warmup 1 --repeat 2 --out " + dir.string());
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find("[1/2] batch_size=4: ok"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("round 2, batch_size=4: "), std::string::npos) << r.output;
     const auto csv = ts::parseCsvRecords(readFile(dir / "sweep.csv"));
     ASSERT_EQ(csv.size(), 3u);
+    const auto column = [&](const std::string& name) {
+        const auto it = std::find(csv[0].begin(), csv[0].end(), name);
+        EXPECT_NE(it, csv[0].end()) << name;
+        return size_t(it - csv[0].begin());
+    };
     EXPECT_EQ(csv[1][1], "4");
     EXPECT_EQ(csv[2][1], "8");
     for (size_t i = 1; i < csv.size(); ++i) {
-        EXPECT_EQ(csv[i][2], "ok") << csv[i].back();
-        EXPECT_GT(std::stod(csv[i][3]), 0);   // images/s
-        EXPECT_GT(std::stoll(csv[i][10]), 0); // memory needed
+        EXPECT_EQ(csv[i][column("status")], "ok") << csv[i].back();
+        EXPECT_GT(std::stod(csv[i][column("images_per_sec")]), 0);
+        EXPECT_GT(std::stoll(csv[i][column("memory_bytes")]), 0);
+        EXPECT_EQ(csv[i][column("rounds")], "2");
+        EXPECT_LE(std::stod(csv[i][column("images_per_sec_low")]),
+                  std::stod(csv[i][column("images_per_sec")]));
     }
+    EXPECT_TRUE(std::filesystem::exists(dir / "point_0_batch_size=4_round2" / "run.json"));
     const auto point = dir / "point_0_batch_size=4";
     const auto run = nlohmann::json::parse(readFile(point / "run.json"));
     EXPECT_EQ(run["summary"]["status"], "completed");

@@ -1,8 +1,11 @@
 // Sweep bookkeeping with a scripted runner: run order, point configs, the
 // memory guard's skips, OOM handling, bad input, and the report files.
+#include <chrono>
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <sstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -52,6 +55,63 @@ TEST(Sweep, RunsMemoryKeysAscendingWithMeasuredRunConfigs) {
     EXPECT_EQ(runner.dirs[1], dir / "point_1_batch_size=16");
     EXPECT_EQ(result.completed(), 3u);
     EXPECT_EQ(result.rows[2].point.label(), "batch_size=32");
+}
+
+TEST(Sweep, RepeatsRunInAlternatingRoundsAndSayWhichPointsAreWithinNoise) {
+    ts::test::FakePointRunner runner;
+    // batch 8: 100 images/s, batch 16: 101 (no real difference), batch 32:
+    // 130; each run wobbles by +-2% in a fixed pattern.
+    auto runs = std::make_shared<int>(0);
+    runner.behavior = [runs](const ts::ExperimentConfig& c) {
+        const double wobble = 1 + 0.02 * std::sin(double((*runs)++) * 1.7);
+        const double base = c.batch_size == 8 ? 100 : c.batch_size == 16 ? 101 : 130;
+        return completedPoint(base * wobble, 10 * kMiB * c.batch_size);
+    };
+    auto spec = batchSweep("8,16,32");
+    spec.repeat = 3;
+    const auto dir = ts::test::freshDir("sweep_repeat");
+    const auto result = ts::runSweep(spec, runner, dir);
+    ASSERT_EQ(runner.ran.size(), 9u);
+    EXPECT_EQ(result.rounds, 3);
+    // Round 2 runs the points backwards, round 3 forwards again.
+    EXPECT_EQ(runner.ran[3].batch_size, 32);
+    EXPECT_EQ(runner.ran[5].batch_size, 8);
+    EXPECT_EQ(runner.ran[6].batch_size, 8);
+    EXPECT_EQ(runner.dirs[3], dir / "point_2_batch_size=32_round2");
+    const auto& b8 = result.rows[0];
+    const auto& b16 = result.rows[1];
+    const auto& b32 = result.rows[2];
+    ASSERT_EQ(b8.round_images_per_sec.size(), 3u);
+    EXPECT_TRUE(b32.best);
+    EXPECT_GT(b8.level.confidence, 0);
+    EXPECT_LT(b8.level.low, b8.level.value);
+    EXPECT_TRUE(b8.vs_best.clearlyBelow(0.1)) << ts::formatGain(b8.vs_best);
+    // 8 against 16: one percent apart, inside the noise of their rounds.
+    const auto eight_vs_sixteen = ts::pairedGain(b16.round_images_per_sec, b8.round_images_per_sec);
+    EXPECT_TRUE(eight_vs_sixteen.withinNoise()) << ts::formatGain(eight_vs_sixteen);
+    const std::string md = ts::sweepMarkdown(result);
+    EXPECT_NE(md.find("Each point ran 3 times"), std::string::npos) << md;
+    EXPECT_NE(md.find("Fastest: batch_size=32"), std::string::npos) << md;
+    const auto chart = ts::sweepThroughputChart(result);
+    ASSERT_EQ(chart.series[0].errors.size(), 3u);
+    EXPECT_GT(chart.series[0].errors[0], 0);
+}
+
+TEST(Sweep, ABudgetStopsFurtherRoundsAndRepeatBelowOneIsRefused) {
+    ts::test::FakePointRunner runner;
+    runner.behavior = [](const ts::ExperimentConfig& c) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return linearMemory(c);
+    };
+    auto spec = batchSweep("8,16");
+    spec.repeat = 5;
+    spec.budget_s = 0.06; // the first round takes ~0.04 s: a second would end past it
+    const auto result = ts::runSweep(spec, runner, ts::test::freshDir("sweep_budget"));
+    EXPECT_EQ(result.rounds, 1);
+    EXPECT_EQ(runner.ran.size(), 2u);
+    EXPECT_NE(ts::sweepMarkdown(result).find("Each point ran once"), std::string::npos);
+    spec.repeat = 0;
+    EXPECT_THROW(ts::runSweep(spec, runner, ts::test::freshDir("sweep_r0")), ts::ConfigError);
 }
 
 TEST(Sweep, CancelSkipsTheRemainingPointsAndKeepsTheMeasuredOnes) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "SeededNoise.h"
 #include "analysis/Advice.h"
 
 namespace {
@@ -72,6 +73,46 @@ TEST(Advice, DataWaitCitesItsShareAndSuggestsWorkers) {
     ASSERT_NE(a, std::nullopt);
     EXPECT_EQ(a->severity, AdviceSeverity::Warning);
     EXPECT_TRUE(contains(a, "now 2")) << a->message;
+}
+
+namespace {
+
+// Steps whose data wait scatters around `data_ms`, the rest compute.
+std::vector<ts::StepRecord> noisyDataSteps(double data_ms, double spread_ms, int n) {
+    std::vector<ts::StepRecord> steps;
+    ts::test::SeededNoise noise(11);
+    for (int i = 0; i < n; ++i) {
+        ts::StepRecord s;
+        s.step = i;
+        s.phases.data_ms = std::max(0.0, data_ms + spread_ms * noise.normal());
+        s.phases.forward_ms = 40;
+        s.phases.backward_ms = 100 - 40 - s.phases.data_ms;
+        s.step_ms = 100;
+        steps.push_back(s);
+    }
+    return steps;
+}
+
+} // namespace
+
+TEST(Advice, ShareRulesFireOnlyWhenTheStepsIntervalClearsTheLimit) {
+    auto in = quietCpuRun();
+    in.info.config.warmup_steps_excluded = 0;
+    // A median of 5.3% against the 5% limit, from steps that scatter by 3 ms:
+    // the summary alone would fire, the interval says it is noise.
+    in.summary.median_phases.data_ms = 5.3;
+    EXPECT_NE(find(ts::adviseRun(in), "data-wait"), std::nullopt) << "without steps";
+    const auto scattered = noisyDataSteps(5.3, 3.0, 40);
+    in.steps = &scattered;
+    EXPECT_EQ(find(ts::adviseRun(in), "data-wait"), std::nullopt) << "inside the noise";
+    // A steady 8%: fires, and cites the interval and the step count.
+    in.summary.median_phases.data_ms = 8;
+    const auto steady = noisyDataSteps(8, 0.3, 200);
+    in.steps = &steady;
+    const auto a = find(ts::adviseRun(in), "data-wait");
+    ASSERT_NE(a, std::nullopt);
+    EXPECT_TRUE(contains(a, "95% interval 7.")) << a->message;
+    EXPECT_TRUE(contains(a, "over 200 steps")) << a->message;
 }
 
 TEST(Advice, PinnedMemoryOnlyForLargeCudaCopies) {

@@ -235,16 +235,20 @@ DrawnSpec drawXy(const chart::XyChart& c, const SpecPanel& panel) {
     std::vector<Label> labels;
     int named = 0;
     for (const chart::XySeries& series : c.series) {
-        QVector<double> xs, ys, sizes;
+        QVector<double> xs, ys, sizes, errors;
         for (size_t i = 0; i < series.xs.size() && i < series.ys.size(); ++i) {
             const double x = series.xs[i], y = series.ys[i];
             const bool ok = usable(x, c.log_x) && usable(y, c.log_y);
             if (!ok && !series.line) continue;
+            const double error = i < series.errors.size() && std::isfinite(series.errors[i])
+                                     ? series.errors[i]
+                                     : 0.0;
             xs << x;
             ys << (ok ? y : NAN);
+            errors << error;
             if (!ok) continue;
             x_extent.add(x);
-            y_extent.add(y);
+            y_extent.add(y + error);
             const double size = i < series.marker_sizes.size() ? series.marker_sizes[i]
                                 : series.hollow_markers        ? kHollowMarkerSize
                                                                : kMarkerSize;
@@ -270,6 +274,13 @@ DrawnSpec drawXy(const chart::XyChart& c, const SpecPanel& panel) {
                                           kHollowMarkerSize)
                         : QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, kMarkerSize));
             graph->setData(xs, ys, true);
+            if (!series.errors.empty()) {
+                auto* error_bars = new QCPErrorBars(keyAxis(panel), valueAxis(panel));
+                error_bars->removeFromLegend();
+                error_bars->setDataPlottable(graph);
+                error_bars->setData(errors);
+                error_bars->setPen(QPen(color.darker(150), 1.5));
+            }
         }
         graph->setName(qText(series.name));
         if (panel.legend && !series.name.empty()) {

@@ -36,7 +36,7 @@ void selectKey(QComboBox* box, const QString& key) {
 ExperimentControls::ExperimentControls(QWidget* parent)
     : QWidget(parent), mode_(new QComboBox), key_(keyBox(false)), values_(new QLineEdit),
       key2_(keyBox(true)), values2_(new QLineEdit), steps_(new QSpinBox), warmup_(new QSpinBox),
-      prune_(new PruneControls), start_(new QPushButton(tr("Start"))),
+      rounds_(new QSpinBox), prune_(new PruneControls), start_(new QPushButton(tr("Start"))),
       stop_(new QPushButton(tr("Stop"))), open_(new QPushButton(tr("Open…"))),
       export_(new QPushButton(tr("Export PNG…"))), status_(new QLabel) {
     mode_->addItem(tr("Sweep"), int(ExperimentMode::Sweep));
@@ -54,6 +54,12 @@ ExperimentControls::ExperimentControls(QWidget* parent)
     steps_->setToolTip(tr("Measured steps per point; their median is reported"));
     warmup_->setRange(0, kMaxExperimentSteps);
     warmup_->setToolTip(tr("Steps before the measured ones, left out of the medians"));
+    rounds_->setRange(1, kMaxRounds);
+    rounds_->setObjectName(QStringLiteral("experimentRounds"));
+    rounds_->setToolTip(tr("Runs of one configuration differ by up to ±10% on a shared machine. "
+                           "Sweep: rounds over all points, in alternating order, for an interval "
+                           "per point (1 = one run each). Ladder: rounds per rung, each the best "
+                           "so far and the candidate back to back (at least 2)."));
     start_->setToolTip(tr("Run the experiment in the form with these settings"));
     open_->setToolTip(tr("Show a sweep, ladder or prune directory (also written by "
                          "trainscope-cli)"));
@@ -77,6 +83,8 @@ ExperimentControls::ExperimentControls(QWidget* parent)
     counts->addWidget(steps_);
     counts->addWidget(new QLabel(tr("Warm-up")));
     counts->addWidget(warmup_);
+    counts->addWidget(new QLabel(tr("Rounds")));
+    counts->addWidget(rounds_);
     counts->addStretch(1);
     grid->addLayout(counts, 1, 1, 1, 3);
     auto* buttons = new QHBoxLayout;
@@ -111,6 +119,7 @@ ExperimentRequest ExperimentControls::request() const {
     r.values2 = r.key2.isEmpty() ? QString() : values2_->text();
     r.steps = steps_->value();
     r.warmup = warmup_->value();
+    r.rounds = rounds_->value();
     prune_->fill(r);
     return r;
 }
@@ -123,6 +132,7 @@ void ExperimentControls::setRequest(const ExperimentRequest& r) {
     values2_->setText(r.values2);
     steps_->setValue(r.steps);
     warmup_->setValue(r.warmup);
+    rounds_->setValue(r.rounds);
     prune_->setFrom(r);
     updateEnabled();
 }
@@ -154,6 +164,7 @@ void ExperimentControls::updateEnabled() {
         w->setEnabled(!running_);
     steps_->setEnabled(!running_ && !prune);
     warmup_->setEnabled(!running_ && !prune);
+    rounds_->setEnabled(!running_ && !prune);
     prune_->setVisible(prune);
     prune_->setLocked(running_);
     key_->setEnabled(!running_ && sweep);

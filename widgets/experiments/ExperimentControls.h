@@ -51,6 +51,7 @@ private:
     QLineEdit* values2_;
     QSpinBox* steps_;
     QSpinBox* warmup_;
+    QSpinBox* rounds_;
     PruneControls* prune_;
     QPushButton* start_;
     QPushButton* stop_;

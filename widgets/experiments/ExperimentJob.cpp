@@ -56,8 +56,16 @@ bool ExperimentJob::start(const ExperimentRequest& request, const ExperimentConf
     try {
         if (request.mode == ExperimentMode::Sweep) {
             sweep = sweepSpecFor(request, base);
-            for (const SweepPoint& point : expandSweep(sweep))
+            const auto points = expandSweep(sweep);
+            for (const SweepPoint& point : points)
                 labels.push_back(QString::fromStdString(point.label()));
+            // Later rounds, in the order runSweep takes them (every other one backwards).
+            for (int round = 2; round <= sweep.repeat; ++round)
+                for (size_t i = 0; i < points.size(); ++i) {
+                    const auto& point = round % 2 == 0 ? points[points.size() - 1 - i] : points[i];
+                    labels.push_back(
+                        tr("%1, round %2").arg(QString::fromStdString(point.label())).arg(round));
+                }
         } else {
             ladder = ladderSpecFor(request, base);
             for (const std::string& id : ladderRungIds())
@@ -100,6 +108,10 @@ void ExperimentJob::runSweepWork() {
                          writeSweepReport(so_far, dir);
                          sweep_rows_.push(row);
                      });
+        // The intervals and "vs best" of the last round, on every row.
+        writeSweepReport(result, dir);
+        for (const SweepRow& row : result.rows)
+            sweep_rows_.push(row);
         outcome_.completed = int(result.completed());
     } catch (const std::exception& e) {
         outcome_.error = QString::fromUtf8(e.what());

@@ -34,19 +34,6 @@ QString cellText(const std::string& text) {
 template <typename Row> using Col = TableColumn<Row>;
 
 // Columns every point result has, read through `result` from the row type.
-template <typename Row> Col<Row> imagesPerSecColumn(const PointResult& (*result)(const Row&)) {
-    return Col<Row>{
-        QObject::tr("images/s"), QObject::tr("Median images per second, warm-up excluded"),
-        [result](const Row& r) {
-            const PointResult& p = result(r);
-            return measured(p) ? positive(p.summary.median_images_per_sec) : QVariant();
-        },
-        [result](const Row& r) {
-            const PointResult& p = result(r);
-            return measured(p) ? rateText(p.summary.median_images_per_sec) : QStringLiteral("–");
-        }};
-}
-
 template <typename Row> Col<Row> stepColumn(const PointResult& (*result)(const Row&)) {
     return Col<Row>{QObject::tr("Step"), QObject::tr("Median step time"),
                     [result](const Row& r) {
@@ -107,7 +94,35 @@ SweepTableModel::SweepTableModel(QObject* parent)
                             {},
                             false},
               statusColumn<SweepRow>(sweepResult),
-              imagesPerSecColumn<SweepRow>(sweepResult),
+              Col<SweepRow>{tr("images/s"),
+                            tr("Median images per second, warm-up excluded: the geometric mean "
+                               "over the point's rounds, with its confidence interval"),
+                            [](const SweepRow& r) {
+                                return measured(r.result) ? positive(r.imagesPerSec()) : QVariant();
+                            },
+                            [](const SweepRow& r) {
+                                if (!measured(r.result)) return QStringLiteral("–");
+                                QString text = rateText(r.imagesPerSec());
+                                if (r.level.confidence > 0)
+                                    text += QStringLiteral(" (%1 … %2)")
+                                                .arg(r.level.low, 0, 'f', 1)
+                                                .arg(r.level.high, 0, 'f', 1);
+                                return text;
+                            }},
+              Col<SweepRow>{tr("vs best"),
+                            tr("Gain against the fastest point, paired by round, with its "
+                               "interval; \"within noise\" where the interval holds 0"),
+                            [](const SweepRow& r) {
+                                return r.best                    ? QVariant(0.0)
+                                       : r.vs_best.hasInterval() ? QVariant(r.vs_best.gain)
+                                                                 : QVariant();
+                            },
+                            [](const SweepRow& r) {
+                                if (r.best) return tr("best");
+                                if (!r.vs_best.hasInterval()) return QStringLiteral("–");
+                                return cellText(formatGain(r.vs_best)) +
+                                       (r.vs_best.withinNoise() ? tr(" within noise") : QString());
+                            }},
               stepColumn<SweepRow>(sweepResult),
               Col<SweepRow>{tr("Data"), tr("Median time waiting for the batch"),
                             [](const SweepRow& r) {
@@ -160,7 +175,16 @@ LadderTableModel::LadderTableModel(QObject* parent)
                            {},
                            false},
               statusColumn<RungRow>(rungResult),
-              imagesPerSecColumn<RungRow>(rungResult),
+              Col<RungRow>{tr("images/s"),
+                           tr("Median images per second, warm-up excluded: the geometric mean "
+                              "over the rung's rounds"),
+                           [](const RungRow& r) {
+                               return measured(r.result) ? positive(r.imagesPerSec()) : QVariant();
+                           },
+                           [](const RungRow& r) {
+                               return measured(r.result) ? rateText(r.imagesPerSec())
+                                                         : QStringLiteral("–");
+                           }},
               Col<RungRow>{tr("Speed-up"), tr("images/s over the baseline's"),
                            [](const RungRow& r) {
                                return measured(r.result) ? positive(r.speedup) : QVariant();
@@ -168,6 +192,21 @@ LadderTableModel::LadderTableModel(QObject* parent)
                            [](const RungRow& r) {
                                return measured(r.result) && r.speedup > 0
                                           ? QStringLiteral("%1×").arg(r.speedup, 0, 'f', 2)
+                                          : QStringLiteral("–");
+                           }},
+              Col<RungRow>{tr("Gain (interval)"),
+                           tr("Over the best so far: geometric mean of the rounds' ratios and its "
+                              "confidence interval; kept only when the whole interval clears the "
+                              "margin"),
+                           [](const RungRow& r) {
+                               return measured(r.result) && r.interval.rounds > 0
+                                          ? QVariant(r.interval.gain)
+                                          : QVariant();
+                           },
+                           [](const RungRow& r) {
+                               return measured(r.result) && r.interval.rounds > 0 &&
+                                              r.id != "baseline"
+                                          ? cellText(formatGain(r.interval))
                                           : QStringLiteral("–");
                            }},
               stepColumn<RungRow>(rungResult),

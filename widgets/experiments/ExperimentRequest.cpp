@@ -21,6 +21,7 @@ constexpr const char* kKey2 = "key2";
 constexpr const char* kValues2 = "values2";
 constexpr const char* kSteps = "steps";
 constexpr const char* kWarmup = "warmup";
+constexpr const char* kRounds = "rounds";
 constexpr const char* kWeights = "weights";
 constexpr const char* kAmount = "amount";
 constexpr const char* kStructured = "structured";
@@ -68,6 +69,8 @@ SweepSpec sweepSpecFor(const ExperimentRequest& r, const ExperimentConfig& base)
     }
     spec.steps = r.steps;
     spec.warmup = r.warmup;
+    spec.repeat = r.rounds;
+    if (spec.repeat < 1) throw ConfigError("rounds must be at least 1");
     expandSweep(spec); // unknown keys and bad values fail here, before any run
     return spec;
 }
@@ -77,6 +80,11 @@ LadderSpec ladderSpecFor(const ExperimentRequest& r, const ExperimentConfig& bas
     spec.base = base;
     spec.steps = r.steps;
     spec.warmup = r.warmup;
+    spec.rounds = r.rounds;
+    spec.max_rounds = r.rounds + 2;
+    if (spec.rounds < 2)
+        throw ConfigError("a ladder needs at least 2 rounds: one round gives no interval, so "
+                          "noise would pass for a gain");
     if (spec.steps < 1) throw ConfigError("measured steps must be at least 1");
     if (spec.warmup < 0) throw ConfigError("warm-up steps must not be negative");
     const auto issues =
@@ -116,6 +124,7 @@ QString requestToJson(const ExperimentRequest& r) {
     o[field::kValues2] = r.values2;
     o[field::kSteps] = r.steps;
     o[field::kWarmup] = r.warmup;
+    o[field::kRounds] = r.rounds;
     o[field::kWeights] = r.weights;
     o[field::kAmount] = r.prune.amount;
     o[field::kStructured] = r.prune.structured;
@@ -138,6 +147,7 @@ ExperimentRequest requestFromJson(const QString& json) {
     readString(o, field::kValues2, r.values2);
     readNumber(o, field::kSteps, 1, kMaxExperimentSteps, r.steps);
     readNumber(o, field::kWarmup, 0, kMaxExperimentSteps, r.warmup);
+    readNumber(o, field::kRounds, 1, kMaxRounds, r.rounds);
     readString(o, field::kWeights, r.weights);
     readNumber(o, field::kAmount, 0.0, 1.0, r.prune.amount);
     readBool(o, field::kStructured, r.prune.structured);

@@ -17,6 +17,7 @@ enum class ExperimentMode { Sweep, Ladder, Prune };
 // stored request may hold).
 constexpr int kMaxExperimentSteps = 100000;
 constexpr int kMaxLatencyRuns = 10000;
+constexpr int kMaxRounds = 50;
 
 struct ExperimentRequest {
     ExperimentMode mode = ExperimentMode::Sweep;
@@ -26,6 +27,10 @@ struct ExperimentRequest {
     QString values2; // comma-separated values of key2
     int steps = 20;  // measured steps per point / rung
     int warmup = 5;  // steps before them, left out of the medians
+    // Sweep: rounds over all points (1 = one run each, no interval). Ladder:
+    // rounds per rung against the best so far (at least 2), up to two more
+    // while the gain's interval straddles the margin.
+    int rounds = 3;
     // Prune: trained weights, pruned and evaluated on the form's experiment.
     QString weights;      // Trainscope checkpoint or state_dict file
     PruneOptions prune;   // amount, structured (channels, norm), global, fc layer

@@ -1,5 +1,7 @@
 #include "experiments/SweepPanel.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QSplitter>
 #include <QStringList>
@@ -48,10 +50,21 @@ void SweepPanel::begin(const SweepSpec& spec, const QString& dir) {
 }
 
 void SweepPanel::addRow(const SweepRow& row) {
-    running_.rows.push_back(row);
+    // Later rounds come back with the same point: replace it.
+    const auto same = [&row](const SweepRow& r) { return r.point.index == row.point.index; };
+    const auto known = std::find_if(running_.rows.begin(), running_.rows.end(), same);
+    if (known != running_.rows.end()) {
+        *known = row;
+        running_.rounds = std::max(running_.rounds, int(row.round_images_per_sec.size()));
+    } else {
+        running_.rows.push_back(row);
+    }
     if (!shows_running_) return showRunning();
-    result_.rows.push_back(row);
-    model_->appendRows({row});
+    result_ = running_;
+    if (known != running_.rows.end())
+        model_->setRows(result_.rows);
+    else
+        model_->appendRows({row});
     charts_->setResult(result_);
     table_->resizeColumnsToContents();
 }
