@@ -108,7 +108,7 @@ std::string ladderCsv(const LadderResult& r) {
     out << "rung,title,change,status,images_per_sec,images_per_sec_low,images_per_sec_high,"
            "speedup,gain,gain_low,gain_high,rounds,spread,confidence,median_step_ms,data_ms,"
            "copy_ms,forward_ms,backward_ms,optimizer_ms,memory_bytes,accuracy,final_train_loss,"
-           "kept,implausible,decision,run_dir\n";
+           "steps,kept,implausible,decision,run_dir\n";
     for (const auto& row : r.rows) {
         const auto& s = row.result.summary;
         const auto& p = s.median_phases;
@@ -120,8 +120,8 @@ std::string ladderCsv(const LadderResult& r) {
             << g.high << ',' << g.rounds << ',' << g.spread << ',' << g.confidence << ','
             << s.median_step_ms << ',' << p.data_ms << ',' << p.copy_ms << ',' << p.forward_ms
             << ',' << p.backward_ms << ',' << p.optimizer_ms << ',' << row.result.memory_bytes
-            << ',' << row.result.accuracy() << ',' << s.final_train_loss << ','
-            << (row.kept ? 1 : 0) << ',' << csvField(row.implausible) << ','
+            << ',' << row.result.accuracy() << ',' << s.final_train_loss << ',' << s.steps_completed
+            << ',' << (row.kept ? 1 : 0) << ',' << csvField(row.implausible) << ','
             << csvField(row.ran ? row.decision : row.skip_reason) << ','
             << csvField(row.result.run_dir.string()) << '\n';
     }

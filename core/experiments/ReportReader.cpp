@@ -224,6 +224,11 @@ LadderResult parseLadderCsv(const std::string& text, const std::string& origin) 
         r.change = c.text(row, "change");
         r.result = pointResult(c, row, origin);
         r.ran = r.result.outcome != PointOutcome::Skipped;
+        // ladder.csv got its steps column late: older files measured every
+        // completed rung, so count them as measured (the GUI shows figures
+        // only for measured rungs).
+        if (!c.has("steps") && r.result.outcome == PointOutcome::Completed)
+            r.result.summary.steps_completed = 1;
         r.speedup = c.number(row, "speedup");
         r.gain = c.number(row, "gain");
         r.kept = c.text(row, "kept") == "1";

@@ -109,6 +109,7 @@ TEST(ReportReader, LadderCsvReadsBackDecisionsAndSkips) {
     EXPECT_EQ(read.rows[1].change, "workers=1");
     EXPECT_TRUE(read.rows[1].kept);
     EXPECT_NEAR(read.rows[1].speedup, 1.3, 1e-12);
+    EXPECT_EQ(read.rows[1].result.summary.steps_completed, 10) << "the GUI shows measured rungs";
     // ladder.csv holds six significant digits.
     EXPECT_NEAR(read.rows[1].interval.low, written.rows[1].interval.low, 1e-6);
     EXPECT_NEAR(read.rows[1].interval.high, written.rows[1].interval.high, 1e-6);

@@ -41,8 +41,13 @@ void Automation::begin() {
         startRunOrFinish();
         return;
     }
-    waiting_opens_ = int(options_.open.size());
+    // Experiment directories open at once; traces and runs through the loader.
+    QStringList loaded;
     for (const QString& path : options_.open)
+        if (!window_.openExperimentDirectory(path)) loaded << path;
+    waiting_opens_ = int(loaded.size());
+    if (loaded.isEmpty()) return startRunOrFinish();
+    for (const QString& path : loaded)
         window_.openPath(path);
 }
 

@@ -20,6 +20,7 @@
 #include "diff/TraceDiffView.h"
 #include "distributed/RanksView.h"
 #include "experiments/ExperimentsView.h"
+#include "experiments/ReportReader.h"
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
 #include "gpu/KernelsView.h"
@@ -240,7 +241,19 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
         reportError(QString::fromStdString(outcome.summary.error));
 }
 
+bool MainWindow::openExperimentDirectory(const QString& path) {
+    if (reportKind(path.toStdString()) == ReportKind::None) return false;
+    QString error;
+    if (experiments_->openDirectory(path, &error))
+        showView(View::Experiments);
+    else
+        reportError(error);
+    return true;
+}
+
 void MainWindow::openPath(const QString& path) {
+    // A sweep, ladder or prune directory is a report, not a trace.
+    if (openExperimentDirectory(path)) return;
     // Already open: show it again. Reading it anew would cost the load for the
     // same events; Close Document and open it to re-read a changed file.
     const int index = documents_->indexOf(documentPath(path));

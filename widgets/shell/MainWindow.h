@@ -62,6 +62,9 @@ public:
     TimelineView* timelineView() const { return timeline_; }
     RunsView* runsView() const { return runs_; }
     ExperimentsView* experimentsView() const { return experiments_; }
+    // Shows a sweep, ladder or prune directory in the Experiments tab; false
+    // (nothing done) when `path` is not one.
+    bool openExperimentDirectory(const QString& path);
     RooflineView* rooflineView() const { return roofline_; }
     RunController* controller() const { return controller_; }
     DocumentLoader* loader() const { return loader_; }
