@@ -6,7 +6,7 @@
 # input is kept under build/fuzz/artifacts/<target>/.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]   default 60 s, every target
-#   scripts/fuzz.sh --ci                               CI: 20 s per target
+#   scripts/fuzz.sh --ci                               CI: 15 s per target
 #   scripts/fuzz.sh --seeds                            rewrite the generated seeds
 #
 # Inputs the fuzzer finds go to build/fuzz/corpus/<target>/ (reused by the
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds=60
 mode=run
 case "${1:-}" in
---ci) seconds=20; shift ;;
+--ci) seconds=15; shift ;;
 --seeds) mode=seeds; shift ;;
 [0-9]*) seconds=$1; shift ;;
 esac
@@ -55,12 +55,12 @@ for target in "${targets[@]}"; do
   set -e
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-  last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+  last=$(grep -aE '^#[0-9]+' "$log" | tail -1 || true)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
   corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9]*[a-zA-Z]*\).*/\1/p' <<<"$last")
   result=ok
   if [ $rc -ne 0 ]; then
-    result="FINDING (rc $rc): $(grep -m1 -E 'ERROR|property broken|deadly signal|uncaught|timeout|out-of-memory' "$log" || echo see log) -> $artifacts/, log $log"
+    result="FINDING (rc $rc): $(grep -a -m1 -E 'ERROR|property broken|deadly signal|uncaught|timeout|out-of-memory' "$log" || echo see log) -> $artifacts/, log $log"
     failed+=("$target")
   fi
   printf '%-14s %10s %8s %8s %14s %s\n' "$target" "${execs:-?}" "${rate:-?}" "${cov:-?}" \

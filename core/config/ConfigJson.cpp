@@ -147,8 +147,11 @@ void applyOverride(ExperimentConfig& config, const std::string& assignment) {
     json value;
     try {
         value = json::parse(text);
-    } catch (const json::parse_error&) {
-        value = text; // bare words are strings: --set model=resnet34
+    } catch (const json::exception&) {
+        // Bare words are strings (--set model=resnet34); so is a number JSON
+        // cannot hold (1e4040 is out_of_range, not parse_error), which the
+        // key's type check then refuses by name.
+        value = text;
     }
     // A string key expects a string even when the text parses as a number
     // (e.g. --set name=2024).

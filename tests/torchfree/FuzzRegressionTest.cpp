@@ -32,5 +32,17 @@ TEST(FuzzRegression, SetValueThatIsNotUtf8IsAConfigError) {
     EXPECT_EQ(config.name, "caf\xc3\xa9");
 }
 
+// fuzz_config: `--set batch_size=1e4040`. nlohmann parses the number and
+// throws out_of_range (not parse_error), which escaped applyOverride.
+TEST(FuzzRegression, SetNumberTooLargeForJsonIsAConfigError) {
+    ExperimentConfig config;
+    try {
+        applyOverride(config, "batch_size=1e4040");
+        FAIL() << "accepted";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("batch_size"), std::string::npos) << e.what();
+    }
+}
+
 } // namespace
 } // namespace ts
