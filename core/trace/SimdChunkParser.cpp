@@ -188,9 +188,10 @@ private:
     // A string value: in place without escapes, unescaped into the chunk's
     // texts with them. Either way the iterator moves past it: a value left
     // unread is skipped by simdjson's skip_child(), which takes a string
-    // followed by ":" for a key and eats the colon, so `{"ph": "X": 2}` or
-    // `["": 1]` read as valid (the sequential reader refuses them). Once
-    // the string is read, the next token must be "," or the closing bracket.
+    // followed by ":" for a key and eats the colon (and then one closer too
+    // many), so `{"ph": "X": 2}}` or `["": 1]]` read as valid where the
+    // sequential reader refuses them. Once the string is read, the next
+    // token must be "," or the closing bracket.
     std::string_view string(od::value& v) {
         const std::string_view token = trimRight(v.raw_json_token());
         if (token.size() < 2 || token.front() != '"' || token.back() != '"') throw ChunkFailed{};
