@@ -7,7 +7,10 @@ if(TRAINSCOPE_DEPS_DIR)
   include_directories(SYSTEM ${TRAINSCOPE_DEPS_DIR}/include)
 endif()
 
-find_package(Torch REQUIRED)
+# The fuzz build has no Torch layers (cmake/TrainscopeFuzz.cmake).
+if(NOT TRAINSCOPE_FUZZ)
+  find_package(Torch REQUIRED)
+endif()
 find_package(Threads REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(nlohmann_json 3.9 QUIET)

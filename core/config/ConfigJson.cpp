@@ -21,6 +21,17 @@ std::string describeType(const json& value) {
     return std::string(value.type_name()) + " " + value.dump();
 }
 
+// JSON holds UTF-8 text only: a string that is not UTF-8 makes every later
+// dump() of the config throw (error messages, run.json), so --set refuses it.
+bool isUtf8(const std::string& text) {
+    try {
+        (void)json(text).dump();
+        return true;
+    } catch (const json::type_error&) {
+        return false;
+    }
+}
+
 [[noreturn]] void typeError(const std::string& context, const std::string& key, const json& value,
                             const char* expected) {
     throw ConfigError(context,
@@ -128,11 +139,19 @@ void applyOverride(ExperimentConfig& config, const std::string& assignment) {
         throw ConfigError("--set " + assignment + ": expected key=value");
     const std::string key = assignment.substr(0, eq);
     const std::string text = assignment.substr(eq + 1);
+    if (!isUtf8(assignment))
+        throw ConfigError("--set",
+                          {{isUtf8(key) ? key : "(key not UTF-8)",
+                            json(text).dump(-1, ' ', false, json::error_handler_t::replace),
+                            "the assignment is not valid UTF-8 text"}});
     json value;
     try {
         value = json::parse(text);
-    } catch (const json::parse_error&) {
-        value = text; // bare words are strings: --set model=resnet34
+    } catch (const json::exception&) {
+        // Bare words are strings (--set model=resnet34); so is a number JSON
+        // cannot hold (1e4040 is out_of_range, not parse_error), which the
+        // key's type check then refuses by name.
+        value = text;
     }
     // A string key expects a string even when the text parses as a number
     // (e.g. --set name=2024).

@@ -186,12 +186,20 @@ private:
     }
 
     // A string value: in place without escapes, unescaped into the chunk's
-    // texts with them.
+    // texts with them. Either way the iterator moves past it: a value left
+    // unread is skipped by simdjson's skip_child(), which takes a string
+    // followed by ":" for a key and eats the colon (and then one closer too
+    // many), so `{"ph": "X": 2}}` or `["": 1]]` read as valid where the
+    // sequential reader refuses them. Once the string is read, the next
+    // token must be "," or the closing bracket.
     std::string_view string(od::value& v) {
         const std::string_view token = trimRight(v.raw_json_token());
         if (token.size() < 2 || token.front() != '"' || token.back() != '"') throw ChunkFailed{};
         const std::string_view inner = token.substr(1, token.size() - 2);
-        if (inner.find('\\') == std::string_view::npos) return inner;
+        if (inner.find('\\') == std::string_view::npos) {
+            take(v.get_raw_json_string()); // only moves on: the text is `inner`
+            return inner;
+        }
         out_.texts.emplace_back(take(v.get_string()));
         return out_.texts.back();
     }

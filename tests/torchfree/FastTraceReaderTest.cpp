@@ -403,6 +403,62 @@ TEST_F(FastTraceReader, MalformedInputsGiveTheSameErrors) {
         expectAgreement(text, text.substr(0, 60));
 }
 
+// Malformed values the chunk parser once let through (fuzz finding 2,
+// docs/reliability.md): simdjson On Demand skips a value that was not read
+// with a lenient skip_child(), which takes `"x":` for a key. Each sits first
+// in a list, alone in "traceEvents", in the middle of a good trace (a later
+// chunk) and last; the sequential reader refuses each, and the fast one must
+// say the same.
+TEST_F(FastTraceReader, MalformedValuesAnywhereGiveTheSameErrors) {
+    const std::vector<std::string> elements = {
+        // A string value followed by ":" and one closer too many (it makes up
+        // for the one the skip ate): read as valid before the fix. After a
+        // known key, an unknown key, inside args (known and unknown keys),
+        // in a list, as pid, as an element.
+        R"({"ph": "Xid": 2}})",
+        R"({"ph": "X", "name": "a": 1}})",
+        R"({"ph": "X", "user_annotation": "a": 1}})",
+        R"({"ph": "X", "args": {"kind": "a": 1}}})",
+        R"({"ph": "X", "args": {"Call stack": "a": 1}}})",
+        R"({"ph": "X", "args": {"note": "a": 1}}})",
+        R"({"ph": "X", "args": {"list": ["a": 1]]}})",
+        R"({"ph": "X", "pid": "a": 1}})",
+        R"(["a": 1]])",
+        R"("": 1])",
+        // The same without the extra closer, and garbage between elements,
+        // missing commas, one brace too many: refused before too, with the
+        // same message, which must stay so.
+        R"({"ph": "X", "name": "a": 1, "ts": 1})",
+        R"({"ph": "X", "ts": 1, "args": {"list": ["a": 1]}})",
+        R"({"ph": "X", "tid": ["a": 1]]})",
+        R"({"ph": "X", "ts": 1} x {"ph": "X", "ts": 2})",
+        R"({"ph": "X", "ts": 1} : {"ph": "X", "ts": 2})",
+        R"({"ph": "X", "ts": 1} {"ph": "X", "ts": 2})",
+        R"("a" "b")",
+        R"({"ph": "X" "ts": 1})",
+        R"({"ph": "X", "ts": 1 "dur": 2})",
+        R"({"ph": "X", "ts": 1, "args": {"Input Dims": [[1, 2] [3]]}})",
+        R"({"ph": "X", "ts": 1, "dur": 2}})",
+    };
+    const std::string good = adversarialTrace("\n", true, true, 4);
+    const size_t middle = good.find(",\n{", good.size() / 2);
+    ASSERT_NE(middle, std::string::npos);
+    for (const std::string& element : elements) {
+        const std::vector<std::string> texts = {
+            "[" + element + R"(, {"ph": "X", "name": "a", "ts": 1}])",
+            R"({"schemaVersion": 1, "traceEvents": [)" + element + "]}",
+            good.substr(0, middle) + ",\n" + element + good.substr(middle),
+            good.substr(0, good.size() - 1) + ",\n" + element + "\n]",
+        };
+        for (const std::string& text : texts) {
+            ASSERT_FALSE(
+                outcome([&] { return parseChromeTrace(text, "t.json", sequentialOptions()); }).ok)
+                << "valid JSON? " << element;
+            expectAgreement(text, element);
+        }
+    }
+}
+
 TEST_F(FastTraceReader, TruncationsAtEveryPlaceGiveTheSameErrors) {
     const std::string text = adversarialTrace("\n", false, true);
     std::mt19937 random(14);

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of the torch-free readers (CMake preset `fuzz`:
+# clang, ASan+UBSan, no LibTorch) into build/fuzz and runs each one over its
+# seed corpus for a bounded time. Any finding (crash, sanitizer report,
+# uncaught exception, timeout, leak, broken property) fails the script; the
+# input is kept under build/fuzz/artifacts/<target>/.
+#
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]   default 60 s, every target
+#   scripts/fuzz.sh --ci                               CI: 15 s per target
+#   scripts/fuzz.sh --seeds                            rewrite the generated seeds
+#
+# Inputs the fuzzer finds go to build/fuzz/corpus/<target>/ (reused by the
+# next run), never into fuzz/corpus/, which holds the checked-in seeds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=60
+mode=run
+case "${1:-}" in
+--ci) seconds=15; shift ;;
+--seeds) mode=seeds; shift ;;
+[0-9]*) seconds=$1; shift ;;
+esac
+all_targets=(chrome_trace trace_gzip trace_index config run_dir ncu_csv rank_folder)
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
+
+build=build/fuzz
+start=$(date +%s)
+if [ ! -f $build/build.ninja ]; then
+  cmake --preset fuzz >/dev/null
+fi
+nice -n 10 ninja -C $build -j "${FUZZ_JOBS:-$(nproc)}" $(printf 'fuzz_%s ' "${targets[@]}") \
+  fuzz_make_seeds | grep -v '^\[' || true
+echo "fuzz.sh: build took $(( $(date +%s) - start )) s"
+
+if [ $mode = seeds ]; then
+  $build/fuzz/fuzz_make_seeds tests/data fuzz/corpus
+  exit 0
+fi
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+failed=()
+printf '%-14s %10s %8s %8s %14s %s\n' target executions exec/s cov corpus result
+for target in "${targets[@]}"; do
+  work=$build/corpus/$target artifacts=$build/artifacts/$target
+  log=$build/logs/$target.log
+  mkdir -p "$work" "$artifacts" "$(dirname "$log")"
+  set +e
+  nice -n 10 $build/fuzz/fuzz_$target "$work" "fuzz/corpus/$target" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$artifacts/" >"$log" 2>&1
+  rc=$?
+  set -e
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+  last=$(grep -aE '^#[0-9]+' "$log" | tail -1 || true)
+  cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
+  corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9]*[a-zA-Z]*\).*/\1/p' <<<"$last")
+  result=ok
+  if [ $rc -ne 0 ]; then
+    result="FINDING (rc $rc): $(grep -a -m1 -E 'ERROR|property broken|deadly signal|uncaught|timeout|out-of-memory' "$log" || echo see log) -> $artifacts/, log $log"
+    failed+=("$target")
+  fi
+  printf '%-14s %10s %8s %8s %14s %s\n' "$target" "${execs:-?}" "${rate:-?}" "${cov:-?}" \
+    "${corp:-?}" "$result"
+done
+echo "fuzz.sh: ${#targets[@]} targets, $seconds s each; total $(( $(date +%s) - start )) s"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz.sh: findings in: ${failed[*]}" >&2
+  exit 1
+fi

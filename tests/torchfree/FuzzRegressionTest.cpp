@@ -1,0 +1,91 @@
+// Inputs the fuzz targets (fuzz/, docs/reliability.md "Fuzzing") found to
+// crash a reader, kept as tests: each must now be refused with the reader's
+// own exception, whose message names what is wrong. The minimized inputs
+// are also in tests/data/fuzz_regressions/ and in the targets' seed corpora.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "config/ConfigError.h"
+#include "config/ConfigJson.h"
+#include "trace/FastTraceReader.h"
+#include "trace/TraceReadError.h"
+
+namespace ts {
+namespace {
+
+using namespace std::string_literals;
+
+// fuzz_config: `--set lr=<0xff>`. The value did not parse as JSON, so it
+// was kept as a string that is not UTF-8, and the type error's message
+// (which dumps the value as JSON) threw nlohmann's type_error instead.
+TEST(FuzzRegression, SetValueThatIsNotUtf8IsAConfigError) {
+    ExperimentConfig config;
+    for (const std::string& assignment : {"lr=\xff"s, "name=caf\xe9"s, "\xff=1"s}) {
+        try {
+            applyOverride(config, assignment);
+            FAIL() << "accepted " << assignment;
+        } catch (const ConfigError& e) {
+            EXPECT_NE(std::string(e.what()).find("not valid UTF-8"), std::string::npos) << e.what();
+        }
+    }
+    // Valid UTF-8 is still taken as it is.
+    applyOverride(config, "name=caf\xc3\xa9");
+    EXPECT_EQ(config.name, "caf\xc3\xa9");
+}
+
+// fuzz_config: `--set batch_size=1e4040`. nlohmann parses the number and
+// throws out_of_range (not parse_error), which escaped applyOverride.
+TEST(FuzzRegression, SetNumberTooLargeForJsonIsAConfigError) {
+    ExperimentConfig config;
+    try {
+        applyOverride(config, "batch_size=1e4040");
+        FAIL() << "accepted";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("batch_size"), std::string::npos) << e.what();
+    }
+}
+
+// The message of a refused read, "" when the text reads.
+std::string traceError(const std::string& text, const TraceReadOptions& options) {
+    try {
+        parseChromeTrace(text, "t.json", options);
+        return "";
+    } catch (const TraceReadError& e) {
+        return e.what();
+    }
+}
+
+// fuzz_chrome_trace: `["":],{}]`. The fast reader's chunk parser left a
+// string value unread, and simdjson skipped it as a key (eating the ":"),
+// so the fast path found a list without events where the sequential
+// reader refuses the JSON. Found first in a Kineto trace whose first event
+// was `{"ph": "Xid": 2}}`, which the fast path read as a trace.
+TEST(FuzzRegression, FastReaderRefusesAStringFollowedByAColon) {
+    if (!fastTraceReaderAvailable()) GTEST_SKIP() << "built without simdjson";
+    std::ifstream in(std::string(TRAINSCOPE_TEST_DATA_DIR) +
+                         "/fuzz_regressions/chrome_trace-fast-reader-accepts-malformed.json",
+                     std::ios::binary);
+    const std::string found(std::istreambuf_iterator<char>(in), {});
+    ASSERT_EQ(found, R"(["":],{}])");
+    const std::string kineto =
+        R"({"schemaVersion": 1, "traceEvents": [{"ph": "Xid": 2}}, {"ph": "X", "name": "a", "ts": 1, "dur": 1}]})";
+    TraceReadOptions sequential;
+    sequential.sequential = true;
+    for (const std::string& text : {found, kineto}) {
+        const std::string expected = traceError(text, sequential);
+        EXPECT_NE(expected.find("unexpected ':'"), std::string::npos) << expected;
+        for (size_t block : {64, 256, 4096}) {
+            TraceReadOptions fast;
+            fast.block_bytes = block;
+            fast.min_parallel_bytes = 0;
+            fast.workers = 1;
+            EXPECT_EQ(traceError(text, fast), expected) << text << ", block " << block;
+        }
+    }
+}
+
+} // namespace
+} // namespace ts
