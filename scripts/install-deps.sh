@@ -11,6 +11,7 @@ packages=(
   dataset-fashion-mnist python3-torchvision
   xvfb xauth fonts-dejavu-core
   clang-format clang-tidy
+  clang libclang-rt-14-dev # libFuzzer, ASan and UBSan for scripts/fuzz.sh
 )
 
 missing=()
