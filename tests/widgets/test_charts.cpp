@@ -12,9 +12,12 @@
 #include <QtConcurrent>
 #include <QtTest>
 
+#include "SyntheticRecords.h"
 #include "charts/OffscreenChartRenderer.h"
 #include "experiments/LadderChart.h"
 #include "experiments/LadderReport.h"
+#include "report/RunDirectory.h"
+#include "runs/ComparisonCharts.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -138,6 +141,31 @@ private slots:
             argb(chart.toPixmap(kChartWidth, kChartHeight, kChartPixelRatio).toImage());
         QCOMPARE(gui.size(), report.size());
         QVERIFY2(gui == report, "the GUI chart and the report's PNG differ");
+    }
+
+    // The Runs tab's throughput bars carry the interval of each run's steps,
+    // as `compare`'s chart does; a directory without steps gets no bar.
+    void comparisonChartsShowStepIntervalsAsErrorBars() {
+        QTemporaryDir dir;
+        const std::filesystem::path run = dir.filePath(QStringLiteral("run")).toStdString();
+        {
+            ts::RunRecorder recorder(run);
+            ts::RunInfo info;
+            info.config.warmup_steps_excluded = 2;
+            recorder.onRunStarted(info);
+            for (auto step : ts::testing::syntheticSteps(0, 40)) {
+                step.step_ms += double(step.global_step * 7 % 11) * 0.4; // scatter
+                step.images_per_sec = 32 * 1000.0 / step.step_ms;
+                recorder.onStep(step);
+            }
+            recorder.onRunFinished(ts::RunSummary{});
+        }
+        ts::gui::ComparisonCharts charts;
+        const double error = charts.imagesPerSecError(QString::fromStdString(run.string()));
+        QVERIFY(std::isfinite(error));
+        QVERIFY(error > 0);
+        QVERIFY(error < 30); // steps of 68-76 ms: about 420-470 images/s
+        QVERIFY(std::isnan(charts.imagesPerSecError(dir.filePath(QStringLiteral("none")))));
     }
 };
 

@@ -145,6 +145,7 @@ private slots:
         request.values = QStringLiteral("8,16,32,64");
         request.steps = 4;
         request.warmup = 1;
+        request.rounds = 2; // the least that gives each point an interval
         experiments->controls()->setRequest(request);
         QSignalSpy swept(experiments->job(), &ExperimentJob::finished);
         QString error;

@@ -2,7 +2,10 @@
 
 #include <cmath>
 
+#include "analysis/NoiseInterval.h"
+#include "report/CompareNoise.h"
 #include "report/CompareRuns.h"
+#include "report/RunDirectory.h"
 
 namespace ts::gui {
 namespace {
@@ -35,12 +38,30 @@ ComparisonCharts::ComparisonCharts(QWidget* parent) : ThemedPlot(parent) {
 void ComparisonCharts::setRuns(const std::vector<RunRow>& runs) {
     run_count_ = int(runs.size());
     std::vector<ComparisonFigures> figures;
-    for (const RunRow& r : runs)
+    for (const RunRow& r : runs) {
         figures.push_back(figuresOf(r));
+        figures.back().images_per_sec_error = imagesPerSecError(r.dir);
+    }
     const auto charts = comparisonCharts(figures);
     for (size_t i = 0; i < panels_.size() && i < charts.size(); ++i)
         drawSpec(charts[i], panels_[i]);
     refresh();
+}
+
+double ComparisonCharts::imagesPerSecError(const QString& dir) {
+    const auto known = errors_.constFind(dir);
+    if (known != errors_.constEnd()) return *known;
+    double error = std::nan("");
+    try {
+        // steps.csv is a few KB per thousand steps: read on the GUI thread.
+        const RunRecord run = loadRun(dir.toStdString(), /*with_steps=*/true);
+        const LevelInterval level = medianInterval(steadyStepValues(run, StepMetric::ImagesPerSec));
+        if (level.confidence > 0) error = (level.high - level.low) / 2;
+    } catch (const std::exception&) {
+        // A run without readable steps simply has no error bar.
+    }
+    errors_.insert(dir, error);
+    return error;
 }
 
 } // namespace ts::gui
