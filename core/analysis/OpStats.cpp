@@ -1,6 +1,7 @@
 #include "analysis/OpStats.h"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 namespace ts {
@@ -11,6 +12,24 @@ double OpStat::gflopsPerSec() const {
 }
 
 namespace {
+
+// a + b, held at the int64 limits: sums of times and bytes read from files
+// that claim absurd values (a fuzzed trace index) must not overflow.
+int64_t saturatingAdd(int64_t a, int64_t b) {
+    int64_t sum = 0;
+    if (!__builtin_add_overflow(a, b, &sum)) return sum;
+    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+}
+
+int64_t saturatingSub(int64_t a, int64_t b) {
+    int64_t difference = 0;
+    if (!__builtin_sub_overflow(a, b, &difference)) return difference;
+    return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+}
+
+void addTo(int64_t& total, int64_t value) {
+    total = saturatingAdd(total, value);
+}
 
 // Per-event quantities that need the nesting: time and device time of the
 // direct children, memory of the whole subtree, and whether the event runs
@@ -33,11 +52,11 @@ EventTotals eventTotals(const Trace& trace) {
     }
     for (size_t i = n; i-- > 0;) { // children are complete before their parent
         const TraceEvent& e = trace.events[i];
-        t.subtree_mem[i] += e.alloc_bytes - e.free_bytes;
+        addTo(t.subtree_mem[i], saturatingSub(e.alloc_bytes, e.free_bytes));
         if (e.parent < 0) continue;
-        t.child_ns[e.parent] += e.dur_ns;
-        t.child_device_ns[e.parent] += e.device_ns;
-        t.subtree_mem[e.parent] += t.subtree_mem[i];
+        addTo(t.child_ns[e.parent], e.dur_ns);
+        addTo(t.child_device_ns[e.parent], e.device_ns);
+        addTo(t.subtree_mem[e.parent], t.subtree_mem[i]);
     }
     return t;
 }
@@ -91,16 +110,18 @@ OpTable computeOpStats(const Trace& trace, OpGrouping grouping, OpScope scope) {
         const bool device_lane = e.lane >= 0 && static_cast<size_t>(e.lane) < trace.lanes.size() &&
                                  trace.lanes[e.lane].device;
         if (device_lane) {
-            row.self_device_ns += e.dur_ns;
-            row.device_total_ns += e.dur_ns;
+            addTo(row.self_device_ns, e.dur_ns);
+            addTo(row.device_total_ns, e.dur_ns);
         } else {
-            row.self_cpu_ns += std::max<int64_t>(0, e.dur_ns - totals.child_ns[i]);
-            row.cpu_total_ns += e.dur_ns;
-            row.self_device_ns += std::max<int64_t>(0, e.device_ns - totals.child_device_ns[i]);
-            row.device_total_ns += e.device_ns;
+            addTo(row.self_cpu_ns,
+                  std::max<int64_t>(0, saturatingSub(e.dur_ns, totals.child_ns[i])));
+            addTo(row.cpu_total_ns, e.dur_ns);
+            addTo(row.self_device_ns,
+                  std::max<int64_t>(0, saturatingSub(e.device_ns, totals.child_device_ns[i])));
+            addTo(row.device_total_ns, e.device_ns);
         }
-        row.self_cpu_mem_bytes += e.alloc_bytes - e.free_bytes;
-        row.cpu_mem_bytes += totals.subtree_mem[i];
+        addTo(row.self_cpu_mem_bytes, saturatingSub(e.alloc_bytes, e.free_bytes));
+        addTo(row.cpu_mem_bytes, totals.subtree_mem[i]);
         row.flops += e.flops;
         row.bytes += e.bytes;
     }

@@ -19,6 +19,11 @@ std::string eventProblem(const Trace& t, size_t i) {
         return "an event's parent is out of range";
     if (e.depth < 0) return "an event's depth is negative";
     if (e.dur_ns < 0) return "an event's duration is negative";
+    // Every reader of events computes start + duration; a sound trace spans
+    // far less than 2^62 ns (146 years).
+    constexpr int64_t kTimeLimit = int64_t(1) << 62;
+    if (e.start_ns < -kTimeLimit || e.start_ns > kTimeLimit || e.dur_ns > kTimeLimit)
+        return "an event's time is out of range";
     if (!inRange(e.link, n)) return "an event's link is out of range";
     for (int32_t s : {e.shapes, e.types, e.args})
         if (!inRange(s, t.strings.size())) return "an event's string is out of range";
