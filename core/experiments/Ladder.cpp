@@ -201,6 +201,11 @@ std::vector<double> imagesPerSec(const std::vector<LadderRound>& rounds, bool ca
     return out;
 }
 
+// The candidate's gain over the reference, paired by round.
+GainInterval roundsGain(const std::vector<LadderRound>& rounds, double confidence) {
+    return pairedGain(imagesPerSec(rounds, false), imagesPerSec(rounds, true), confidence);
+}
+
 // The candidate's run whose images/s is the median of its rounds.
 PointResult representative(const std::vector<LadderRound>& rounds) {
     std::vector<const PointResult*> runs;
@@ -288,9 +293,8 @@ struct Comparison {
     std::vector<LadderRound> rounds; // complete rounds
     std::string failure;             // why it stopped early, empty when it did not
     PointResult failed_run;          // the run that stopped it
-    // The user cancelled. A round cut short leaves its first run here when
-    // that was the reference (the baseline keeps it as its measurement).
-    bool cancelled = false;
+    // A round cut short by Cancel leaves its first run here when that was the
+    // reference (the baseline keeps it as its measurement).
     std::vector<PointResult> unpaired_reference;
 };
 
@@ -331,11 +335,9 @@ Comparison compareRounds(const LadderSpec& spec, PointRunner& runner,
         if (!(reference_first ? candidate_side() : reference_side())) return c;
         c.rounds.push_back(round);
         if (r + 1 < spec.rounds) continue;
-        const GainInterval g = pairedGain(imagesPerSec(c.rounds, false),
-                                          imagesPerSec(c.rounds, true), spec.confidence);
+        const GainInterval g = roundsGain(c.rounds, spec.confidence);
         if (decisive(g, spec.keep_margin)) break;
     }
-    c.cancelled = runner.cancelled();
     return c;
 }
 
@@ -383,8 +385,7 @@ RungRow runBaseline(const LadderSpec& spec, PointRunner& runner, const std::file
         all.push_back(run.summary.median_images_per_sec);
     base.level = repeatedLevel(all, spec.confidence);
     base.result = c.rounds.empty() ? c.unpaired_reference.front() : representative(c.rounds);
-    result.noise_floor =
-        pairedGain(imagesPerSec(c.rounds, false), imagesPerSec(c.rounds, true), spec.confidence);
+    result.noise_floor = roundsGain(c.rounds, spec.confidence);
     result.baseline_images_per_sec = result.best_images_per_sec = base.level.value;
     base.speedup = 1;
     base.kept = true;
@@ -435,8 +436,7 @@ LadderResult runLadder(const LadderSpec& spec, const LadderContext& context, Poi
                 row.result.message = kNotRunCancelled;
                 row.decision = "skipped";
             } else if (c.failure.empty()) {
-                row.interval = pairedGain(imagesPerSec(c.rounds, false),
-                                          imagesPerSec(c.rounds, true), spec.confidence);
+                row.interval = roundsGain(c.rounds, spec.confidence);
                 row.level = repeatedLevel(imagesPerSec(c.rounds, true), spec.confidence);
                 row.result = representative(c.rounds);
             } else {
