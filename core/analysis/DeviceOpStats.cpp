@@ -6,16 +6,6 @@
 
 namespace ts {
 
-namespace {
-
-std::string callStackOf(const Trace& trace, int32_t event) {
-    const auto& stacks = trace.kineto.call_stacks;
-    auto it = std::lower_bound(stacks.begin(), stacks.end(), std::make_pair(event, INT32_MIN));
-    return it != stacks.end() && it->first == event ? trace.stringAt(it->second) : std::string();
-}
-
-} // namespace
-
 DeviceOpTable computeDeviceOpTable(const Trace& trace, const DeviceOpTree& tree,
                                    DeviceOpGrouping grouping, bool by_device) {
     const bool shapes = grouping == DeviceOpGrouping::NameAndShapes ||
@@ -33,7 +23,7 @@ DeviceOpTable computeDeviceOpTable(const Trace& trace, const DeviceOpTree& tree,
         const std::string& name = trace.nameOf(e);
         std::string shape = shapes ? trace.shapesOf(e) : std::string();
         if (shapes && shape.empty()) shape = "[]";
-        const std::string stack = callStackOf(trace, node.event);
+        const std::string& stack = trace.callStackOf(node.event);
         const std::string base = name + '\x1f' + shape;
         if (!stack.empty()) with_stack.insert(base);
         const std::string key = stacks ? base + '\x1f' + stack : base;

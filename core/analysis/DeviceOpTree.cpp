@@ -79,18 +79,19 @@ private:
 void TreeBuilder::collectHostNodes() {
     for (const KinetoEvent& e : events_.events) {
         if (!isHostType(e.type)) continue;
-        const std::string& n = trace_.nameOf(trace_.events[e.event]);
+        const EventCore& core = trace_.events.core(size_t(e.event));
+        const std::string& n = trace_.names[core.name];
         OpNodeKind kind;
-        if (!nodeKindOf(e.type, trace_.events[e.event].name, n, flags_, kind)) continue;
+        if (!nodeKindOf(e.type, core.name, n, flags_, kind)) continue;
         OpNode node;
         node.event = e.event;
-        node.lane = trace_.events[e.event].lane;
+        node.lane = core.lane;
         node.kind = kind;
         node.type = e.type;
         node.start = e.start;
         node.end = e.end;
         node.external_id = e.external_id;
-        node.tc_eligible_by_name = flags_.tensorCoreEligibleOp(trace_.events[e.event].name);
+        node.tc_eligible_by_name = flags_.tensorCoreEligibleOp(core.name);
         node.tc_eligible = node.tc_eligible_by_name;
         node.real_operator = isRealOperator(node, n);
         if (!lane_nodes_.count(node.lane)) lane_order_.push_back(node.lane);
@@ -107,7 +108,8 @@ void TreeBuilder::attachRuntimes() {
     for (size_t r = 0; r < links_.runtimes.size(); ++r) {
         const RuntimeCall& call = links_.runtimes[r];
         if (call.external_id == 0) {
-            zero_ext_[trace_.events[call.event].lane].push_back(static_cast<int32_t>(r));
+            zero_ext_[trace_.events.core(size_t(call.event)).lane].push_back(
+                static_cast<int32_t>(r));
             continue;
         }
         if (call.external_id > 0) by_external[call.external_id].push_back(static_cast<int32_t>(r));
@@ -195,7 +197,8 @@ void TreeBuilder::runtimeTimes() {
         for (int32_t p : device) {
             const KinetoEvent& d = events_.events[p];
             all += d.end - d.start;
-            if (flags_.tensorCoreKernel(trace_.events[d.event].name)) tc += d.end - d.start;
+            if (flags_.tensorCoreKernel(trace_.events.core(size_t(d.event)).name))
+                tc += d.end - d.start;
         }
     };
     times_.device.assign(links_.runtimes.size(), 0);
@@ -277,7 +280,7 @@ void ownedWork(const DeviceOpTree& tree, const LaunchLinks& links, int32_t node,
 
 const std::string& DeviceOpTree::nameOf(const Trace& trace, const OpNode& node) const {
     static const std::string kRoot = "CallTreeRoot";
-    return node.event >= 0 ? trace.nameOf(trace.events[node.event]) : kRoot;
+    return node.event >= 0 ? trace.names[trace.events.core(size_t(node.event)).name] : kRoot;
 }
 
 void DeviceOpTree::visitPostOrder(const std::function<void(int32_t)>& visit) const {

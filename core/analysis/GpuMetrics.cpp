@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "analysis/NameFlags.h"
 #include "analysis/RangeSet.h"
@@ -67,7 +68,7 @@ GpuMetrics computeGpuMetrics(const Trace& trace, const KinetoEvents& events,
         const bool tc = names.tensorCoreKernel(trace.events[e.event].name);
         all_ns += e.end - e.start;
         if (tc) tc_ns += e.end - e.start;
-        const DeviceLaunch* launch = trace.kineto.launchOf(e.event);
+        const std::optional<DeviceLaunch> launch = trace.launchOf(e.event);
         if (!launch || launch->device < 0 || launch->device >= 64) continue;
         PerGpu& g = gpus[launch->device];
         g.busy.emplace_back(e.start, e.end);
@@ -92,7 +93,7 @@ GpuMetrics computeGpuMetrics(const Trace& trace, const KinetoEvents& events,
         own_kernel_ns[node] += d.end - d.start;
         if (!tree.nodes[node].real_operator) return;
         op_kernels = true;
-        const DeviceLaunch* launch = trace.kineto.launchOf(d.event);
+        const std::optional<DeviceLaunch> launch = trace.launchOf(d.event);
         if (!launch || !gpus.count(launch->device)) return;
         PerGpu& g = gpus[launch->device];
         g.op_kernel_ns += d.end - d.start;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 
 #include "analysis/TensorCores.h"
@@ -58,7 +59,7 @@ KernelTables computeKernelTables(const Trace& trace, const KinetoEvents& events,
     for (const KinetoEvent& e : events.events) {
         if (e.type != PluginType::Kernel) continue;
         const std::string& name = trace.nameOf(trace.events[e.event]);
-        const DeviceLaunch* launch = trace.kineto.launchOf(e.event);
+        const std::optional<DeviceLaunch> launch = trace.launchOf(e.event);
         if (launch && launch->device >= 0) {
             t.has_blocks_per_sm = t.has_blocks_per_sm || launch->blocks_per_sm > 0;
             t.has_occupancy = t.has_occupancy || launch->occupancy >= 0;
@@ -71,7 +72,7 @@ KernelTables computeKernelTables(const Trace& trace, const KinetoEvents& events,
             t.by_name.push_back(row);
             name_acc.emplace_back();
         }
-        add(t.by_name[it->second], name_acc[it->second], e, launch);
+        add(t.by_name[it->second], name_acc[it->second], e, launch ? &*launch : nullptr);
     }
     for (size_t i = 0; i < t.by_name.size(); ++i)
         finish(t.by_name[i], name_acc[i]);
@@ -89,7 +90,7 @@ KernelTables computeKernelTables(const Trace& trace, const KinetoEvents& events,
         const OpNode& owner = tree.nodes[node];
         const std::string& name = trace.nameOf(trace.events[e.event]);
         const std::string& op = tree.nameOf(trace, owner);
-        const DeviceLaunch* launch = trace.kineto.launchOf(e.event);
+        const std::optional<DeviceLaunch> launch = trace.launchOf(e.event);
         const DeviceLaunch none;
         const DeviceLaunch& l = launch ? *launch : none;
         const std::string grid = dimsText(l.grid), block = dimsText(l.block);
@@ -112,7 +113,7 @@ KernelTables computeKernelTables(const Trace& trace, const KinetoEvents& events,
             t.by_op.push_back(row);
             op_acc.emplace_back();
         }
-        add(t.by_op[it->second], op_acc[it->second], e, launch);
+        add(t.by_op[it->second], op_acc[it->second], e, launch ? &*launch : nullptr);
     });
     for (size_t i = 0; i < t.by_op.size(); ++i)
         finish(t.by_op[i], op_acc[i]);

@@ -42,8 +42,8 @@ std::optional<PluginType> typeOfCategory(KinetoCategory category, const std::str
 }
 
 // Traces without categories (Trainscope's own, legacy exports): by kind.
-std::optional<PluginType> typeOfKind(const TraceEvent& e, bool device_lane) {
-    switch (e.kind) {
+std::optional<PluginType> typeOfKind(EventKind kind, bool device_lane) {
+    switch (kind) {
     case EventKind::Operator:
     case EventKind::Backward:
     case EventKind::Communication:
@@ -85,32 +85,28 @@ bool isHostType(PluginType type) {
 
 KinetoEvents collectKinetoEvents(const Trace& trace, const GpuAnalysisOptions& options) {
     KinetoEvents out;
-    const bool by_category = !trace.kineto.category.empty();
-    size_t id_row = 0;
-    const auto& ids = trace.kineto.ids;
+    const bool by_category = trace.events.hasCategories();
+    // The core records only: this pass runs over every event of the trace.
     for (size_t i = 0; i < trace.events.size(); ++i) {
-        const TraceEvent& e = trace.events[i];
+        const EventCore& e = trace.events.core(i);
         const auto index = static_cast<int32_t>(i);
-        const bool device_lane = e.lane >= 0 && static_cast<size_t>(e.lane) < trace.lanes.size() &&
-                                 trace.lanes[e.lane].device;
+        const bool device_lane = e.lane < trace.lanes.size() && trace.lanes[e.lane].device;
         const std::optional<PluginType> type =
-            by_category ? typeOfCategory(trace.kineto.categoryOf(index), trace.nameOf(e), options)
-                        : typeOfKind(e, device_lane);
+            by_category ? typeOfCategory(e.category, trace.names[e.name], options)
+                        : typeOfKind(e.kind, device_lane);
         if (!type) continue;
         KinetoEvent k{index, *type, e.start_ns, e.end_ns(), -1, -1};
-        while (id_row < ids.size() && ids[id_row].event < index)
-            ++id_row;
-        if (id_row < ids.size() && ids[id_row].event == index) {
-            k.correlation = ids[id_row].correlation;
-            k.external_id = ids[id_row].external_id;
+        if (const std::optional<EventIds> ids = trace.events.ids(i)) {
+            k.correlation = ids->correlation;
+            k.external_id = ids->external_id;
         }
         out.events.push_back(k);
     }
     std::stable_sort(out.events.begin(), out.events.end(),
                      [&](const KinetoEvent& a, const KinetoEvent& b) {
                          if (a.start != b.start) return a.start < b.start;
-                         const int32_t la = trace.events[a.event].lane;
-                         const int32_t lb = trace.events[b.event].lane;
+                         const int32_t la = trace.events.core(size_t(a.event)).lane;
+                         const int32_t lb = trace.events.core(size_t(b.event)).lane;
                          if (la != lb) return la < lb;
                          return a.event < b.event;
                      });

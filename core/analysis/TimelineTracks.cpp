@@ -8,14 +8,15 @@
 namespace ts {
 namespace {
 
-bool occupiesGpu(const Trace& trace, const TraceEvent& e) {
+bool occupiesGpu(const Trace& trace, const EventCore& e) {
     if (e.kind != EventKind::Kernel && e.kind != EventKind::Communication) return false;
-    return e.lane >= 0 && size_t(e.lane) < trace.lanes.size() && trace.lanes[size_t(e.lane)].device;
+    return size_t(e.lane) < trace.lanes.size() && trace.lanes[size_t(e.lane)].device;
 }
 
 std::vector<GpuBusyRow> gpuBusyRows(const Trace& trace) {
     std::map<int32_t, RangeList> busy; // by GPU
-    for (const TraceEvent& e : trace.events) {
+    for (size_t i = 0; i < trace.events.size(); ++i) {
+        const EventCore& e = trace.events.core(i);
         if (!occupiesGpu(trace, e) || e.dur_ns <= 0) continue;
         const int32_t gpu = std::max(0, trace.lanes[size_t(e.lane)].gpu);
         busy[gpu].emplace_back(e.start_ns, e.end_ns());
@@ -77,13 +78,13 @@ std::vector<StepSpan> stepSpans(const Trace& trace, const LaunchIndex& launches)
     for (size_t i = 0; i < trace.events.size() && !spans.empty(); ++i) {
         const int32_t runtime = launches.launcherOf(int32_t(i));
         if (runtime < 0) continue;
-        const int64_t launched = trace.events[size_t(runtime)].start_ns;
+        const int64_t launched = trace.events.core(size_t(runtime)).start_ns;
         auto it = std::upper_bound(spans.begin(), spans.end(), launched,
                                    [](int64_t t, const StepSpan& s) { return t < s.host_start; });
         if (it == spans.begin() || launched >= std::prev(it)->host_end) continue;
         StepSpan& span = *std::prev(it);
-        span.device_start = std::min(span.device_start, trace.events[i].start_ns);
-        span.device_end = std::max(span.device_end, trace.events[i].end_ns());
+        span.device_start = std::min(span.device_start, trace.events.core(i).start_ns);
+        span.device_end = std::max(span.device_end, trace.events.core(i).end_ns());
     }
     for (StepSpan& s : spans)
         if (!s.hasDevice()) {

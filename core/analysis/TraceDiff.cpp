@@ -83,7 +83,7 @@ SideData ownSide(const Trace& trace) {
 }
 
 SideData sideOf(const Trace& trace, const GpuAnalysisOptions& options, const std::string& label) {
-    SideData side = trace.kineto.category.empty() ? ownSide(trace) : kinetoSide(trace, options);
+    SideData side = !trace.events.hasCategories() ? ownSide(trace) : kinetoSide(trace, options);
     side.info.label = label;
     return side;
 }

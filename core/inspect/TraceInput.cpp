@@ -1,5 +1,6 @@
 #include "inspect/TraceInput.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "inspect/ReadProgressLine.h"
@@ -17,6 +18,15 @@ TraceCacheSettings cacheSettings(bool use_cache) {
 std::string seconds(std::chrono::steady_clock::duration d) {
     char text[32];
     std::snprintf(text, sizeof text, "%.2f s", std::chrono::duration<double>(d).count());
+    return text;
+}
+
+// "event store: 161.2 MB, 57.4 B/event": the figure issue #14 budgets.
+std::string storeLine(const EventStore& events) {
+    const double bytes = static_cast<double>(events.memoryBytes());
+    const double n = static_cast<double>(std::max<size_t>(1, events.size()));
+    char text[96];
+    std::snprintf(text, sizeof text, "event store: %.1f MB, %.1f B/event", bytes / 1e6, bytes / n);
     return text;
 }
 
@@ -40,7 +50,7 @@ void TraceInput::keepIndex() {
          << (opening_.from_index ? "from its index" : "JSON") << ", " << trace_.events.size()
          << " events), analysis and output " << seconds(analysed - read_);
     if (wrote) err_ << ", index kept " << seconds(Clock::now() - analysed);
-    err_ << '\n';
+    err_ << '\n' << storeLine(trace_.events) << '\n';
 }
 
 } // namespace ts

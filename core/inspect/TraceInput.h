@@ -25,7 +25,8 @@ public:
     // Writes the index for the next open (once); a cache that cannot be
     // written is a note on `err`, never an error of the command. With
     // timings, then prints "timings: read 4.12 s (JSON), analysis and output
-    // 0.40 s, index kept 0.21 s" on `err`.
+    // 0.40 s, index kept 0.21 s" and "event store: 161.2 MB, 57.4 B/event"
+    // on `err`.
     void keepIndex();
 
 private:

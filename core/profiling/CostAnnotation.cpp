@@ -62,19 +62,18 @@ void annotateCosts(Trace& trace) {
     // that already carry FLOPs somewhere under each event.
     std::vector<uint32_t> below(trace.events.size(), 0);
     for (size_t i = trace.events.size(); i-- > 0;) {
-        TraceEvent& e = trace.events[i];
+        const EventCore& e = trace.events.core(i);
         const OpCost& c = raw[i];
         const bool counted_below =
             e.kind == EventKind::Backward ? below[i] != 0 : (below[i] & familyBit(c.family)) != 0;
         uint32_t mask = below[i];
-        if (c.flops > 0 && !counted_below) {
-            e.flops = c.flops;
-            e.bytes = c.bytes;
-            mask |= familyBit(c.family);
-        } else {
-            e.flops = 0;
-            e.bytes = 0;
-        }
+        const bool counted = c.flops > 0 && !counted_below;
+        if (counted) mask |= familyBit(c.family);
+        // Written only where something changes: zero costs take no store row.
+        const TraceEvent old = trace.events[i];
+        const double flops = counted ? c.flops : 0, bytes = counted ? c.bytes : 0;
+        if (old.flops != flops || old.bytes != bytes)
+            trace.events.edit(i, [&](TraceEvent& w) { w.flops = flops, w.bytes = bytes; });
         if (e.parent >= 0) below[e.parent] |= mask;
     }
 }

@@ -55,43 +55,4 @@ const char* toString(KinetoCategory category) {
     return "other";
 }
 
-namespace {
-
-template <typename Row> const Row* findRow(const std::vector<Row>& rows, int32_t event) {
-    auto it = std::lower_bound(rows.begin(), rows.end(), event,
-                               [](const Row& r, int32_t e) { return r.event < e; });
-    return it != rows.end() && it->event == event ? &*it : nullptr;
-}
-
-template <typename Row> void remapRows(std::vector<Row>& rows, const std::vector<int32_t>& index) {
-    for (Row& r : rows)
-        r.event = r.event >= 0 && static_cast<size_t>(r.event) < index.size() ? index[r.event] : -1;
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const Row& a, const Row& b) { return a.event < b.event; });
-}
-
-} // namespace
-
-const EventIds* KinetoInfo::idsOf(int32_t event) const {
-    return findRow(ids, event);
-}
-
-const DeviceLaunch* KinetoInfo::launchOf(int32_t event) const {
-    return findRow(launches, event);
-}
-
-void KinetoInfo::remap(const std::vector<int32_t>& new_index) {
-    if (!category.empty()) {
-        std::vector<KinetoCategory> moved(new_index.size(), KinetoCategory::None);
-        for (size_t i = 0; i < category.size() && i < new_index.size(); ++i)
-            moved[new_index[i]] = category[i];
-        category.swap(moved);
-    }
-    remapRows(ids, new_index);
-    remapRows(launches, new_index);
-    for (auto& [event, text] : call_stacks)
-        event = event >= 0 && static_cast<size_t>(event) < new_index.size() ? new_index[event] : -1;
-    std::stable_sort(call_stacks.begin(), call_stacks.end());
-}
-
 } // namespace ts

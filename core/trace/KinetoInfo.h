@@ -2,9 +2,7 @@
 // Side tables of a torch.profiler (Kineto) trace: what the GPU views need
 // beyond TraceEvent (the trace category of each event, correlation and
 // external ids, kernel launch properties, GPU memory instants, device
-// properties, distributed info, call stacks, Python module frames). Kept out
-// of TraceEvent so an event stays small; rows refer to events by index and
-// are sorted by it (Trace::finalize renumbers them).
+// properties, distributed info, call stacks, Python module frames).
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -90,29 +88,15 @@ struct PythonFrame {
     int64_t python_id = -1, parent_id = -1, module_id = -1;
 };
 
+// The trace-level Kineto data. Per-event data (category, ids, launch, call
+// stack) lives in the EventStore: Trace::categoryOf, idsOf, launchOf.
 struct KinetoInfo {
-    std::vector<KinetoCategory> category; // per event; empty when no event had a "cat"
-    std::vector<EventIds> ids;            // events with a correlation or external id
-    std::vector<DeviceLaunch> launches;   // kernel, memcpy and memset events
-    std::vector<std::pair<int32_t, int32_t>> call_stacks; // (event, Trace::strings index)
     std::vector<DeviceMemoryEvent> memory;
     std::vector<DeviceProperties> devices;
     std::vector<PythonFrame> python_frames;
     std::string distributed_info; // the "distributedInfo" object as JSON text, "" none
     std::string framework;        // top-level "Framework" ("pytorch-lightning"), "" none
     int64_t ac2g_links = 0;       // device events linked through "ac2g" flows
-
-    bool empty() const { return category.empty() && launches.empty() && devices.empty(); }
-    KinetoCategory categoryOf(int32_t event) const {
-        return event >= 0 && static_cast<size_t>(event) < category.size() ? category[event]
-                                                                          : KinetoCategory::None;
-    }
-    // The row for `event`, nullptr if none (binary search).
-    const EventIds* idsOf(int32_t event) const;
-    const DeviceLaunch* launchOf(int32_t event) const;
-    // After the events were reordered: new_index[i] is the new position of
-    // the event that was at i.
-    void remap(const std::vector<int32_t>& new_index);
 };
 
 } // namespace ts

@@ -106,26 +106,38 @@ int32_t Trace::laneFor(int64_t tid, bool device, const std::string& name) {
 
 namespace {
 
-// Reorders events by (lane, start, longest first) so parents precede their
-// children; returns new position by old position.
-std::vector<int32_t> sortEvents(std::vector<TraceEvent>& events) {
-    std::vector<int32_t> order(events.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
-        const TraceEvent& x = events[a];
-        const TraceEvent& y = events[b];
-        if (x.lane != y.lane) return x.lane < y.lane;
-        if (x.start_ns != y.start_ns) return x.start_ns < y.start_ns;
-        return x.dur_ns > y.dur_ns;
-    });
-    std::vector<TraceEvent> sorted;
-    sorted.reserve(events.size());
-    std::vector<int32_t> new_index(events.size());
-    for (size_t i = 0; i < order.size(); ++i) {
-        sorted.push_back(events[order[i]]);
-        new_index[order[i]] = static_cast<int32_t>(i);
+// Positions by (lane, start, longest first, old position), so parents
+// precede their children: a counting pass by lane, then a sort of each lane,
+// skipped where the lane is already in order (Kineto writes CPU threads in
+// order). Returns new position by old position.
+std::vector<int32_t> sortedPositions(const EventStore& events, size_t lanes) {
+    const size_t n = events.size();
+    std::vector<size_t> lane_begin(lanes + 2, 0);
+    for (size_t i = 0; i < n; ++i)
+        ++lane_begin[size_t(events.core(i).lane) + 1];
+    for (size_t l = 1; l < lane_begin.size(); ++l)
+        lane_begin[l] += lane_begin[l - 1];
+    std::vector<int32_t> order(n);
+    {
+        std::vector<size_t> next(lane_begin.begin(), lane_begin.end() - 1);
+        for (size_t i = 0; i < n; ++i)
+            order[next[events.core(i).lane]++] = static_cast<int32_t>(i);
     }
-    events.swap(sorted);
+    auto before = [&](int32_t a, int32_t b) {
+        const EventCore& x = events.core(size_t(a));
+        const EventCore& y = events.core(size_t(b));
+        if (x.start_ns != y.start_ns) return x.start_ns < y.start_ns;
+        if (x.dur_ns != y.dur_ns) return x.dur_ns > y.dur_ns;
+        return a < b;
+    };
+    for (size_t l = 0; l + 1 < lane_begin.size(); ++l) {
+        auto first = order.begin() + static_cast<std::ptrdiff_t>(lane_begin[l]);
+        auto last = order.begin() + static_cast<std::ptrdiff_t>(lane_begin[l + 1]);
+        if (!std::is_sorted(first, last, before)) std::sort(first, last, before);
+    }
+    std::vector<int32_t> new_index(n);
+    for (size_t i = 0; i < n; ++i)
+        new_index[size_t(order[i])] = static_cast<int32_t>(i);
     return new_index;
 }
 
@@ -139,78 +151,83 @@ void renumber(int32_t& index, const std::vector<int32_t>& new_index) {
 // Parent = innermost enclosing event on the same lane. An event that starts
 // before its parent ends is taken as nested even if it ends a little later:
 // microsecond rounding in imported traces produces such overhangs.
-void computeNesting(std::vector<TraceEvent>& events) {
+void computeNesting(EventStore& events) {
     std::vector<int32_t> open;
     int32_t lane = -1;
     for (size_t i = 0; i < events.size(); ++i) {
-        TraceEvent& e = events[i];
+        const EventCore& e = events.core(i);
         if (e.lane != lane) {
             open.clear();
             lane = e.lane;
         }
         while (!open.empty()) {
-            const TraceEvent& top = events[open.back()];
+            const EventCore& top = events.core(size_t(open.back()));
             if (e.start_ns < top.end_ns() || e.start_ns == top.start_ns) break;
             open.pop_back();
         }
-        e.parent = open.empty() ? -1 : open.back();
-        e.depth = static_cast<int16_t>(std::min<size_t>(open.size(), INT16_MAX));
+        events.setNesting(i, open.empty() ? -1 : open.back(),
+                          static_cast<int16_t>(std::min<size_t>(open.size(), INT16_MAX)));
         open.push_back(static_cast<int32_t>(i));
     }
-}
-
-bool isForwardOp(const TraceEvent& e) {
-    return e.kind == EventKind::Operator && e.seq >= 0;
-}
-bool isBackwardNode(const TraceEvent& e) {
-    return e.kind == EventKind::Backward && e.seq >= 0;
 }
 
 // Forward op <-> backward node by autograd sequence number. Several nested
 // ops share one number (aten::conv2d > aten::convolution > ...) and ops that
 // create no node repeat the current number, so the candidate for a number is
 // the outermost op of the latest nest that carried it.
-void linkBackward(std::vector<TraceEvent>& events) {
-    std::vector<int32_t> by_time;
+void linkBackward(EventStore& events) {
+    struct Numbered {
+        int32_t event;
+        int64_t seq;
+        bool forward;
+    };
+    std::vector<Numbered> by_time;
     for (size_t i = 0; i < events.size(); ++i) {
-        if (isForwardOp(events[i]) || isBackwardNode(events[i]))
-            by_time.push_back(static_cast<int32_t>(i));
+        const EventKind kind = events.core(i).kind;
+        if (kind != EventKind::Operator && kind != EventKind::Backward) continue;
+        const int64_t seq = events.seq(i);
+        if (seq >= 0) by_time.push_back({int32_t(i), seq, kind == EventKind::Operator});
     }
-    std::stable_sort(by_time.begin(), by_time.end(),
-                     [&](int32_t a, int32_t b) { return events[a].start_ns < events[b].start_ns; });
+    std::stable_sort(by_time.begin(), by_time.end(), [&](const Numbered& a, const Numbered& b) {
+        return events.core(size_t(a.event)).start_ns < events.core(size_t(b.event)).start_ns;
+    });
     std::unordered_map<int64_t, int32_t> candidate;
-    for (int32_t i : by_time) {
-        TraceEvent& e = events[i];
-        if (isForwardOp(e)) {
-            auto it = candidate.find(e.seq);
-            const bool nested = it != candidate.end() && events[it->second].lane == e.lane &&
-                                e.start_ns < events[it->second].end_ns();
-            if (!nested) candidate[e.seq] = i;
+    for (const Numbered& n : by_time) {
+        const int32_t i = n.event;
+        const EventCore& e = events.core(size_t(i));
+        if (n.forward) {
+            auto it = candidate.find(n.seq);
+            const bool nested = it != candidate.end() &&
+                                events.core(size_t(it->second)).lane == e.lane &&
+                                e.start_ns < events.core(size_t(it->second)).end_ns();
+            if (!nested) candidate[n.seq] = i;
             continue;
         }
-        auto it = candidate.find(e.seq);
-        if (it == candidate.end() || e.link >= 0) continue;
-        e.link = it->second;
+        auto it = candidate.find(n.seq);
+        if (it == candidate.end() || events.link(size_t(i)) >= 0) continue;
+        events.setLink(size_t(i), it->second);
         // torch.profiler gives the engine's wrapper ("autograd::engine::
         // evaluate_function: X") the node's number too: the op links to the
         // innermost of them, the node itself.
-        int32_t& forward_link = events[it->second].link;
-        if (forward_link < 0 ||
-            (events[forward_link].lane == e.lane && e.start_ns < events[forward_link].end_ns()))
-            forward_link = i;
+        const int32_t forward_link = events.link(size_t(it->second));
+        if (forward_link < 0 || (events.core(size_t(forward_link)).lane == e.lane &&
+                                 e.start_ns < events.core(size_t(forward_link)).end_ns()))
+            events.setLink(size_t(it->second), i);
     }
 }
 
 // Events without a step get the step whose time range holds their start.
-void assignSteps(std::vector<TraceEvent>& events, const std::vector<StepMark>& steps) {
+void assignSteps(EventStore& events, const std::vector<StepMark>& steps) {
     if (steps.empty()) return;
-    for (TraceEvent& e : events) {
-        if (e.step >= 0) continue;
-        auto it = std::upper_bound(steps.begin(), steps.end(), e.start_ns,
+    for (size_t i = 0; i < events.size(); ++i) {
+        const uint16_t code = events.core(i).step_code; // 0: step -1, 0xFFFF: any other
+        if (code != 0 && (code != 0xFFFF || events.step(i) >= 0)) continue;
+        const int64_t start = events.core(i).start_ns;
+        auto it = std::upper_bound(steps.begin(), steps.end(), start,
                                    [](int64_t t, const StepMark& s) { return t < s.start_ns; });
         if (it == steps.begin()) continue;
         --it;
-        if (e.start_ns < it->end_ns) e.step = it->step;
+        if (start < it->end_ns) events.setStep(i, it->step);
     }
 }
 
@@ -221,14 +238,11 @@ void Trace::finalize() {
 }
 
 void Trace::finalize(std::vector<int32_t>* new_index_out) {
-    std::vector<int32_t> new_index = sortEvents(events);
-    for (TraceEvent& e : events) {
-        if (e.link >= 0) renumber(e.link, new_index);
-    }
+    std::vector<int32_t> new_index = sortedPositions(events, lanes.size());
+    events.permute(new_index);
     for (MemorySample& m : memory) {
         if (m.event >= 0) renumber(m.event, new_index);
     }
-    kineto.remap(new_index);
     computeNesting(events);
     linkBackward(events);
     std::stable_sort(memory.begin(), memory.end(),
@@ -237,6 +251,31 @@ void Trace::finalize(std::vector<int32_t>* new_index_out) {
                      [](const StepMark& a, const StepMark& b) { return a.start_ns < b.start_ns; });
     assignSteps(events, steps);
     if (new_index_out) *new_index_out = std::move(new_index);
+}
+
+KinetoCategory Trace::categoryOf(int32_t event) const {
+    return event >= 0 && static_cast<size_t>(event) < events.size() ? events.category(size_t(event))
+                                                                    : KinetoCategory::None;
+}
+
+std::optional<EventIds> Trace::idsOf(int32_t event) const {
+    if (event < 0 || static_cast<size_t>(event) >= events.size()) return std::nullopt;
+    return events.ids(size_t(event));
+}
+
+std::optional<DeviceLaunch> Trace::launchOf(int32_t event) const {
+    if (event < 0 || static_cast<size_t>(event) >= events.size()) return std::nullopt;
+    return events.launch(size_t(event));
+}
+
+const std::string& Trace::callStackOf(int32_t event) const {
+    static const std::string kEmpty;
+    if (event < 0 || static_cast<size_t>(event) >= events.size()) return kEmpty;
+    return stringAt(events.callStack(size_t(event)));
+}
+
+bool Trace::hasKinetoInfo() const {
+    return events.hasCategories() || events.hasLaunches() || !kineto.devices.empty();
 }
 
 } // namespace ts

@@ -143,25 +143,25 @@ void TraceBuilder::addComplete(const RawTraceEvent& e) {
 // the index the event gets here. Every event write of the reader is here.
 void TraceBuilder::appendEvent(const RawTraceEvent& e, const TraceEvent& t,
                                KinetoCategory category) {
-    KinetoInfo& k = trace_.kineto;
     const size_t count = trace_.events.size();
     if (count >= static_cast<size_t>(std::numeric_limits<int32_t>::max()))
         throw TraceReadError(origin_ + ": more than 2147483647 trace events; Trainscope numbers "
                                        "events with 32-bit indices. Record a shorter window.");
+    if (t.lane > 0xFFFF)
+        throw TraceReadError(origin_ + ": more than 65536 threads and streams; Trainscope " +
+                             "numbers them with 16-bit indices.");
     const auto index = static_cast<int32_t>(count);
     const RawTraceArgs& args = e.args;
-    k.category.push_back(category);
-    EventIds ids{index, -1, -1};
-    args.correlation.getInt(ids.correlation);
-    if (!args.external_id_upper.getInt(ids.external_id))
-        args.external_id_lower.getInt(ids.external_id);
+    KinetoExtras extras;
+    extras.category = category;
+    args.correlation.getInt(extras.correlation);
+    if (!args.external_id_upper.getInt(extras.external_id))
+        args.external_id_lower.getInt(extras.external_id);
     const bool linked = launchesDeviceWork(category) || category == KinetoCategory::Runtime ||
                         category == KinetoCategory::Driver;
-    if (linked && ids.correlation < 0) uncorrelated_.emplace_back(index, flowKey(e, t.start_ns));
-    if (ids.correlation >= 0 || ids.external_id >= 0) k.ids.push_back(ids);
+    if (linked && extras.correlation < 0) uncorrelated_.emplace_back(index, flowKey(e, t.start_ns));
     if (e.has_args && launchesDeviceWork(category)) {
         DeviceLaunch d;
-        d.event = index;
         int64_t v = -1;
         if (args.device.getInt(v)) d.device = static_cast<int32_t>(v);
         if (args.stream.getInt(v)) d.stream = static_cast<int32_t>(v);
@@ -171,10 +171,10 @@ void TraceBuilder::appendEvent(const RawTraceEvent& e, const TraceEvent& t,
         if (args.shared_memory.getInt(v)) d.shared_memory = static_cast<int32_t>(v);
         d.blocks_per_sm = optionalFloat(args.blocks_per_sm);
         d.occupancy = optionalFloat(args.occupancy);
-        k.launches.push_back(d);
+        extras.launch = d;
     }
-    if (args.call_stack) k.call_stacks.emplace_back(index, internText(*args.call_stack));
-    trace_.events.push_back(t);
+    if (args.call_stack) extras.call_stack = internText(*args.call_stack);
+    trace_.events.push_back(t, extras);
 }
 
 // python_function events are not events of the trace (they would double the
@@ -266,29 +266,16 @@ void TraceBuilder::addDeviceMemory(const RawTraceEvent& e, int64_t ts) {
 // flows as well as with args.correlation; when the argument is missing the
 // flow supplies it.
 void TraceBuilder::linkThroughFlows() {
-    KinetoInfo& k = trace_.kineto;
-    bool added = false;
-    // Not a structured binding: C++17 lambdas (below) cannot capture those.
-    for (const auto& entry : uncorrelated_) {
-        const auto event = entry.first;
-        const auto& key = entry.second;
-        const bool device = launchesDeviceWork(k.category[event]);
+    EventStore& events = trace_.events;
+    for (const auto& [event, key] : uncorrelated_) {
+        const bool device = launchesDeviceWork(events.category(size_t(event)));
         const auto& flows = device ? flow_end_ : flow_start_;
         auto it = flows.find(key);
         if (it == flows.end()) continue;
-        auto row = std::find_if(k.ids.begin(), k.ids.end(),
-                                [&](const EventIds& r) { return r.event == event; });
-        if (row == k.ids.end()) {
-            k.ids.push_back(EventIds{event, it->second, -1});
-            added = true;
-        } else {
-            row->correlation = it->second;
-        }
-        if (device) ++k.ac2g_links;
+        const std::optional<EventIds> ids = events.ids(size_t(event));
+        events.setIds(size_t(event), it->second, ids ? ids->external_id : -1);
+        if (device) ++trace_.kineto.ac2g_links;
     }
-    if (added)
-        std::sort(k.ids.begin(), k.ids.end(),
-                  [](const EventIds& a, const EventIds& b) { return a.event < b.event; });
 }
 
 void TraceBuilder::readDeviceProperties(const json& list) {
@@ -329,44 +316,52 @@ void TraceBuilder::attributeDeviceTime(const std::vector<int32_t>& new_index) {
     for (const auto& [kernel, external] : device_work_) {
         auto it = op_by_external_.find(external);
         if (it == op_by_external_.end()) continue;
-        const int64_t dur = trace_.events[new_index[kernel]].dur_ns;
-        for (int32_t op = new_index[it->second]; op >= 0; op = trace_.events[op].parent)
-            trace_.events[op].device_ns += dur;
+        const int64_t dur = trace_.events.core(size_t(new_index[kernel])).dur_ns;
+        for (int32_t op = new_index[it->second]; op >= 0;
+             op = trace_.events.core(size_t(op)).parent)
+            trace_.events.addDeviceNs(size_t(op), dur);
     }
 }
 
 // torch.profiler's [memory] instants count towards the innermost op open on
 // their thread at that time (its "Self CPU Mem").
 void TraceBuilder::attributeMemory() {
-    std::vector<size_t> lane_begin(trace_.lanes.size() + 1, trace_.events.size());
-    for (size_t i = trace_.events.size(); i-- > 0;)
-        lane_begin[trace_.events[i].lane] = i;
+    const EventStore& events = trace_.events;
+    std::vector<size_t> lane_begin(trace_.lanes.size() + 1, events.size());
+    for (size_t i = events.size(); i-- > 0;)
+        lane_begin[events.core(i).lane] = i;
     for (size_t l = trace_.lanes.size(); l-- > 0;)
         lane_begin[l] = std::min(lane_begin[l], lane_begin[l + 1]);
     for (const PendingMemory& p : pending_memory_) {
         MemorySample& m = trace_.memory[p.sample];
-        auto first = trace_.events.begin() + static_cast<std::ptrdiff_t>(lane_begin[p.lane]);
-        auto last = trace_.events.begin() + static_cast<std::ptrdiff_t>(lane_begin[p.lane + 1]);
-        auto it = std::upper_bound(first, last, m.t_ns,
-                                   [](int64_t t, const TraceEvent& e) { return t < e.start_ns; });
-        if (it == first) continue;
-        int32_t event = static_cast<int32_t>(it - 1 - trace_.events.begin());
-        while (event >= 0 && trace_.events[event].end_ns() < m.t_ns)
-            event = trace_.events[event].parent;
+        // Binary search for the last event of the lane starting at or before t.
+        size_t lo = lane_begin[p.lane], hi = lane_begin[p.lane + 1];
+        const size_t first = lo;
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (m.t_ns < events.core(mid).start_ns)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        if (lo == first) continue;
+        auto event = static_cast<int32_t>(lo - 1);
+        while (event >= 0 && events.core(size_t(event)).end_ns() < m.t_ns)
+            event = events.core(size_t(event)).parent;
         if (event < 0) continue;
         m.event = event;
         if (m.delta_bytes > 0)
-            trace_.events[event].alloc_bytes += m.delta_bytes;
+            trace_.events.addAllocBytes(size_t(event), m.delta_bytes);
         else
-            trace_.events[event].free_bytes -= m.delta_bytes;
+            trace_.events.addFreeBytes(size_t(event), -m.delta_bytes);
     }
 }
 
 // Times relative to the earliest one; origin_ns keeps the absolute start.
 void TraceBuilder::rebase() {
     int64_t first = std::numeric_limits<int64_t>::max();
-    for (const TraceEvent& e : trace_.events)
-        first = std::min(first, e.start_ns);
+    for (size_t i = 0; i < trace_.events.size(); ++i)
+        first = std::min(first, trace_.events.core(i).start_ns);
     for (const StepMark& s : trace_.steps)
         first = std::min(first, s.start_ns);
     for (const MemorySample& m : trace_.memory)
@@ -374,8 +369,8 @@ void TraceBuilder::rebase() {
     for (const DeviceMemoryEvent& m : trace_.kineto.memory)
         first = std::min(first, m.t_ns);
     if (first == std::numeric_limits<int64_t>::max()) first = 0;
-    for (TraceEvent& e : trace_.events)
-        e.start_ns -= first;
+    for (size_t i = 0; i < trace_.events.size(); ++i)
+        trace_.events.shiftStart(i, -first);
     for (StepMark& s : trace_.steps)
         s.start_ns -= first, s.end_ns -= first;
     for (MemorySample& m : trace_.memory)
@@ -399,12 +394,13 @@ Trace TraceBuilder::finish(TraceJsonRoot root) {
         if (it != thread_names_.end() && !it->second.empty()) trace_.lanes[lane].name = it->second;
     }
     linkThroughFlows();
-    if (!any_category_) trace_.kineto.category.clear();
+    if (!any_category_) trace_.events.clearCategories();
     rebase();
     std::vector<int32_t> new_index;
     trace_.finalize(&new_index);
     attributeDeviceTime(new_index);
     attributeMemory();
+    trace_.events.shrinkToFit();
     if (trainscope_.is_object()) {
         for (TraceLane& lane : trace_.lanes) // Trainscope's own lanes: pid 2 is no GPU id
             lane.gpu = -1, lane.stream = -1;

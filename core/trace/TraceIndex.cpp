@@ -21,7 +21,7 @@ namespace ts {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'I', 'D', 'X', '\0'};
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2; // 2: the EventStore columns
 
 struct Header {
     char magic[8];
@@ -48,9 +48,6 @@ struct DeviceRecord {
     int64_t total_global_mem;
     int32_t id, compute_major, compute_minor, num_sms, max_threads_per_sm, pad;
 };
-struct CallStackRecord {
-    int32_t event, text;
-};
 struct MetaRecord {
     int64_t origin_ns;
     int64_t ac2g_links;
@@ -64,25 +61,28 @@ uint64_t layoutHash() {
     Hash64 h(kFormatVersion);
     h.addValue(kTraceReaderVersion);
     for (size_t size :
-         {sizeof(TraceEvent), sizeof(MemorySample), sizeof(StepMark), sizeof(EventIds),
-          sizeof(DeviceLaunch), sizeof(DeviceMemoryEvent), sizeof(PythonFrame), sizeof(LaneRecord),
-          sizeof(DeviceRecord), sizeof(MetaRecord), sizeof(CallStackRecord)})
+         {sizeof(EventCore), sizeof(EventOpFields), sizeof(LaunchConfig), sizeof(EventCost),
+          sizeof(OverflowValue), sizeof(EventRareFields), sizeof(MemorySample), sizeof(StepMark),
+          sizeof(DeviceMemoryEvent), sizeof(PythonFrame), sizeof(LaneRecord), sizeof(DeviceRecord),
+          sizeof(MetaRecord)})
         h.addValue(uint32_t(size));
-    TS_FIELD(TraceEvent, name), TS_FIELD(TraceEvent, kind), TS_FIELD(TraceEvent, lane);
-    TS_FIELD(TraceEvent, start_ns), TS_FIELD(TraceEvent, dur_ns), TS_FIELD(TraceEvent, parent);
-    TS_FIELD(TraceEvent, depth), TS_FIELD(TraceEvent, seq), TS_FIELD(TraceEvent, link);
-    TS_FIELD(TraceEvent, shapes), TS_FIELD(TraceEvent, step), TS_FIELD(TraceEvent, flops);
-    TS_FIELD(TraceEvent, bytes), TS_FIELD(TraceEvent, device_ns);
-    TS_FIELD(TraceEvent, alloc_bytes), TS_FIELD(TraceEvent, free_bytes);
-    TS_FIELD(TraceEvent, types), TS_FIELD(TraceEvent, args);
+    TS_FIELD(EventCore, start_ns), TS_FIELD(EventCore, dur_ns), TS_FIELD(EventCore, name);
+    TS_FIELD(EventCore, parent), TS_FIELD(EventCore, lane), TS_FIELD(EventCore, depth);
+    TS_FIELD(EventCore, kind), TS_FIELD(EventCore, category), TS_FIELD(EventCore, step_code);
+    TS_FIELD(EventOpFields, shapes), TS_FIELD(EventOpFields, types), TS_FIELD(EventOpFields, args);
+    TS_FIELD(EventOpFields, seq), TS_FIELD(EventOpFields, link), TS_FIELD(EventOpFields, rare);
+    TS_FIELD(EventRareFields, call_stack), TS_FIELD(EventRareFields, launch);
+    TS_FIELD(EventRareFields, cost);
+    TS_FIELD(LaunchConfig, device), TS_FIELD(LaunchConfig, stream), TS_FIELD(LaunchConfig, grid);
+    TS_FIELD(LaunchConfig, block), TS_FIELD(LaunchConfig, registers);
+    TS_FIELD(LaunchConfig, shared_memory), TS_FIELD(LaunchConfig, blocks_per_sm);
+    TS_FIELD(LaunchConfig, occupancy);
+    TS_FIELD(EventCost, flops), TS_FIELD(EventCost, bytes), TS_FIELD(EventCost, device_ns);
+    TS_FIELD(EventCost, alloc_bytes), TS_FIELD(EventCost, free_bytes);
+    TS_FIELD(OverflowValue, event), TS_FIELD(OverflowValue, field), TS_FIELD(OverflowValue, value);
     TS_FIELD(MemorySample, t_ns), TS_FIELD(MemorySample, live_bytes);
     TS_FIELD(MemorySample, delta_bytes), TS_FIELD(MemorySample, event);
     TS_FIELD(StepMark, step), TS_FIELD(StepMark, start_ns), TS_FIELD(StepMark, end_ns);
-    TS_FIELD(EventIds, event), TS_FIELD(EventIds, correlation), TS_FIELD(EventIds, external_id);
-    TS_FIELD(DeviceLaunch, event), TS_FIELD(DeviceLaunch, device), TS_FIELD(DeviceLaunch, stream);
-    TS_FIELD(DeviceLaunch, grid), TS_FIELD(DeviceLaunch, block), TS_FIELD(DeviceLaunch, registers);
-    TS_FIELD(DeviceLaunch, shared_memory), TS_FIELD(DeviceLaunch, blocks_per_sm);
-    TS_FIELD(DeviceLaunch, occupancy);
     TS_FIELD(DeviceMemoryEvent, t_ns), TS_FIELD(DeviceMemoryEvent, lane);
     TS_FIELD(DeviceMemoryEvent, device_type), TS_FIELD(DeviceMemoryEvent, device_id);
     TS_FIELD(DeviceMemoryEvent, addr), TS_FIELD(DeviceMemoryEvent, bytes);
@@ -164,16 +164,18 @@ void writeBody(const Trace& t, BodyWriter& w) {
     }
     w.strings(lane_names);
     w.pods(lanes);
-    w.pods(t.events);
+    const EventStore::ColumnRefs c = t.events.columns();
+    w.pods(c.core);
+    w.pods(c.extra);
+    w.pods(c.correlation);
+    w.pods(c.external);
+    w.pods(c.op);
+    w.pods(c.rare);
+    w.pods(c.launches);
+    w.pods(c.costs);
+    w.pods(c.overflow);
     w.pods(t.memory);
     w.pods(t.steps);
-    w.pods(k.category);
-    w.pods(k.ids);
-    w.pods(k.launches);
-    std::vector<CallStackRecord> stacks;
-    for (const auto& [event, text] : k.call_stacks)
-        stacks.push_back(CallStackRecord{event, text});
-    w.pods(stacks);
     w.pods(k.memory);
     std::vector<std::string> device_names;
     std::vector<DeviceRecord> devices;
@@ -295,16 +297,22 @@ Trace readBody(BodyReader& r) {
     for (size_t i = 0; i < lanes.size(); ++i)
         t.lanes.push_back(TraceLane{std::move(lane_names[i]), lanes[i].tid, lanes[i].device != 0,
                                     lanes[i].gpu, lanes[i].stream});
-    r.pods(t.events);
+    EventStore::Columns c;
+    r.pods(c.core);
+    r.pods(c.extra);
+    r.pods(c.correlation);
+    r.pods(c.external);
+    r.pods(c.op);
+    r.pods(c.rare);
+    r.pods(c.launches);
+    r.pods(c.costs);
+    r.pods(c.overflow);
+    if (c.extra.size() != c.core.size() || c.correlation.size() != c.core.size() ||
+        c.external.size() != c.core.size())
+        throw Refused{"event columns differ in length"};
+    t.events = EventStore::fromColumns(std::move(c));
     r.pods(t.memory);
     r.pods(t.steps);
-    r.pods(k.category);
-    r.pods(k.ids);
-    r.pods(k.launches);
-    std::vector<CallStackRecord> stacks;
-    r.pods(stacks);
-    for (const CallStackRecord& c : stacks)
-        k.call_stacks.emplace_back(c.event, c.text);
     r.pods(k.memory);
     std::vector<std::string> device_names;
     std::vector<DeviceRecord> devices;

@@ -141,8 +141,10 @@ TEST(ProfFlopModel, NestedOpsAndBackwardNodesAreCountedOnce) {
                          Op{"aten::mkldnn_convolution", 10, 80, -1, padding_first}}) {
         const auto i =
             addEvent(t, op.name, EventKind::Operator, op.start, op.dur, 0, op.seq, shapes);
-        t.events[i].types = t.internString(types);
-        t.events[i].args = t.internString(op.args);
+        t.events.edit(size_t(i), [&](TraceEvent& e) {
+            e.types = t.internString(types);
+            e.args = t.internString(op.args);
+        });
     }
     addEvent(t, "ConvolutionBackward0", EventKind::Backward, 200, 50, 0, 3);
     addEvent(t, "ReluBackward0", EventKind::Backward, 300, 50, 0, 9); // no forward op: 0
@@ -158,9 +160,10 @@ TEST(ProfFlopModel, NestedOpsAndBackwardNodesAreCountedOnce) {
     Trace u = t;
     const auto inner =
         addEvent(u, "aten::mm", EventKind::Operator, 210, 10, 0, -1, "[[2, 3], [3, 4]]");
-    u.events[inner].types = u.internString("[\"float\", \"float\"]");
-    for (TraceEvent& e : u.events)
-        e.flops = 0;
+    u.events.edit(size_t(inner),
+                  [&](TraceEvent& e) { e.types = u.internString("[\"float\", \"float\"]"); });
+    for (size_t i = 0; i < u.events.size(); ++i)
+        u.events.edit(i, [](TraceEvent& e) { e.flops = 0; });
     u.finalize();
     annotateCosts(u);
     EXPECT_EQ(u.events[findEvent(u, "ConvolutionBackward0")].flops, 0);
@@ -169,9 +172,10 @@ TEST(ProfFlopModel, NestedOpsAndBackwardNodesAreCountedOnce) {
 
 double familyFlops(const Trace& t, std::initializer_list<OpFamily> families, bool backward) {
     double sum = 0;
-    for (const TraceEvent& e : t.events) {
+    for (size_t i = 0; i < t.events.size(); ++i) {
+        const TraceEvent e = t.events[i];
         bool in_backward = false;
-        for (int32_t p = static_cast<int32_t>(&e - t.events.data()); p >= 0; p = t.events[p].parent)
+        for (auto p = static_cast<int32_t>(i); p >= 0; p = t.events[p].parent)
             in_backward = in_backward || t.events[p].kind == EventKind::Backward;
         const OpFamily f = opFamily(t.nameOf(e));
         if (in_backward == backward &&

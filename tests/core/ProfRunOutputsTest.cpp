@@ -28,7 +28,7 @@ ProfileCapture capture(int window) {
         const int64_t base = step * 1000;
         addEvent(t, "forward", EventKind::Annotation, base + 100, 400);
         const auto mm = addEvent(t, "aten::mm", EventKind::Operator, base + 150, 300);
-        t.events[mm].flops = 3e6;
+        t.events.edit(size_t(mm), [](TraceEvent& e) { e.flops = 3e6; });
         addEvent(t, "backward", EventKind::Annotation, base + 500, 300);
         for (int i = 0; i < 12; ++i)
             addEvent(t, "aten::op" + std::to_string(i), EventKind::Operator, base + 510 + 20 * i,

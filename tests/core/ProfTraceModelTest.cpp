@@ -74,7 +74,7 @@ TEST(ProfTraceModel, FinalizeRenumbersMemorySamplesAndExistingLinksAndAssignsSte
     Trace t;
     const auto late = addEvent(t, "late", EventKind::Operator, 300, 10);
     const auto early = addEvent(t, "early", EventKind::Operator, 100, 10);
-    t.events[early].link = late;
+    t.events.setLink(size_t(early), late);
     t.memory.push_back(MemorySample{305, 64, 64, late});
     t.memory.push_back(MemorySample{105, 32, 32, early});
     t.steps.push_back(StepMark{4, 250, 400});

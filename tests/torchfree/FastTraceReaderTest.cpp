@@ -93,24 +93,29 @@ std::string traceDifference(const Trace& a, const Trace& b) {
     TS_SAME("source", a.source, b.source);
     TS_SAME("origin_ns", a.origin_ns, b.origin_ns);
     const KinetoInfo &k = a.kineto, &l = b.kineto;
-    TS_SAME("kineto category", k.category, l.category);
-    TS_SAME("kineto ids count", k.ids.size(), l.ids.size());
-    for (size_t i = 0; i < k.ids.size(); ++i)
-        TS_SAME("kineto ids " << i,
-                std::tie(k.ids[i].event, k.ids[i].correlation, k.ids[i].external_id),
-                std::tie(l.ids[i].event, l.ids[i].correlation, l.ids[i].external_id));
-    TS_SAME("kineto launches count", k.launches.size(), l.launches.size());
-    for (size_t i = 0; i < k.launches.size(); ++i) {
-        const DeviceLaunch &x = k.launches[i], &y = l.launches[i];
-        TS_SAME(
-            "launch " << i,
-            std::tie(x.event, x.device, x.stream, x.grid, x.block, x.registers, x.shared_memory),
-            std::tie(y.event, y.device, y.stream, y.grid, y.block, y.registers, y.shared_memory));
-        TS_SAME("launch " << i << " floats",
-                sameFloat(x.blocks_per_sm, y.blocks_per_sm) && sameFloat(x.occupancy, y.occupancy),
-                true);
+    TS_SAME("kineto categories", a.events.hasCategories(), b.events.hasCategories());
+    for (size_t i = 0; i < a.events.size() && i < b.events.size(); ++i) {
+        const auto event = static_cast<int32_t>(i);
+        TS_SAME("kineto category " << i, a.categoryOf(event), b.categoryOf(event));
+        const std::optional<EventIds> ki = a.idsOf(event), li = b.idsOf(event);
+        TS_SAME("kineto ids " << i, ki.has_value(), li.has_value());
+        if (ki && li)
+            TS_SAME("kineto ids " << i, std::tie(ki->correlation, ki->external_id),
+                    std::tie(li->correlation, li->external_id));
+        const std::optional<DeviceLaunch> x = a.launchOf(event), y = b.launchOf(event);
+        TS_SAME("launch " << i, x.has_value(), y.has_value());
+        if (x && y) {
+            TS_SAME(
+                "launch " << i,
+                std::tie(x->device, x->stream, x->grid, x->block, x->registers, x->shared_memory),
+                std::tie(y->device, y->stream, y->grid, y->block, y->registers, y->shared_memory));
+            TS_SAME("launch " << i << " floats",
+                    sameFloat(x->blocks_per_sm, y->blocks_per_sm) &&
+                        sameFloat(x->occupancy, y->occupancy),
+                    true);
+        }
+        TS_SAME("call stack " << i, a.callStackOf(event), b.callStackOf(event));
     }
-    TS_SAME("call stacks", k.call_stacks, l.call_stacks);
     TS_SAME("device memory count", k.memory.size(), l.memory.size());
     for (size_t i = 0; i < k.memory.size(); ++i) {
         const DeviceMemoryEvent &x = k.memory[i], &y = l.memory[i];

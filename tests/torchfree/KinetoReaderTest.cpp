@@ -59,7 +59,7 @@ TEST(KinetoReader, KindsByCategoryThenName) {
     EXPECT_EQ(t.events[find(t, "Memset (Device)")].kind, EventKind::Memset);
     EXPECT_EQ(t.events[find(t, "Optimizer.step#SGD.step")].kind, EventKind::Annotation);
     EXPECT_EQ(find(t, "nn.Module: Linear_0"), -1); // python_function: a frame, no event
-    EXPECT_EQ(t.kineto.categoryOf(find(t, "cudaLaunchKernel")), KinetoCategory::Runtime);
+    EXPECT_EQ(t.categoryOf(find(t, "cudaLaunchKernel")), KinetoCategory::Runtime);
     ASSERT_EQ(t.steps.size(), 1u);
     EXPECT_EQ(t.steps[0].step, 5);
 }
@@ -72,8 +72,8 @@ TEST(KinetoReader, GpuLanesAndLaunchProperties) {
     EXPECT_EQ(lane.gpu, 0);
     EXPECT_EQ(lane.stream, 7);
     EXPECT_EQ(lane.name, "GPU 0 stream 7");
-    const DeviceLaunch* launch = t.kineto.launchOf(kernel);
-    ASSERT_NE(launch, nullptr);
+    const std::optional<DeviceLaunch> launch = t.launchOf(kernel);
+    ASSERT_TRUE(launch.has_value());
     EXPECT_EQ(launch->device, 0);
     EXPECT_EQ(launch->grid, (std::array<int32_t, 3>{16, 2, 1}));
     EXPECT_EQ(launch->block, (std::array<int32_t, 3>{256, 1, 1}));
@@ -81,11 +81,11 @@ TEST(KinetoReader, GpuLanesAndLaunchProperties) {
     EXPECT_EQ(launch->shared_memory, 8192);
     EXPECT_FLOAT_EQ(launch->blocks_per_sm, 0.4f);
     EXPECT_FLOAT_EQ(launch->occupancy, 12.0f);
-    const EventIds* ids = t.kineto.idsOf(kernel);
-    ASSERT_NE(ids, nullptr);
+    const std::optional<EventIds> ids = t.idsOf(kernel);
+    ASSERT_TRUE(ids.has_value());
     EXPECT_EQ(ids->correlation, 9);
     EXPECT_EQ(ids->external_id, 3);
-    EXPECT_EQ(t.kineto.idsOf(find(t, "cudaLaunchKernel"))->correlation, 9);
+    EXPECT_EQ(t.idsOf(find(t, "cudaLaunchKernel"))->correlation, 9);
 }
 
 TEST(KinetoReader, DevicePropertiesMemoryDistributedInfoAndFrames) {
@@ -105,9 +105,11 @@ TEST(KinetoReader, DevicePropertiesMemoryDistributedInfoAndFrames) {
     EXPECT_NE(t.kineto.distributed_info.find("\"world_size\":2"), std::string::npos);
     ASSERT_EQ(t.kineto.python_frames.size(), 1u);
     EXPECT_EQ(t.kineto.python_frames[0].module_id, 0);
-    ASSERT_EQ(t.kineto.call_stacks.size(), 1u);
-    EXPECT_EQ(t.kineto.call_stacks[0].first, find(t, "aten::mm"));
-    EXPECT_EQ(t.stringAt(t.kineto.call_stacks[0].second), "train.py(12): step");
+    size_t with_stack = 0;
+    for (size_t i = 0; i < t.events.size(); ++i)
+        with_stack += t.callStackOf(int32_t(i)).empty() ? 0 : 1;
+    EXPECT_EQ(with_stack, 1u);
+    EXPECT_EQ(t.callStackOf(find(t, "aten::mm")), "train.py(12): step");
 }
 
 // Runtime calls, steps, the profiler's range and the DataLoader are no

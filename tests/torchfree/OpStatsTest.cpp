@@ -70,13 +70,17 @@ TEST(OpStats, MemoryDeviceTimeAndFlopsColumns) {
     const auto child = addEvent(t, "inner", EventKind::Operator, 10, 50);
     addEvent(t, "kernel", EventKind::Kernel, 20, 30, 1);
     t.lanes[1].device = true;
-    t.events[parent].alloc_bytes = 100;
-    t.events[parent].free_bytes = 40;
-    t.events[child].alloc_bytes = 1000;
-    t.events[parent].device_ns = 70; // includes the child's 30
-    t.events[child].device_ns = 30;
-    t.events[child].flops = 5e9;
-    t.events[child].bytes = 1e9;
+    t.events.edit(size_t(parent), [](TraceEvent& e) {
+        e.alloc_bytes = 100;
+        e.free_bytes = 40;
+        e.device_ns = 70; // includes the child's 30
+    });
+    t.events.edit(size_t(child), [](TraceEvent& e) {
+        e.alloc_bytes = 1000;
+        e.device_ns = 30;
+        e.flops = 5e9;
+        e.bytes = 1e9;
+    });
     t.finalize();
     const OpTable table = computeOpStats(t);
     EXPECT_EQ(row(table, "outer").self_cpu_mem_bytes, 60);

@@ -145,23 +145,29 @@ TEST(TraceIndex, SoundnessCheckCatchesOutOfRangeIndexes) {
     Trace trace = readChromeTraceFile(data("torch_profiler_sample.json"));
     EXPECT_EQ(traceIndexProblem(trace), "");
     Trace bad = trace;
-    bad.events[3].parent = 5;
+    bad.events.edit(3, [](TraceEvent& e) { e.parent = 5; });
     EXPECT_EQ(traceIndexProblem(bad), "an event's parent is out of range");
     bad = trace;
-    bad.events.back().name = static_cast<uint32_t>(bad.names.size());
+    bad.events.edit(bad.events.size() - 1,
+                    [&](TraceEvent& e) { e.name = static_cast<uint32_t>(bad.names.size()); });
     EXPECT_EQ(traceIndexProblem(bad), "an event's name is out of range");
     bad = trace;
-    bad.events[0].shapes = static_cast<int32_t>(bad.strings.size());
+    bad.events.edit(0, [&](TraceEvent& e) { e.shapes = static_cast<int32_t>(bad.strings.size()); });
     EXPECT_EQ(traceIndexProblem(bad), "an event's string is out of range");
     bad = trace;
-    ASSERT_FALSE(bad.kineto.ids.empty());
-    bad.kineto.ids.back().event = static_cast<int32_t>(bad.events.size());
-    EXPECT_EQ(traceIndexProblem(bad), "a side table names no event");
+    {
+        const EventStore::ColumnRefs refs = bad.events.columns();
+        EventStore::Columns c{refs.core, refs.extra,    refs.correlation, refs.external, refs.op,
+                              refs.rare, refs.launches, refs.costs,       refs.overflow};
+        c.extra.back() = static_cast<int32_t>(c.op.size()); // an op row past the end
+        bad.events = EventStore::fromColumns(std::move(c));
+    }
+    EXPECT_EQ(traceIndexProblem(bad), "an event's extra row is out of range");
     // An index whose checksum is right but whose content is unsound (as a
     // bug in a writer could make) is refused too.
     std::string why;
     EXPECT_FALSE(readTraceIndex(writeTraceIndex(bad, someKey()), someKey(), &why));
-    EXPECT_EQ(why, "a side table names no event");
+    EXPECT_EQ(why, "an event's extra row is out of range");
 }
 
 class TraceCacheTest : public ::testing::Test {

@@ -88,10 +88,10 @@ Trace makeSyntheticTrace(const SyntheticTraceSpec& spec) {
                         step * kOpsPerPhase + (backward ? kOpsPerPhase - 1 - op : op);
                     t = addOperator(trace, rng, lane, t, step, backward, seq) + gap(rng);
                 }
-                trace.events[phase_index].dur_ns = t - phase_start;
+                trace.events.edit(phase_index, [&](TraceEvent& e) { e.dur_ns = t - phase_start; });
                 t += gap(rng);
             }
-            trace.events[step_index].dur_ns = t - step_start;
+            trace.events.edit(step_index, [&](TraceEvent& e) { e.dur_ns = t - step_start; });
             if (lane == 0) trace.steps.push_back({step, step_start, t});
             ++step;
             t += gap(rng);

@@ -11,7 +11,7 @@ namespace ts::gui {
 // the reader with side tables. The reader labels foreign files by source;
 // Trainscope's keep their own label ("trainscope") and today's table.
 bool isKinetoTrace(const Trace& trace) {
-    if (trace.kineto.empty()) return false;
+    if (!trace.hasKinetoInfo()) return false;
     return trace.source.rfind("torch.profiler", 0) == 0 || trace.source == "chrome trace";
 }
 

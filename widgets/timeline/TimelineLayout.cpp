@@ -33,11 +33,11 @@ size_t firstStartingFrom(const std::vector<int64_t>& starts, size_t from, double
 
 void sortRowByStart(TimelineLayout::Row& row, const Trace& trace) {
     if (std::is_sorted(row.ids.begin(), row.ids.end(), [&](int32_t a, int32_t b) {
-            return trace.events[size_t(a)].start_ns < trace.events[size_t(b)].start_ns;
+            return trace.events.core(size_t(a)).start_ns < trace.events.core(size_t(b)).start_ns;
         }))
         return;
     std::stable_sort(row.ids.begin(), row.ids.end(), [&](int32_t a, int32_t b) {
-        return trace.events[size_t(a)].start_ns < trace.events[size_t(b)].start_ns;
+        return trace.events.core(size_t(a)).start_ns < trace.events.core(size_t(b)).start_ns;
     });
 }
 
@@ -79,8 +79,8 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
 
     int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
     for (size_t i = 0; i < t.events.size(); ++i) {
-        const TraceEvent& e = t.events[i];
-        if (e.lane < 0 || size_t(e.lane) >= t.lanes.size() || e.depth < 0) continue;
+        const EventCore& e = t.events.core(i); // the 32-byte record: this runs per event
+        if (size_t(e.lane) >= t.lanes.size() || e.depth < 0) continue;
         rows_[size_t(lane_first_row[size_t(e.lane)] + e.depth)].ids.push_back(int32_t(i));
         lo = std::min(lo, e.start_ns);
         hi = std::max(hi, e.end_ns());
@@ -92,7 +92,7 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
         row.max_end.reserve(row.ids.size());
         int64_t running = std::numeric_limits<int64_t>::min();
         for (int32_t id : row.ids) {
-            const TraceEvent& e = t.events[size_t(id)];
+            const EventCore& e = t.events.core(size_t(id));
             row.starts.push_back(e.start_ns);
             row.ends.push_back(e.end_ns());
             running = std::max(running, e.end_ns());

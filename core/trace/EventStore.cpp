@@ -1,0 +1,401 @@
+#include "trace/EventStore.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace ts {
+
+namespace {
+
+constexpr uint16_t kNoStep = 0;
+constexpr uint16_t kStepOverflow = 0xFFFF;
+
+int64_t overflowKey(size_t i, EventStore::OverflowField field) {
+    return static_cast<int64_t>(i) * 4 + field;
+}
+
+bool hasOpFields(const TraceEvent& e) {
+    return e.shapes >= 0 || e.types >= 0 || e.args >= 0 || e.seq != -1 || e.link >= 0;
+}
+
+bool hasCosts(const TraceEvent& e) {
+    return e.flops != 0 || e.bytes != 0 || e.device_ns != 0 || e.alloc_bytes != 0 ||
+           e.free_bytes != 0;
+}
+
+LaunchConfig configOf(const DeviceLaunch& d) {
+    return LaunchConfig{d.device,    d.stream,        d.grid,          d.block,
+                        d.registers, d.shared_memory, d.blocks_per_sm, d.occupancy};
+}
+
+// Before anything is written, so a refused event leaves the store as it was.
+void checkLane(int32_t lane) {
+    if (lane < 0 || lane > 0xFFFF)
+        throw std::out_of_range("trace event lane " + std::to_string(lane) + " outside 0..65535");
+}
+
+template <typename T> size_t capacityBytes(const std::vector<T>& v) {
+    return v.capacity() * sizeof(T);
+}
+
+template <typename T> void gather(std::vector<T>& column, const std::vector<int32_t>& order) {
+    if (column.empty()) return;
+    std::vector<T> moved;
+    moved.reserve(order.size());
+    for (int32_t old : order)
+        moved.push_back(column[size_t(old)]);
+    column.swap(moved);
+}
+
+} // namespace
+
+int32_t EventStore::packed(size_t i, OverflowField field, int64_t value) {
+    const int64_t key = overflowKey(i, field);
+    if (value > INT32_MIN && value <= INT32_MAX) {
+        if (!overflow_.empty()) overflow_.erase(key);
+        return static_cast<int32_t>(value);
+    }
+    overflow_[key] = value;
+    return kOverflow;
+}
+
+int64_t EventStore::unpacked(size_t i, OverflowField field, int32_t stored) const {
+    if (stored != kOverflow) return stored;
+    auto it = overflow_.find(overflowKey(i, field));
+    return it != overflow_.end() ? it->second : -1;
+}
+
+TraceEvent EventStore::operator[](size_t i) const {
+    const EventCore& c = core_[i];
+    TraceEvent e;
+    e.name = c.name;
+    e.kind = c.kind;
+    e.lane = c.lane;
+    e.start_ns = c.start_ns;
+    e.dur_ns = c.dur_ns;
+    e.parent = c.parent;
+    e.depth = c.depth;
+    e.step = step(i);
+    if (const EventOpFields* op = opRow(i)) {
+        e.shapes = op->shapes, e.types = op->types, e.args = op->args;
+        e.seq = unpacked(i, Seq, op->seq);
+        e.link = op->link;
+    }
+    if (const EventCost* cost = this->cost(i)) {
+        e.flops = cost->flops, e.bytes = cost->bytes, e.device_ns = cost->device_ns;
+        e.alloc_bytes = cost->alloc_bytes, e.free_bytes = cost->free_bytes;
+    }
+    return e;
+}
+
+void EventStore::reserve(size_t n) {
+    core_.reserve(n);
+    extra_.reserve(n);
+    correlation_.reserve(n);
+    external_.reserve(n);
+}
+
+void EventStore::push_back(const TraceEvent& e, const KinetoExtras& kineto) {
+    checkLane(e.lane);
+    const size_t i = core_.size();
+    core_.emplace_back();
+    extra_.push_back(-1);
+    correlation_.push_back(-1);
+    external_.push_back(-1);
+    core_[i].category = kineto.category;
+    categorized_ = categorized_ || kineto.category != KinetoCategory::None;
+    setIds(i, kineto.correlation, kineto.external_id);
+    if (kineto.launch) {
+        const int32_t id = internLaunch(*kineto.launch);
+        extra_[i] = -2 - id;
+    }
+    if (kineto.call_stack >= 0) makeRareRow(i).call_stack = kineto.call_stack;
+    set(i, e);
+}
+
+void EventStore::set(size_t i, const TraceEvent& e) {
+    checkLane(e.lane);
+    EventCore& c = core_[i];
+    c.start_ns = e.start_ns;
+    c.dur_ns = e.dur_ns;
+    c.name = e.name;
+    c.parent = e.parent;
+    c.lane = static_cast<uint16_t>(e.lane);
+    c.depth = e.depth;
+    c.kind = e.kind;
+    setStep(i, e.step);
+    setOpFields(i, e);
+    setCosts(i, e);
+}
+
+void EventStore::setOpFields(size_t i, const TraceEvent& e) {
+    EventOpFields* op = opRow(i);
+    if (!op && !hasOpFields(e)) return;
+    if (!op) op = &makeOpRow(i);
+    op->shapes = e.shapes, op->types = e.types, op->args = e.args;
+    op->link = e.link;
+    op->seq = packed(i, Seq, e.seq);
+}
+
+void EventStore::setCosts(size_t i, const TraceEvent& e) {
+    const EventCost* existing = cost(i);
+    if (!existing && !hasCosts(e)) return;
+    EventCost& c = existing ? const_cast<EventCost&>(*existing) : makeCost(i);
+    c = EventCost{e.flops, e.bytes, e.device_ns, e.alloc_bytes, e.free_bytes};
+}
+
+EventOpFields& EventStore::makeOpRow(size_t i) {
+    if (extra_[i] >= 0) return op_[size_t(extra_[i])];
+    const int32_t launch = extra_[i] <= -2 ? -2 - extra_[i] : -1;
+    extra_[i] = static_cast<int32_t>(op_.size());
+    op_.emplace_back();
+    if (launch >= 0) makeRareRow(i).launch = launch; // the launch moves to the rare row
+    return op_[size_t(extra_[i])];
+}
+
+EventRareFields& EventStore::makeRareRow(size_t i) {
+    EventOpFields& op = makeOpRow(i);
+    if (op.rare < 0) {
+        op.rare = static_cast<int32_t>(rare_.size());
+        rare_.emplace_back();
+    }
+    return rare_[size_t(op.rare)];
+}
+
+const EventCost* EventStore::cost(size_t i) const {
+    const EventRareFields* rare = rareRow(i);
+    return rare && rare->cost >= 0 ? &costs_[size_t(rare->cost)] : nullptr;
+}
+
+EventCost& EventStore::makeCost(size_t i) {
+    EventRareFields& rare = makeRareRow(i);
+    if (rare.cost < 0) {
+        rare.cost = static_cast<int32_t>(costs_.size());
+        costs_.emplace_back();
+    }
+    return costs_[size_t(rare.cost)];
+}
+
+int64_t EventStore::step(size_t i) const {
+    const uint16_t code = core_[i].step_code;
+    if (code == kNoStep) return -1;
+    if (code != kStepOverflow) return code - 1;
+    auto it = overflow_.find(overflowKey(i, Step));
+    return it != overflow_.end() ? it->second : -1;
+}
+
+void EventStore::setStep(size_t i, int64_t step) {
+    uint16_t& code = core_[i].step_code;
+    const int64_t key = overflowKey(i, Step);
+    if (code == kStepOverflow) overflow_.erase(key);
+    if (step == -1) {
+        code = kNoStep;
+    } else if (step >= 0 && step < kStepOverflow - 1) {
+        code = static_cast<uint16_t>(step + 1);
+    } else {
+        code = kStepOverflow;
+        overflow_[key] = step;
+    }
+}
+
+int64_t EventStore::seq(size_t i) const {
+    const EventOpFields* op = opRow(i);
+    return op ? unpacked(i, Seq, op->seq) : -1;
+}
+
+int32_t EventStore::link(size_t i) const {
+    const EventOpFields* op = opRow(i);
+    return op ? op->link : -1;
+}
+
+void EventStore::setLink(size_t i, int32_t link) {
+    if (link < 0 && !opRow(i)) return;
+    makeOpRow(i).link = link;
+}
+
+void EventStore::setNesting(size_t i, int32_t parent, int16_t depth) {
+    core_[i].parent = parent;
+    core_[i].depth = depth;
+}
+
+void EventStore::addDeviceNs(size_t i, int64_t ns) {
+    if (ns != 0) makeCost(i).device_ns += ns;
+}
+
+void EventStore::addAllocBytes(size_t i, int64_t bytes) {
+    if (bytes != 0) makeCost(i).alloc_bytes += bytes;
+}
+
+void EventStore::addFreeBytes(size_t i, int64_t bytes) {
+    if (bytes != 0) makeCost(i).free_bytes += bytes;
+}
+
+void EventStore::clearCategories() {
+    for (EventCore& c : core_)
+        c.category = KinetoCategory::None;
+    categorized_ = false;
+}
+
+std::optional<EventIds> EventStore::ids(size_t i) const {
+    if (correlation_[i] == -1 && external_[i] == -1) return std::nullopt;
+    return EventIds{static_cast<int32_t>(i), unpacked(i, Correlation, correlation_[i]),
+                    unpacked(i, External, external_[i])};
+}
+
+void EventStore::setIds(size_t i, int64_t correlation, int64_t external_id) {
+    correlation_[i] = packed(i, Correlation, correlation);
+    external_[i] = packed(i, External, external_id);
+}
+
+int32_t EventStore::launchId(size_t i) const {
+    if (extra_[i] <= -2) return -2 - extra_[i];
+    const EventRareFields* rare = rareRow(i);
+    return rare ? rare->launch : -1;
+}
+
+std::optional<DeviceLaunch> EventStore::launch(size_t i) const {
+    const int32_t id = launchId(i);
+    if (id < 0) return std::nullopt;
+    const LaunchConfig& c = launches_[size_t(id)];
+    DeviceLaunch d;
+    d.event = static_cast<int32_t>(i);
+    d.device = c.device, d.stream = c.stream, d.grid = c.grid, d.block = c.block;
+    d.registers = c.registers, d.shared_memory = c.shared_memory;
+    d.blocks_per_sm = c.blocks_per_sm, d.occupancy = c.occupancy;
+    return d;
+}
+
+int32_t EventStore::callStack(size_t i) const {
+    const EventRareFields* rare = rareRow(i);
+    return rare ? rare->call_stack : -1;
+}
+
+int32_t EventStore::internLaunch(const DeviceLaunch& d) {
+    // Keyed by the record's bytes, so NaN estimates compare equal.
+    if (launch_index_.size() != launches_.size()) {
+        launch_index_.clear();
+        for (size_t id = 0; id < launches_.size(); ++id)
+            launch_index_.emplace(
+                std::string(reinterpret_cast<const char*>(&launches_[id]), sizeof(LaunchConfig)),
+                static_cast<int32_t>(id));
+    }
+    const LaunchConfig config = configOf(d);
+    auto [it, added] =
+        launch_index_.emplace(std::string(reinterpret_cast<const char*>(&config), sizeof config),
+                              static_cast<int32_t>(launches_.size()));
+    if (added) launches_.push_back(config);
+    return it->second;
+}
+
+void EventStore::permute(const std::vector<int32_t>& new_index) {
+    // One column at a time: the transient copy is one column, not the store.
+    std::vector<int32_t> order(new_index.size());
+    for (size_t i = 0; i < new_index.size(); ++i)
+        order[size_t(new_index[i])] = static_cast<int32_t>(i);
+    gather(core_, order);
+    gather(extra_, order);
+    gather(correlation_, order);
+    gather(external_, order);
+    if (!overflow_.empty()) {
+        std::unordered_map<int64_t, int64_t> moved;
+        for (const auto& [key, value] : overflow_)
+            moved.emplace(int64_t(new_index[size_t(key / 4)]) * 4 + key % 4, value);
+        overflow_.swap(moved);
+    }
+    for (EventCore& c : core_)
+        if (c.parent >= 0) c.parent = new_index[size_t(c.parent)];
+    for (EventOpFields& op : op_)
+        if (op.link >= 0)
+            op.link = size_t(op.link) < new_index.size() ? new_index[size_t(op.link)] : -1;
+    shrinkToFit();
+}
+
+void EventStore::shrinkToFit() {
+    core_.shrink_to_fit();
+    extra_.shrink_to_fit();
+    correlation_.shrink_to_fit();
+    external_.shrink_to_fit();
+    op_.shrink_to_fit();
+    rare_.shrink_to_fit();
+    launches_.shrink_to_fit();
+    costs_.shrink_to_fit();
+    launch_index_ = {}; // a building aid, rebuilt if events are added later
+}
+
+size_t EventStore::memoryBytes() const {
+    size_t bytes = sizeof(*this) + capacityBytes(core_) + capacityBytes(extra_) +
+                   capacityBytes(correlation_) + capacityBytes(external_) + capacityBytes(op_) +
+                   capacityBytes(rare_) + capacityBytes(launches_) + capacityBytes(costs_);
+    // Hash nodes: the pair, the next pointer and the cached hash; plus buckets.
+    bytes += overflow_.size() * (sizeof(std::pair<int64_t, int64_t>) + 16) +
+             overflow_.bucket_count() * sizeof(void*);
+    bytes += launch_index_.size() *
+                 (sizeof(std::pair<std::string, int32_t>) + 16 + sizeof(LaunchConfig)) +
+             launch_index_.bucket_count() * sizeof(void*);
+    return bytes;
+}
+
+EventStore::ColumnRefs EventStore::columns() const {
+    ColumnRefs c{core_, extra_, correlation_, external_, op_, rare_, launches_, costs_, {}};
+    c.overflow.reserve(overflow_.size());
+    for (const auto& [key, value] : overflow_)
+        c.overflow.push_back(OverflowValue{int32_t(key / 4), int32_t(key % 4), value});
+    std::sort(c.overflow.begin(), c.overflow.end(),
+              [](const OverflowValue& a, const OverflowValue& b) {
+                  return a.event != b.event ? a.event < b.event : a.field < b.field;
+              });
+    return c;
+}
+
+EventStore EventStore::fromColumns(Columns c) {
+    EventStore s;
+    s.core_ = std::move(c.core);
+    s.extra_ = std::move(c.extra);
+    s.correlation_ = std::move(c.correlation);
+    s.external_ = std::move(c.external);
+    s.op_ = std::move(c.op);
+    s.rare_ = std::move(c.rare);
+    s.launches_ = std::move(c.launches);
+    s.costs_ = std::move(c.costs);
+    for (const OverflowValue& v : c.overflow)
+        s.overflow_[int64_t(v.event) * 4 + (v.field & 3)] = v.value;
+    s.categorized_ = std::any_of(s.core_.begin(), s.core_.end(), [](const EventCore& e) {
+        return e.category != KinetoCategory::None;
+    });
+    return s;
+}
+
+std::string EventStore::columnsProblem(size_t strings) const {
+    const size_t n = core_.size();
+    if (extra_.size() != n || correlation_.size() != n || external_.size() != n)
+        return "event columns differ in length";
+    auto string_ok = [&](int32_t s) { return s == -1 || (s >= 0 && size_t(s) < strings); };
+    for (size_t i = 0; i < n; ++i) {
+        const int32_t x = extra_[i];
+        if (x >= 0 ? size_t(x) >= op_.size()
+                   : x <= -2 && size_t(-2 - int64_t(x)) >= launches_.size())
+            return "an event's extra row is out of range";
+        if (static_cast<uint8_t>(core_[i].category) > static_cast<uint8_t>(KinetoCategory::Other))
+            return "an event's category is unknown";
+    }
+    auto row_ok = [](int32_t row, size_t rows) {
+        return row == -1 || (row >= 0 && size_t(row) < rows);
+    };
+    for (const EventOpFields& op : op_) {
+        for (int32_t s : {op.shapes, op.types, op.args})
+            if (!string_ok(s)) return "an event's string is out of range";
+        if (!row_ok(op.link, n)) return "an event's link is out of range";
+        if (!row_ok(op.rare, rare_.size())) return "an event's rare row is out of range";
+    }
+    for (const EventRareFields& rare : rare_) {
+        if (!string_ok(rare.call_stack)) return "an event's string is out of range";
+        if (!row_ok(rare.launch, launches_.size())) return "an event's launch is out of range";
+        if (!row_ok(rare.cost, costs_.size())) return "an event's cost row is out of range";
+    }
+    for (const auto& [key, value] : overflow_)
+        if (key < 0 || size_t(key / 4) >= n) return "an overflow value names no event";
+    return {};
+}
+
+} // namespace ts
