@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "trace/GrowAhead.h"
+
 namespace ts {
 
 namespace {
@@ -11,17 +13,41 @@ namespace {
 constexpr uint16_t kNoStep = 0;
 constexpr uint16_t kStepOverflow = 0xFFFF;
 
+constexpr int64_t kFields = EventStore::kOverflowFields;
+
 int64_t overflowKey(size_t i, EventStore::OverflowField field) {
-    return static_cast<int64_t>(i) * 4 + field;
+    return static_cast<int64_t>(i) * kFields + field;
 }
 
 bool hasOpFields(const TraceEvent& e) {
-    return e.shapes >= 0 || e.types >= 0 || e.args >= 0 || e.seq != -1 || e.link >= 0;
+    return e.shapes >= 0 || e.types >= 0 || e.args >= 0 || e.seq != -1 || e.link >= 0 ||
+           e.device_ns != 0;
 }
 
 bool hasCosts(const TraceEvent& e) {
-    return e.flops != 0 || e.bytes != 0 || e.device_ns != 0 || e.alloc_bytes != 0 ||
-           e.free_bytes != 0;
+    return e.flops != 0 || e.bytes != 0;
+}
+
+bool hasMemory(const TraceEvent& e) {
+    return e.alloc_bytes != 0 || e.free_bytes != 0;
+}
+
+// Interns a record by its bytes (so NaN fields compare equal); the index is
+// rebuilt when the table was filled without it (read from a trace index).
+template <typename Record>
+int32_t internRecord(std::vector<Record>& table, std::unordered_map<std::string, int32_t>& index,
+                     const Record& record) {
+    auto key = [](const Record& r) {
+        return std::string(reinterpret_cast<const char*>(&r), sizeof(Record));
+    };
+    if (index.size() != table.size()) {
+        index.clear();
+        for (size_t id = 0; id < table.size(); ++id)
+            index.emplace(key(table[id]), static_cast<int32_t>(id));
+    }
+    auto [it, added] = index.emplace(key(record), static_cast<int32_t>(table.size()));
+    if (added) table.push_back(record);
+    return it->second;
 }
 
 LaunchConfig configOf(const DeviceLaunch& d) {
@@ -78,14 +104,17 @@ TraceEvent EventStore::operator[](size_t i) const {
     e.depth = c.depth;
     e.step = step(i);
     if (const EventOpFields* op = opRow(i)) {
-        e.shapes = op->shapes, e.types = op->types, e.args = op->args;
+        if (op->signature >= 0) {
+            const OpSignature& sig = signatures_[size_t(op->signature)];
+            e.shapes = sig.shapes, e.types = sig.types, e.args = sig.args;
+        }
         e.seq = unpacked(i, Seq, op->seq);
         e.link = op->link;
+        e.device_ns = unpacked(i, DeviceNs, op->device_ns);
     }
-    if (const EventCost* cost = this->cost(i)) {
-        e.flops = cost->flops, e.bytes = cost->bytes, e.device_ns = cost->device_ns;
-        e.alloc_bytes = cost->alloc_bytes, e.free_bytes = cost->free_bytes;
-    }
+    if (const EventCost* cost = this->cost(i)) e.flops = cost->flops, e.bytes = cost->bytes;
+    if (const EventMemory* m = memory(i))
+        e.alloc_bytes = m->alloc_bytes, e.free_bytes = m->free_bytes;
     return e;
 }
 
@@ -94,6 +123,16 @@ void EventStore::reserve(size_t n) {
     extra_.reserve(n);
     correlation_.reserve(n);
     external_.reserve(n);
+}
+
+void EventStore::growAhead(double scale) {
+    if (core_.size() == core_.capacity()) {
+        ts::growAhead(core_, scale);
+        reserve(core_.capacity()); // the dense columns alike
+    }
+    ts::growAhead(op_, scale);
+    ts::growAhead(rare_, scale);
+    ts::growAhead(memory_, scale);
 }
 
 void EventStore::push_back(const TraceEvent& e, const KinetoExtras& kineto) {
@@ -127,22 +166,32 @@ void EventStore::set(size_t i, const TraceEvent& e) {
     setStep(i, e.step);
     setOpFields(i, e);
     setCosts(i, e);
+    setMemory(i, e);
 }
 
 void EventStore::setOpFields(size_t i, const TraceEvent& e) {
     EventOpFields* op = opRow(i);
     if (!op && !hasOpFields(e)) return;
     if (!op) op = &makeOpRow(i);
-    op->shapes = e.shapes, op->types = e.types, op->args = e.args;
+    const OpSignature sig{e.shapes, e.types, e.args};
+    op->signature = sig.shapes < 0 && sig.types < 0 && sig.args < 0 ? -1 : internSignature(sig);
     op->link = e.link;
     op->seq = packed(i, Seq, e.seq);
+    op->device_ns = packed(i, DeviceNs, e.device_ns);
 }
 
 void EventStore::setCosts(size_t i, const TraceEvent& e) {
     const EventCost* existing = cost(i);
     if (!existing && !hasCosts(e)) return;
     EventCost& c = existing ? const_cast<EventCost&>(*existing) : makeCost(i);
-    c = EventCost{e.flops, e.bytes, e.device_ns, e.alloc_bytes, e.free_bytes};
+    c = EventCost{e.flops, e.bytes};
+}
+
+void EventStore::setMemory(size_t i, const TraceEvent& e) {
+    const EventMemory* existing = memory(i);
+    if (!existing && !hasMemory(e)) return;
+    EventMemory& m = existing ? const_cast<EventMemory&>(*existing) : makeMemory(i);
+    m = EventMemory{e.alloc_bytes, e.free_bytes};
 }
 
 EventOpFields& EventStore::makeOpRow(size_t i) {
@@ -175,6 +224,24 @@ EventCost& EventStore::makeCost(size_t i) {
         costs_.emplace_back();
     }
     return costs_[size_t(rare.cost)];
+}
+
+const EventMemory* EventStore::memory(size_t i) const {
+    const EventRareFields* rare = rareRow(i);
+    return rare && rare->memory >= 0 ? &memory_[size_t(rare->memory)] : nullptr;
+}
+
+EventMemory& EventStore::makeMemory(size_t i) {
+    EventRareFields& rare = makeRareRow(i);
+    if (rare.memory < 0) {
+        rare.memory = static_cast<int32_t>(memory_.size());
+        memory_.emplace_back();
+    }
+    return memory_[size_t(rare.memory)];
+}
+
+int32_t EventStore::internSignature(const OpSignature& signature) {
+    return internRecord(signatures_, signature_index_, signature);
 }
 
 int64_t EventStore::step(size_t i) const {
@@ -220,15 +287,17 @@ void EventStore::setNesting(size_t i, int32_t parent, int16_t depth) {
 }
 
 void EventStore::addDeviceNs(size_t i, int64_t ns) {
-    if (ns != 0) makeCost(i).device_ns += ns;
+    if (ns == 0) return;
+    EventOpFields& op = makeOpRow(i);
+    op.device_ns = packed(i, DeviceNs, unpacked(i, DeviceNs, op.device_ns) + ns);
 }
 
 void EventStore::addAllocBytes(size_t i, int64_t bytes) {
-    if (bytes != 0) makeCost(i).alloc_bytes += bytes;
+    if (bytes != 0) makeMemory(i).alloc_bytes += bytes;
 }
 
 void EventStore::addFreeBytes(size_t i, int64_t bytes) {
-    if (bytes != 0) makeCost(i).free_bytes += bytes;
+    if (bytes != 0) makeMemory(i).free_bytes += bytes;
 }
 
 void EventStore::clearCategories() {
@@ -272,20 +341,7 @@ int32_t EventStore::callStack(size_t i) const {
 }
 
 int32_t EventStore::internLaunch(const DeviceLaunch& d) {
-    // Keyed by the record's bytes, so NaN estimates compare equal.
-    if (launch_index_.size() != launches_.size()) {
-        launch_index_.clear();
-        for (size_t id = 0; id < launches_.size(); ++id)
-            launch_index_.emplace(
-                std::string(reinterpret_cast<const char*>(&launches_[id]), sizeof(LaunchConfig)),
-                static_cast<int32_t>(id));
-    }
-    const LaunchConfig config = configOf(d);
-    auto [it, added] =
-        launch_index_.emplace(std::string(reinterpret_cast<const char*>(&config), sizeof config),
-                              static_cast<int32_t>(launches_.size()));
-    if (added) launches_.push_back(config);
-    return it->second;
+    return internRecord(launches_, launch_index_, configOf(d));
 }
 
 void EventStore::permute(const std::vector<int32_t>& new_index) {
@@ -300,7 +356,8 @@ void EventStore::permute(const std::vector<int32_t>& new_index) {
     if (!overflow_.empty()) {
         std::unordered_map<int64_t, int64_t> moved;
         for (const auto& [key, value] : overflow_)
-            moved.emplace(int64_t(new_index[size_t(key / 4)]) * 4 + key % 4, value);
+            moved.emplace(int64_t(new_index[size_t(key / kFields)]) * kFields + key % kFields,
+                          value);
         overflow_.swap(moved);
     }
     for (EventCore& c : core_)
@@ -317,30 +374,54 @@ void EventStore::shrinkToFit() {
     correlation_.shrink_to_fit();
     external_.shrink_to_fit();
     op_.shrink_to_fit();
+    signatures_.shrink_to_fit();
     rare_.shrink_to_fit();
     launches_.shrink_to_fit();
     costs_.shrink_to_fit();
-    launch_index_ = {}; // a building aid, rebuilt if events are added later
+    memory_.shrink_to_fit();
+    // Building aids, rebuilt if events are added later.
+    launch_index_ = {};
+    signature_index_ = {};
+}
+
+namespace {
+
+template <typename Map> size_t mapBytes(const Map& map, size_t value_bytes) {
+    // Hash nodes: the pair, the next pointer and the cached hash; plus buckets.
+    return map.size() * (sizeof(typename Map::value_type) + 16 + value_bytes) +
+           map.bucket_count() * sizeof(void*);
+}
+
+} // namespace
+
+EventStore::MemoryParts EventStore::memoryParts() const {
+    MemoryParts p;
+    p.core = capacityBytes(core_);
+    p.ids = capacityBytes(extra_) + capacityBytes(correlation_) + capacityBytes(external_);
+    p.op = capacityBytes(op_);
+    p.signatures = capacityBytes(signatures_);
+    p.rare = capacityBytes(rare_);
+    p.launches = capacityBytes(launches_);
+    p.costs = capacityBytes(costs_);
+    p.memory = capacityBytes(memory_);
+    // A launch config's key is too long for the string's inline buffer.
+    p.maps = mapBytes(overflow_, 0) + mapBytes(launch_index_, sizeof(LaunchConfig)) +
+             mapBytes(signature_index_, 0);
+    return p;
 }
 
 size_t EventStore::memoryBytes() const {
-    size_t bytes = sizeof(*this) + capacityBytes(core_) + capacityBytes(extra_) +
-                   capacityBytes(correlation_) + capacityBytes(external_) + capacityBytes(op_) +
-                   capacityBytes(rare_) + capacityBytes(launches_) + capacityBytes(costs_);
-    // Hash nodes: the pair, the next pointer and the cached hash; plus buckets.
-    bytes += overflow_.size() * (sizeof(std::pair<int64_t, int64_t>) + 16) +
-             overflow_.bucket_count() * sizeof(void*);
-    bytes += launch_index_.size() *
-                 (sizeof(std::pair<std::string, int32_t>) + 16 + sizeof(LaunchConfig)) +
-             launch_index_.bucket_count() * sizeof(void*);
-    return bytes;
+    const MemoryParts p = memoryParts();
+    return sizeof(*this) + p.core + p.ids + p.op + p.signatures + p.rare + p.launches + p.costs +
+           p.memory + p.maps;
 }
 
 EventStore::ColumnRefs EventStore::columns() const {
-    ColumnRefs c{core_, extra_, correlation_, external_, op_, rare_, launches_, costs_, {}};
+    ColumnRefs c{core_, extra_,    correlation_, external_, op_, signatures_,
+                 rare_, launches_, costs_,       memory_,   {}};
     c.overflow.reserve(overflow_.size());
     for (const auto& [key, value] : overflow_)
-        c.overflow.push_back(OverflowValue{int32_t(key / 4), int32_t(key % 4), value});
+        c.overflow.push_back(OverflowValue{int32_t(key / kFields), int32_t(key % kFields), value});
     std::sort(c.overflow.begin(), c.overflow.end(),
               [](const OverflowValue& a, const OverflowValue& b) {
                   return a.event != b.event ? a.event < b.event : a.field < b.field;
@@ -355,11 +436,13 @@ EventStore EventStore::fromColumns(Columns c) {
     s.correlation_ = std::move(c.correlation);
     s.external_ = std::move(c.external);
     s.op_ = std::move(c.op);
+    s.signatures_ = std::move(c.signatures);
     s.rare_ = std::move(c.rare);
     s.launches_ = std::move(c.launches);
     s.costs_ = std::move(c.costs);
+    s.memory_ = std::move(c.memory);
     for (const OverflowValue& v : c.overflow)
-        s.overflow_[int64_t(v.event) * 4 + (v.field & 3)] = v.value;
+        s.overflow_[int64_t(v.event) * kFields + (v.field & (kFields - 1))] = v.value;
     s.categorized_ = std::any_of(s.core_.begin(), s.core_.end(), [](const EventCore& e) {
         return e.category != KinetoCategory::None;
     });
@@ -383,18 +466,22 @@ std::string EventStore::columnsProblem(size_t strings) const {
         return row == -1 || (row >= 0 && size_t(row) < rows);
     };
     for (const EventOpFields& op : op_) {
-        for (int32_t s : {op.shapes, op.types, op.args})
-            if (!string_ok(s)) return "an event's string is out of range";
+        if (!row_ok(op.signature, signatures_.size()))
+            return "an event's input signature is out of range";
         if (!row_ok(op.link, n)) return "an event's link is out of range";
         if (!row_ok(op.rare, rare_.size())) return "an event's rare row is out of range";
     }
+    for (const OpSignature& sig : signatures_)
+        for (int32_t s : {sig.shapes, sig.types, sig.args})
+            if (!string_ok(s)) return "an event's string is out of range";
     for (const EventRareFields& rare : rare_) {
         if (!string_ok(rare.call_stack)) return "an event's string is out of range";
         if (!row_ok(rare.launch, launches_.size())) return "an event's launch is out of range";
         if (!row_ok(rare.cost, costs_.size())) return "an event's cost row is out of range";
+        if (!row_ok(rare.memory, memory_.size())) return "an event's memory row is out of range";
     }
     for (const auto& [key, value] : overflow_)
-        if (key < 0 || size_t(key / 4) >= n) return "an overflow value names no event";
+        if (key < 0 || size_t(key / kFields) >= n) return "an overflow value names no event";
     return {};
 }
 

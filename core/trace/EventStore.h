@@ -6,11 +6,13 @@
 //   core_       start, dur, name, parent, lane, depth, kind, category, step
 //   extra_      -1 none; >= 0 a row of op_; <= -2 launch config -2 - extra
 //   correlation_, external_   Kineto ids; kOverflow -> overflow_ map
-//   op_         shapes, types, args, seq, link, rare row
-//   rare_       call stack, launch, cost row (with_stack traces, the rare
-//               device event with op fields, events with costs)
+//   op_         input signature, seq, link, device time, rare row
+//   signatures_ interned (shapes, types, args): ops repeat their inputs
+//   rare_       call stack, launch, cost and memory rows (with_stack traces,
+//               the rare device event with op fields, own profiler ops)
 //   launches_   interned kernel/memcpy/memset launch configs (few distinct)
-//   costs_      flops, bytes, device_ns, alloc, free (where any is nonzero)
+//   costs_      flops, bytes (Trainscope's own profiler, with_flops)
+//   memory_     CPU bytes allocated and freed (profile_memory traces)
 // TraceEvent stays the wide value type: operator[] and iteration build one
 // by value, so `const TraceEvent& e = trace.events[i]` keeps working (the
 // temporary lives as long as the reference). Writers use push_back, set,
@@ -44,24 +46,34 @@ struct EventCore {
 };
 static_assert(sizeof(EventCore) == 32, "EventCore is the hot record: keep it at 32 bytes");
 
-// Op fields of the events that have any (CPU ops of Kineto traces, own
-// profiler ops); -1 where absent.
-struct EventOpFields {
-    int32_t shapes = -1, types = -1, args = -1; // Trace::strings
-    int32_t seq = -1;                           // kOverflow: in the overflow map
-    int32_t link = -1;
-    int32_t rare = -1; // row of EventStore's rare fields
+// The inputs of an op as Trace::strings indices, -1 where absent. Interned:
+// a training step calls the same ops on the same shapes again and again.
+struct OpSignature {
+    int32_t shapes = -1, types = -1, args = -1;
 };
-static_assert(sizeof(EventOpFields) == 24);
+static_assert(sizeof(OpSignature) == 12);
+
+// Op fields of the events that have any (CPU ops of Kineto traces, own
+// profiler ops). Device time lives here, not with the costs: on GPU traces
+// most CPU ops launch kernels, and a cost row for each cost 52 bytes.
+struct EventOpFields {
+    int32_t signature = -1; // row of EventStore's signatures
+    int32_t seq = -1;       // kOverflow: in the overflow map
+    int32_t link = -1;
+    int32_t device_ns = 0; // kOverflow: in the overflow map
+    int32_t rare = -1;     // row of EventStore's rare fields
+};
+static_assert(sizeof(EventOpFields) == 20);
 
 // Fields few events of a Kineto trace have: a second level, so that the
-// op rows stay at 24 bytes.
+// op rows stay small.
 struct EventRareFields {
     int32_t call_stack = -1; // Trace::strings
     int32_t launch = -1;     // launch config, for the rare device event with op fields
     int32_t cost = -1;       // row of costs
+    int32_t memory = -1;     // row of memory
 };
-static_assert(sizeof(EventRareFields) == 12);
+static_assert(sizeof(EventRareFields) == 16);
 
 // DeviceLaunch without its event: interned, since configs repeat.
 struct LaunchConfig {
@@ -75,9 +87,13 @@ static_assert(sizeof(LaunchConfig) == 48);
 
 struct EventCost {
     double flops = 0, bytes = 0;
-    int64_t device_ns = 0, alloc_bytes = 0, free_bytes = 0;
 };
-static_assert(sizeof(EventCost) == 40);
+static_assert(sizeof(EventCost) == 16);
+
+struct EventMemory {
+    int64_t alloc_bytes = 0, free_bytes = 0;
+};
+static_assert(sizeof(EventMemory) == 16);
 
 // What a Kineto event carries beyond TraceEvent (reader input).
 struct KinetoExtras {
@@ -97,7 +113,8 @@ struct OverflowValue {
 class EventStore {
 public:
     static constexpr int32_t kOverflow = INT32_MIN;
-    enum OverflowField : int32_t { Correlation, External, Seq, Step };
+    enum OverflowField : int32_t { Correlation, External, Seq, Step, DeviceNs };
+    static constexpr int32_t kOverflowFields = 8; // key = event * 8 + field
 
     class iterator {
     public:
@@ -149,6 +166,9 @@ public:
     iterator end() const { return iterator(this, size()); }
 
     void reserve(size_t n);
+    // Before an append by a reader that knows the rest of its input: full
+    // columns grow by `scale` (trace/GrowAhead.h) instead of doubling.
+    void growAhead(double scale);
     void clear() { *this = EventStore(); }
     // Throws std::out_of_range for a lane outside [0, 65535].
     void push_back(const TraceEvent& e, const KinetoExtras& kineto = {});
@@ -192,15 +212,23 @@ public:
     void shrinkToFit();
     // Bytes held, by capacity (the figure `trace-stats --timings` prints).
     size_t memoryBytes() const;
+    // The same, by part: which column a trace pays for.
+    struct MemoryParts {
+        size_t core = 0, ids = 0, op = 0, signatures = 0, rare = 0, launches = 0, costs = 0,
+               memory = 0, maps = 0;
+    };
+    MemoryParts memoryParts() const;
 
     // The columns, for the trace index (written and read as raw sections).
     struct Columns {
         std::vector<EventCore> core;
         std::vector<int32_t> extra, correlation, external;
         std::vector<EventOpFields> op;
+        std::vector<OpSignature> signatures;
         std::vector<EventRareFields> rare;
         std::vector<LaunchConfig> launches;
         std::vector<EventCost> costs;
+        std::vector<EventMemory> memory;
         std::vector<OverflowValue> overflow; // sorted by (event, field)
     };
     // Read-only view of the columns (no copy but the rare overflow values).
@@ -208,10 +236,18 @@ public:
         const std::vector<EventCore>& core;
         const std::vector<int32_t>&extra, &correlation, &external;
         const std::vector<EventOpFields>& op;
+        const std::vector<OpSignature>& signatures;
         const std::vector<EventRareFields>& rare;
         const std::vector<LaunchConfig>& launches;
         const std::vector<EventCost>& costs;
+        const std::vector<EventMemory>& memory;
         std::vector<OverflowValue> overflow; // sorted by (event, field)
+
+        // A copy to change (tests make unsound stores from one).
+        Columns copy() const {
+            return Columns{core, extra,    correlation, external, op,      signatures,
+                           rare, launches, costs,       memory,   overflow};
+        }
     };
     ColumnRefs columns() const;
     static EventStore fromColumns(Columns columns);
@@ -231,22 +267,29 @@ private:
     EventRareFields& makeRareRow(size_t i);
     EventCost& makeCost(size_t i);
     const EventCost* cost(size_t i) const;
+    EventMemory& makeMemory(size_t i);
+    const EventMemory* memory(size_t i) const;
+    int32_t internSignature(const OpSignature& signature);
     int32_t launchId(size_t i) const;
     int32_t internLaunch(const DeviceLaunch& d);
     int32_t packed(size_t i, OverflowField field, int64_t value);
     int64_t unpacked(size_t i, OverflowField field, int32_t stored) const;
     void setOpFields(size_t i, const TraceEvent& e);
     void setCosts(size_t i, const TraceEvent& e);
+    void setMemory(size_t i, const TraceEvent& e);
 
     std::vector<EventCore> core_;
     std::vector<int32_t> extra_, correlation_, external_;
     std::vector<EventOpFields> op_;
+    std::vector<OpSignature> signatures_;
     std::vector<EventRareFields> rare_;
     std::vector<LaunchConfig> launches_;
     std::vector<EventCost> costs_;
-    // Values that do not fit their column, key event * 4 + field.
+    std::vector<EventMemory> memory_;
+    // Values that do not fit their column, key event * kOverflowFields + field.
     std::unordered_map<int64_t, int64_t> overflow_;
-    std::unordered_map<std::string, int32_t> launch_index_; // config bytes -> id, lazily rebuilt
+    // Building aids, lazily rebuilt: record bytes -> id.
+    std::unordered_map<std::string, int32_t> launch_index_, signature_index_;
     bool categorized_ = false;
 };
 

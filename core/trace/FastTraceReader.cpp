@@ -469,6 +469,7 @@ private:
     void report(uint64_t done) {
         done = std::max(done, reported_);
         reported_ = done;
+        builder_.inputRead(done, input_.total());
         if (progress_.report && !progress_.report(done, input_.total())) throw TraceReadCancelled();
     }
 

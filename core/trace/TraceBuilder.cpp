@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "trace/GrowAhead.h"
 #include "trace/JsonFields.h"
 #include "trace/KinetoNames.h"
 #include "trace/TraceReadError.h"
@@ -174,6 +175,7 @@ void TraceBuilder::appendEvent(const RawTraceEvent& e, const TraceEvent& t,
         extras.launch = d;
     }
     if (args.call_stack) extras.call_stack = internText(*args.call_stack);
+    trace_.events.growAhead(growth_);
     trace_.events.push_back(t, extras);
 }
 
@@ -218,11 +220,14 @@ void TraceBuilder::readArgs(const RawTraceArgs& args, TraceEvent& t) {
         return;
     const bool device = t.lane >= 0 && trace_.lanes[t.lane].device;
     if (device && (t.kind == EventKind::Kernel || t.kind == EventKind::Memcpy ||
-                   t.kind == EventKind::Memset || t.kind == EventKind::Communication))
+                   t.kind == EventKind::Memset || t.kind == EventKind::Communication)) {
+        growAhead(device_work_, growth_);
         device_work_.emplace_back(index, external);
-    else if (!device && (t.kind == EventKind::Operator || t.kind == EventKind::Backward ||
-                         t.kind == EventKind::Communication))
-        op_by_external_[external] = index; // the innermost op wins: it comes last
+    }
+}
+
+void TraceBuilder::inputRead(uint64_t done, uint64_t total) {
+    growth_ = done > 0 && total > done ? static_cast<double>(total) / static_cast<double>(done) : 0;
 }
 
 void TraceBuilder::addMemory(const RawTraceEvent& e) {
@@ -233,6 +238,7 @@ void TraceBuilder::addMemory(const RawTraceEvent& e) {
     m.t_ns = ts;
     if (args.live_bytes.getInt(m.live_bytes)) { // Trainscope's counter track
         m.delta_bytes = trace_.memory.empty() ? 0 : m.live_bytes - trace_.memory.back().live_bytes;
+        growAhead(trace_.memory, growth_);
         trace_.memory.push_back(m);
         return;
     }
@@ -242,6 +248,8 @@ void TraceBuilder::addMemory(const RawTraceEvent& e) {
     if (device_type != 0) return; // CPU only (c10::DeviceType::CPU == 0)
     args.total_allocated.getInt(m.live_bytes);
     args.mem_bytes.getInt(m.delta_bytes);
+    growAhead(pending_memory_, growth_);
+    growAhead(trace_.memory, growth_);
     pending_memory_.push_back(PendingMemory{laneOf(e, false), trace_.memory.size()});
     trace_.memory.push_back(m);
 }
@@ -259,6 +267,7 @@ void TraceBuilder::addDeviceMemory(const RawTraceEvent& e, int64_t ts) {
     args.mem_bytes.getInt(m.bytes);
     args.total_allocated.getInt(m.total_allocated);
     args.total_reserved.getInt(m.total_reserved);
+    growAhead(trace_.kineto.memory, growth_);
     trace_.kineto.memory.push_back(m);
 }
 
@@ -311,14 +320,32 @@ void TraceBuilder::meta(const std::string& key, json& value) {
 }
 
 // Device kernels add their time to the op that launched them and its
-// ancestors (TraceEvent::device_ns includes children, like dur_ns).
+// ancestors (TraceEvent::device_ns includes children, like dur_ns). The op
+// of an External id is the innermost one, the last in file order. The ops
+// are found after the read, from the store's External id column, so that a
+// trace without device work pays nothing for them (a hash map of every op
+// cost ~40 B per event at the reader's peak).
 void TraceBuilder::attributeDeviceTime(const std::vector<int32_t>& new_index) {
+    if (device_work_.empty()) return;
+    const EventStore& events = trace_.events;
+    std::vector<std::pair<int64_t, int32_t>> ops; // (External id, file-order index)
+    for (size_t old = 0; old < new_index.size(); ++old) {
+        const auto i = size_t(new_index[old]);
+        const EventCore& c = events.core(i);
+        if (trace_.lanes[c.lane].device ||
+            (c.kind != EventKind::Operator && c.kind != EventKind::Backward &&
+             c.kind != EventKind::Communication))
+            continue;
+        if (const std::optional<EventIds> ids = events.ids(i); ids && ids->external_id != -1)
+            ops.emplace_back(ids->external_id, static_cast<int32_t>(old));
+    }
+    std::sort(ops.begin(), ops.end());
     for (const auto& [kernel, external] : device_work_) {
-        auto it = op_by_external_.find(external);
-        if (it == op_by_external_.end()) continue;
-        const int64_t dur = trace_.events.core(size_t(new_index[kernel])).dur_ns;
-        for (int32_t op = new_index[it->second]; op >= 0;
-             op = trace_.events.core(size_t(op)).parent)
+        auto after = std::upper_bound(ops.begin(), ops.end(), std::make_pair(external, INT32_MAX));
+        if (after == ops.begin() || std::prev(after)->first != external) continue;
+        const int64_t dur = events.core(size_t(new_index[kernel])).dur_ns;
+        for (int32_t op = new_index[size_t(std::prev(after)->second)]; op >= 0;
+             op = events.core(size_t(op)).parent)
             trace_.events.addDeviceNs(size_t(op), dur);
     }
 }
@@ -400,7 +427,12 @@ Trace TraceBuilder::finish(TraceJsonRoot root) {
     trace_.finalize(&new_index);
     attributeDeviceTime(new_index);
     attributeMemory();
+    new_index = {};
+    device_work_ = {};
+    pending_memory_ = {};
     trace_.events.shrinkToFit();
+    trace_.memory.shrink_to_fit();
+    trace_.kineto.memory.shrink_to_fit();
     if (trainscope_.is_object()) {
         for (TraceLane& lane : trace_.lanes) // Trainscope's own lanes: pid 2 is no GPU id
             lane.gpu = -1, lane.stream = -1;

@@ -29,6 +29,9 @@ public:
     void meta(const std::string& key, nlohmann::json& value);
     // Throws TraceReadError naming the origin when there is nothing to show.
     Trace finish(TraceJsonRoot root);
+    // How much of the input has been read (bytes, or compressed bytes): the
+    // trace's tables then grow to what the whole input will need.
+    void inputRead(uint64_t done, uint64_t total);
 
 private:
     // A memory instant waiting for the nesting (attributed after finalize()).
@@ -64,7 +67,6 @@ private:
     Trace trace_;
     std::map<std::string, int32_t> lanes_;                 // "pid|tid" -> lane
     std::map<std::string, std::string> thread_names_;      // "pid|tid" -> name
-    std::unordered_map<int64_t, int32_t> op_by_external_;  // External id -> event
     std::vector<std::pair<int32_t, int64_t>> device_work_; // (event, External id)
     std::vector<PendingMemory> pending_memory_;
     // ac2g flows ("s" at the runtime call, "f" at the device work, id = the
@@ -72,6 +74,7 @@ private:
     // correlation argument.
     std::map<std::string, int64_t> flow_start_, flow_end_;
     std::vector<std::pair<int32_t, std::string>> uncorrelated_; // (event, its flow key)
+    double growth_ = 0; // the whole input over the part read, 0 unknown
     bool any_category_ = false;
     nlohmann::json trainscope_;
     bool kineto_ = false, legacy_ = false, have_flops_ = false;

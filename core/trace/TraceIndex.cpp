@@ -21,7 +21,7 @@ namespace ts {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'I', 'D', 'X', '\0'};
-constexpr uint32_t kFormatVersion = 2; // 2: the EventStore columns
+constexpr uint32_t kFormatVersion = 3; // 2: the EventStore columns; 3: signatures, memory
 
 struct Header {
     char magic[8];
@@ -62,23 +62,25 @@ uint64_t layoutHash() {
     h.addValue(kTraceReaderVersion);
     for (size_t size :
          {sizeof(EventCore), sizeof(EventOpFields), sizeof(LaunchConfig), sizeof(EventCost),
-          sizeof(OverflowValue), sizeof(EventRareFields), sizeof(MemorySample), sizeof(StepMark),
-          sizeof(DeviceMemoryEvent), sizeof(PythonFrame), sizeof(LaneRecord), sizeof(DeviceRecord),
-          sizeof(MetaRecord)})
+          sizeof(OpSignature), sizeof(EventMemory), sizeof(OverflowValue), sizeof(EventRareFields),
+          sizeof(MemorySample), sizeof(StepMark), sizeof(DeviceMemoryEvent), sizeof(PythonFrame),
+          sizeof(LaneRecord), sizeof(DeviceRecord), sizeof(MetaRecord)})
         h.addValue(uint32_t(size));
     TS_FIELD(EventCore, start_ns), TS_FIELD(EventCore, dur_ns), TS_FIELD(EventCore, name);
     TS_FIELD(EventCore, parent), TS_FIELD(EventCore, lane), TS_FIELD(EventCore, depth);
     TS_FIELD(EventCore, kind), TS_FIELD(EventCore, category), TS_FIELD(EventCore, step_code);
-    TS_FIELD(EventOpFields, shapes), TS_FIELD(EventOpFields, types), TS_FIELD(EventOpFields, args);
-    TS_FIELD(EventOpFields, seq), TS_FIELD(EventOpFields, link), TS_FIELD(EventOpFields, rare);
+    TS_FIELD(EventOpFields, signature), TS_FIELD(EventOpFields, seq);
+    TS_FIELD(EventOpFields, link), TS_FIELD(EventOpFields, device_ns),
+        TS_FIELD(EventOpFields, rare);
+    TS_FIELD(OpSignature, shapes), TS_FIELD(OpSignature, types), TS_FIELD(OpSignature, args);
     TS_FIELD(EventRareFields, call_stack), TS_FIELD(EventRareFields, launch);
-    TS_FIELD(EventRareFields, cost);
+    TS_FIELD(EventRareFields, cost), TS_FIELD(EventRareFields, memory);
     TS_FIELD(LaunchConfig, device), TS_FIELD(LaunchConfig, stream), TS_FIELD(LaunchConfig, grid);
     TS_FIELD(LaunchConfig, block), TS_FIELD(LaunchConfig, registers);
     TS_FIELD(LaunchConfig, shared_memory), TS_FIELD(LaunchConfig, blocks_per_sm);
     TS_FIELD(LaunchConfig, occupancy);
-    TS_FIELD(EventCost, flops), TS_FIELD(EventCost, bytes), TS_FIELD(EventCost, device_ns);
-    TS_FIELD(EventCost, alloc_bytes), TS_FIELD(EventCost, free_bytes);
+    TS_FIELD(EventCost, flops), TS_FIELD(EventCost, bytes);
+    TS_FIELD(EventMemory, alloc_bytes), TS_FIELD(EventMemory, free_bytes);
     TS_FIELD(OverflowValue, event), TS_FIELD(OverflowValue, field), TS_FIELD(OverflowValue, value);
     TS_FIELD(MemorySample, t_ns), TS_FIELD(MemorySample, live_bytes);
     TS_FIELD(MemorySample, delta_bytes), TS_FIELD(MemorySample, event);
@@ -170,9 +172,11 @@ void writeBody(const Trace& t, BodyWriter& w) {
     w.pods(c.correlation);
     w.pods(c.external);
     w.pods(c.op);
+    w.pods(c.signatures);
     w.pods(c.rare);
     w.pods(c.launches);
     w.pods(c.costs);
+    w.pods(c.memory);
     w.pods(c.overflow);
     w.pods(t.memory);
     w.pods(t.steps);
@@ -303,9 +307,11 @@ Trace readBody(BodyReader& r) {
     r.pods(c.correlation);
     r.pods(c.external);
     r.pods(c.op);
+    r.pods(c.signatures);
     r.pods(c.rare);
     r.pods(c.launches);
     r.pods(c.costs);
+    r.pods(c.memory);
     r.pods(c.overflow);
     if (c.extra.size() != c.core.size() || c.correlation.size() != c.core.size() ||
         c.external.size() != c.core.size())

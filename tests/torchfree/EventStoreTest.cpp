@@ -20,10 +20,11 @@ namespace ts {
 namespace {
 
 static_assert(sizeof(EventCore) == 32);
-static_assert(sizeof(EventOpFields) == 24);
-static_assert(sizeof(EventRareFields) == 12);
+static_assert(sizeof(EventOpFields) == 20);
+static_assert(sizeof(EventRareFields) == 16);
 static_assert(sizeof(LaunchConfig) == 48);
-static_assert(sizeof(EventCost) == 40);
+static_assert(sizeof(EventCost) == 16);
+static_assert(sizeof(EventMemory) == 16);
 
 auto fields(const TraceEvent& e) {
     return std::make_tuple(e.name, e.kind, e.lane, e.start_ns, e.dur_ns, e.parent, e.depth, e.seq,
@@ -152,6 +153,46 @@ TEST(EventStore, IteratorsAndSmallMutators) {
     EXPECT_EQ(store[4].flops, 0);
 }
 
+// Device time is a 32-bit column with an overflow map: sums that cross
+// 2^31 ns (2.1 s) and come back keep their exact value, and survive a
+// permutation and the columns' round trip.
+TEST(EventStore, DeviceTimeBeyond32BitsAccumulatesExactly) {
+    EventStore store;
+    for (int k = 0; k < 3; ++k)
+        store.push_back(TraceEvent{});
+    const int64_t big = int64_t(3) << 31;
+    store.addDeviceNs(1, INT32_MAX - 1);
+    store.addDeviceNs(1, 5); // crosses into the overflow map
+    EXPECT_EQ(store[1].device_ns, int64_t(INT32_MAX) + 4);
+    store.addDeviceNs(1, -10); // and back
+    EXPECT_EQ(store[1].device_ns, int64_t(INT32_MAX) - 6);
+    store.addDeviceNs(2, big);
+    store.permute({2, 0, 1}); // new positions: event 1 first, then 2, then 0
+    EXPECT_EQ(store[0].device_ns, int64_t(INT32_MAX) - 6);
+    EXPECT_EQ(store[1].device_ns, big);
+    EXPECT_EQ(store[2].device_ns, 0);
+    const EventStore copy = EventStore::fromColumns(store.columns().copy());
+    EXPECT_EQ(copy[0].device_ns, int64_t(INT32_MAX) - 6);
+    EXPECT_EQ(copy[1].device_ns, big);
+    EXPECT_EQ(copy[2].device_ns, 0);
+    EXPECT_TRUE(copy.columnsProblem(0).empty());
+}
+
+// Ops with the same inputs share one signature row.
+TEST(EventStore, RepeatedInputsShareOneSignature) {
+    EventStore store;
+    for (int k = 0; k < 1000; ++k) {
+        TraceEvent e;
+        e.shapes = k % 3;
+        e.types = 7;
+        store.push_back(e);
+    }
+    EXPECT_EQ(store.columns().signatures.size(), 3u);
+    EXPECT_EQ(store[998].shapes, 998 % 3);
+    EXPECT_EQ(store[998].types, 7);
+    EXPECT_EQ(store[998].args, -1);
+}
+
 // The old finalize: a stable sort of the whole events by (lane, start,
 // longest first). The store's counting sort by lane must give the same order.
 TEST(EventStore, FinalizeOrdersLikeTheStableSortOfWholeEvents) {
@@ -201,12 +242,14 @@ TEST(EventStore, FinalizeOrdersLikeTheStableSortOfWholeEvents) {
 // The CPU-only sample recorded with profile_memory and record_shapes pays
 // more (shapes on 97% of its events, allocations on 30%), as Trainscope's
 // own profiler traces do (FLOPs on every op): it is held to its own bound.
+// (The 258 MB trace made from the plugin's ResNet-50 sample, too large for
+// the repository, measures 60.7 B/event: `trace-stats --timings`.)
 TEST(EventStore, KinetoTracesCostAtMost64BytesPerEvent) {
     namespace fs = std::filesystem;
     const fs::path dir(TRAINSCOPE_TEST_DATA_DIR);
     const std::pair<const char*, double> budgets[] = {{"distributed_hta/rank-0.json.gz", 64.0},
                                                       {"distributed_hta/rank-1.json.gz", 64.0},
-                                                      {"torch_profiler_sample.json", 90.0}};
+                                                      {"torch_profiler_sample.json", 80.0}};
     for (const auto& [name, budget] : budgets) {
         const Trace t = readChromeTraceFile((dir / name).string());
         ASSERT_TRUE(t.events.hasCategories()) << name;

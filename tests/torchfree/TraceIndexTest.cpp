@@ -156,9 +156,7 @@ TEST(TraceIndex, SoundnessCheckCatchesOutOfRangeIndexes) {
     EXPECT_EQ(traceIndexProblem(bad), "an event's string is out of range");
     bad = trace;
     {
-        const EventStore::ColumnRefs refs = bad.events.columns();
-        EventStore::Columns c{refs.core, refs.extra,    refs.correlation, refs.external, refs.op,
-                              refs.rare, refs.launches, refs.costs,       refs.overflow};
+        EventStore::Columns c = bad.events.columns().copy();
         c.extra.back() = static_cast<int32_t>(c.op.size()); // an op row past the end
         bad.events = EventStore::fromColumns(std::move(c));
     }
