@@ -1,9 +1,18 @@
 // Frame times of the timeline on a synthetic trace (default 1,000,000 events):
 // for several zoom levels, renders frames while panning, exactly as the widget
 // paints them (layout + painter into a 1600x900 image), and prints median,
-// p95 and max frame milliseconds.
-//   bench_timeline [--events N] [--frames F] [--lanes L]
+// p95 and max frame milliseconds; then the memory per event (store, layout,
+// peak RSS) and the time of a search by name (issue #14: 100 M events at
+// <= 64 B each, <= 16 ms p95 per frame, search <= 1 s; 10 M: <= 200 ms).
+//   bench_timeline [--events N] [--frames F] [--lanes L] [--plain]
+// --plain: events with names and times only, as most of a Kineto trace's;
+// by default operators carry FLOPs, shapes and sequence numbers, as
+// Trainscope's own profiler records them.
+#include <algorithm>
 #include <cstdio>
+#include <vector>
+
+#include <sys/resource.h>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -15,6 +24,7 @@
 #include "common/FrameMeter.h"
 #include "timeline/TimelineLayout.h"
 #include "timeline/TimelinePainter.h"
+#include "timeline/TimelineSearch.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -26,6 +36,26 @@ constexpr int kHeight = 900;
 
 double msSince(const QElapsedTimer& timer) {
     return double(timer.nsecsElapsed()) / 1e6;
+}
+
+double peakRssMb() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) / 1024.0; // kB on Linux
+}
+
+// Median of three searches for `query`, in ms; `found` gets the match count.
+double searchMs(const Trace& trace, const char* query, size_t& found) {
+    std::vector<double> times;
+    for (int r = 0; r < 3; ++r) {
+        TimelineSearch search;
+        QElapsedTimer timer;
+        timer.start();
+        found = search.run(trace, query);
+        times.push_back(msSince(timer));
+    }
+    std::sort(times.begin(), times.end());
+    return times[1];
 }
 
 struct Level {
@@ -43,7 +73,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption events_opt("events", "Events in the synthetic trace.", "N", "1000000");
     const QCommandLineOption frames_opt("frames", "Frames per zoom level.", "F", "30");
     const QCommandLineOption lanes_opt("lanes", "Thread lanes.", "L", "8");
-    parser.addOptions({events_opt, frames_opt, lanes_opt});
+    const QCommandLineOption plain_opt("plain", "Events with names and times only.");
+    parser.addOptions({events_opt, frames_opt, lanes_opt, plain_opt});
     parser.addHelpOption();
     parser.process(app);
     const int64_t events = parser.value(events_opt).toLongLong();
@@ -52,7 +83,9 @@ int main(int argc, char** argv) {
 
     QElapsedTimer timer;
     timer.start();
-    auto trace = std::make_shared<const Trace>(testing::makeSyntheticTrace({events, lanes, 11}));
+    testing::SyntheticTraceSpec spec{events, lanes, 11};
+    spec.op_fields = !parser.isSet(plain_opt);
+    auto trace = std::make_shared<const Trace>(testing::makeSyntheticTrace(spec));
     std::printf("trace: %zu events, %zu lanes, generated in %.0f ms\n", trace->events.size(),
                 trace->lanes.size(), msSince(timer));
     timer.restart();
@@ -112,6 +145,16 @@ int main(int argc, char** argv) {
     std::printf("hit test: %.2f µs per call (%d hits of 10000)\n", msSince(timer) * 1000.0 / 10000,
                 hits);
     std::printf("worst p95 frame: %.2f ms\n", worst_p95);
+    const double n = double(std::max<size_t>(1, trace->events.size()));
+    std::printf("memory: event store %.1f B/event, layout %.1f B/event, peak RSS %.0f MB "
+                "(%.1f B/event)\n",
+                double(trace->events.memoryBytes()) / n, double(layout.memoryBytes()) / n,
+                peakRssMb(), peakRssMb() * 1048576.0 / n);
+    for (const char* query : {"aten::mm", "backward", "aten::"}) {
+        size_t found = 0;
+        const double ms = searchMs(*trace, query, found);
+        std::printf("search \"%s\": %zu matches, %.0f ms (median of 3)\n", query, found, ms);
+    }
     if (!drew_everywhere) std::fprintf(stderr, "bench_timeline: a zoom level drew nothing.\n");
     return drew_everywhere ? 0 : 1;
 }

@@ -78,6 +78,15 @@ bool isOperatorRow(EventKind kind) {
     }
 }
 
+// The row of an event: its name index, and with `by_shapes` its shapes
+// index, where no shapes and empty shapes are one (as their text is).
+uint64_t rowKey(const Trace& trace, const TraceEvent& e, bool by_shapes) {
+    uint64_t shapes = 0;
+    if (by_shapes && e.shapes >= 0 && !trace.stringAt(e.shapes).empty())
+        shapes = uint64_t(uint32_t(e.shapes)) + 1;
+    return uint64_t(e.name) << 32 | shapes;
+}
+
 bool inScope(OpScope scope, bool backward) {
     return scope == OpScope::All || (scope == OpScope::Backward) == backward;
 }
@@ -87,17 +96,18 @@ bool inScope(OpScope scope, bool backward) {
 OpTable computeOpStats(const Trace& trace, OpGrouping grouping, OpScope scope) {
     const EventTotals totals = eventTotals(trace);
     OpTable table;
-    std::unordered_map<std::string, size_t> rows;
+    // Rows keyed by the interned name and shapes indices, not their text:
+    // hashing two strings per event was most of the table's time on a
+    // trace of millions of events.
+    std::unordered_map<uint64_t, size_t> rows;
     std::vector<char> all_backward;
+    const bool by_shapes = grouping == OpGrouping::NameAndShapes;
     for (size_t i = 0; i < trace.events.size(); ++i) {
         const bool backward = totals.backward[i];
         // The cheap core record first: runtime calls are a third of a Kineto trace.
         if (!isOperatorRow(trace.events.core(i).kind) || !inScope(scope, backward)) continue;
         const TraceEvent e = trace.events[i];
-        const bool by_shapes = grouping == OpGrouping::NameAndShapes;
-        std::string key = trace.nameOf(e);
-        if (by_shapes) key += '\x1f' + trace.shapesOf(e);
-        auto [it, added] = rows.emplace(key, table.rows.size());
+        auto [it, added] = rows.emplace(rowKey(trace, e, by_shapes), table.rows.size());
         if (added) {
             OpStat row;
             row.name = trace.nameOf(e);

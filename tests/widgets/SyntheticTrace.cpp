@@ -31,7 +31,7 @@ TraceEvent event(Trace& trace, const std::string& name, EventKind kind, int32_t 
 
 // One operator with 0..3 leaf children laid out inside it.
 int64_t addOperator(Trace& trace, std::mt19937& rng, int32_t lane, int64_t t, int64_t step,
-                    bool backward, int64_t seq) {
+                    bool backward, int64_t seq, bool op_fields) {
     std::uniform_int_distribution<int> pick_fwd(0, 9), pick_bwd(0, 4), pick_leaf(0, 4),
         children(0, 3);
     std::uniform_int_distribution<int64_t> leaf_dur(200, 20000), gap(50, 2000);
@@ -45,13 +45,17 @@ int64_t addOperator(Trace& trace, std::mt19937& rng, int32_t lane, int64_t t, in
         const int64_t d = leaf_dur(rng);
         TraceEvent leaf =
             event(trace, kLeafOps[pick_leaf(rng)], EventKind::Operator, lane, cursor, d, step);
-        leaf.flops = double(d) * 50.0;
+        if (op_fields) leaf.flops = double(d) * 50.0;
         trace.events.push_back(leaf);
         cursor += d + gap(rng);
     }
     op.dur_ns = cursor - t + leaf_dur(rng);
-    op.flops = double(op.dur_ns) * 20.0;
-    op.shapes = trace.internString("[[16, 64, 32, 32], [64, 64, 3, 3]]");
+    if (op_fields) {
+        op.flops = double(op.dur_ns) * 20.0;
+        op.shapes = trace.internString("[[16, 64, 32, 32], [64, 64, 3, 3]]");
+    } else {
+        op.seq = -1;
+    }
     trace.events.push_back(op);
     return t + op.dur_ns;
 }
@@ -67,6 +71,8 @@ Trace makeSyntheticTrace(const SyntheticTraceSpec& spec) {
         trace.laneFor(1000 + l, false,
                       "thread " + std::to_string(1000 + l) + (l == 0 ? " (main)" : ""));
     const int64_t per_lane = spec.events / spec.lanes;
+    // A step overshoots a lane's share by at most its own events (~250).
+    trace.events.reserve(size_t(spec.events + spec.lanes * 512));
     for (int32_t lane = 0; lane < spec.lanes; ++lane) {
         int64_t t = 0, step = 0;
         const size_t lane_begin = trace.events.size();
@@ -86,7 +92,8 @@ Trace makeSyntheticTrace(const SyntheticTraceSpec& spec) {
                 for (int op = 0; op < kOpsPerPhase; ++op) {
                     const int64_t seq =
                         step * kOpsPerPhase + (backward ? kOpsPerPhase - 1 - op : op);
-                    t = addOperator(trace, rng, lane, t, step, backward, seq) + gap(rng);
+                    t = addOperator(trace, rng, lane, t, step, backward, seq, spec.op_fields) +
+                        gap(rng);
                 }
                 trace.events.edit(phase_index, [&](TraceEvent& e) { e.dur_ns = t - phase_start; });
                 t += gap(rng);

@@ -12,6 +12,10 @@ struct SyntheticTraceSpec {
     int64_t events = 10000; // approximate number of events
     int lanes = 4;
     uint32_t seed = 7;
+    // FLOPs, shapes and sequence numbers on the operators, as Trainscope's
+    // own profiler records them; false: names and times only, as most events
+    // of a Kineto trace (bench_timeline --plain measures the store's floor).
+    bool op_fields = true;
 };
 
 Trace makeSyntheticTrace(const SyntheticTraceSpec& spec);

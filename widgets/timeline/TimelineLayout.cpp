@@ -17,18 +17,25 @@ constexpr int kMaxHitCandidates = 4096;
 // `from` before bisecting: the events of one pixel column are few and next to
 // each other, so this touches a few cache lines where a plain binary search
 // over the rest of a 100,000-event row would miss the cache at every step.
-size_t firstStartingFrom(const std::vector<int64_t>& starts, size_t from, double t) {
-    const size_t n = starts.size();
+size_t firstStartingFrom(const TimelineLayout::Row& row, const EventStore& events, size_t from,
+                         double t) {
+    auto start = [&](size_t i) { return double(events.core(size_t(row.ids[i])).start_ns); };
+    const size_t n = row.ids.size();
     size_t lo = from, hi = from, step = 1;
-    while (hi < n && double(starts[hi]) < t) {
+    while (hi < n && start(hi) < t) {
         lo = hi + 1;
         hi = from + step;
         step <<= 1;
     }
     hi = std::min(hi, n);
-    return size_t(std::lower_bound(starts.begin() + long(lo), starts.begin() + long(hi), t,
-                                   [](int64_t s, double v) { return double(s) < v; }) -
-                  starts.begin());
+    while (lo < hi) { // the first in [lo, hi) starting at or after t
+        const size_t mid = lo + (hi - lo) / 2;
+        if (start(mid) < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 void sortRowByStart(TimelineLayout::Row& row, const Trace& trace) {
@@ -57,9 +64,11 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
     const Trace& t = *trace_;
     // Depth of each lane decides how many rows it needs.
     std::vector<int> depth(t.lanes.size(), -1);
-    for (const TraceEvent& e : t.events)
-        if (e.lane >= 0 && size_t(e.lane) < depth.size())
+    for (size_t i = 0; i < t.events.size(); ++i) {
+        const EventCore& e = t.events.core(i);
+        if (size_t(e.lane) < depth.size())
             depth[size_t(e.lane)] = std::max(depth[size_t(e.lane)], int(e.depth));
+    }
     for (size_t lane = 0; lane < t.lanes.size(); ++lane) {
         if (depth[lane] < 0) continue; // lanes without events take no room
         Lane block;
@@ -87,15 +96,11 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
     }
     for (Row& row : rows_) {
         sortRowByStart(row, t);
-        row.starts.reserve(row.ids.size());
-        row.ends.reserve(row.ids.size());
+        row.ids.shrink_to_fit();
         row.max_end.reserve(row.ids.size());
         int64_t running = std::numeric_limits<int64_t>::min();
         for (int32_t id : row.ids) {
-            const EventCore& e = t.events.core(size_t(id));
-            row.starts.push_back(e.start_ns);
-            row.ends.push_back(e.end_ns());
-            running = std::max(running, e.end_ns());
+            running = std::max(running, t.events.core(size_t(id)).end_ns());
             row.max_end.push_back(running);
         }
     }
@@ -104,6 +109,13 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
         end_ns_ = std::max(hi, lo + 1);
     }
     computeYs();
+}
+
+size_t TimelineLayout::memoryBytes() const {
+    size_t bytes = rows_.capacity() * sizeof(Row) + lanes_.capacity() * sizeof(Lane);
+    for (const Row& row : rows_)
+        bytes += row.ids.capacity() * sizeof(int32_t) + row.max_end.capacity() * sizeof(int64_t);
+    return bytes;
 }
 
 void TimelineLayout::setRowHeight(int px) {
@@ -146,7 +158,7 @@ int TimelineLayout::rowAt(double y) const {
 
 int TimelineLayout::rowOf(int32_t event) const {
     if (!trace_ || event < 0 || size_t(event) >= trace_->events.size()) return -1;
-    const TraceEvent& e = trace_->events[size_t(event)];
+    const EventCore& e = trace_->events.core(size_t(event));
     for (const Lane& block : lanes_)
         if (rows_[size_t(block.first_row)].lane == e.lane)
             return e.depth < block.row_count ? block.first_row + e.depth : -1;
@@ -179,9 +191,10 @@ void TimelineLayout::collectRow(const TimelineViewport& view, int row_index,
     const double t1 = view.endNs();
     size_t i = firstEndingAfter(row, view.start_ns);
     const size_t n = row.ids.size();
-    while (i < n && double(row.starts[i]) < t1) {
-        const double x0 = view.xOf(double(row.starts[i]));
-        const double x1 = view.xOf(double(row.ends[i]));
+    const EventStore& events = trace_->events;
+    while (i < n && double(startOf(row, i)) < t1) {
+        const double x0 = view.xOf(double(startOf(row, i)));
+        const double x1 = view.xOf(double(endOf(row, i)));
         if (x1 - x0 >= kMinBoxPx) {
             out.push_back({float(std::max(x0, -1.0)), float(std::min(x1, view.width_px + 1.0)),
                            row_index, row.ids[i], 1, false});
@@ -189,7 +202,7 @@ void TimelineLayout::collectRow(const TimelineViewport& view, int row_index,
             continue;
         }
         const double column_end_t = view.timeAt(std::floor(x0) + 1.0);
-        const size_t j = firstStartingFrom(row.starts, i, column_end_t);
+        const size_t j = firstStartingFrom(row, events, i, column_end_t);
         const size_t last = std::max(j, i + 1) - 1;
         const double end_x = std::min(view.xOf(double(row.max_end[last])), view.width_px + 1.0);
         const auto box_x0 = float(std::floor(x0));
@@ -218,10 +231,9 @@ int32_t TimelineLayout::hitTest(const TimelineViewport& view, double x, double y
     double best_distance = std::numeric_limits<double>::max();
     size_t i = firstEndingAfter(row, t - tol);
     for (int seen = 0;
-         i < row.ids.size() && double(row.starts[i]) <= t + tol && seen < kMaxHitCandidates;
+         i < row.ids.size() && double(startOf(row, i)) <= t + tol && seen < kMaxHitCandidates;
          ++i, ++seen) {
-        const TraceEvent& e = trace_->events[size_t(row.ids[i])];
-        const double s = double(e.start_ns), end = double(e.end_ns());
+        const double s = double(startOf(row, i)), end = double(endOf(row, i));
         const double distance = t < s ? s - t : t > end ? t - end : 0.0;
         if (distance < best_distance || (distance == 0 && best_distance == 0)) {
             // Inside several (overlapping import)? The later-starting one is the narrower.
@@ -238,11 +250,11 @@ std::vector<int32_t> TimelineLayout::childrenOf(int32_t event) const {
     if (r < 0 || size_t(r) + 1 >= rows_.size()) return children;
     const Row& below = rows_[size_t(r) + 1];
     if (below.lane != rows_[size_t(r)].lane) return children;
-    const TraceEvent& e = trace_->events[size_t(event)];
-    auto it = std::lower_bound(below.starts.begin(), below.starts.end(), e.start_ns);
-    for (size_t i = size_t(it - below.starts.begin());
-         i < below.ids.size() && below.starts[i] <= e.end_ns(); ++i)
-        if (trace_->events[size_t(below.ids[i])].parent == event) children.push_back(below.ids[i]);
+    const EventCore& e = trace_->events.core(size_t(event));
+    for (size_t i = firstStartingFrom(below, trace_->events, 0, double(e.start_ns));
+         i < below.ids.size() && startOf(below, i) <= e.end_ns(); ++i)
+        if (trace_->events.core(size_t(below.ids[i])).parent == event)
+            children.push_back(below.ids[i]);
     return children;
 }
 

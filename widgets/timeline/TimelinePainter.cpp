@@ -90,7 +90,7 @@ void TimelinePainter::paintBoxes(QPainter& p, const TimelineScene& s, const QPal
     const QColor background = pal.color(QPalette::Base);
     const int h = layout.rowHeight();
     for (const TimelineLayout::Box& box : boxes_) {
-        const TraceEvent& e = trace.events[size_t(box.event)];
+        const EventCore& e = trace.events.core(size_t(box.event));
         QColor color = colors_.colorOf(e);
         if (box.merged > 1) color = color.darker(112);
         if (s.name_matches && !(*s.name_matches)[e.name]) color = mixColors(color, background, 3);
@@ -110,7 +110,7 @@ void TimelinePainter::paintLabels(QPainter& p, const TimelineScene& s, const QPa
         const float x0 = std::max(box.x0, 0.0f);
         const float width = std::min(box.x1, float(s.view.width_px)) - x0;
         if (box.narrow || width < kMinLabelPx) continue;
-        const TraceEvent& e = trace.events[size_t(box.event)];
+        const EventCore& e = trace.events.core(size_t(box.event));
         const QColor fill = colors_.colorOf(e);
         const bool dimmed = s.name_matches && !(*s.name_matches)[e.name];
         p.setPen(dimmed                   ? pal.color(QPalette::PlaceholderText)

@@ -60,7 +60,8 @@ void TimelinePalette::build(const Trace& trace, bool dark) {
     for (auto& v : by_name_)
         v.assign(trace.names.size(), QColor());
     annotation_.assign(trace.names.size(), QColor());
-    for (const TraceEvent& e : trace.events) {
+    for (size_t i = 0; i < trace.events.size(); ++i) {
+        const EventCore& e = trace.events.core(i);
         if (e.name >= trace.names.size()) continue;
         QColor& slot = e.kind == EventKind::Annotation ? annotation_[e.name]
                        : e.kind == EventKind::Backward ? by_name_[1][e.name]
@@ -70,7 +71,7 @@ void TimelinePalette::build(const Trace& trace, bool dark) {
     fallback_ = dark ? QColor(110, 110, 120) : QColor(190, 190, 200);
 }
 
-const QColor& TimelinePalette::colorOf(const TraceEvent& e) const {
+const QColor& TimelinePalette::colorOf(const EventCore& e) const {
     const std::vector<QColor>& table = e.kind == EventKind::Annotation ? annotation_
                                        : e.kind == EventKind::Backward ? by_name_[1]
                                                                        : by_name_[0];

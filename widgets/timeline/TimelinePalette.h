@@ -14,7 +14,7 @@ class TimelinePalette {
 public:
     // Computes one colour per (name, kind) seen in the trace.
     void build(const Trace& trace, bool dark);
-    const QColor& colorOf(const TraceEvent& event) const;
+    const QColor& colorOf(const EventCore& event) const;
 
 private:
     static QColor pick(const std::string& name, EventKind kind, bool dark);

@@ -26,6 +26,10 @@ public:
     int indexOf(const Trace& trace, int32_t event) const;
 
 private:
+    // Sorts matches_ (runs of one lane each, begins in `runs`, then the end)
+    // by start time.
+    void mergeByStart(const Trace& trace, std::vector<size_t> runs);
+
     std::string query_;
     std::vector<uint8_t> name_matches_;
     std::vector<int32_t> matches_;
