@@ -396,6 +396,9 @@ void TraceBuilder::rebase() {
     for (const DeviceMemoryEvent& m : trace_.kineto.memory)
         first = std::min(first, m.t_ns);
     if (first == std::numeric_limits<int64_t>::max()) first = 0;
+    // A time at the int64 limit (a fuzzed "ts": 1e300) has no negation:
+    // such a trace keeps its times as read.
+    if (first == std::numeric_limits<int64_t>::min()) first = 0;
     for (size_t i = 0; i < trace_.events.size(); ++i)
         trace_.events.shiftStart(i, -first);
     for (StepMark& s : trace_.steps)
