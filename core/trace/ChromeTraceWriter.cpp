@@ -25,12 +25,11 @@ std::string quoted(const std::string& text) {
 
 // ns as microseconds with exactly three decimals (lossless).
 void appendMicros(std::string& out, int64_t ns) {
-    if (ns < 0) {
-        out += '-';
-        ns = -ns;
-    }
-    out += std::to_string(ns / 1000);
-    const int64_t frac = ns % 1000;
+    if (ns < 0) out += '-';
+    // The magnitude as unsigned: INT64_MIN has no int64 negation.
+    const uint64_t magnitude = ns < 0 ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+    out += std::to_string(magnitude / 1000);
+    const auto frac = static_cast<int64_t>(magnitude % 1000);
     out += '.';
     out += static_cast<char>('0' + frac / 100);
     out += static_cast<char>('0' + frac / 10 % 10);
