@@ -61,6 +61,15 @@ void checkLane(int32_t lane) {
         throw std::out_of_range("trace event lane " + std::to_string(lane) + " outside 0..65535");
 }
 
+// The row `row` names in `table`, appended (and `row` set) when it is -1.
+template <typename T> T& rowIn(std::vector<T>& table, int32_t& row) {
+    if (row < 0) {
+        row = static_cast<int32_t>(table.size());
+        table.emplace_back();
+    }
+    return table[size_t(row)];
+}
+
 template <typename T> size_t capacityBytes(const std::vector<T>& v) {
     return v.capacity() * sizeof(T);
 }
@@ -181,17 +190,12 @@ void EventStore::setOpFields(size_t i, const TraceEvent& e) {
 }
 
 void EventStore::setCosts(size_t i, const TraceEvent& e) {
-    const EventCost* existing = cost(i);
-    if (!existing && !hasCosts(e)) return;
-    EventCost& c = existing ? const_cast<EventCost&>(*existing) : makeCost(i);
-    c = EventCost{e.flops, e.bytes};
+    // makeCost returns the existing row: one is made only for nonzero costs.
+    if (cost(i) || hasCosts(e)) makeCost(i) = EventCost{e.flops, e.bytes};
 }
 
 void EventStore::setMemory(size_t i, const TraceEvent& e) {
-    const EventMemory* existing = memory(i);
-    if (!existing && !hasMemory(e)) return;
-    EventMemory& m = existing ? const_cast<EventMemory&>(*existing) : makeMemory(i);
-    m = EventMemory{e.alloc_bytes, e.free_bytes};
+    if (memory(i) || hasMemory(e)) makeMemory(i) = EventMemory{e.alloc_bytes, e.free_bytes};
 }
 
 EventOpFields& EventStore::makeOpRow(size_t i) {
@@ -204,12 +208,7 @@ EventOpFields& EventStore::makeOpRow(size_t i) {
 }
 
 EventRareFields& EventStore::makeRareRow(size_t i) {
-    EventOpFields& op = makeOpRow(i);
-    if (op.rare < 0) {
-        op.rare = static_cast<int32_t>(rare_.size());
-        rare_.emplace_back();
-    }
-    return rare_[size_t(op.rare)];
+    return rowIn(rare_, makeOpRow(i).rare);
 }
 
 const EventCost* EventStore::cost(size_t i) const {
@@ -218,12 +217,7 @@ const EventCost* EventStore::cost(size_t i) const {
 }
 
 EventCost& EventStore::makeCost(size_t i) {
-    EventRareFields& rare = makeRareRow(i);
-    if (rare.cost < 0) {
-        rare.cost = static_cast<int32_t>(costs_.size());
-        costs_.emplace_back();
-    }
-    return costs_[size_t(rare.cost)];
+    return rowIn(costs_, makeRareRow(i).cost);
 }
 
 const EventMemory* EventStore::memory(size_t i) const {
@@ -232,12 +226,7 @@ const EventMemory* EventStore::memory(size_t i) const {
 }
 
 EventMemory& EventStore::makeMemory(size_t i) {
-    EventRareFields& rare = makeRareRow(i);
-    if (rare.memory < 0) {
-        rare.memory = static_cast<int32_t>(memory_.size());
-        memory_.emplace_back();
-    }
-    return memory_[size_t(rare.memory)];
+    return rowIn(memory_, makeRareRow(i).memory);
 }
 
 int32_t EventStore::internSignature(const OpSignature& signature) {
