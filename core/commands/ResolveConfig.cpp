@@ -25,7 +25,7 @@ ExperimentConfig resolveConfig(const ConfigSource& source) {
         nlohmann::json file;
         try {
             file = nlohmann::json::parse(in);
-        } catch (const nlohmann::json::parse_error& e) {
+        } catch (const nlohmann::json::exception& e) { // also out_of_range: 1e404
             throw ConfigError(source.config_file + ": not valid JSON (" + e.what() + ")");
         }
         if (!file.is_object())

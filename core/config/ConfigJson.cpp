@@ -123,7 +123,7 @@ ExperimentConfig loadConfigFile(const std::filesystem::path& path) {
     json object;
     try {
         object = json::parse(in);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) { // also out_of_range: 1e404
         throw ConfigError(path.string() + ": not valid JSON (" + e.what() + ")");
     }
     return configFromJson(object, path.string());

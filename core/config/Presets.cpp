@@ -45,7 +45,7 @@ nlohmann::json parsePreset(const PresetText& preset) {
         if (!json.is_object() || !json.contains("config"))
             throw ConfigError(preset.origin + ": a preset needs a \"config\" object");
         return json;
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // also out_of_range: 1e404
         throw ConfigError(preset.origin + ": not valid JSON (" + e.what() + ")");
     }
 }

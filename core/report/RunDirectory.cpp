@@ -103,7 +103,7 @@ RunRecord loadRun(const fs::path& dir, bool with_steps) {
     json j;
     try {
         j = json::parse(in);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) { // also out_of_range: 1e404
         throw RunFormatError(path.string() + ": not valid JSON (" + e.what() + ")");
     }
     RunRecord r;

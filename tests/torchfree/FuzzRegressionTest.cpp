@@ -10,6 +10,7 @@
 
 #include "config/ConfigError.h"
 #include "config/ConfigJson.h"
+#include "report/RunDirectory.h"
 #include "trace/FastTraceReader.h"
 #include "trace/TraceReadError.h"
 
@@ -46,6 +47,24 @@ TEST(FuzzRegression, SetNumberTooLargeForJsonIsAConfigError) {
     } catch (const ConfigError& e) {
         EXPECT_NE(std::string(e.what()).find("batch_size"), std::string::npos) << e.what();
     }
+}
+
+// fuzz_config (clean-clone CI of cb44550): a config file holding the number
+// 1e404. Parsing the file threw out_of_range, which only parse_error was
+// caught for; run.json, presets and --config had the same catch.
+TEST(FuzzRegression, FileNumberTooLargeForJsonIsABadInputError) {
+    const std::string file =
+        std::string(TRAINSCOPE_TEST_DATA_DIR) + "/fuzz_regressions/config-number-overflow.json";
+    try {
+        loadConfigFile(file);
+        FAIL() << "accepted";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << e.what();
+    }
+    const auto dir = std::filesystem::temp_directory_path() / "trainscope_fuzz_run_overflow";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "run.json") << "{\"format\": 1e404}";
+    EXPECT_THROW(loadRun(dir, false), RunFormatError);
 }
 
 // The message of a refused read, "" when the text reads.
