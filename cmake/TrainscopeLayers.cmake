@@ -8,19 +8,21 @@
 # the trace analysis and the reports) do not, so the GUI's trace views and the
 # trace commands cannot reach LibTorch by accident.
 set(TRAINSCOPE_LAYERS
-    util config records env data models trace profiling analysis engine report inspect
+    util config records env distributed data models trace profiling analysis engine report inspect
     experiments commands)
 
 set(TRAINSCOPE_LAYER_util_DEPS "")
 set(TRAINSCOPE_LAYER_config_DEPS util)
 set(TRAINSCOPE_LAYER_records_DEPS config)
 set(TRAINSCOPE_LAYER_env_DEPS records)
+# Data-parallel training: the rendezvous, c10d's collectives, gradient buckets.
+set(TRAINSCOPE_LAYER_distributed_DEPS env)
 set(TRAINSCOPE_LAYER_data_DEPS config)
 set(TRAINSCOPE_LAYER_models_DEPS config)
 set(TRAINSCOPE_LAYER_trace_DEPS util)
 set(TRAINSCOPE_LAYER_profiling_DEPS trace env)
 set(TRAINSCOPE_LAYER_analysis_DEPS trace records)
-set(TRAINSCOPE_LAYER_engine_DEPS analysis profiling data models)
+set(TRAINSCOPE_LAYER_engine_DEPS analysis profiling data models distributed)
 set(TRAINSCOPE_LAYER_report_DEPS analysis)
 # The commands that read traces and records without training (trace-stats,
 # trace-diff, presets): the front end trainscope-cli runs them without loading
@@ -29,7 +31,7 @@ set(TRAINSCOPE_LAYER_inspect_DEPS report)
 set(TRAINSCOPE_LAYER_experiments_DEPS engine report)
 set(TRAINSCOPE_LAYER_commands_DEPS experiments inspect)
 
-set(TRAINSCOPE_TORCH_LAYERS env data models profiling engine experiments commands)
+set(TRAINSCOPE_TORCH_LAYERS env distributed data models profiling engine experiments commands)
 
 # The include patterns every check below reads sources with.
 set(TRAINSCOPE_INCLUDE_LINE "^[ \t]*#[ \t]*include")

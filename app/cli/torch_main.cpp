@@ -84,6 +84,16 @@ int main(int argc, char** argv) {
     run_cmd->add_flag("--json", run.json, "print the summary as JSON on stdout");
     bool no_progress = false;
     run_cmd->add_flag("--no-progress", no_progress, "no progress bar");
+    run_cmd->add_option("--nproc-per-node", run.launch.nproc_per_node,
+                        "data-parallel: ranks (processes) on this machine");
+    run_cmd->add_option("--nnodes", run.launch.nnodes, "data-parallel: machines in the job");
+    run_cmd->add_option("--node-rank", run.launch.node_rank, "this machine's index, 0 to nnodes-1");
+    run_cmd->add_option("--master-addr", run.launch.master_addr,
+                        "address of node 0, which hosts the rendezvous");
+    run_cmd->add_option("--master-port", run.launch.master_port,
+                        "rendezvous port on node 0 (0: a free one, single node only)");
+    run_cmd->add_option("--dist-timeout", run.launch.timeout_s,
+                        "seconds a silent rank may take before the job fails (default 60)");
 
     ts::EvaluateOptions eval;
     auto* eval_cmd = app.add_subcommand("evaluate", ts::cli::torchCommandDescription("evaluate"));

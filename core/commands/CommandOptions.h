@@ -13,8 +13,21 @@ struct ConfigSource {
     std::vector<std::string> overrides;
 };
 
+// Data-parallel launch flags of `run`, named as torchrun names them.
+struct RankLaunchOptions {
+    int nproc_per_node = 1; // local ranks; they share this machine's cores
+    int nnodes = 1;
+    int node_rank = 0;
+    std::string master_addr = "127.0.0.1";
+    int master_port = 0;   // 0: node 0 picks a free port (one node only)
+    double timeout_s = 60; // a rank silent this long fails the run
+
+    bool launches() const { return nproc_per_node > 1 || nnodes > 1; }
+};
+
 struct RunOptions {
     ConfigSource source;
+    RankLaunchOptions launch;
     std::string out_dir; // empty: runs/<timestamp>-<name>
     std::string runs_root = "runs";
     bool json = false;    // print the summary as JSON

@@ -1,6 +1,7 @@
 #pragma once
 // Runs a command body and turns exceptions into the CLI's exit codes: bad
-// input (config, data, model, run-directory, Nsight CSV errors and invalid
+// input (config, data, model, run-directory, Nsight CSV errors, ranks that
+// cannot meet, and invalid
 // arguments) prints its message and gives kBadInput; anything else
 // unexpected prints its message and gives kFailure. Never lets one escape.
 #include <ostream>
@@ -10,6 +11,7 @@
 #include "commands/Commands.h"
 #include "config/ConfigError.h"
 #include "data/Dataset.h"
+#include "distributed/Communicator.h"
 #include "models/Model.h"
 #include "report/RunDirectory.h"
 
@@ -25,6 +27,10 @@ template <typename Body> int runGuarded(std::ostream& err, Body&& body) {
     } catch (const ModelError& e) {
         err << "error: " << e.what() << "\n";
     } catch (const RunFormatError& e) {
+        err << "error: " << e.what() << "\n";
+    } catch (const DistributedError& e) {
+        // Ranks that cannot meet (busy port, no master, a rank that never
+        // came) are the launch's input; ranks lost mid-run end as a failed run.
         err << "error: " << e.what() << "\n";
     } catch (const NcuFormatError& e) {
         err << "error: " << e.what() << "\n";

@@ -1,7 +1,10 @@
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include "commands/Cancellation.h"
 #include "commands/Commands.h"
+#include "commands/DistributedRun.h"
 #include "commands/Guarded.h"
 #include "commands/ProgressPrinter.h"
 #include "engine/Trainer.h"
@@ -10,6 +13,15 @@
 namespace ts {
 
 int runExperimentCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
+    if (options.launch.launches()) return launchRanks(options, out, err);
+    // Started by a launcher (ours, torchrun, a cluster's): one rank of a job.
+    std::vector<ConfigIssue> issues;
+    const auto launch = distributedLaunchFromEnvironment(::getenv, issues);
+    if (!issues.empty()) {
+        err << "error: " << ConfigError("the launcher's environment", issues).what() << "\n";
+        return exit_code::kBadInput;
+    }
+    if (launch && launch->enabled()) return runAsRank(options, *launch, out, err);
     return runGuarded(err, [&] {
         const ExperimentConfig config = resolveConfig(options.source);
         const auto dir = options.out_dir.empty() ? makeRunDirectory(options.runs_root, config.name)

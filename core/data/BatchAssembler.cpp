@@ -60,7 +60,9 @@ BatchAssembler::BatchAssembler(const ImageDataset& dataset, const LoaderOptions&
 }
 
 int64_t BatchAssembler::fullEpochBatches() const {
-    const int64_t size = data_.size(), batch = options_.batch_size;
+    const int64_t size =
+        shardSize(data_.size(), options_.shard_rank, options_.shard_count, options_.shard_pad);
+    const int64_t batch = options_.batch_size;
     return options_.drop_last ? size / batch : (size + batch - 1) / batch;
 }
 

@@ -15,7 +15,7 @@ public:
     // Throws DataError when the dataset's statistics or sizes are inconsistent.
     BatchAssembler(const ImageDataset& dataset, const LoaderOptions& options);
 
-    // Batches in a whole epoch, before options.max_batches.
+    // Batches in a whole epoch (of this loader's shard), before options.max_batches.
     int64_t fullEpochBatches() const;
     // Batch `index` of `epoch` when the epoch visits the samples in `order`.
     Batch make(const std::vector<int64_t>& order, int epoch, int64_t index) const;

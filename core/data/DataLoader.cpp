@@ -22,6 +22,10 @@ void checkThreading(const LoaderOptions& options) {
     if (options.prefetch < 1)
         throw DataError("Loader prefetch must be at least 1 batch per worker, got " +
                         std::to_string(options.prefetch) + ".");
+    if (options.shard_count < 1 || options.shard_rank < 0 ||
+        options.shard_rank >= options.shard_count)
+        throw DataError("Loader shard " + std::to_string(options.shard_rank) + " of " +
+                        std::to_string(options.shard_count) + " does not exist.");
     if (options.pin_memory && !torch::cuda::is_available())
         throw DataError("pin_memory needs a CUDA device, but LibTorch reports none available; "
                         "set pin_memory to false.");
@@ -91,8 +95,11 @@ int64_t DataLoader::batchesPerEpoch() const {
 void DataLoader::startEpoch(int epoch) {
     impl_->dropPrefetcher();
     impl_->epoch = epoch;
-    impl_->order =
-        epochOrder(impl_->data.size(), impl_->options.shuffle, impl_->options.seed, epoch);
+    const LoaderOptions& o = impl_->options;
+    // Every rank draws the same permutation (same seed and epoch) and keeps its
+    // part of it, so the parts are disjoint and reshuffled each epoch.
+    impl_->order = shardOrder(epochOrder(impl_->data.size(), o.shuffle, o.seed, epoch),
+                              o.shard_rank, o.shard_count, o.shard_pad);
     impl_->position = 0;
 }
 

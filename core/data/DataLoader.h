@@ -26,6 +26,11 @@ struct LoaderOptions {
     bool channels_last = false;
     uint64_t seed = 0;
     int64_t max_batches = 0; // 0 = whole epoch
+    // Data-parallel: this loader serves part `shard_rank` of `shard_count`
+    // (SeededRandom.h's shardOrder), padded to equal parts when shard_pad.
+    int shard_rank = 0;
+    int shard_count = 1;
+    bool shard_pad = true;
 };
 
 struct Batch {

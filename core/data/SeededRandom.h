@@ -37,4 +37,13 @@ inline uint64_t mixSeeds(uint64_t a, uint64_t b) {
 // else a Fisher-Yates permutation seeded by (seed, epoch).
 std::vector<int64_t> epochOrder(int64_t size, bool shuffle, uint64_t seed, int epoch);
 
+// One rank's part of an epoch's order, as torch's DistributedSampler deals it:
+// positions rank, rank + count, rank + 2 count, ... With `pad`, the order is
+// first extended from its start to a multiple of `count`, so every rank gets
+// the same number of samples (training: the ranks step in lockstep); without
+// it the parts are disjoint and cover the order exactly (validation).
+std::vector<int64_t> shardOrder(const std::vector<int64_t>& order, int rank, int count, bool pad);
+// The size of that part for an order of `size` samples.
+int64_t shardSize(int64_t size, int rank, int count, bool pad);
+
 } // namespace ts

@@ -22,6 +22,28 @@ void SummaryBuilder::addEpoch(const EpochRecord& epoch) {
     epochs_.push_back(epoch);
 }
 
+RankSummary SummaryBuilder::rankFigures() const {
+    const auto& steps = steady_.empty() ? all_ : steady_;
+    auto column = [&](auto get) {
+        std::vector<double> v;
+        for (const auto& st : steps)
+            v.push_back(get(st));
+        return median(std::move(v));
+    };
+    RankSummary r;
+    r.median_step_ms = column([](const StepRecord& s) { return s.step_ms; });
+    r.median_images_per_sec = column([](const StepRecord& s) { return s.images_per_sec; });
+    r.allreduce_ms_per_step = column([](const StepRecord& s) { return s.allreduce_ms; });
+    r.comm_wait_ms_per_step = column([](const StepRecord& s) { return s.comm_wait_ms; });
+    double in_flight = 0, waited = 0;
+    for (const auto& st : steps) {
+        in_flight += st.allreduce_ms;
+        waited += std::min(st.comm_wait_ms, st.allreduce_ms);
+    }
+    r.overlap_pct = in_flight > 0 ? 100.0 * (in_flight - waited) / in_flight : 0;
+    return r;
+}
+
 RunSummary SummaryBuilder::build(RunStatus status, const std::string& error,
                                  double total_time_s) const {
     RunSummary s = peaks_;

@@ -13,6 +13,10 @@ public:
     void addStep(const StepRecord& step);
     void addEpoch(const EpochRecord& epoch);
     RunSummary build(RunStatus status, const std::string& error, double total_time_s) const;
+    // This rank's medians over the same steady-state steps (data-parallel
+    // runs); host and checksum are left for the caller. The overlap is the
+    // share of allreduce time that was not waited for after backward.
+    RankSummary rankFigures() const;
 
 private:
     int warmup_;

@@ -11,6 +11,7 @@
 #include "config/ThreadChoice.h"
 #include "data/DataLoader.h"
 #include "engine/Checkpoint.h"
+#include "engine/DataParallel.h"
 #include "engine/Evaluate.h"
 #include "engine/LossScaler.h"
 #include "engine/LrSchedule.h"
@@ -60,8 +61,13 @@ struct EpochTotals {
 struct Trainer::Impl {
     ExperimentConfig config;
     TrainerObserver& observer;
-    std::atomic<bool> cancel{false};
+    std::atomic<bool> cancel{false}; // asked for (any thread)
+    // Data-parallel: the ranks stop only at a step boundary they all agree on,
+    // so one rank's request never leaves the others waiting in a collective.
+    bool agreed_stop = false;
     std::string checkpoint_dir;
+    std::shared_ptr<Communicator> communicator;
+    std::unique_ptr<DataParallel> parallel;
 
     torch::Device device{torch::kCPU};
     ImageDataset train_set, val_set;
@@ -83,6 +89,12 @@ struct Trainer::Impl {
     void setupData();
     void setupModel();
     RunInfo makeRunInfo() const;
+    bool stopping() const { return parallel ? agreed_stop : cancel.load(); }
+    bool agreeToStop() {
+        if (!parallel) return cancel.load();
+        if (!agreed_stop) agreed_stop = parallel->agreeToStop(cancel.load());
+        return agreed_stop;
+    }
     void trainEpoch(int epoch, SummaryBuilder& summary, EpochTotals& totals);
     bool trainStep(int epoch, int64_t step, SummaryBuilder& summary, EpochTotals& totals);
     void endEpoch(int epoch, const EpochTotals& totals, SummaryBuilder& summary);
@@ -90,11 +102,14 @@ struct Trainer::Impl {
         if (device.is_cuda()) compat::cudaSynchronize(device.index() < 0 ? 0 : device.index());
     }
     void writeCheckpoint(const std::string& file, int epoch, int64_t step_in_epoch);
+    void gatherRanks(const SummaryBuilder& summary, RunSummary& result);
 };
 
 void Trainer::Impl::setupRuntime() {
     device = torch::Device(config.device);
-    threads = chooseIntraOpThreads(config.threads, config.workers, usableCores());
+    // Local ranks share this machine's cores.
+    const int local_ranks = communicator ? communicator->launch().local_world_size : 1;
+    threads = chooseIntraOpThreads(config.threads, config.workers, usableCores(), local_ranks);
     at::set_num_threads(threads.threads);
     torch::manual_seed(config.seed);
     if (device.is_cuda()) {
@@ -121,18 +136,26 @@ void Trainer::Impl::setupData() {
     train.channels_last = config.channels_last;
     train.seed = config.seed;
     train.max_batches = config.max_steps;
+    if (communicator) {
+        train.shard_rank = communicator->rank();
+        train.shard_count = communicator->worldSize();
+    }
     LoaderOptions val = train;
     val.shuffle = false;
     val.augment = false;
     val.drop_last = false;
+    val.shard_pad = false; // disjoint shards: the summed metrics cover the split once
     val.max_batches = config.val_max_steps;
     std::lock_guard<std::mutex> lock(loader_mutex);
     train_loader = std::make_unique<DataLoader>(train_set, train);
     val_loader = std::make_unique<DataLoader>(val_set, val);
     if (train_loader->batchesPerEpoch() == 0)
-        throw ConfigError("batch_size " + std::to_string(config.batch_size) +
-                          " is larger than the training set (" + std::to_string(train_set.size()) +
-                          " images)");
+        throw ConfigError(
+            "batch_size " + std::to_string(config.batch_size) +
+            " is larger than the training set (" + std::to_string(train_set.size()) + " images" +
+            (communicator ? ", split over " + std::to_string(communicator->worldSize()) + " ranks"
+                          : std::string()) +
+            ")");
 }
 
 void Trainer::Impl::setupModel() {
@@ -153,6 +176,7 @@ void Trainer::Impl::setupModel() {
                                                std::to_string(position.epoch + 1) + ", step " +
                                                std::to_string(position.global_step));
     }
+    if (communicator) parallel = std::make_unique<DataParallel>(communicator, *model);
 }
 
 RunInfo Trainer::Impl::makeRunInfo() const {
@@ -205,6 +229,7 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
     torch::Tensor logits, loss;
     {
         ProfileSession::Range range(profiler.get(), "forward");
+        if (parallel) parallel->syncBuffers();
         AutocastScope autocast(device, config.precision);
         logits = model->forward(images);
         loss = classificationLoss(logits, labels, config.label_smoothing);
@@ -213,7 +238,14 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
     const auto t3 = Clock::now();
     {
         ProfileSession::Range range(profiler.get(), "backward");
+        if (parallel) parallel->beginBackward();
         (scaler ? scaler->scale(loss) : loss).backward();
+        sync();
+    }
+    ReduceTiming reduced;
+    if (parallel) {
+        ProfileSession::Range range(profiler.get(), "allreduce wait");
+        reduced = parallel->finishBackward();
         sync();
     }
     const auto t4 = Clock::now();
@@ -254,6 +286,8 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
     }
     r.profiled = profiler->recording();
     r.page_faults = processPageFaults() - faults_before;
+    r.allreduce_ms = reduced.allreduce_ms;
+    r.comm_wait_ms = reduced.comm_wait_ms;
     const auto t6 = Clock::now();
     r.phases.data_ms = msBetween(t0, t1);
     r.phases.copy_ms = msBetween(t1, t2);
@@ -285,7 +319,7 @@ void Trainer::Impl::trainEpoch(int epoch, SummaryBuilder& summary, EpochTotals& 
         step = position.step_in_epoch; // resumed mid-epoch
         train_loader->skip(step);
     }
-    while (!cancel.load() && trainStep(epoch, step, summary, totals))
+    while (!agreeToStop() && trainStep(epoch, step, summary, totals))
         ++step;
 }
 
@@ -294,14 +328,17 @@ void Trainer::Impl::endEpoch(int epoch, const EpochTotals& totals, SummaryBuilde
     e.epoch = epoch;
     e.steps = totals.steps;
     e.epoch_time_s = totals.seconds;
-    e.images_per_sec = totals.seconds > 0 ? totals.samples / totals.seconds : 0;
-    e.train_loss = totals.samples ? totals.loss_sum / totals.samples : NAN;
-    e.train_accuracy = totals.samples ? double(totals.correct) / totals.samples : NAN;
+    EpochTotals all = totals; // over every rank in a data-parallel run
+    if (parallel) parallel->reduceTotals(all.loss_sum, all.correct, all.samples);
+    e.images_per_sec = all.seconds > 0 ? all.samples / all.seconds : 0;
+    e.train_loss = all.samples ? all.loss_sum / all.samples : NAN;
+    e.train_accuracy = all.samples ? double(all.correct) / all.samples : NAN;
     e.lr = schedule->at(std::max<int64_t>(0, position.global_step - 1));
     const bool last = epoch + 1 == config.epochs;
     if (config.val_every > 0 && ((epoch + 1) % config.val_every == 0 || last)) {
-        const auto result = evaluateModel(*model, *val_loader, 0, device, config.precision,
-                                          config.label_smoothing, &cancel);
+        auto result = evaluateModel(*model, *val_loader, 0, device, config.precision,
+                                    config.label_smoothing, &cancel);
+        if (parallel) result = parallel->reduce(result);
         e.has_val = result.samples > 0;
         e.val_loss = result.loss;
         e.val_accuracy = result.accuracy;
@@ -320,12 +357,31 @@ void Trainer::Impl::endEpoch(int epoch, const EpochTotals& totals, SummaryBuilde
 }
 
 void Trainer::Impl::writeCheckpoint(const std::string& file, int epoch, int64_t step_in_epoch) {
-    if (checkpoint_dir.empty()) return;
+    if (checkpoint_dir.empty() || (parallel && parallel->rank() != 0)) return;
     CheckpointPosition at = position;
     at.epoch = epoch;
     at.step_in_epoch = step_in_epoch;
     saveCheckpoint(std::filesystem::path(checkpoint_dir) / file, *model, *optimizer, scaler.get(),
                    at, configToJson(config).dump());
+}
+
+// Every rank's figures into the summary; the global rate is their sum. After
+// a failure a rank may be gone, so each rank then reports only itself.
+void Trainer::Impl::gatherRanks(const SummaryBuilder& summary, RunSummary& result) {
+    try {
+        result.distributed =
+            parallel->gather(summary.rankFigures(), result.status != RunStatus::Failed);
+    } catch (const std::exception& e) {
+        observer.onMessage(LogLevel::Warning,
+                           std::string("the ranks' figures could not be gathered: ") + e.what());
+        result.distributed = parallel->gather(summary.rankFigures(), false);
+    }
+    if (result.distributed.ranks.size() == size_t(parallel->worldSize())) {
+        double global = 0;
+        for (const auto& rank : result.distributed.ranks)
+            global += rank.median_images_per_sec;
+        result.median_images_per_sec = global;
+    }
 }
 
 Trainer::Trainer(ExperimentConfig config, TrainerObserver& observer)
@@ -340,8 +396,15 @@ void Trainer::setCheckpointDir(const std::string& dir) {
     impl_->checkpoint_dir = dir;
 }
 
+void Trainer::setCommunicator(std::shared_ptr<Communicator> communicator) {
+    impl_->communicator = std::move(communicator);
+}
+
 void Trainer::requestCancel() {
     impl_->cancel.store(true);
+    // A data-parallel rank must take its remaining batches until the ranks
+    // agree to stop, so its loader is not cancelled.
+    if (impl_->communicator) return;
     std::lock_guard<std::mutex> lock(impl_->loader_mutex);
     if (impl_->train_loader) impl_->train_loader->cancel();
 }
@@ -365,13 +428,13 @@ RunSummary Trainer::run() {
     RunStatus status = RunStatus::Completed;
     std::string error;
     try {
-        for (int epoch = s.position.epoch; epoch < s.config.epochs && !s.cancel.load(); ++epoch) {
+        for (int epoch = s.position.epoch; epoch < s.config.epochs && !s.stopping(); ++epoch) {
             EpochTotals totals;
             s.trainEpoch(epoch, summary, totals);
-            if (s.cancel.load()) break;
+            if (s.stopping()) break;
             s.endEpoch(epoch, totals, summary);
         }
-        if (s.cancel.load()) status = RunStatus::Cancelled;
+        if (s.stopping()) status = RunStatus::Cancelled;
     } catch (const std::exception& e) {
         status = RunStatus::Failed;
         error = e.what();
@@ -388,6 +451,7 @@ RunSummary Trainer::run() {
     const double total = std::chrono::duration<double>(Clock::now() - s.run_start).count();
     RunSummary result = summary.build(status, error, total);
     result.peak_rss_bytes = std::max(result.peak_rss_bytes, peakRssBytes());
+    if (s.parallel) s.gatherRanks(summary, result);
     s.observer.onRunFinished(result);
     return result;
 }

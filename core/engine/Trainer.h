@@ -10,6 +10,8 @@
 
 namespace ts {
 
+class Communicator; // distributed/Communicator.h (LibTorch), so only declared here
+
 class Trainer {
 public:
     // Throws ConfigError when the config is invalid for this machine.
@@ -29,7 +31,17 @@ public:
     bool cancelRequested() const;
 
     // Where checkpoints go (best.pt, final.pt, epoch_N.pt); empty = none written.
+    // In a data-parallel run only rank 0 writes them.
     void setCheckpointDir(const std::string& dir);
+
+    // Trains as one rank of a data-parallel run over `communicator`: a shard
+    // of the data per rank, parameters and buffers broadcast from rank 0,
+    // gradients averaged in buckets during backward (distributed/GradientReducer.h),
+    // validation and epoch metrics summed over the ranks, and a stop (cancel)
+    // agreed by all ranks at a step boundary. The summary's
+    // median_images_per_sec is then the global rate and `distributed` holds
+    // every rank's figures.
+    void setCommunicator(std::shared_ptr<Communicator> communicator);
 
 private:
     struct Impl;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "config/ExperimentConfig.h"
 #include "records/EnvironmentInfo.h"
@@ -47,6 +48,12 @@ struct StepRecord {
     // Page faults of the whole process during the step; each one is a page the
     // kernel had to map (and zero) again. -1: not recorded (older steps.csv).
     int64_t page_faults = 0;
+    // Data-parallel runs: milliseconds gradient allreduces were in flight
+    // during the step (their union, from launch to completion), and the part
+    // of backward_ms spent waiting for them after autograd had finished (the
+    // communication backward did not hide). 0 in one process.
+    double allreduce_ms = 0;
+    double comm_wait_ms = 0;
 };
 
 struct EpochRecord {
@@ -73,6 +80,26 @@ struct RunInfo {
     double forward_macs = 0; // per image, analytic
     int start_epoch = 0;     // > 0 when resumed
     int64_t start_global_step = 0;
+};
+
+// One rank of a data-parallel run, as run.json's distributed.ranks[] holds it.
+struct RankSummary {
+    int rank = 0;
+    std::string host;
+    double median_step_ms = 0;
+    double median_images_per_sec = 0; // this rank's share of the global rate
+    double allreduce_ms_per_step = 0; // median time allreduces were in flight
+    double comm_wait_ms_per_step = 0; // median exposed wait after backward
+    double overlap_pct = 0;           // allreduce time hidden behind backward
+    std::string param_checksum;       // of the final parameters (hex)
+};
+
+// A data-parallel run (c10d); world_size 1 means a single process and no
+// `distributed` block in run.json.
+struct DistributedSummary {
+    int world_size = 1;
+    std::string backend; // gloo | nccl
+    std::vector<RankSummary> ranks;
 };
 
 enum class RunStatus { Running, Completed, Cancelled, Failed };
@@ -102,6 +129,9 @@ struct RunSummary {
     int64_t peak_device_bytes = 0;
     // Steady-state median of StepRecord::page_faults; NaN when not recorded.
     double median_page_faults = std::numeric_limits<double>::quiet_NaN();
+    // Data-parallel runs: every rank's figures; median_images_per_sec above is
+    // then the global rate (the ranks' sum).
+    DistributedSummary distributed;
 };
 
 enum class LogLevel { Info, Warning, Error };

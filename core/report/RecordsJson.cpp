@@ -91,6 +91,39 @@ json toJson(const RunSummary& s) {
             {"median_page_faults", number(s.median_page_faults)}};
 }
 
+json toJson(const DistributedSummary& d) {
+    json ranks = json::array();
+    for (const auto& r : d.ranks)
+        ranks.push_back({{"rank", r.rank},
+                         {"host", r.host},
+                         {"median_step_ms", r.median_step_ms},
+                         {"median_images_per_sec", r.median_images_per_sec},
+                         {"allreduce_ms_per_step", r.allreduce_ms_per_step},
+                         {"comm_wait_ms_per_step", r.comm_wait_ms_per_step},
+                         {"overlap_pct", r.overlap_pct},
+                         {"param_checksum", r.param_checksum}});
+    return {{"world_size", d.world_size}, {"backend", d.backend}, {"ranks", ranks}};
+}
+
+DistributedSummary distributedFromJson(const json& j) {
+    DistributedSummary d;
+    d.world_size = j.value("world_size", 1);
+    d.backend = j.value("backend", "");
+    for (const auto& r : j.value("ranks", json::array())) {
+        RankSummary rank;
+        rank.rank = r.value("rank", 0);
+        rank.host = r.value("host", "");
+        rank.median_step_ms = r.value("median_step_ms", 0.0);
+        rank.median_images_per_sec = r.value("median_images_per_sec", 0.0);
+        rank.allreduce_ms_per_step = r.value("allreduce_ms_per_step", 0.0);
+        rank.comm_wait_ms_per_step = r.value("comm_wait_ms_per_step", 0.0);
+        rank.overlap_pct = r.value("overlap_pct", 0.0);
+        rank.param_checksum = r.value("param_checksum", "");
+        d.ranks.push_back(rank);
+    }
+    return d;
+}
+
 RunSummary summaryFromJson(const json& j) {
     RunSummary s;
     s.status = runStatusFromString(j.value("status", "running"));

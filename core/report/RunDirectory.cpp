@@ -89,6 +89,7 @@ void RunRecorder::writeRunJson() {
     run["format"] = "trainscope-run-1";
     run["epochs"] = epochs;
     run["summary"] = toJson(summary_);
+    if (summary_.distributed.world_size > 1) run["distributed"] = toJson(summary_.distributed);
     run["profile"] = profile_;
     run["messages"] = messages_;
     writeFileAtomically(dir_ / run_files::kRunJson, run.dump(2) + "\n");
@@ -123,6 +124,8 @@ RunRecord loadRun(const fs::path& dir, bool with_steps) {
         for (const auto& e : j.value("epochs", json::array()))
             r.epochs.push_back(epochFromJson(e));
         r.summary = summaryFromJson(j.value("summary", json::object()));
+        if (j.contains("distributed"))
+            r.summary.distributed = distributedFromJson(j["distributed"]);
         r.profile = j.value("profile", json());
     } catch (const RunFormatError&) {
         throw;

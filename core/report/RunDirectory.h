@@ -56,6 +56,8 @@ nlohmann::json toJson(const RunSummary& s);
 nlohmann::json toJson(const EnvironmentInfo& env);
 nlohmann::json toJson(const RunInfo& info);
 nlohmann::json toJson(const PhaseTimes& p);
+nlohmann::json toJson(const DistributedSummary& d);
+DistributedSummary distributedFromJson(const nlohmann::json& j);
 EpochRecord epochFromJson(const nlohmann::json& j);
 RunSummary summaryFromJson(const nlohmann::json& j);
 EnvironmentInfo environmentFromJson(const nlohmann::json& j);

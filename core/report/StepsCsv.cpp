@@ -33,7 +33,9 @@ const char* const kColumns[] = {"epoch",
                                 "device_peak_bytes",
                                 "wall_s",
                                 "profiled",
-                                "page_faults"};
+                                "page_faults",
+                                "allreduce_ms",
+                                "comm_wait_ms"};
 constexpr size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 // Files written before page_faults was added end at "profiled"; they still read.
 constexpr size_t kFirstFormatColumns = 24;
@@ -68,7 +70,7 @@ std::string stepsCsvRow(const StepRecord& s) {
       << ',' << (s.skipped ? 1 : 0) << ',' << s.loss_scale << ',' << s.tensor_bytes << ','
       << s.tensor_peak_bytes << ',' << s.rss_bytes << ',' << s.device_bytes << ','
       << s.device_peak_bytes << ',' << s.wall_s << ',' << (s.profiled ? 1 : 0) << ','
-      << s.page_faults << '\n';
+      << s.page_faults << ',' << s.allreduce_ms << ',' << s.comm_wait_ms << '\n';
     return o.str();
 }
 
@@ -130,6 +132,9 @@ std::vector<StepRecord> readStepsCsv(const std::filesystem::path& path) {
         s.wall_s = v[i++];
         s.profiled = v[i++] != 0;
         s.page_faults = i < columns ? int64_t(v[i++]) : -1;
+        // Data-parallel columns, absent from files of earlier versions.
+        s.allreduce_ms = i < columns ? v[i++] : 0;
+        s.comm_wait_ms = i < columns ? v[i++] : 0;
         steps.push_back(s);
     }
     return steps;

@@ -46,6 +46,22 @@ class Tiny(torch.nn.Module):
         return self.fc(torch.flatten(torch.nn.functional.adaptive_avg_pool2d(x, 1), 1))
 
 
+class NoNorm(torch.nn.Module):
+    """A small classifier without BatchNorm for the data-parallel tests: with
+    it, two ranks' gradients average to exactly one process's on the whole
+    batch (DistributedCliTest.cpp)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.fc1 = torch.nn.Linear(8 * 4 * 4, 32)
+        self.fc2 = torch.nn.Linear(32, 10)
+
+    def forward(self, x):
+        x = torch.nn.functional.adaptive_avg_pool2d(torch.relu(self.conv(x)), 4)
+        return self.fc2(torch.relu(self.fc1(torch.flatten(x, 1))))
+
+
 def main():
     torch.manual_seed(0)
     torch.save(dtypes(), "dtypes.pt")
@@ -67,6 +83,7 @@ def main():
         tiny.bn.running_var.copy_(torch.tensor([1.5, 0.5, 1.0, 2.0]))
     tiny.eval()
     torch.jit.script(tiny).save("tiny_script.pt")
+    torch.jit.script(NoNorm()).save("no_norm_script.pt")
     x = torch.randn(2, 3, 8, 8)
     with torch.no_grad():
         torch.save({"input": x, "output": tiny(x)}, "tiny_script_io.pt")

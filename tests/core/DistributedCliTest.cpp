@@ -1,0 +1,167 @@
+// Data-parallel runs as a user starts them: `run --nproc-per-node 2` on
+// loopback, two "nodes" as two launchers, a rank killed mid-run, and a
+// launcher's bad environment.
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include "CliRunner.h"
+#include "EngineTestSupport.h"
+#include "engine/Checkpoint.h"
+#include "report/StepsCsv.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ts::test::runCli;
+using ts::test::runShell;
+
+// A small run on synthetic images; BatchNorm-free model so that two ranks
+// equal one process on the concatenated batches (with BatchNorm, each rank
+// normalises by its own half's statistics).
+std::string tinyRun(int batch_size, int steps) {
+    return "--preset synthetic-smoke --set model=torchscript --set model_path=" +
+           std::string(TRAINSCOPE_TEST_DATA_DIR) +
+           "/models/no_norm_script.pt --set synthetic_samples=96 --set image_size=16"
+           " --set batch_size=" +
+           std::to_string(batch_size) + " --set max_steps=" + std::to_string(steps) +
+           " --set val_max_steps=2 --set threads=1 --no-progress";
+}
+
+nlohmann::json readJson(const fs::path& file) {
+    std::ifstream in(file);
+    return nlohmann::json::parse(in);
+}
+
+int freePort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+void expectRanksInSync(const nlohmann::json& run, int world) {
+    ASSERT_TRUE(run.contains("distributed")) << run.dump();
+    const auto& d = run["distributed"];
+    EXPECT_EQ(d["world_size"], world);
+    EXPECT_EQ(d["backend"], "gloo");
+    ASSERT_EQ(d["ranks"].size(), size_t(world));
+    for (int r = 0; r < world; ++r) {
+        EXPECT_EQ(d["ranks"][r]["rank"], r);
+        EXPECT_EQ(d["ranks"][r]["param_checksum"], d["ranks"][0]["param_checksum"]);
+        EXPECT_EQ(d["ranks"][r]["param_checksum"].get<std::string>().size(), 16u);
+        EXPECT_GT(d["ranks"][r]["allreduce_ms_per_step"].get<double>(), 0);
+    }
+}
+
+TEST(DistributedCli, TwoRanksTrainInSyncAndEqualOneProcessOnTheWholeBatch) {
+    const auto two = ts::test::freshDir("dist_two_ranks");
+    const auto r =
+        runCli("run " + tinyRun(8, 4) + " --nproc-per-node 2 --json --out " + two.string());
+    ASSERT_EQ(r.code, 0) << r.output;
+    const auto run = readJson(two / "run.json");
+    EXPECT_EQ(run["summary"]["status"], "completed");
+    expectRanksInSync(run, 2);
+    // The job's rate is the ranks' sum; each rank's own records keep its share.
+    const double global = run["summary"]["median_images_per_sec"];
+    const double rank0 = run["distributed"]["ranks"][0]["median_images_per_sec"];
+    const double rank1 = run["distributed"]["ranks"][1]["median_images_per_sec"];
+    EXPECT_NEAR(global, rank0 + rank1, 1e-6 * global);
+    EXPECT_NEAR(readJson(two / "ranks/1/run.json")["summary"]["median_images_per_sec"], rank1,
+                1e-6 * rank1);
+    for (const char* rank : {"0", "1"}) {
+        const auto steps = ts::readStepsCsv(two / "ranks" / rank / "steps.csv");
+        ASSERT_EQ(steps.size(), 4u) << rank;
+        EXPECT_EQ(steps[0].batch_size, 8);
+        EXPECT_GT(steps[1].allreduce_ms, 0);
+        EXPECT_GE(steps[1].comm_wait_ms, 0);
+    }
+    EXPECT_TRUE(fs::exists(two / "final.pt"));
+    EXPECT_FALSE(fs::exists(two / "ranks/1/final.pt")); // rank 0 alone checkpoints
+    // The --json answer is the job's, printed once.
+    EXPECT_NE(r.output.find("\"world_size\": 2"), std::string::npos) << r.output;
+
+    const auto one = ts::test::freshDir("dist_one_process");
+    const auto single = runCli("run " + tinyRun(16, 4) + " --out " + one.string());
+    ASSERT_EQ(single.code, 0) << single.output;
+    const auto a = ts::readCheckpointWeights(two / "final.pt");
+    const auto b = ts::readCheckpointWeights(one / "final.pt");
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].first, b[i].first);
+        EXPECT_TRUE(torch::allclose(a[i].second, b[i].second, 1e-4, 1e-5))
+            << a[i].first << ": largest difference "
+            << (a[i].second - b[i].second).abs().max().item<double>();
+    }
+}
+
+TEST(DistributedCli, TwoNodesOnLoopbackMeetAtTheMasterPort) {
+    const auto dir = ts::test::freshDir("dist_two_nodes");
+    const std::string port = std::to_string(freePort());
+    const std::string common = "run " + tinyRun(8, 3) + " --nnodes 2 --nproc-per-node 1" +
+                               " --master-addr 127.0.0.1 --master-port " + port + " --out " +
+                               dir.string();
+    const std::string cli = TRAINSCOPE_CLI_PATH;
+    const auto r = runShell("sh -c '" + cli + " " + common + " --node-rank 1 & node1=$!; " + cli +
+                            " " + common + " --node-rank 0; rc0=$?; wait $node1; rc1=$?; " +
+                            "echo codes $rc0 $rc1; [ $rc0 -eq 0 ] && [ $rc1 -eq 0 ]'");
+    ASSERT_EQ(r.code, 0) << r.output;
+    expectRanksInSync(readJson(dir / "run.json"), 2);
+    EXPECT_TRUE(fs::exists(dir / "ranks/1/steps.csv"));
+}
+
+TEST(DistributedCli, AKilledRankStopsTheOthersWithAClearError) {
+    const auto dir = ts::test::freshDir("dist_killed_rank");
+    const std::string steps = (dir / "ranks/1/steps.csv").string();
+    // Wait for rank 1's third step, then SIGKILL the child whose RANK is 1.
+    const std::string script =
+        std::string(TRAINSCOPE_CLI_PATH) + " run " + tinyRun(8, 0) +
+        " --set synthetic_samples=20000 --nproc-per-node 2 --out " + dir.string() +
+        R"sh( & pid=$!; n=0;
+while [ "$(cat )sh" +
+        steps +
+        R"sh( 2>/dev/null | wc -l)" -lt 4 ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n+1)); done
+for c in $(pgrep -P $pid); do tr "\0" "\n" < /proc/$c/environ | grep -qx RANK=1 && kill -9 $c; done
+start=$(date +%s); wait $pid; rc=$?; echo "launcher exit $rc after $(( $(date +%s) - start )) s"; exit $rc)sh";
+    const auto r = runShell("sh -c '" + script + "'");
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find("rank 1 was killed by signal 9"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("Exception raised from"), std::string::npos) << r.output;
+    // Every record is valid JSON saying what happened.
+    const auto run = readJson(dir / "run.json");
+    EXPECT_EQ(run["summary"]["status"], "failed");
+    EXPECT_NE(run["summary"]["error"].get<std::string>().find("rank 1 was killed"),
+              std::string::npos)
+        << run["summary"].dump();
+    const auto rank1 = readJson(dir / "ranks/1/run.json");
+    EXPECT_EQ(rank1["summary"]["status"], "failed");
+    EXPECT_GE(ts::readStepsCsv(dir / "ranks/0/steps.csv").size(), 3u);
+    for (const auto& entry : fs::recursive_directory_iterator(dir))
+        EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
+}
+
+TEST(DistributedCli, ALaunchersBadEnvironmentIsNamed) {
+    const auto r = runShell("WORLD_SIZE=2 RANK=5 MASTER_PORT=1 " +
+                            std::string(TRAINSCOPE_CLI_PATH) + " run " + tinyRun(8, 1));
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("RANK"), std::string::npos) << r.output;
+    const auto flags = runCli("run " + tinyRun(8, 1) + " --nnodes 2 --node-rank 2");
+    EXPECT_EQ(flags.code, 2) << flags.output;
+    EXPECT_NE(flags.output.find("--node-rank"), std::string::npos) << flags.output;
+    const auto port = runCli("run " + tinyRun(8, 1) + " --nnodes 2");
+    EXPECT_EQ(port.code, 2) << port.output;
+    EXPECT_NE(port.output.find("--master-port"), std::string::npos) << port.output;
+}
+
+} // namespace
