@@ -42,6 +42,10 @@ std::vector<fs::path> candidates() {
 int execTorchCli(char** argv) {
     const std::vector<fs::path> paths = candidates();
     std::string tried;
+    // c10d logs socket failures through glog (read at the torch binary's
+    // start); our errors already say what happened, with c10d's words in
+    // brackets, so only fatal ones print unless the user asks for more.
+    ::setenv("GLOG_minloglevel", "3", /*overwrite=*/0);
     for (const fs::path& path : paths) {
         if (::access(path.c_str(), X_OK) == 0) {
             ::execv(path.c_str(), argv);

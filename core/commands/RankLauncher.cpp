@@ -72,7 +72,7 @@ pid_t startRank(const std::vector<std::string>& args, const DistributedLaunch& r
     if (::getppid() != launcher) ::_exit(1);
     for (const auto& variable : rankEnvironment(rank))
         ::putenv(::strdup(variable.c_str()));
-    ::setenv("GLOG_minloglevel", "2", 0); // c10d's socket warnings are ours to word
+    ::setenv("GLOG_minloglevel", "3", 0); // c10d's socket warnings are ours to word
     // The launcher prints the job's result; a rank's stdout would repeat it.
     if (const int null = ::open("/dev/null", O_WRONLY); null >= 0) ::dup2(null, STDOUT_FILENO);
     std::vector<char*> argv;
