@@ -6,6 +6,18 @@
 #include "util/Statistics.h"
 
 namespace ts {
+namespace {
+
+// Median of one field over the steps.
+template <typename Get> double medianOver(const std::vector<StepRecord>& steps, Get get) {
+    std::vector<double> v;
+    v.reserve(steps.size());
+    for (const auto& st : steps)
+        v.push_back(get(st));
+    return median(std::move(v));
+}
+
+} // namespace
 
 void SummaryBuilder::addStep(const StepRecord& step) {
     all_.push_back(step);
@@ -24,12 +36,7 @@ void SummaryBuilder::addEpoch(const EpochRecord& epoch) {
 
 RankSummary SummaryBuilder::rankFigures() const {
     const auto& steps = steady_.empty() ? all_ : steady_;
-    auto column = [&](auto get) {
-        std::vector<double> v;
-        for (const auto& st : steps)
-            v.push_back(get(st));
-        return median(std::move(v));
-    };
+    auto column = [&](auto get) { return medianOver(steps, get); };
     RankSummary r;
     r.median_step_ms = column([](const StepRecord& s) { return s.step_ms; });
     r.median_images_per_sec = column([](const StepRecord& s) { return s.images_per_sec; });
@@ -52,13 +59,7 @@ RunSummary SummaryBuilder::build(RunStatus status, const std::string& error,
     s.total_time_s = total_time_s;
     s.epochs_completed = static_cast<int>(epochs_.size());
     const auto& steps = steady_.empty() ? all_ : steady_;
-    auto column = [&](auto get) {
-        std::vector<double> v;
-        v.reserve(steps.size());
-        for (const auto& st : steps)
-            v.push_back(get(st));
-        return median(std::move(v));
-    };
+    auto column = [&](auto get) { return medianOver(steps, get); };
     s.median_images_per_sec = column([](const StepRecord& r) { return r.images_per_sec; });
     s.median_step_ms = column([](const StepRecord& r) { return r.step_ms; });
     s.median_phases.data_ms = column([](const StepRecord& r) { return r.phases.data_ms; });
