@@ -141,6 +141,11 @@ void OverviewBuilder::roleRanges() {
         out_.global_start_ns = global_min;
         out_.global_end_ns = global_max;
     }
+    // Trainscope's own traces mark their steps on a track of their own
+    // (trace.steps, not events); the plugin knows only ProfilerStep events.
+    if (steps_.empty() && !options_.plugin_compatible)
+        for (const StepMark& m : trace_.steps)
+            steps_.push_back(HostStep{std::to_string(m.step), m.start_ns, m.end_ns});
     if (steps_.empty() && global_min != kNoTime) {
         // Without ProfilerStep one step spans the CPU ops (the whole trace
         // when there are none: the plugin's range would be empty).

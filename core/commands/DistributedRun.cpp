@@ -4,6 +4,8 @@
 
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "commands/Cancellation.h"
 #include "commands/Commands.h"
 #include "commands/Guarded.h"
@@ -11,6 +13,7 @@
 #include "distributed/Communicator.h"
 #include "engine/Trainer.h"
 #include "report/RunDirectory.h"
+#include "trace/Trace.h"
 
 namespace ts {
 namespace {
@@ -40,14 +43,21 @@ private:
     int world_;
 };
 
-// One rank's own records: its summary's rate is its own share.
+// One rank's own records: its summary's rate is its own share, and its
+// traces say which rank of the job they are (Kineto's distributedInfo).
 class RankView : public TrainerObserver {
 public:
-    RankView(TrainerObserver& next, int rank) : next_(next), rank_(rank) {}
+    RankView(TrainerObserver& next, int rank, int world_size)
+        : next_(next), rank_(rank), world_(world_size) {}
     void onRunStarted(const RunInfo& info) override { next_.onRunStarted(info); }
     void onStep(const StepRecord& step) override { next_.onStep(step); }
     void onEpoch(const EpochRecord& epoch) override { next_.onEpoch(epoch); }
-    void onProfile(const ProfileCapture& capture) override { next_.onProfile(capture); }
+    void onProfile(const ProfileCapture& capture) override {
+        ProfileCapture own = capture;
+        own.trace.kineto.distributed_info =
+            nlohmann::json{{"backend", "gloo"}, {"rank", rank_}, {"world_size", world_}}.dump();
+        next_.onProfile(own);
+    }
     void onMessage(LogLevel level, const std::string& text) override {
         next_.onMessage(level, text);
     }
@@ -60,7 +70,7 @@ public:
 
 private:
     TrainerObserver& next_;
-    int rank_;
+    int rank_, world_;
 };
 
 std::filesystem::path agreeOnRunDirectory(const RunOptions& options, const ExperimentConfig& config,
@@ -88,7 +98,7 @@ int runAsRank(const RunOptions& options, const DistributedLaunch& launch, std::o
         std::filesystem::create_directories(rank_dir);
 
         RunRecorder rank_recorder(rank_dir);
-        RankView rank_view(rank_recorder, rank);
+        RankView rank_view(rank_recorder, rank, comm->worldSize());
         ObserverList observers;
         observers.add(&rank_view);
         std::optional<RunRecorder> job_recorder;

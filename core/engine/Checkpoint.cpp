@@ -65,6 +65,7 @@ void saveCheckpoint(const std::filesystem::path& path, Model& model,
     archive.write("step_in_epoch", c10::IValue(position.step_in_epoch));
     archive.write("global_step", c10::IValue(position.global_step));
     archive.write("best_val_accuracy", c10::IValue(position.best_val_accuracy));
+    archive.write("world_size", c10::IValue(int64_t(position.world_size)));
     archive.write("config", c10::IValue(config_json));
     if (scaler) {
         archive.write("scaler_scale", scaler->stateScale().cpu(), /*is_buffer=*/true);
@@ -132,6 +133,9 @@ CheckpointPosition loadCheckpoint(const std::filesystem::path& path, Model& mode
     c10::IValue best;
     archive.read("best_val_accuracy", best);
     position.best_val_accuracy = best.toDouble();
+    c10::IValue world; // absent in checkpoints written before data-parallel runs
+    if (archive.try_read("world_size", world) && world.isInt())
+        position.world_size = static_cast<int>(world.toInt());
     return position;
 }
 

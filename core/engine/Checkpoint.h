@@ -19,6 +19,9 @@ struct CheckpointPosition {
     int64_t step_in_epoch = 0; // steps of that epoch already done
     int64_t global_step = 0;
     double best_val_accuracy = -1;
+    // Ranks of the job that wrote it: a data-parallel position (per-rank steps
+    // over per-rank shards) means the same only with the same number of ranks.
+    int world_size = 1;
 };
 
 void saveCheckpoint(const std::filesystem::path& path, Model& model,

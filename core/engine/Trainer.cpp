@@ -102,6 +102,7 @@ struct Trainer::Impl {
         if (device.is_cuda()) compat::cudaSynchronize(device.index() < 0 ? 0 : device.index());
     }
     void writeCheckpoint(const std::string& file, int epoch, int64_t step_in_epoch);
+    void checkResumeWorldSize() const;
     void gatherRanks(const SummaryBuilder& summary, RunSummary& result);
 };
 
@@ -172,11 +173,28 @@ void Trainer::Impl::setupModel() {
     schedule = std::make_unique<LrSchedule>(config, train_loader->batchesPerEpoch());
     if (!config.resume.empty()) {
         position = loadCheckpoint(config.resume, *model, *optimizer, scaler.get());
+        checkResumeWorldSize();
         observer.onMessage(LogLevel::Info, "resumed from " + config.resume + " at epoch " +
                                                std::to_string(position.epoch + 1) + ", step " +
                                                std::to_string(position.global_step));
     }
     if (communicator) parallel = std::make_unique<DataParallel>(communicator, *model);
+}
+
+// A checkpoint's position counts per-rank steps over per-rank shards: it
+// continues the same epoch only with the same number of ranks.
+void Trainer::Impl::checkResumeWorldSize() const {
+    const int world = communicator ? communicator->worldSize() : 1;
+    if (position.world_size == world) return;
+    auto processes = [](int n) {
+        return n == 1 ? std::string("one process") : std::to_string(n) + " ranks";
+    };
+    throw ConfigError(
+        "resume: " + config.resume + " was written by a job of " + processes(position.world_size) +
+        " and this job has " + processes(world) +
+        "; resume it with the same number of processes (--nproc-per-node x --nnodes = " +
+        std::to_string(position.world_size) +
+        "), or start a new run from its weights with --set pretrained=" + config.resume);
 }
 
 RunInfo Trainer::Impl::makeRunInfo() const {
@@ -361,6 +379,7 @@ void Trainer::Impl::writeCheckpoint(const std::string& file, int epoch, int64_t 
     CheckpointPosition at = position;
     at.epoch = epoch;
     at.step_in_epoch = step_in_epoch;
+    at.world_size = parallel ? parallel->worldSize() : 1;
     saveCheckpoint(std::filesystem::path(checkpoint_dir) / file, *model, *optimizer, scaler.get(),
                    at, configToJson(config).dump());
 }

@@ -301,13 +301,22 @@ void onMemory(int64_t delta, int64_t live) {
     b.memory.push_back(RawMemory{t, live, delta, event});
 }
 
-std::string laneName(int64_t tid, int64_t main_tid) {
-    return "thread " + std::to_string(tid) + (tid == main_tid ? " (training)" : "");
+// The training thread, and c10d's worker threads (their events are the
+// collectives they carried out: "gloo:all_reduce"), say what they are.
+std::string laneName(const ThreadBuffer& b, int64_t main_tid) {
+    std::string name = "thread " + std::to_string(b.os_tid);
+    if (b.os_tid == main_tid) return name + " (training)";
+    if (!b.events.empty()) {
+        const std::string& first = b.names.at(b.events.front().name);
+        if (first.rfind("gloo:", 0) == 0 || first.rfind("nccl:", 0) == 0)
+            return first.substr(0, 4) + " collectives (" + name + ")"; // what first: labels elide
+    }
+    return name;
 }
 
 // Appends one thread's finished events and samples to the trace.
 void moveInto(Trace& trace, ThreadBuffer& b, int64_t origin, int64_t main_tid) {
-    const int32_t lane = trace.laneFor(b.os_tid, false, laneName(b.os_tid, main_tid));
+    const int32_t lane = trace.laneFor(b.os_tid, false, laneName(b, main_tid));
     std::vector<uint32_t> names(b.names.size());
     for (size_t i = 0; i < names.size(); ++i)
         names[i] = trace.internName(b.names.at(i));

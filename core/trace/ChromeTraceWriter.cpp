@@ -85,7 +85,12 @@ public:
         writeFlows();
         writeMemory();
         writeNotes();
-        buf_ += "\n],\n\"displayTimeUnit\": \"ms\",\n\"trainscope\": ";
+        buf_ += "\n],\n\"displayTimeUnit\": \"ms\",\n";
+        // Kineto's key: which rank of which job the trace is (a data-parallel
+        // run's ranks), so a folder of them opens in the Distributed view.
+        if (nlohmann::json::accept(trace_.kineto.distributed_info))
+            buf_ += "\"distributedInfo\": " + trace_.kineto.distributed_info + ",\n";
+        buf_ += "\"trainscope\": ";
         buf_ += trainscopeObject().dump();
         buf_ += "\n}\n";
         out_ << buf_;

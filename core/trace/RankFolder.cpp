@@ -130,13 +130,42 @@ std::vector<RankFile> collectFiles(const std::vector<fs::path>& inputs) {
     return found;
 }
 
+// A Trainscope data-parallel run: `run.json` beside `ranks/<r>/`, each rank's
+// profiling windows as `trace.json`, `trace_1.json`, ... (window k of every
+// rank is span k + 1). Empty for any other folder.
+std::vector<RankFile> jobRankFiles(const fs::path& dir) {
+    std::error_code ec;
+    std::vector<RankFile> out;
+    if (!fs::is_regular_file(dir / "run.json", ec) || !fs::is_directory(dir / "ranks", ec))
+        return out;
+    static const std::regex kWindow(R"(^trace(_(\d{1,6}))?\.json$)");
+    for (const fs::directory_entry& rank_dir : fs::directory_iterator(dir / "ranks", ec)) {
+        const std::string rank = rank_dir.path().filename().string();
+        if (!rank_dir.is_directory() || rank.empty() || rank.size() > 6 ||
+            !std::all_of(rank.begin(), rank.end(), [](unsigned char c) { return std::isdigit(c); }))
+            continue;
+        for (const fs::path& file : regularFilesIn(rank_dir.path())) {
+            std::smatch m;
+            const std::string name = file.filename().string();
+            if (!std::regex_match(name, m, kWindow)) continue;
+            std::string window = m[2].matched ? m[2].str() : "0";
+            window.insert(0, 6 - window.size(), '0'); // sorted as text, like timestamps
+            out.push_back(RankFile{"rank" + rank, window, file});
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 std::vector<RankSpan> findRankSpans(const std::vector<fs::path>& inputs) {
+    std::vector<RankFile> files;
+    if (inputs.size() == 1) files = jobRankFiles(inputs.front());
+    if (files.empty()) files = collectFiles(inputs);
     // Per worker its files in span order (the plugin sorts the timestamps as
     // text); the n-th file of every worker forms span n.
     std::map<std::string, std::vector<RankFile>> by_worker;
-    for (RankFile& f : collectFiles(inputs))
+    for (RankFile& f : files)
         by_worker[f.worker].push_back(std::move(f));
     std::vector<RankSpan> spans;
     for (auto& [worker, files] : by_worker) {

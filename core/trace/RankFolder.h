@@ -42,7 +42,9 @@ struct RankSpan {
     std::vector<RankFile> files;
 };
 
-// The spans of a folder, or of several files given one by one. Only
+// The spans of a folder, or of several files given one by one. A Trainscope
+// data-parallel run directory gives its ranks' profiling windows
+// (`ranks/<r>/trace[_k].json`, worker "rank<r>"). Otherwise only
 // `*.pt.trace.json[.gz]` files count when there are any, else every
 // `*.json[.gz]` but Trainscope's run.json. Throws std::invalid_argument in
 // plain words: a path that does not exist, a folder without trace files

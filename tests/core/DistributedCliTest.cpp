@@ -151,6 +151,100 @@ start=$(date +%s); wait $pid; rc=$?; echo "launcher exit $rc after $(( $(date +%
         EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
 }
 
+// Resuming a 2-rank job from its epoch checkpoint ends exactly where the
+// uninterrupted job ended (same shards, same position in the epoch, rank 0's
+// optimizer state on every rank); another number of processes is refused.
+TEST(DistributedCli, ATwoRankRunResumedFromItsEpochCheckpointEqualsTheUninterruptedOne) {
+    const std::string two_epochs =
+        tinyRun(8, 3) + " --set epochs=2 --set checkpoint_every=1 --set val_every=0";
+    const auto full = ts::test::freshDir("dist_resume_full");
+    const auto r = runCli("run " + two_epochs + " --nproc-per-node 2 --out " + full.string());
+    ASSERT_EQ(r.code, 0) << r.output;
+    const fs::path checkpoint = full / "epoch_1.pt";
+    ASSERT_TRUE(fs::exists(checkpoint));
+
+    const auto resumed = ts::test::freshDir("dist_resume_rest");
+    const auto again = runCli("run " + two_epochs + " --set resume=" + checkpoint.string() +
+                              " --nproc-per-node 2 --out " + resumed.string());
+    ASSERT_EQ(again.code, 0) << again.output;
+    expectRanksInSync(readJson(resumed / "run.json"), 2);
+    for (const char* rank : {"0", "1"}) {
+        const auto steps = ts::readStepsCsv(resumed / "ranks" / rank / "steps.csv");
+        ASSERT_EQ(steps.size(), 3u) << rank; // the second epoch only
+        EXPECT_EQ(steps.front().global_step, 3) << rank;
+        EXPECT_EQ(steps.front().epoch, 1) << rank;
+    }
+    const auto a = ts::readCheckpointWeights(full / "final.pt");
+    const auto b = ts::readCheckpointWeights(resumed / "final.pt");
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+        EXPECT_TRUE(torch::equal(a[i].second, b[i].second))
+            << a[i].first << " differs after resume: largest difference "
+            << (a[i].second - b[i].second).abs().max().item<double>();
+
+    // One process cannot continue a 2-rank position, nor 2 ranks a single one's.
+    const auto single = runCli("run " + two_epochs + " --set resume=" + checkpoint.string() +
+                               " --out " + ts::test::freshDir("dist_resume_single").string());
+    EXPECT_EQ(single.code, 2) << single.output;
+    EXPECT_NE(single.output.find("epoch_1.pt was written by a job of 2 ranks"), std::string::npos)
+        << single.output;
+    const auto one = ts::test::freshDir("dist_resume_one");
+    ASSERT_EQ(runCli("run " + two_epochs + " --out " + one.string()).code, 0);
+    const auto widened =
+        runCli("run " + two_epochs + " --set resume=" + (one / "epoch_1.pt").string() +
+               " --nproc-per-node 2 --out " + ts::test::freshDir("dist_resume_wider").string());
+    EXPECT_EQ(widened.code, 2) << widened.output;
+    EXPECT_NE(widened.output.find("written by a job of one process and this job has 2 ranks"),
+              std::string::npos)
+        << widened.output;
+    EXPECT_EQ(widened.output.find("Exception raised from"), std::string::npos) << widened.output;
+}
+
+// Each rank profiles itself: its trace holds the gloo collectives and says
+// which rank it is, and the run directory opens in the Distributed view.
+TEST(DistributedCli, ProfiledRanksTraceTheirCollectivesForTheDistributedView) {
+    const auto dir = ts::test::freshDir("dist_profiled");
+    const auto r = runCli("run " + tinyRun(8, 5) +
+                          " --set profile.enabled=true --set profile.warmup=1"
+                          " --set profile.active=3 --nproc-per-node 2 --out " +
+                          dir.string());
+    ASSERT_EQ(r.code, 0) << r.output;
+    for (int rank : {0, 1}) {
+        const auto trace = readJson(dir / "ranks" / std::to_string(rank) / "trace.json");
+        EXPECT_EQ(trace["distributedInfo"]["rank"], rank);
+        EXPECT_EQ(trace["distributedInfo"]["world_size"], 2);
+        EXPECT_EQ(trace["distributedInfo"]["backend"], "gloo");
+        size_t allreduces = 0, gloo_lanes = 0;
+        for (const auto& e : trace["traceEvents"]) {
+            if (e.value("name", "") == "gloo:all_reduce" && e.value("dur", 0.0) > 0) ++allreduces;
+            if (e.value("name", "") == "thread_name" &&
+                e["args"].value("name", "").rfind("gloo collectives (thread ", 0) == 0)
+                ++gloo_lanes;
+        }
+        EXPECT_GE(allreduces, 3u) << "rank " << rank; // at least one per profiled step
+        EXPECT_GE(gloo_lanes, 1u) << "rank " << rank; // Gloo's worker threads are named
+    }
+    EXPECT_FALSE(fs::exists(dir / "trace.json")); // the job's records hold no rank's trace
+
+    const auto view = runCli("trace-stats " + dir.string() + " --view distributed --format json");
+    ASSERT_EQ(view.code, 0) << view.output;
+    const auto j = nlohmann::json::parse(view.output.substr(view.output.find('{')));
+    ASSERT_EQ(j["ranks"].size(), 2u) << j.dump();
+    for (int rank : {0, 1}) {
+        const auto& v = j["ranks"][rank];
+        EXPECT_EQ(v["rank"], rank);
+        EXPECT_EQ(v["worker"], "rank" + std::to_string(rank));
+        EXPECT_EQ(v["library"], "Gloo");
+        EXPECT_EQ(v["backend"], "gloo");
+        EXPECT_EQ(v["steps"].size(), 3u) << v.dump();
+        EXPECT_GE(v["collectives"].get<int>(), 3) << v.dump();
+        EXPECT_GT(v["average"]["communication_us"].get<double>() +
+                      v["average"]["overlapping_us"].get<double>(),
+                  0)
+            << v.dump();
+    }
+}
+
 TEST(DistributedCli, ALaunchersBadEnvironmentIsNamed) {
     const auto r = runShell("WORLD_SIZE=2 RANK=5 MASTER_PORT=1 " +
                             std::string(TRAINSCOPE_CLI_PATH) + " run " + tinyRun(8, 1));

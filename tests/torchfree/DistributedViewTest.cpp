@@ -455,6 +455,37 @@ TEST(RankFolder, HtaLayoutAndDistributedInfoRanks) {
         2u);
 }
 
+TEST(RankFolder, ADataParallelRunDirectoryGivesItsRanksWindows) {
+    TempDir dir;
+    std::ofstream(dir.path() / "run.json") << "{}";
+    std::ofstream(dir.path() / "steps.csv") << "step\n";
+    for (const char* rank : {"0", "1", "10"}) {
+        fs::create_directories(dir.path() / "ranks" / rank);
+        for (const char* window : {"trace.json", "trace_1.json", "trace_10.json"})
+            std::ofstream(dir.path() / "ranks" / rank / window) << "{}";
+        std::ofstream(dir.path() / "ranks" / rank / "run.json") << "{}";     // not a trace
+        std::ofstream(dir.path() / "ranks" / rank / "trace.json.tmp") << ""; // not finished
+    }
+    fs::create_directories(dir.path() / "ranks" / "notes"); // not a rank
+    std::ofstream(dir.path() / "ranks" / "notes" / "trace.json") << "{}";
+    const std::vector<RankSpan> spans = findRankSpans({dir.path()});
+    ASSERT_EQ(spans.size(), 3u); // windows 0, 1, 10 in that order
+    for (size_t i = 0; i < spans.size(); ++i) {
+        ASSERT_EQ(spans[i].files.size(), 3u) << i;
+        EXPECT_EQ(spans[i].files[0].worker, "rank0");
+        EXPECT_EQ(spans[i].files[2].worker, "rank10");
+    }
+    EXPECT_EQ(spans[0].files[1].path.filename(), "trace.json");
+    EXPECT_EQ(spans[1].files[1].path.filename(), "trace_1.json");
+    EXPECT_EQ(spans[2].files[1].path.filename(), "trace_10.json");
+    EXPECT_EQ(rankFromWorkerName(spans[0].files[2].worker), 10);
+    // A run directory without ranks is searched as any folder.
+    TempDir single;
+    std::ofstream(single.path() / "run.json") << "{}";
+    std::ofstream(single.path() / "trace.json") << "{}";
+    EXPECT_EQ(findRankSpans({single.path()}).at(0).files.at(0).worker, "trace");
+}
+
 std::string errorOf(const std::function<void()>& f) {
     try {
         f();

@@ -6,14 +6,17 @@
 // (tests/data/distributed_hta), both models under QAbstractItemModelTester,
 // and the folders that form no view.
 #include <QAbstractItemModelTester>
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "SyntheticRecords.h"
 #include "common/TableModel.h"
 #include "distributed/DistributedModels.h"
 #include "distributed/RankBarsChart.h"
 #include "distributed/RanksView.h"
+#include "report/RunDirectory.h"
 #include "shell/OpenedDocument.h"
 
 using namespace ts;
@@ -119,6 +122,48 @@ private slots:
         QCOMPARE(view.rankModel()->rowCount(), 2);
         QVERIFY(view.summaryText().contains(QStringLiteral("NCCL")));
         QVERIFY(view.commOpModel()->rowCount() >= 3); // all_to_all, all_reduce, _all_gather_base
+    }
+
+    // A data-parallel run (trainscope-cli run --nproc-per-node 2 with
+    // profiling): its run, the Distributed tab over ranks/<r>/trace.json and
+    // the ranks one above the other in the timeline.
+    void aDataParallelRunOpensAsItsRunWithItsRanks() {
+        QTemporaryDir dir;
+        {
+            RunRecorder recorder(dir.path().toStdString());
+            RunInfo info;
+            info.config.name = "job";
+            recorder.onRunStarted(info);
+            for (const StepRecord& step : ts::testing::syntheticSteps(0, 3))
+                recorder.onStep(step);
+            recorder.onRunFinished(RunSummary{});
+        }
+        const OpenedDocument unprofiled = openDocument(dir.path());
+        QVERIFY2(unprofiled.ok(), qPrintable(unprofiled.error));
+        QVERIFY(unprofiled.run);
+        QVERIFY(!unprofiled.distributed && !unprofiled.trace && !unprofiled.timeline_trace);
+
+        for (const char* rank : {"0", "1"}) {
+            QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("ranks/%1").arg(rank)));
+            QVERIFY(QFile::copy(
+                dataPath(QStringLiteral("tb_plugin/test_distributed_nccl_%1.json").arg(rank)),
+                dir.filePath(QStringLiteral("ranks/%1/trace.json").arg(rank))));
+        }
+        const OpenedDocument doc = openDocument(dir.path());
+        QVERIFY2(doc.ok(), qPrintable(doc.error));
+        QVERIFY(doc.run);
+        QVERIFY2(doc.distributed, qPrintable(doc.distributed_error));
+        QCOMPARE(int(doc.distributed->front().ranks.size()), 2);
+        QCOMPARE(QString::fromStdString(doc.distributed->front().ranks[1].worker),
+                 QStringLiteral("rank1"));
+        QVERIFY(doc.trace_path.endsWith(QStringLiteral("ranks/0/trace.json")));
+        QVERIFY(doc.trace && doc.gpu_analysis && doc.tracks);
+        QVERIFY(doc.timeline_trace);
+        const Trace& ranks = *doc.timeline_trace;
+        QVERIFY(ranks.events.size() > doc.trace->events.size()); // both ranks' events
+        QVERIFY(ranks.lanes.size() > doc.trace->lanes.size());
+        QVERIFY(QString::fromStdString(ranks.lanes.front().name).startsWith("rank 0: "));
+        QVERIFY(QString::fromStdString(ranks.lanes.back().name).startsWith("rank 1: "));
     }
 
     void foldersThatFormNoView() {

@@ -292,8 +292,8 @@ void MainWindow::onOpened(const OpenedDocument& doc) {
         documents_->add(doc);
         updateDiffDocuments();
         showDocument(doc);
-        // A rank folder is opened for its ranks.
-        showView(doc.distributed ? View::Distributed : View::Overview);
+        // A rank folder is opened for its ranks, a run (data-parallel too) for its run.
+        showView(doc.distributed && !doc.run ? View::Distributed : View::Overview);
         status_->showMessage(tr("Opened %1").arg(doc.path), 5000);
     }
     emit documentShown(doc);
@@ -344,7 +344,17 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& de
             modules =
                 std::make_shared<const ModuleView>(computeModuleView(*trace, gpu_analysis_->tree));
         modules_->setView(std::move(modules), description);
-        timeline_->setTrace(trace, description, views ? views->tracks : nullptr);
+        if (views && views->timeline_trace) {
+            const Trace& ranks = *views->timeline_trace;
+            timeline_->setTrace(views->timeline_trace,
+                                tr("%1 one above the other: %2 events on %3 lanes")
+                                    .arg(QString::fromStdString(ranks.source))
+                                    .arg(ranks.events.size())
+                                    .arg(ranks.lanes.size()),
+                                views->tracks);
+        } else {
+            timeline_->setTrace(trace, description, views ? views->tracks : nullptr);
+        }
         roofline_->setTrace(trace, description);
     } else {
         operators_->clear();

@@ -5,6 +5,7 @@
 
 #include "shell/TraceFile.h"
 #include "trace/RankFolder.h"
+#include "trace/RankTimeline.h"
 
 namespace ts::gui {
 namespace {
@@ -30,7 +31,9 @@ void analyzeTrace(OpenedDocument& doc) {
     doc.memory = std::make_shared<const MemoryView>(computeMemoryView(*doc.trace, tree));
     doc.modules = std::make_shared<const ModuleView>(computeModuleView(*doc.trace, tree));
     doc.tracks = std::make_shared<const TimelineTracks>(
-        buildTimelineTracks(*doc.trace, &doc.gpu_analysis->events, &doc.gpu_analysis->links));
+        doc.timeline_trace
+            ? buildTimelineTracks(*doc.timeline_trace)
+            : buildTimelineTracks(*doc.trace, &doc.gpu_analysis->events, &doc.gpu_analysis->links));
 }
 
 void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress& progress) {
@@ -54,6 +57,7 @@ void loadRankFolder(OpenedDocument& doc, const std::vector<RankSpan>& spans,
                     const ReadProgress& progress) {
     auto views = std::make_shared<std::vector<DistributedView>>();
     QStringList problems;
+    bool rank_trace = false; // doc.trace is the lowest rank's (none was open)
     try {
         for (const RankSpan& span : spans) {
             std::vector<RankTrace> ranks;
@@ -71,11 +75,14 @@ void loadRankFolder(OpenedDocument& doc, const std::vector<RankSpan>& spans,
                                 .arg(QString::fromUtf8(error.what()));
             }
             if (!doc.trace && !ranks.empty()) {
+                if (ranks.size() > 1)
+                    doc.timeline_trace = std::make_shared<const Trace>(mergeRankTraces(ranks));
                 doc.trace_path = QString::fromStdString(ranks.front().path.string());
                 doc.trace = std::make_shared<const Trace>(std::move(ranks.front().trace));
+                rank_trace = true;
             }
         }
-        if (doc.trace) analyzeTrace(doc);
+        if (rank_trace) analyzeTrace(doc);
     } catch (const TraceReadCancelled&) {
         doc.cancelled = true;
         return;
@@ -84,7 +91,7 @@ void loadRankFolder(OpenedDocument& doc, const std::vector<RankSpan>& spans,
         return;
     }
     doc.distributed_error = problems.join(QStringLiteral("; "));
-    if (!doc.trace && !problems.isEmpty()) doc.error = doc.distributed_error;
+    if (!doc.trace && !doc.run && !problems.isEmpty()) doc.error = doc.distributed_error;
     if (!views->empty()) doc.distributed = std::move(views);
 }
 
@@ -138,6 +145,18 @@ OpenedDocument openDocument(const QString& path, const ReadProgress& progress) {
         }
         const QString trace = QDir(doc.path).filePath(QString::fromLatin1(run_files::kTraceJson));
         if (QFileInfo(trace).isFile()) loadTraceInto(doc, trace, progress);
+        // A data-parallel run: its ranks' traces form the Distributed view,
+        // and the lowest rank's is the trace of the other tabs.
+        if (QFileInfo(QDir(doc.path).filePath(QStringLiteral("ranks"))).isDir()) {
+            std::vector<RankSpan> spans;
+            try {
+                spans = findRankSpans({std::filesystem::path(doc.path.toStdString())});
+            } catch (const std::exception&) {
+                return doc; // its ranks were not profiled
+            }
+            if (!spans.empty() && spans.front().files.size() > 1)
+                loadRankFolder(doc, spans, progress);
+        }
         return doc;
     }
     loadTraceInto(doc, doc.path, progress);

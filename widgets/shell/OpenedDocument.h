@@ -28,6 +28,9 @@ struct OpenedDocument {
     std::shared_ptr<const MemoryView> memory;     // of `trace`, also off the GUI thread
     std::shared_ptr<const ModuleView> modules;    // likewise
     std::shared_ptr<const TimelineTracks> tracks; // the timeline's rows and launch links
+    // The first span's ranks one above the other for the timeline (null: the
+    // timeline shows `trace`); `tracks` are then this trace's.
+    std::shared_ptr<const Trace> timeline_trace;
     // A folder of per-rank traces: each span's Distributed view (`trace` is
     // the first span's lowest rank), or why the ranks form none.
     std::shared_ptr<const std::vector<DistributedView>> distributed;
