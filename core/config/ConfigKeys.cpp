@@ -53,6 +53,10 @@ const std::vector<KeySpec>& topLevelKeys() {
          &C::retain_host_memory,
          {},
          "reuse freed host memory instead of page-faulting it back every step"},
+        {"nonfinite_loss",
+         &C::nonfinite_loss,
+         {"stop", "skip"},
+         "a NaN or infinite loss: stop the run there, or skip that step's update"},
     };
     return keys;
 }

@@ -70,6 +70,9 @@ struct ExperimentConfig {
     std::string pretrained;         // state_dict (torch.save) or TorchScript weights
     int warmup_steps_excluded = 5;  // first steps left out of steady-state medians
     bool retain_host_memory = true; // keep freed host memory for reuse during the run
+    // A NaN or infinite loss: "stop" fails the run at that step (the weights
+    // before it are kept), "skip" leaves out that step's update and goes on.
+    std::string nonfinite_loss = "stop";
     ProfileConfig profile;
 };
 

@@ -52,7 +52,11 @@ void DataParallel::syncBuffers() {
 }
 
 bool DataParallel::agreeToStop(bool requested) {
-    auto flag = torch::full({1}, requested ? 1.0 : 0.0, torch::kFloat64);
+    return anyRank(requested);
+}
+
+bool DataParallel::anyRank(bool local) {
+    auto flag = torch::full({1}, local ? 1.0 : 0.0, torch::kFloat64);
     comm_->allreduceSum(flag);
     return flag.item<double>() > 0;
 }

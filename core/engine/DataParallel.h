@@ -31,6 +31,8 @@ public:
 
     // True when any rank asked to stop: every rank then stops after the same step.
     bool agreeToStop(bool requested);
+    // True on every rank when `local` is true on any (one small allreduce).
+    bool anyRank(bool local);
     // Sums over the ranks: a validation pass over disjoint shards becomes one
     // over the whole split; an epoch's training totals become the global ones.
     EvalResult reduce(const EvalResult& local);

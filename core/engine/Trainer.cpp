@@ -103,6 +103,8 @@ struct Trainer::Impl {
     }
     void writeCheckpoint(const std::string& file, int epoch, int64_t step_in_epoch);
     void checkResumeWorldSize() const;
+    void noteNonFiniteLoss(int epoch, int64_t step, double loss);
+    int64_t nonfinite_steps = 0;
     void gatherRanks(const SummaryBuilder& summary, RunSummary& result);
 };
 
@@ -181,6 +183,30 @@ void Trainer::Impl::setupModel() {
     if (communicator) parallel = std::make_unique<DataParallel>(communicator, *model);
 }
 
+// Stops the run (throws; the weights before this step are kept) or, with
+// nonfinite_loss=skip, warns for the first few such steps; every skipped one
+// is counted in the step records and the summary's skipped steps.
+void Trainer::Impl::noteNonFiniteLoss(int epoch, int64_t step, double loss) {
+    constexpr int64_t kWarnings = 5;
+    const std::string where = "step " + std::to_string(position.global_step) + " (epoch " +
+                              std::to_string(epoch + 1) + ", step " + std::to_string(step + 1) +
+                              " of the epoch)";
+    const std::string value = std::isfinite(loss) ? "finite here but not on another rank"
+                              : std::isnan(loss)  ? "NaN"
+                              : loss > 0          ? "+infinity"
+                                                  : "-infinity";
+    if (config.nonfinite_loss != "skip")
+        throw std::runtime_error(where + ": the loss is " + value +
+                                 "; the run stops here (nonfinite_loss=stop). Lower lr, add "
+                                 "warmup_steps, or set nonfinite_loss=skip to skip such steps.");
+    if (++nonfinite_steps <= kWarnings)
+        observer.onMessage(LogLevel::Warning,
+                           where + ": the loss is " + value + "; its update was skipped" +
+                               (nonfinite_steps == kWarnings
+                                    ? " (further such steps are counted as skipped, not reported)"
+                                    : ""));
+}
+
 // A checkpoint's position counts per-rank steps over per-rank shards: it
 // continues the same epoch only with the same number of ranks.
 void Trainer::Impl::checkResumeWorldSize() const {
@@ -253,23 +279,28 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
         loss = classificationLoss(logits, labels, config.label_smoothing);
         sync();
     }
+    const double loss_value = loss.item<double>();
+    // Agreed by all ranks, so that they all take (or skip) the same collectives.
+    bool nonfinite = !std::isfinite(loss_value);
+    if (parallel) nonfinite = parallel->anyRank(nonfinite);
+    if (nonfinite) noteNonFiniteLoss(epoch, step, loss_value);
     const auto t3 = Clock::now();
-    {
+    if (!nonfinite) {
         ProfileSession::Range range(profiler.get(), "backward");
         if (parallel) parallel->beginBackward();
         (scaler ? scaler->scale(loss) : loss).backward();
         sync();
     }
     ReduceTiming reduced;
-    if (parallel) {
+    if (parallel && !nonfinite) {
         ProfileSession::Range range(profiler.get(), "allreduce wait");
         reduced = parallel->finishBackward();
         sync();
     }
     const auto t4 = Clock::now();
     const double lr = schedule->at(global);
-    bool skipped = false;
-    {
+    bool skipped = nonfinite;
+    if (!nonfinite) {
         ProfileSession::Range range(profiler.get(), "optimizer");
         setLearningRate(*optimizer, lr);
         if (scaler) {
@@ -289,7 +320,7 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
     r.step = step;
     r.global_step = global;
     r.batch_size = static_cast<int>(labels.size(0));
-    r.loss = loss.item<double>();
+    r.loss = loss_value;
     r.correct = logits.argmax(1).eq(labels).sum().item<int64_t>();
     r.lr = lr;
     r.skipped = skipped;
@@ -317,9 +348,11 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
     r.images_per_sec = r.step_ms > 0 ? r.batch_size * 1000.0 / r.step_ms : 0;
     r.wall_s = std::chrono::duration<double>(t6 - run_start).count();
 
-    totals.loss_sum += r.loss * r.batch_size;
-    totals.correct += r.correct;
-    totals.samples += r.batch_size;
+    if (!nonfinite) { // a skipped non-finite step stays out of the epoch's metrics
+        totals.loss_sum += r.loss * r.batch_size;
+        totals.correct += r.correct;
+        totals.samples += r.batch_size;
+    }
     totals.steps++;
     totals.seconds += r.step_ms / 1000.0;
     position.global_step++;

@@ -35,9 +35,9 @@ struct StepRecord {
     double images_per_sec = 0;
     double loss = 0;
     double lr = 0;
-    int64_t correct = 0;           // correct predictions in this batch
-    bool skipped = false;          // fp16: optimizer step skipped (inf/nan gradients)
-    double loss_scale = 0;         // fp16 only
+    int64_t correct = 0;   // correct predictions in this batch
+    bool skipped = false;  // update left out: fp16 inf/nan gradients, or a non-finite loss (skip)
+    double loss_scale = 0; // fp16 only
     int64_t tensor_bytes = 0;      // live CPU tensor bytes at step end
     int64_t tensor_peak_bytes = 0; // peak live CPU tensor bytes during the step
     int64_t rss_bytes = 0;         // process resident set at step end
@@ -110,7 +110,7 @@ struct RunSummary {
     RunStatus status = RunStatus::Running;
     std::string error; // Failed: what went wrong
     int64_t steps_completed = 0;
-    int64_t skipped_steps = 0; // fp16 overflow skips
+    int64_t skipped_steps = 0; // updates left out: fp16 overflow, non-finite loss (skip)
     int epochs_completed = 0;
     double total_time_s = 0;
     // Steady state: medians over steps after the first `warmup_steps_excluded`

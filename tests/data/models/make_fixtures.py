@@ -62,6 +62,25 @@ class NoNorm(torch.nn.Module):
         return self.fc2(torch.relu(self.fc1(torch.flatten(x, 1))))
 
 
+class NanAfter(NoNorm):
+    """NoNorm whose output turns NaN from its fifth training forward on (a
+    counter buffer, broadcast like any buffer in a data-parallel job): the
+    non-finite loss tests (NonFiniteLossTest.cpp) stop or skip at step 4."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("calls", torch.zeros(1, dtype=torch.int64))
+
+    def forward(self, x):
+        x = torch.nn.functional.adaptive_avg_pool2d(torch.relu(self.conv(x)), 4)
+        out = self.fc2(torch.relu(self.fc1(torch.flatten(x, 1))))
+        if self.training:
+            self.calls.add_(1)
+            if bool(self.calls[0] > 4):
+                out = out * float("nan")
+        return out
+
+
 def main():
     torch.manual_seed(0)
     torch.save(dtypes(), "dtypes.pt")
@@ -84,6 +103,7 @@ def main():
     tiny.eval()
     torch.jit.script(tiny).save("tiny_script.pt")
     torch.jit.script(NoNorm()).save("no_norm_script.pt")
+    torch.jit.script(NanAfter()).save("nan_after_script.pt")
     x = torch.randn(2, 3, 8, 8)
     with torch.no_grad():
         torch.save({"input": x, "output": tiny(x)}, "tiny_script_io.pt")
