@@ -14,13 +14,12 @@ import argparse
 import json
 import os
 import statistics
-import time
 
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
-from pytorch_reference import build
+from pytorch_reference import build, measure
 
 
 def train(rank, a, results):
@@ -36,19 +35,7 @@ def train(rank, a, results):
     torch.manual_seed(rank)  # each rank its own batch, as a sharded loader gives
     x = torch.randn(a.batch, 3, a.size, a.size)
     y = torch.randint(0, 10, (a.batch,))
-    rates = []
-    for i in range(a.warmup + a.steps):
-        t0 = time.perf_counter()
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=a.precision == "bf16"):
-            out = net(x)
-        loss = torch.nn.functional.cross_entropy(out.float(), y)
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-        loss.item()
-        dt = time.perf_counter() - t0
-        if i >= a.warmup:
-            rates.append(a.batch / dt)
+    rates = measure(net, opt, x, y, a.precision, a.warmup, a.steps)
     results[rank] = statistics.median(rates)
     if a.world > 1:
         dist.destroy_process_group()

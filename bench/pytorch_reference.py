@@ -22,6 +22,24 @@ def build(model, stem, classes):
     return net
 
 
+def measure(net, opt, x, y, precision, warmup, steps):
+    """Images/s of each of `steps` training steps after `warmup` ones."""
+    rates = []
+    for i in range(warmup + steps):
+        t0 = time.perf_counter()
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=precision == "bf16"):
+            out = net(x)
+        loss = torch.nn.functional.cross_entropy(out.float(), y)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)  # as Trainscope (and PyTorch 2.x by default)
+        loss.item()
+        dt = time.perf_counter() - t0
+        if i >= warmup:
+            rates.append(x.shape[0] / dt)
+    return rates
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--model", default="resnet18")
@@ -40,19 +58,7 @@ def main():
     opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9, weight_decay=5e-4)
     x = torch.randn(a.batch, 3, a.size, a.size)
     y = torch.randint(0, 10, (a.batch,))
-    rates = []
-    for i in range(a.warmup + a.steps):
-        t0 = time.perf_counter()
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=a.precision == "bf16"):
-            out = net(x)
-        loss = torch.nn.functional.cross_entropy(out.float(), y)
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)  # as Trainscope (and PyTorch 2.x by default)
-        loss.item()
-        dt = time.perf_counter() - t0
-        if i >= a.warmup:
-            rates.append(a.batch / dt)
+    rates = measure(net, opt, x, y, a.precision, a.warmup, a.steps)
     print(json.dumps({"images_per_sec": statistics.median(rates), "torch": torch.__version__,
                       "threads": torch.get_num_threads()}))
 

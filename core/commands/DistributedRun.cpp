@@ -4,8 +4,6 @@
 
 #include <optional>
 
-#include <nlohmann/json.hpp>
-
 #include "commands/Cancellation.h"
 #include "commands/Commands.h"
 #include "commands/Guarded.h"
@@ -13,7 +11,6 @@
 #include "distributed/Communicator.h"
 #include "engine/Trainer.h"
 #include "report/RunDirectory.h"
-#include "trace/Trace.h"
 
 namespace ts {
 namespace {
@@ -43,21 +40,14 @@ private:
     int world_;
 };
 
-// One rank's own records: its summary's rate is its own share, and its
-// traces say which rank of the job they are (Kineto's distributedInfo).
+// One rank's own records: its summary's rate is its own share.
 class RankView : public TrainerObserver {
 public:
-    RankView(TrainerObserver& next, int rank, int world_size)
-        : next_(next), rank_(rank), world_(world_size) {}
+    RankView(TrainerObserver& next, int rank) : next_(next), rank_(rank) {}
     void onRunStarted(const RunInfo& info) override { next_.onRunStarted(info); }
     void onStep(const StepRecord& step) override { next_.onStep(step); }
     void onEpoch(const EpochRecord& epoch) override { next_.onEpoch(epoch); }
-    void onProfile(const ProfileCapture& capture) override {
-        ProfileCapture own = capture;
-        own.trace.kineto.distributed_info =
-            nlohmann::json{{"backend", "gloo"}, {"rank", rank_}, {"world_size", world_}}.dump();
-        next_.onProfile(own);
-    }
+    void onProfile(const ProfileCapture& capture) override { next_.onProfile(capture); }
     void onMessage(LogLevel level, const std::string& text) override {
         next_.onMessage(level, text);
     }
@@ -70,7 +60,7 @@ public:
 
 private:
     TrainerObserver& next_;
-    int rank_, world_;
+    int rank_;
 };
 
 std::filesystem::path agreeOnRunDirectory(const RunOptions& options, const ExperimentConfig& config,
@@ -98,7 +88,7 @@ int runAsRank(const RunOptions& options, const DistributedLaunch& launch, std::o
         std::filesystem::create_directories(rank_dir);
 
         RunRecorder rank_recorder(rank_dir);
-        RankView rank_view(rank_recorder, rank, comm->worldSize());
+        RankView rank_view(rank_recorder, rank);
         ObserverList observers;
         observers.add(&rank_view);
         std::optional<RunRecorder> job_recorder;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <mutex>
 
+#include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
 #include "config/ConfigError.h"
@@ -474,6 +475,12 @@ RunSummary Trainer::run() {
     s.setupData();
     s.setupModel();
     s.profiler = std::make_unique<ProfileSession>(s.config.profile, s.device.is_cuda(), s.memory);
+    if (s.communicator)
+        s.profiler->setDistributedInfo(nlohmann::json{
+            {"backend", s.communicator->backend()},
+            {"rank", s.communicator->rank()},
+            {"world_size",
+             s.communicator->worldSize()}}.dump());
     s.observer.onRunStarted(s.makeRunInfo());
 
     SummaryBuilder summary(s.config.warmup_steps_excluded);

@@ -46,6 +46,7 @@ struct ProfileSession::Impl {
     bool in_step = false;
     bool recording = false;
     int64_t step_begin_ns = 0;
+    std::string distributed_info; // "" in one process
 
     bool window_open = false;
     bool window_closing = false; // its last active step has ended
@@ -113,6 +114,7 @@ void ProfileSession::Impl::closeWindow() {
     for (const StepMark& s : steps)
         trace.steps.push_back(StepMark{s.step, s.start_ns - origin, s.end_ns - origin});
     trace.origin_ns = origin + OpCollector::unixOffsetNs();
+    trace.kineto.distributed_info = distributed_info;
     const int64_t planned = schedule.activeSteps();
     if (static_cast<int64_t>(steps.size()) < planned)
         trace.notes.push_back(
@@ -196,6 +198,10 @@ void ProfileSession::finish(TrainerObserver& observer) {
 
 bool ProfileSession::recording() const {
     return impl_->recording;
+}
+
+void ProfileSession::setDistributedInfo(std::string json) {
+    impl_->distributed_info = std::move(json);
 }
 
 ProfileSession::Range::Range(ProfileSession* session, const char* name)

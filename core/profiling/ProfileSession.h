@@ -5,6 +5,7 @@
 // MemoryTracker, and hands a ProfileCapture to the observer when a window ends.
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "config/ExperimentConfig.h"
 #include "records/TrainerObserver.h"
@@ -29,6 +30,10 @@ public:
     // Flushes a window cut short by the end or cancellation of the run.
     void finish(TrainerObserver& observer);
     bool recording() const; // inside an active step
+    // When this process is one rank of a data-parallel job: Kineto's
+    // "distributedInfo" JSON (backend, rank, world_size), stamped on every
+    // captured trace so that the ranks' traces say which rank they are.
+    void setDistributedInfo(std::string json);
 
     // A named range on the trace (and an NVTX range on CUDA builds); no-op
     // cost when not recording. Phases: "data", "copy", "forward", "backward",
