@@ -125,7 +125,9 @@ int main(int argc, char** argv) {
     ts::SweepOptions sweep;
     auto* sweep_cmd = app.add_subcommand("sweep", ts::cli::torchCommandDescription("sweep"));
     addConfigOptions(sweep_cmd, sweep.source);
-    sweep_cmd->add_option("--key", sweep.key, "config key to sweep (default batch_size)");
+    sweep_cmd->add_option("--key", sweep.key,
+                          "config key to sweep (default batch_size), or processes: data-parallel "
+                          "jobs of 1, 2, ... local ranks, with a scaling chart");
     sweep_cmd->add_option("--values", sweep.values, "comma-separated values, e.g. 16,32,64")
         ->required();
     sweep_cmd->add_option("--key2", sweep.key2, "second key: sweep the grid of both");

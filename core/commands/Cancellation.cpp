@@ -1,6 +1,8 @@
 #include "commands/Cancellation.h"
 
+#include <algorithm>
 #include <mutex>
+#include <vector>
 
 #include "commands/Commands.h"
 
@@ -8,25 +10,30 @@ namespace ts {
 namespace {
 
 std::mutex g_mutex;
-std::function<void()> g_cancel;
+// Live registrations, outermost first; each is removed by its own destructor
+// (they end in reverse order of their start, being scoped objects).
+std::vector<std::pair<const CancelRegistration*, std::function<void()>>> g_cancel;
 
 } // namespace
 
 CancelRegistration::CancelRegistration(std::function<void()> cancel) {
     std::lock_guard<std::mutex> lock(g_mutex);
-    g_cancel = std::move(cancel);
+    g_cancel.emplace_back(this, std::move(cancel));
 }
 
 CancelRegistration::~CancelRegistration() {
     std::lock_guard<std::mutex> lock(g_mutex);
-    g_cancel = nullptr;
+    g_cancel.erase(std::remove_if(g_cancel.begin(), g_cancel.end(),
+                                  [this](const auto& entry) { return entry.first == this; }),
+                   g_cancel.end());
 }
 
 void cancelRunningExperiment() {
     // Called from a signal-watching thread, never from the signal handler
-    // itself; the lock keeps the registration alive while it is used.
+    // itself; the lock keeps the registrations alive while they are used.
     std::lock_guard<std::mutex> lock(g_mutex);
-    if (g_cancel) g_cancel();
+    for (auto it = g_cancel.rbegin(); it != g_cancel.rend(); ++it)
+        if (it->second) it->second();
 }
 
 } // namespace ts

@@ -1,7 +1,9 @@
 #pragma once
 // What cancelRunningExperiment() (Ctrl-C in trainscope-cli) stops: the
 // command that is running registers how to cancel itself for its lifetime.
-// One registration at a time; no torch.
+// Registrations nest (a sweep over process counts launches a data-parallel
+// job inside its own run): Ctrl-C reaches every live one, innermost first, so
+// the job's ranks stop and the sweep runs no further point. No torch.
 #include <functional>
 
 namespace ts {

@@ -14,6 +14,7 @@
 #include "commands/Cancellation.h"
 #include "commands/Commands.h"
 #include "commands/Guarded.h"
+#include "commands/JobPointRunner.h"
 #include "commands/ProgressPrinter.h"
 #include "config/ConfigError.h"
 #include "data/Dataset.h"
@@ -21,6 +22,7 @@
 #include "experiments/PeakBenchmark.h"
 #include "experiments/PruneStudy.h"
 #include "experiments/SweepReport.h"
+#include "experiments/SweepScaling.h"
 #include "experiments/TrainerPointRunner.h"
 #include "models/Model.h"
 #include "report/ChartRenderer.h"
@@ -103,8 +105,9 @@ int sweepCommand(const SweepOptions& o, std::ostream& out, std::ostream& err) {
             << (spec.repeat == 1 ? " round" : " interleaved rounds") << " -> " << dir.string()
             << "\n";
         ProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO));
-        TrainerPointRunner runner(o.progress ? &printer : nullptr);
-        CancelRegistration cancel([&runner] { runner.requestCancel(); });
+        TrainerPointRunner single(o.progress ? &printer : nullptr);
+        JobPointRunner runner(single, err); // points of several processes run as jobs
+        CancelRegistration cancel([&single] { single.requestCancel(); });
         const auto result =
             runSweep(spec, runner, dir, [&](const SweepRow& row, const auto& so_far) {
                 if (so_far.rounds <= 1)
@@ -122,7 +125,10 @@ int sweepCommand(const SweepOptions& o, std::ostream& out, std::ostream& err) {
         writeSweepReport(result, dir); // with the intervals of the last round
         out << "\n" << sweepTable(result);
         const std::string charts =
-            chartFiles(out, {sweep_files::kThroughputPng, sweep_files::kMemoryPng});
+            processesAxis(spec) >= 0
+                ? chartFiles(out, {sweep_files::kScalingPng, sweep_files::kThroughputPng,
+                                   sweep_files::kMemoryPng})
+                : chartFiles(out, {sweep_files::kThroughputPng, sweep_files::kMemoryPng});
         out << "\nwrote " << (dir / sweep_files::kCsv).string() << ", " << sweep_files::kMarkdown
             << charts << "\n";
         return result.completed() > 0 ? exit_code::kOk : exit_code::kFailure;

@@ -58,6 +58,9 @@ std::vector<std::string> rankArguments(const RunOptions& options, const std::str
         args.insert(args.end(), {"--set", o});
     if (!dir.empty()) args.insert(args.end(), {"--out", dir});
     if (rank != 0 || !options.progress) args.emplace_back("--no-progress");
+    // As in one process, --json means no progress lines on stderr (a rank's
+    // stdout, where its JSON goes, is closed: the launcher prints the job's).
+    if (options.json) args.emplace_back("--json");
     return args;
 }
 

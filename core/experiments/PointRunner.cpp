@@ -25,6 +25,17 @@ double PointResult::accuracy() const {
     return summary.final_train_accuracy;
 }
 
+PointResult PointRunner::runJob(const ExperimentConfig& config,
+                                const std::filesystem::path& run_dir, int processes) {
+    if (processes == 1) return run(config, run_dir);
+    PointResult result;
+    result.run_dir = run_dir;
+    result.message =
+        "this runner trains in one process only (processes=" + std::to_string(processes) +
+        " needs trainscope-cli sweep)";
+    return result;
+}
+
 bool isOutOfMemoryMessage(const std::string& message) {
     std::string lower(message);
     std::transform(lower.begin(), lower.end(), lower.begin(),

@@ -37,6 +37,11 @@ public:
     // failures of the run itself: they come back as Failed / OutOfMemory.
     virtual PointResult run(const ExperimentConfig& config,
                             const std::filesystem::path& run_dir) = 0;
+    // The same as a data-parallel job of `processes` local ranks (each with
+    // config's per-rank batch); the summary's images/s is the job's global
+    // rate. This default runs one process and fails the others.
+    virtual PointResult runJob(const ExperimentConfig& config, const std::filesystem::path& run_dir,
+                               int processes);
     // Bytes a point on config.device can still use, in the same terms as
     // PointResult::memory_bytes.
     virtual int64_t availableMemoryBytes(const ExperimentConfig& config) = 0;

@@ -168,6 +168,24 @@ void readSweepRounds(const Columns& c, const std::vector<std::string>& row, Swee
     result.spec.repeat = result.rounds;
 }
 
+// A sweep over processes: each point's process count and communication.
+void readSweepScaling(const Columns& c, const std::vector<std::string>& row, SweepRow& r,
+                      const std::string& origin) {
+    for (const auto& [key, value] : r.point.values) {
+        if (key != kProcessesKey) continue;
+        char* end = nullptr;
+        const long n = std::strtol(value.c_str(), &end, 10);
+        if (value.empty() || end != value.c_str() + value.size() || n < 1 || n > 1024)
+            throw ReportFormatError(origin + ": \"" + value + "\" in column " + kProcessesKey +
+                                    " is not a number of processes");
+        r.point.processes = int(n);
+    }
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    r.allreduce_ms = c.number(row, "allreduce_ms_per_step", nan);
+    r.comm_wait_ms = c.number(row, "comm_wait_ms_per_step", nan);
+    r.overlap_pct = c.number(row, "overlap_pct", nan);
+}
+
 } // namespace
 
 SweepResult parseSweepCsv(const std::string& text, const std::string& origin) {
@@ -198,6 +216,7 @@ SweepResult parseSweepCsv(const std::string& text, const std::string& origin) {
         }
         r.result = pointResult(c, row, origin);
         r.result.message = c.text(row, "message");
+        readSweepScaling(c, row, r, origin);
         r.point.dir_name = r.result.run_dir.filename().string();
         r.predicted_bytes = c.integer(row, "predicted_bytes");
         r.available_bytes = c.integer(row, "available_bytes");

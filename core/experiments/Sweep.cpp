@@ -37,12 +37,42 @@ double numberOf(const std::string& key, const std::string& value) {
     throw ConfigError("sweep value \"" + value + "\" of " + key + " is not a positive number");
 }
 
+bool isProcesses(const std::string& key) {
+    return key == kProcessesKey;
+}
+
+int processCount(const std::string& value) {
+    try {
+        size_t used = 0;
+        const int n = std::stoi(value, &used);
+        if (used == value.size() && n >= 1 && n <= 1024) return n;
+    } catch (const std::exception&) {
+    }
+    throw ConfigError("sweep value \"" + value + "\" of " + std::string(kProcessesKey) +
+                      " is not a number of processes from 1 to 1024");
+}
+
+// Process counts run in ascending order, from the single process that the
+// others' speedup is measured against.
+std::vector<std::string> processOrder(std::vector<std::string> values) {
+    std::stable_sort(values.begin(), values.end(), [](const auto& a, const auto& b) {
+        return processCount(a) < processCount(b);
+    });
+    values.erase(std::unique(values.begin(), values.end(),
+                             [](const auto& a, const auto& b) {
+                                 return processCount(a) == processCount(b);
+                             }),
+                 values.end());
+    return values;
+}
+
 // Memory keys run in ascending order (duplicates dropped) so that each point
 // can be predicted from the smaller ones.
 std::vector<std::string> runOrder(const SweepAxis& axis) {
     if (axis.values.empty())
         throw ConfigError("sweep key " + axis.key + " has no values (give --values a,b,c)");
     std::vector<std::string> values = axis.values;
+    if (isProcesses(axis.key)) return processOrder(values);
     if (memoryExponent(axis.key) <= 0) return values;
     std::stable_sort(values.begin(), values.end(), [&](const auto& a, const auto& b) {
         return numberOf(axis.key, a) < numberOf(axis.key, b);
@@ -63,7 +93,10 @@ SweepPoint makePoint(const SweepSpec& spec, size_t index,
     ExperimentConfig config = spec.base;
     std::string suffix;
     for (const auto& [key, value] : p.values) {
-        applyOverride(config, key + "=" + value);
+        if (isProcesses(key))
+            p.processes = processCount(value);
+        else
+            applyOverride(config, key + "=" + value);
         suffix += "_" + key + "=" + value;
     }
     p.config = measuredRunConfig(config, spec.steps, spec.warmup, spec.validate,
@@ -128,6 +161,21 @@ SweepRow guard(const SweepSpec& spec, const SweepPoint& point, const std::vector
     return row;
 }
 
+void recordCommunication(SweepRow& row) {
+    const auto& ranks = row.result.summary.distributed.ranks;
+    if (row.result.summary.distributed.world_size < 2 || ranks.empty()) return;
+    double allreduce = 0, wait = 0, overlap = 0;
+    for (const auto& r : ranks) {
+        allreduce += r.allreduce_ms_per_step;
+        wait += r.comm_wait_ms_per_step;
+        overlap += r.overlap_pct;
+    }
+    const double n = double(ranks.size());
+    row.allreduce_ms = allreduce / n;
+    row.comm_wait_ms = wait / n;
+    row.overlap_pct = overlap / n;
+}
+
 } // namespace
 
 std::string SweepPoint::label() const {
@@ -169,9 +217,10 @@ std::vector<SweepPoint> expandSweep(const SweepSpec& spec) {
                           "; a grid needs two different keys");
     for (const auto& axis : spec.axes) {
         const auto& keys = configKeys();
-        if (std::find(keys.begin(), keys.end(), axis.key) == keys.end())
+        if (!isProcesses(axis.key) && std::find(keys.begin(), keys.end(), axis.key) == keys.end())
             throw ConfigError("sweep key \"" + axis.key +
-                              "\" is not a config key (e.g. batch_size, precision, workers)");
+                              "\" is not a config key (e.g. batch_size, precision, workers) nor " +
+                              kProcessesKey);
     }
     if (spec.steps < 1) throw ConfigError("--steps must be at least 1");
     if (spec.warmup < 0) throw ConfigError("--warmup must not be negative");
@@ -232,9 +281,9 @@ void repeatRounds(const SweepSpec& spec, PointRunner& runner, const std::filesys
         for (size_t i : order) {
             if (runner.cancelled()) return;
             SweepRow& row = result.rows[i];
-            const PointResult r =
-                runner.run(row.point.config,
-                           out_dir / (row.point.dir_name + "_round" + std::to_string(round)));
+            const PointResult r = runner.runJob(
+                row.point.config, out_dir / (row.point.dir_name + "_round" + std::to_string(round)),
+                row.point.processes);
             if (r.outcome == PointOutcome::Completed)
                 row.round_images_per_sec.back() = r.summary.median_images_per_sec;
             summarizeRounds(spec, result); // so that reports written mid-way show the rounds
@@ -260,8 +309,9 @@ SweepResult runSweep(const SweepSpec& spec, PointRunner& runner,
             row.result.outcome = PointOutcome::Skipped;
             row.result.message = kNotRunCancelled;
         } else if (row.result.outcome != PointOutcome::Skipped) {
-            row.result = runner.run(point.config, out_dir / point.dir_name);
+            row.result = runner.runJob(point.config, out_dir / point.dir_name, point.processes);
         }
+        recordCommunication(row);
         row.round_images_per_sec.push_back(row.result.outcome == PointOutcome::Completed
                                                ? row.result.summary.median_images_per_sec
                                                : std::numeric_limits<double>::quiet_NaN());

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,8 +17,12 @@
 
 namespace ts {
 
+// The sweep key that is not a config key: the number of local processes of a
+// data-parallel job (`run --nproc-per-node`), for a scaling chart.
+inline constexpr const char* kProcessesKey = "processes";
+
 struct SweepAxis {
-    std::string key;                 // any config key, e.g. "batch_size", "precision"
+    std::string key;                 // a config key ("batch_size", "precision") or "processes"
     std::vector<std::string> values; // as written after --values (JSON or plain text)
 };
 
@@ -43,6 +48,7 @@ struct SweepPoint {
     size_t index = 0;                                        // run order, 0-based
     std::vector<std::pair<std::string, std::string>> values; // (key, value) per axis
     ExperimentConfig config;                                 // ready to run
+    int processes = 1;         // local ranks of the point's job (the "processes" key)
     std::string dir_name;      // point_<i>_<key>=<value>[_<key2>=<value2>]
     std::string label() const; // "batch_size=64, precision=bf16"
 };
@@ -66,6 +72,13 @@ struct SweepRow {
     LevelInterval level;
     GainInterval vs_best;
     bool best = false; // the point with the highest level
+    // A data-parallel point's communication, means over its ranks (first
+    // round): ms per step allreduces were in flight, ms per step of exposed
+    // wait after backward, % of allreduce time hidden behind backward. NaN
+    // for one process.
+    double allreduce_ms = std::numeric_limits<double>::quiet_NaN();
+    double comm_wait_ms = std::numeric_limits<double>::quiet_NaN();
+    double overlap_pct = std::numeric_limits<double>::quiet_NaN();
     // Its level, else its first run's images/s.
     double imagesPerSec() const {
         return level.samples > 0 ? level.value : result.summary.median_images_per_sec;

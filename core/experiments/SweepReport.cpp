@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "experiments/MemoryGuard.h"
+#include "experiments/SweepScaling.h"
 #include "report/ChartRenderer.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
@@ -21,9 +22,26 @@ std::vector<std::string> headers(const SweepResult& r) {
     for (const auto& axis : r.spec.axes)
         h.push_back(axis.key);
     for (const char* c : {"status", "images/s", "interval", "vs best", "step ms", "data ms",
-                          "memory MiB", "predicted MiB", "steps", "note"})
+                          "memory MiB", "predicted MiB", "steps"})
         h.push_back(c);
+    if (processesAxis(r.spec) >= 0)
+        for (const char* c : {"speedup", "efficiency", "allreduce ms", "overlap"})
+            h.push_back(c);
+    h.push_back("note");
     return h;
+}
+
+// Speedup, efficiency, allreduce ms per step and overlap of a point of a
+// sweep over processes ("-" where not measured).
+std::vector<std::string> scalingCells(const SweepResult& r, const SweepRow& row) {
+    const ScalingFigures f = scalingFigures(r, row);
+    const auto cell = [](double v, const std::string& text) {
+        return std::isnan(v) ? std::string("-") : text;
+    };
+    return {cell(f.speedup, fixed(f.speedup, 2) + "x"),
+            cell(f.efficiency, fixed(f.efficiency * 100, 0) + "%"),
+            cell(row.allreduce_ms, fixed(row.allreduce_ms, 1)),
+            cell(row.overlap_pct, fixed(row.overlap_pct, 0) + "%")};
 }
 
 std::string levelRange(const LevelInterval& l) {
@@ -55,6 +73,9 @@ TableRows rows(const SweepResult& r) {
         cells.push_back(mib(row.result.memory_bytes));
         cells.push_back(mib(row.predicted_bytes));
         cells.push_back(ran ? std::to_string(s.steps_completed) : "-");
+        if (processesAxis(r.spec) >= 0)
+            for (auto& cell : scalingCells(r, row))
+                cells.push_back(std::move(cell));
         cells.push_back(row.result.message);
         out.push_back(std::move(cells));
     }
@@ -176,11 +197,15 @@ std::string sweepMarkdown(const SweepResult& result) {
         << " points completed. Memory is what each point needed above the "
         << "idle process (peak device allocation on CUDA, resident-set growth on the host).\n\n"
         << sweepNoiseSentence(result) << "\n\n";
+    const bool scaling = processesAxis(result.spec) >= 0;
+    if (scaling) out << scalingSentence(result) << "\n\n";
     out << markdownTable(headers(result), rows(result),
                          {"images/s", "interval", "vs best", "step ms", "data ms", "memory MiB",
-                          "predicted MiB", "steps"});
-    out << "\n"
-        << chartMarkdown("images/s", sweep_files::kThroughputPng) << "\n\n"
+                          "predicted MiB", "steps", "speedup", "efficiency", "allreduce ms",
+                          "overlap"});
+    out << "\n";
+    if (scaling) out << chartMarkdown("speedup", sweep_files::kScalingPng) << "\n\n";
+    out << chartMarkdown("images/s", sweep_files::kThroughputPng) << "\n\n"
         << chartMarkdown("memory", sweep_files::kMemoryPng) << "\n";
     return out.str();
 }
@@ -194,7 +219,12 @@ std::string sweepCsv(const SweepResult& result) {
            "per_sec,best,gain_vs_best,gain_vs_best_low,gain_vs_best_high,confidence,"
            "median_step_ms,data_ms,copy_ms,forward_ms,backward_ms,"
            "optimizer_ms,memory_bytes,predicted_bytes,available_bytes,peak_rss_bytes,"
-           "peak_device_bytes,peak_tensor_bytes,steps,accuracy,message,run_dir\n";
+           "peak_device_bytes,peak_tensor_bytes,steps,accuracy,";
+    const bool scaling = processesAxis(result.spec) >= 0;
+    if (scaling)
+        out << "speedup,scaling_efficiency,allreduce_ms_per_step,comm_wait_ms_per_step,"
+               "overlap_pct,";
+    out << "message,run_dir\n";
     for (const auto& row : result.rows) {
         const auto& s = row.result.summary;
         const auto& p = s.median_phases;
@@ -212,8 +242,13 @@ std::string sweepCsv(const SweepResult& result) {
             << ',' << p.backward_ms << ',' << p.optimizer_ms << ',' << row.result.memory_bytes
             << ',' << row.predicted_bytes << ',' << row.available_bytes << ',' << s.peak_rss_bytes
             << ',' << s.peak_device_bytes << ',' << s.peak_tensor_bytes << ',' << s.steps_completed
-            << ',' << row.result.accuracy() << ',' << csvField(row.result.message) << ','
-            << csvField(row.result.run_dir.string()) << '\n';
+            << ',' << row.result.accuracy() << ',';
+        if (scaling) {
+            const ScalingFigures f = scalingFigures(result, row);
+            out << f.speedup << ',' << f.efficiency << ',' << row.allreduce_ms << ','
+                << row.comm_wait_ms << ',' << row.overlap_pct << ',';
+        }
+        out << csvField(row.result.message) << ',' << csvField(row.result.run_dir.string()) << '\n';
     }
     return out.str();
 }
@@ -250,6 +285,8 @@ void writeSweepReport(const SweepResult& result, const std::filesystem::path& di
     if (result.completed() == 0) return;
     writeChart(sweepThroughputChart(result), dir / sweep_files::kThroughputPng);
     writeChart(sweepMemoryChart(result), dir / sweep_files::kMemoryPng);
+    if (processesAxis(result.spec) >= 0)
+        writeChart(sweepScalingChart(result), dir / sweep_files::kScalingPng);
 }
 
 } // namespace ts

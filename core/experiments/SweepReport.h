@@ -1,7 +1,9 @@
 #pragma once
 // A sweep's results as a terminal table, sweep.csv, sweep.md and two charts:
 // images/s and memory against the first swept key (one line per value of the
-// second key in a grid). The GUI draws the same two charts.
+// second key in a grid). The GUI draws the same two charts. A sweep over
+// "processes" adds speedup, efficiency and communication columns and a third
+// chart, the speedup (experiments/SweepScaling.h).
 #include <filesystem>
 #include <string>
 
@@ -27,9 +29,10 @@ inline constexpr const char* kCsv = "sweep.csv";
 inline constexpr const char* kMarkdown = "sweep.md";
 inline constexpr const char* kThroughputPng = "sweep_images_per_sec.png";
 inline constexpr const char* kMemoryPng = "sweep_memory.png";
+inline constexpr const char* kScalingPng = "sweep_scaling.png"; // sweeps over processes
 } // namespace sweep_files
 
-// Writes the four files into `dir` (charts only once a point has completed,
+// Writes the four (five) files into `dir` (charts only once a point has completed,
 // and only where a chart renderer is installed: report/ChartRenderer.h).
 void writeSweepReport(const SweepResult& result, const std::filesystem::path& dir);
 

@@ -1,6 +1,7 @@
 #include "report/StepsCsv.h"
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "report/RunDirectory.h"
@@ -74,30 +75,80 @@ std::string stepsCsvRow(const StepRecord& s) {
     return o.str();
 }
 
+namespace {
+
+// The cells of one row as numbers; throws naming the file, line and cell.
+std::vector<double> rowValues(const std::string& line, const std::filesystem::path& path,
+                              int line_no) {
+    std::vector<double> v;
+    std::stringstream cells(line);
+    std::string cell;
+    try {
+        while (std::getline(cells, cell, ','))
+            v.push_back(std::stod(cell));
+    } catch (const std::exception&) {
+        throw RunFormatError(path.string() + ":" + std::to_string(line_no) + ": not a number: \"" +
+                             cell + "\"");
+    }
+    return v;
+}
+
+StepRecord stepOf(const std::vector<double>& v, size_t columns) {
+    StepRecord s;
+    size_t i = 0;
+    s.epoch = int(v[i++]);
+    s.step = int64_t(v[i++]);
+    s.global_step = int64_t(v[i++]);
+    s.batch_size = int(v[i++]);
+    s.phases.data_ms = v[i++];
+    s.phases.copy_ms = v[i++];
+    s.phases.forward_ms = v[i++];
+    s.phases.backward_ms = v[i++];
+    s.phases.optimizer_ms = v[i++];
+    s.phases.other_ms = v[i++];
+    s.step_ms = v[i++];
+    s.images_per_sec = v[i++];
+    s.loss = v[i++];
+    s.lr = v[i++];
+    s.correct = int64_t(v[i++]);
+    s.skipped = v[i++] != 0;
+    s.loss_scale = v[i++];
+    s.tensor_bytes = int64_t(v[i++]);
+    s.tensor_peak_bytes = int64_t(v[i++]);
+    s.rss_bytes = int64_t(v[i++]);
+    s.device_bytes = int64_t(v[i++]);
+    s.device_peak_bytes = int64_t(v[i++]);
+    s.wall_s = v[i++];
+    s.profiled = v[i++] != 0;
+    s.page_faults = i < columns ? int64_t(v[i++]) : -1;
+    // Data-parallel columns, absent from files of earlier versions.
+    s.allreduce_ms = i < columns ? v[i++] : 0;
+    s.comm_wait_ms = i < columns ? v[i++] : 0;
+    return s;
+}
+
+size_t headerColumns(std::string header, const std::filesystem::path& path) {
+    if (!header.empty() && header.back() == '\r') header.pop_back();
+    const size_t columns = knownHeaderColumns(header);
+    if (columns == 0)
+        throw RunFormatError(path.string() + ": unexpected header (not a Trainscope steps.csv)");
+    return columns;
+}
+
+} // namespace
+
 std::vector<StepRecord> readStepsCsv(const std::filesystem::path& path) {
     std::ifstream in(path);
     if (!in) throw RunFormatError(path.string() + ": cannot open steps file");
     std::string line;
     std::getline(in, line);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    const size_t columns = knownHeaderColumns(line);
-    if (columns == 0)
-        throw RunFormatError(path.string() + ": unexpected header (not a Trainscope steps.csv)");
+    const size_t columns = headerColumns(line, path);
     std::vector<StepRecord> steps;
     int line_no = 1;
     while (std::getline(in, line)) {
         ++line_no;
         if (line.empty()) continue;
-        std::vector<double> v;
-        std::stringstream cells(line);
-        std::string cell;
-        try {
-            while (std::getline(cells, cell, ','))
-                v.push_back(std::stod(cell));
-        } catch (const std::exception&) {
-            throw RunFormatError(path.string() + ":" + std::to_string(line_no) +
-                                 ": not a number: \"" + cell + "\"");
-        }
+        const auto v = rowValues(line, path, line_no);
         if (v.size() != columns) {
             // A run killed mid-write leaves a partial last line: stop there.
             if (in.peek() == EOF) break;
@@ -105,37 +156,37 @@ std::vector<StepRecord> readStepsCsv(const std::filesystem::path& path) {
                                  std::to_string(columns) + " columns, found " +
                                  std::to_string(v.size()));
         }
-        StepRecord s;
-        size_t i = 0;
-        s.epoch = int(v[i++]);
-        s.step = int64_t(v[i++]);
-        s.global_step = int64_t(v[i++]);
-        s.batch_size = int(v[i++]);
-        s.phases.data_ms = v[i++];
-        s.phases.copy_ms = v[i++];
-        s.phases.forward_ms = v[i++];
-        s.phases.backward_ms = v[i++];
-        s.phases.optimizer_ms = v[i++];
-        s.phases.other_ms = v[i++];
-        s.step_ms = v[i++];
-        s.images_per_sec = v[i++];
-        s.loss = v[i++];
-        s.lr = v[i++];
-        s.correct = int64_t(v[i++]);
-        s.skipped = v[i++] != 0;
-        s.loss_scale = v[i++];
-        s.tensor_bytes = int64_t(v[i++]);
-        s.tensor_peak_bytes = int64_t(v[i++]);
-        s.rss_bytes = int64_t(v[i++]);
-        s.device_bytes = int64_t(v[i++]);
-        s.device_peak_bytes = int64_t(v[i++]);
-        s.wall_s = v[i++];
-        s.profiled = v[i++] != 0;
-        s.page_faults = i < columns ? int64_t(v[i++]) : -1;
-        // Data-parallel columns, absent from files of earlier versions.
-        s.allreduce_ms = i < columns ? v[i++] : 0;
-        s.comm_wait_ms = i < columns ? v[i++] : 0;
-        steps.push_back(s);
+        steps.push_back(stepOf(v, columns));
+    }
+    return steps;
+}
+
+std::vector<StepRecord> StepsCsvTail::readNew() {
+    std::vector<StepRecord> steps;
+    std::ifstream in(path_, std::ios::binary);
+    if (!in) return steps; // not written yet
+    in.seekg(std::streamoff(offset_));
+    std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // Only whole lines: the writer may be in the middle of the next one.
+    const size_t end = chunk.rfind('\n');
+    if (end == std::string::npos) return steps;
+    offset_ += end + 1;
+    std::istringstream lines(chunk.substr(0, end + 1));
+    std::string line;
+    while (std::getline(lines, line)) {
+        ++line_no_;
+        if (columns_ == 0) {
+            columns_ = headerColumns(line, path_);
+            continue;
+        }
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty()) continue;
+        const auto v = rowValues(line, path_, line_no_);
+        if (v.size() != columns_)
+            throw RunFormatError(path_.string() + ":" + std::to_string(line_no_) + ": expected " +
+                                 std::to_string(columns_) + " columns, found " +
+                                 std::to_string(v.size()));
+        steps.push_back(stepOf(v, columns_));
     }
     return steps;
 }

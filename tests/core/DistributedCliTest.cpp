@@ -245,6 +245,34 @@ TEST(DistributedCli, ProfiledRanksTraceTheirCollectivesForTheDistributedView) {
     }
 }
 
+// `sweep --key processes`: one process in the sweep's own process, two as a
+// job of two ranks into the point's directory; the report says how it scaled.
+TEST(DistributedCli, ASweepOverProcessesRunsJobsAndChartsTheirScaling) {
+    const auto dir = ts::test::freshDir("dist_sweep");
+    const auto r = runCli("sweep " + tinyRun(8, 1) +
+                          " --key processes --values 2,1 --steps 2 --warmup 1 --repeat 1 --out " +
+                          dir.string());
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("[2/2] processes=2: ok"), std::string::npos) << r.output;
+    const auto job = dir / "point_1_processes=2";
+    const auto run = readJson(job / "run.json");
+    expectRanksInSync(run, 2);
+    EXPECT_EQ(run["summary"]["steps_completed"], 3);
+    EXPECT_TRUE(fs::is_regular_file(job / "ranks" / "1" / "steps.csv"));
+    EXPECT_FALSE(fs::exists(job / "final.pt")); // measuring runs keep no weights
+    EXPECT_FALSE(fs::exists(dir / "point_0_processes=1" / "final.pt"));
+    std::ifstream csv(dir / "sweep.csv");
+    std::string header, one, two;
+    std::getline(csv, header);
+    std::getline(csv, one);
+    std::getline(csv, two);
+    EXPECT_NE(header.find(",speedup,scaling_efficiency,allreduce_ms_per_step,"), std::string::npos);
+    EXPECT_EQ(one.rfind("0,1,ok,", 0), 0u) << one;
+    EXPECT_EQ(two.rfind("1,2,ok,", 0), 0u) << two;
+    // The chart is drawn where a renderer is installed (the GUI's, in CI).
+    EXPECT_NE(r.output.find("sweep_scaling.png"), std::string::npos) << r.output;
+}
+
 TEST(DistributedCli, ALaunchersBadEnvironmentIsNamed) {
     const auto r = runShell("WORLD_SIZE=2 RANK=5 MASTER_PORT=1 " +
                             std::string(TRAINSCOPE_CLI_PATH) + " run " + tinyRun(8, 1));

@@ -240,6 +240,45 @@ private slots:
         QVERIFY(error.contains(QStringLiteral("sweep.csv")));
     }
 
+    // A sweep over processes shows its speedup against ideal scaling where a
+    // sweep over a config key shows memory (jobs have no memory figure).
+    void showsTheScalingOfASweepOverProcesses() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.showView(View::Experiments);
+        SweepResult r;
+        r.spec.base = testing::tinyConfig();
+        r.spec.base.name = "processes-sweep";
+        r.spec.axes.push_back({kProcessesKey, {"1", "2", "4"}});
+        r.rows = {sweepRow(0, "1", completed(100, 120 * kMiB)), sweepRow(1, "2", completed(180, 0)),
+                  sweepRow(2, "4", completed(300, 0))};
+        for (size_t i = 0; i < r.rows.size(); ++i) {
+            r.rows[i].point.values = {{kProcessesKey, r.spec.axes[0].values[i]}};
+            r.rows[i].point.processes = 1 << i;
+        }
+        r.rows[1].allreduce_ms = 40;
+        r.rows[1].overlap_pct = 75;
+        QTemporaryDir out;
+        writeSweepReport(r, out.path().toStdString());
+        ExperimentsView* view = window.experimentsView();
+        QString error;
+        QVERIFY2(view->openDirectory(out.path(), &error), qPrintable(error));
+        SweepCharts* charts = view->sweepCharts();
+        QCOMPARE(charts->categories(), (QStringList{"1", "2", "4"}));
+        QVERIFY(charts->memoryLines().empty());
+        QCOMPARE(int(charts->scalingLines().size()), 2); // measured, ideal
+        QCOMPARE(charts->scalingLines()[0]->data()->at(1)->value, 1.8);
+        QCOMPARE(charts->scalingLines()[0]->data()->at(2)->value, 3.0);
+        QCOMPARE(charts->scalingLines()[1]->data()->at(2)->value, 4.0);
+        QCOMPARE(view->sweepModel()->rowAt(1).allreduce_ms, 40.0);
+        // A sweep over a config key again: the memory panel comes back.
+        QTemporaryDir batch;
+        writeSweepReport(constructedSweep(), batch.path().toStdString());
+        QVERIFY2(view->openDirectory(batch.path(), &error), qPrintable(error));
+        QVERIFY(charts->scalingLines().empty());
+        QVERIFY(!charts->memoryLines().empty());
+    }
+
     void showsALadderDirectoryWithKeptRungsHighlighted() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);

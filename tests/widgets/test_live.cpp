@@ -7,6 +7,7 @@
 #include "SyntheticRecords.h"
 #include "live/LiveCharts.h"
 #include "live/LiveView.h"
+#include "live/RanksChart.h"
 #include "report/RunDirectory.h"
 #include "training/LiveBuffer.h"
 #include "training/ProgressEstimator.h"
@@ -128,7 +129,10 @@ private slots:
         QCOMPARE(view.replotCount(), replots + 2);
         QCOMPARE(view.history().steps.size(), size_t(60));
         for (HistoryChart* chart : view.charts())
-            QVERIFY(chart->plottableCount() > 0);
+            if (chart != view.ranksChart()) QVERIFY(chart->plottableCount() > 0);
+        // One process: the ranks' chart stays empty and hidden.
+        QCOMPARE(view.ranksChart()->plottableCount(), 0);
+        QVERIFY(view.ranksChart()->isHidden());
         auto* throughput = view.charts()[0];
         QCOMPARE(throughput->graph(0)->dataCount(), 60);
         QCOMPARE(throughput->graph(2)->dataCount(), 2); // the two profiled steps
@@ -137,6 +141,35 @@ private slots:
         QCOMPARE(phases->graph(5)->data()->at(0)->value, testing::syntheticStep(0).step_ms);
         QCOMPARE(view.frameMeter().count(), 2);
         QVERIFY(view.frameMeter().max() > 0.0);
+    }
+
+    // A job's ranks: a step-time line per rank (and its allreduce wait), in
+    // rank order whichever rank reported first; one replot per tick still.
+    void ranksOfAJobGetALineEachInRankOrder() {
+        LiveView view;
+        QVERIFY(showOnScreen(view));
+        LiveUpdate first = firstUpdate(2, 50, 4);
+        for (const StepRecord& s : testing::syntheticSteps(0, 3))
+            first.rank_steps.emplace_back(1, s);
+        const int replots = view.replotCount();
+        view.append(first);
+        QCOMPARE(view.replotCount(), replots + 1);
+        QVERIFY(view.ranksChart()->isVisible());
+        QCOMPARE(view.ranksChart()->rankCount(), 2); // rank 0 has a line before its steps
+        QCOMPARE(view.ranksChart()->graph(0)->name(), QStringLiteral("rank 0 step"));
+        QCOMPARE(view.ranksChart()->graph(0)->dataCount(), 0);
+        QCOMPARE(view.ranksChart()->graph(2)->dataCount(), 3); // rank 1 step
+        LiveUpdate second;
+        for (const StepRecord& s : testing::syntheticSteps(0, 4))
+            second.rank_steps.emplace_back(0, s);
+        view.append(second);
+        QCOMPARE(view.ranksChart()->graph(0)->dataCount(), 4);
+        QCOMPARE(view.ranksChart()->graph(0)->data()->at(3)->value,
+                 testing::syntheticStep(3).step_ms);
+        QCOMPARE(view.ranksChart()->graph(2)->dataCount(), 3);
+        view.clear();
+        QVERIFY(view.ranksChart()->isHidden());
+        QCOMPARE(view.ranksChart()->rankCount(), 0);
     }
 
     void followingShowsTheNewestStepsUntilTheUserPans() {

@@ -16,6 +16,7 @@ constexpr const char* kView = "window/view";
 constexpr const char* kTheme = "appearance/theme";
 constexpr const char* kLastConfig = "experiment/config";
 constexpr const char* kLastPreset = "experiment/preset";
+constexpr const char* kLastProcesses = "experiment/processes";
 constexpr const char* kLastRequest = "experiments/request";
 constexpr const char* kRunsRoot = "runs/root";
 constexpr const char* kRunFolders = "runs/folders";
@@ -104,6 +105,13 @@ QString AppSettings::lastPreset() const {
 }
 void AppSettings::setLastPreset(const QString& p) {
     store_->setValue(key::kLastPreset, p);
+}
+int AppSettings::lastProcesses() const {
+    const int n = store_->value(key::kLastProcesses, 1).toInt();
+    return n >= 1 ? n : 1; // a hand-edited 0 or garbage reads as one process
+}
+void AppSettings::setLastProcesses(int processes) {
+    store_->setValue(key::kLastProcesses, processes);
 }
 QString AppSettings::lastExperimentRequestJson() const {
     return store_->value(key::kLastRequest).toString();

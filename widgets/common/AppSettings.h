@@ -49,6 +49,9 @@ public:
     void setLastConfigJson(const QString& json);
     QString lastPreset() const;
     void setLastPreset(const QString& preset);
+    // Local processes of the form's run (1 = train in the GUI's own process).
+    int lastProcesses() const;
+    void setLastProcesses(int processes);
     // The Experiments view's last request (mode, keys, values, steps, pruning
     // inputs) as JSON, so its controls come back as the user left them.
     QString lastExperimentRequestJson() const;

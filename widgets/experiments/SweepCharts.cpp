@@ -1,6 +1,7 @@
 #include "experiments/SweepCharts.h"
 
 #include "experiments/SweepReport.h"
+#include "experiments/SweepScaling.h"
 
 namespace ts::gui {
 namespace {
@@ -34,6 +35,17 @@ void SweepCharts::setResult(const SweepResult& r) {
     const DrawnSpec memory = drawSpec(memory_chart, memory_);
     categories_ = ips.ticks;
     throughput_lines_ = graphs(ips, ips.series.size());
+    if (processesAxis(r.spec) >= 0) {
+        // Jobs of several processes have no memory figure: their panel shows
+        // the speedup against ideal scaling instead.
+        const DrawnSpec scaling = drawSpec(sweepScalingChart(r), memory_);
+        scaling_lines_ = graphs(scaling, scaling.series.size());
+        memory_lines_.clear();
+        predicted_ = nullptr;
+        refresh();
+        return;
+    }
+    scaling_lines_.clear();
     // The memory chart ends with the predicted markers when some point was skipped.
     const bool predicted = !memory_chart.series.empty() && !memory_chart.series.back().line;
     memory_lines_ = graphs(memory, memory.series.size() - (predicted ? 1 : 0));

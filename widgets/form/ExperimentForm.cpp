@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include "config/ConfigError.h"
@@ -161,6 +162,17 @@ void ExperimentForm::buildDeviceSection(QFormLayout* form) {
     threads->setToolTip(tr("Intra-op threads; default: the cores this process may use (its CPU "
                            "affinity), less up to a quarter for loader workers."));
     form->addRow(tr("Threads"), threads);
+    processes_ = new QSpinBox;
+    processes_->setObjectName(QStringLiteral("processes"));
+    processes_->setRange(1, 64);
+    processes_->setToolTip(
+        tr("Data-parallel processes on this machine (trainscope-cli run --nproc-per-node): each "
+           "trains on its own shard with this batch size, gradients are averaged after every "
+           "step, and the cores are shared (threads = cores / processes by default). 1 trains "
+           "in this window's process."));
+    connect(processes_, qOverload<int>(&QSpinBox::valueChanged), this,
+            &ExperimentForm::configEdited);
+    form->addRow(tr("Processes"), processes_);
     form->addRow(QString(), fields_->addBool(
                                 "channels_last", [](auto& c) -> auto& { return c.channels_last; },
                                 tr("Channels-last memory format")));
@@ -277,6 +289,14 @@ QString ExperimentForm::presetName() const {
     return preset_box_->currentData().toString();
 }
 
+int ExperimentForm::processes() const {
+    return processes_->value();
+}
+
+void ExperimentForm::setProcesses(int processes) {
+    processes_->setValue(processes); // clamped to the field's range
+}
+
 void ExperimentForm::onEdited() {
     updateDependentFields();
     revalidate_timer_.start();
@@ -335,6 +355,7 @@ void ExperimentForm::setRunning(bool running) {
     running_ = running;
     fields_->setEditable(!running);
     preset_box_->setEnabled(!running);
+    processes_->setEnabled(!running);
     updateDependentFields();
 }
 

@@ -15,6 +15,7 @@
 class QComboBox;
 class QFormLayout;
 class QLabel;
+class QSpinBox;
 class QVBoxLayout;
 
 namespace ts::gui {
@@ -34,6 +35,9 @@ public:
     // Loads a preset into the form; false (and a message in errorText) when unknown.
     bool selectPreset(const QString& name, QString* errorText = nullptr);
     QString presetName() const;
+    // Local data-parallel processes (not a config key: how the run is launched).
+    int processes() const;
+    void setProcesses(int processes);
 
     // Problems of the current input; empty = ready to start.
     const std::vector<ConfigIssue>& issues() const { return issues_; }
@@ -66,6 +70,7 @@ private:
     QComboBox* preset_box_ = nullptr;
     QLabel* preset_note_ = nullptr;
     QLabel* issues_label_ = nullptr;
+    QSpinBox* processes_ = nullptr;
     ExperimentConfig base_; // keys the form does not show come from here
     std::vector<ConfigIssue> issues_;
     QTimer revalidate_timer_;

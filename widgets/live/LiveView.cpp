@@ -8,8 +8,10 @@
 #include <QVBoxLayout>
 
 #include "live/LiveCharts.h"
+#include "live/RanksChart.h"
 #include "live/RunInfoPanel.h"
 #include "report/RunDirectory.h"
+#include "report/RunFollower.h"
 
 namespace ts::gui {
 
@@ -20,8 +22,9 @@ LiveView::LiveView(QWidget* parent)
     auto* memory = new MemoryChart(history_);
     auto* loss = new LossChart(history_);
     auto* epochs = new EpochChart(history_);
-    step_charts_ = {throughput, step_time, memory, loss};
-    charts_ = {throughput, step_time, memory, loss, epochs};
+    ranks_ = new RanksChart(history_);
+    step_charts_ = {throughput, step_time, memory, loss, ranks_};
+    charts_ = {throughput, step_time, memory, loss, epochs, ranks_};
 
     follow_->setText(tr("Follow latest"));
     follow_->setCheckable(true);
@@ -38,6 +41,7 @@ LiveView::LiveView(QWidget* parent)
     bar->addWidget(follow_);
 
     auto* grid = new QGridLayout;
+    grid_ = grid;
     grid->setSpacing(4);
     grid->addWidget(throughput, 0, 0);
     grid->addWidget(step_time, 0, 1);
@@ -45,8 +49,10 @@ LiveView::LiveView(QWidget* parent)
     grid->addWidget(loss, 1, 1);
     grid->addWidget(epochs, 2, 0);
     grid->addWidget(info_, 2, 1);
+    grid->addWidget(ranks_, 3, 0, 1, 2); // shown while the run has ranks
     for (int r = 0; r < 3; ++r)
         grid->setRowStretch(r, 1);
+    ranks_->hide();
     for (int c = 0; c < 2; ++c)
         grid->setColumnStretch(c, 1);
 
@@ -95,10 +101,18 @@ void LiveView::setFollowing(bool following) {
     if (following) replotAll();
 }
 
+// The ranks' chart takes a row of its own only for a data-parallel job.
+void LiveView::showRanks(bool shown) {
+    if (ranks_->isHidden() != shown) return;
+    ranks_->setVisible(shown);
+    grid_->setRowStretch(3, shown ? 1 : 0);
+}
+
 void LiveView::clear() {
     history_.clear();
     for (HistoryChart* chart : charts_)
         chart->reset();
+    showRanks(false);
     info_->clear();
     setFollowing(true);
 }
@@ -122,6 +136,9 @@ void LiveView::append(const LiveUpdate& update) {
     }
     history_.steps.insert(history_.steps.end(), update.steps.begin(), update.steps.end());
     history_.epochs.insert(history_.epochs.end(), update.epochs.begin(), update.epochs.end());
+    for (const auto& [rank, step] : update.rank_steps)
+        history_.rank_steps[rank].push_back(step);
+    showRanks(!history_.rank_steps.empty());
     for (HistoryChart* chart : charts_)
         chart->append(first_step, first_epoch);
     info_->addMessages(update.messages);
@@ -146,6 +163,9 @@ void LiveView::showRun(const RunRecord& record) {
     all.steps = record.steps;
     all.epochs = record.epochs;
     all.finished = record.summary;
+    for (const auto& [rank, steps] : loadRankSteps(record.dir))
+        for (const StepRecord& step : steps)
+            all.rank_steps.emplace_back(rank, step);
     append(all);
     info_->setTitle(tr("%1 — %2").arg(QString::fromStdString(record.info.config.name),
                                       QString::fromStdString(record.dir.string())));

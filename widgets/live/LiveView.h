@@ -1,7 +1,7 @@
 #pragma once
 // The Live tab: five charts of the run being trained (or a run loaded from
-// disk) plus what is running. append() takes one tick's LiveUpdate and
-// replots every chart exactly once.
+// disk) plus what is running, and a sixth with each rank of a data-parallel job. append() takes one
+// tick's LiveUpdate and replots every chart exactly once.
 #include <vector>
 
 #include <QWidget>
@@ -10,6 +10,7 @@
 #include "live/RunHistory.h"
 #include "training/LiveUpdate.h"
 
+class QGridLayout;
 class QToolButton;
 
 namespace ts {
@@ -19,6 +20,7 @@ struct RunRecord;
 namespace ts::gui {
 
 class HistoryChart;
+class RanksChart;
 class RunInfoPanel;
 
 class LiveView : public QWidget {
@@ -32,6 +34,8 @@ public:
     int replotCount() const { return replots_; }
     bool following() const;
     const std::vector<HistoryChart*>& charts() const { return charts_; }
+    // Each rank's step time, visible while the run is a data-parallel job.
+    RanksChart* ranksChart() const { return ranks_; }
 
 public slots:
     void beginRun(const ts::gui::RunLaunch& launch);
@@ -44,12 +48,15 @@ public slots:
 
 private:
     void linkKeyAxes();
+    void showRanks(bool shown);
     void replotAll();
 
     RunHistory history_;
     std::vector<HistoryChart*> charts_;      // all five
     std::vector<HistoryChart*> step_charts_; // the four keyed by step (linked x axes)
     RunInfoPanel* info_;
+    RanksChart* ranks_;
+    QGridLayout* grid_ = nullptr;
     QToolButton* follow_;
     FrameMeter frames_;
     int replots_ = 0;

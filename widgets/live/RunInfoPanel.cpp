@@ -77,6 +77,28 @@ void RunInfoPanel::setInfo(const RunInfo& info) {
     info_->setText(html);
 }
 
+namespace {
+
+// "2 (gloo): allreduce 83.4 ms per step, 75 % hidden behind backward; in sync"
+QString ranksText(const DistributedSummary& d) {
+    double allreduce = 0, overlap = 0;
+    bool in_sync = !d.ranks.empty();
+    for (const RankSummary& r : d.ranks) {
+        allreduce += r.allreduce_ms_per_step;
+        overlap += r.overlap_pct;
+        in_sync = in_sync && r.param_checksum == d.ranks.front().param_checksum;
+    }
+    const double n = d.ranks.empty() ? 1.0 : double(d.ranks.size());
+    return QObject::tr("%1 (%2): allreduce %3 per step, %4 % hidden behind backward; %5")
+        .arg(d.world_size)
+        .arg(QString::fromStdString(d.backend), format::duration(allreduce / n))
+        .arg(overlap / n, 0, 'f', 0)
+        .arg(in_sync ? QObject::tr("parameters in sync")
+                     : QObject::tr("parameters differ between ranks"));
+}
+
+} // namespace
+
 void RunInfoPanel::setSummary(const RunSummary& s) {
     QString html = QStringLiteral("<table>");
     html +=
@@ -93,6 +115,7 @@ void RunInfoPanel::setSummary(const RunSummary& s) {
     html += row(tr("Peak memory"), tr("tensors %1, RSS %2")
                                        .arg(format::bytes(double(s.peak_tensor_bytes)),
                                             format::bytes(double(s.peak_rss_bytes))));
+    if (s.distributed.world_size > 1) html += row(tr("Ranks"), ranksText(s.distributed));
     html += QStringLiteral("</table>");
     summary_->setText(html);
 }

@@ -10,6 +10,7 @@
 
 #include "common/AppSettings.h"
 #include "common/ThemePalette.h"
+#include "form/ExperimentForm.h"
 #include "shell/Automation.h"
 #include "shell/ExperimentFiles.h"
 #include "shell/LaunchOptions.h"
@@ -74,6 +75,7 @@ int runApplication(const QStringList& arguments) {
         std::fprintf(stderr, "trainscope: %s\n", qPrintable(error));
         return 2;
     }
+    if (options->processes > 0) window.form()->setProcesses(options->processes);
     window.show();
 
     std::unique_ptr<Automation> automation;

@@ -42,9 +42,11 @@ void saveExperimentInteractive(QWidget* parent, AppSettings& settings, const Exp
 void rememberExperiment(AppSettings& settings, const ExperimentForm& form) {
     settings.setLastConfigJson(QString::fromStdString(configToJson(form.config()).dump()));
     settings.setLastPreset(form.presetName());
+    settings.setLastProcesses(form.processes());
 }
 
 void restoreExperiment(const AppSettings& settings, ExperimentForm& form) {
+    form.setProcesses(settings.lastProcesses());
     const QString json = settings.lastConfigJson();
     if (!json.isEmpty()) {
         try {

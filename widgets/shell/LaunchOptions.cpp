@@ -66,11 +66,15 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     const QCommandLineOption no_checkpoints(
         QStringLiteral("no-checkpoints"),
         QObject::tr("Do not write model checkpoints into the run."));
+    const QCommandLineOption processes(
+        QStringLiteral("processes"),
+        QObject::tr("Train as a data-parallel job of N local processes (1 to 64)."),
+        QStringLiteral("N"));
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QObject::tr("Run directories or traces to open."),
                                  QStringLiteral("[PATH...]"));
     parser.addOptions({preset, config, set, run, open, view, find, screenshot, quit, runs, theme,
-                       settings, size, no_checkpoints});
+                       settings, size, no_checkpoints, processes});
 
     if (!parser.parse(arguments)) {
         *error = parser.errorText() + QLatin1Char('.');
@@ -97,6 +101,15 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     o.theme = parser.value(theme);
     o.settings_file = parser.value(settings);
     o.no_checkpoints = parser.isSet(no_checkpoints);
+    if (parser.isSet(processes)) {
+        bool ok = false;
+        o.processes = parser.value(processes).toInt(&ok);
+        if (!ok || o.processes < 1 || o.processes > 64) {
+            *error = QObject::tr("--processes '%1' is not a number of processes from 1 to 64.")
+                         .arg(parser.value(processes));
+            return std::nullopt;
+        }
+    }
     if (!o.view.isEmpty() && !viewFromName(o.view)) {
         *error = QObject::tr("--view '%1' is not one of %2.").arg(o.view, viewNameList());
         return std::nullopt;

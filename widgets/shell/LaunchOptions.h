@@ -4,6 +4,7 @@
 //   trainscope --open RUN_DIR_OR_TRACE --view timeline --screenshot t.png --quit-when-done
 //   trainscope --open A.json --open B.json.gz   (or: trainscope A.json B.json.gz)
 //   trainscope --open T.json --view timeline --find aten::conv2d --screenshot t.png
+//   trainscope --preset P --processes 2 --run   (a data-parallel job of two local ranks)
 #include <optional>
 
 #include <QSize>
@@ -26,6 +27,7 @@ struct LaunchOptions {
     QString settings_file; // ini file instead of the user's settings
     QSize size;            // window size for screenshots (invalid = saved/default)
     bool no_checkpoints = false;
+    int processes = 0; // --processes: local data-parallel ranks (0 = the form's, as saved)
 
     bool automated() const {
         return run || !open.isEmpty() || !screenshot.isEmpty() || quit_when_done;

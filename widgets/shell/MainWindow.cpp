@@ -215,7 +215,7 @@ void MainWindow::startRun() {
         return;
     }
     form_->revalidate();
-    controller_->start(form_->config());
+    controller_->start(form_->config(), form_->processes());
 }
 
 void MainWindow::onUpdate(const LiveUpdate& update) {

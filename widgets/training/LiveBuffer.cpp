@@ -36,6 +36,11 @@ void LiveBuffer::onRunFinished(const RunSummary& summary) {
     pending_.finished = summary;
 }
 
+void LiveBuffer::onRankSteps(const std::vector<std::pair<int, StepRecord>>& steps) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.rank_steps.insert(pending_.rank_steps.end(), steps.begin(), steps.end());
+}
+
 LiveUpdate LiveBuffer::take() {
     LiveUpdate taken;
     std::lock_guard<std::mutex> lock(mutex_);

@@ -3,6 +3,8 @@
 // style): the trainer's observer calls append under a mutex, the GUI timer
 // takes everything at once. Neither side ever waits on the other for long.
 #include <mutex>
+#include <utility>
+#include <vector>
 
 #include "records/TrainerObserver.h"
 #include "training/LiveUpdate.h"
@@ -17,6 +19,8 @@ public:
     void onProfile(const ProfileCapture& capture) override;
     void onMessage(LogLevel level, const std::string& text) override;
     void onRunFinished(const RunSummary& summary) override;
+    // A data-parallel job's ranks' own steps (rank, step), from JobWorker.
+    void onRankSteps(const std::vector<std::pair<int, StepRecord>>& steps);
 
     // Everything appended since the previous call (GUI thread).
     LiveUpdate take();

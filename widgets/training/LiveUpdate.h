@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <QMetaType>
@@ -26,10 +27,12 @@ struct LiveUpdate {
     std::vector<std::shared_ptr<const ProfileCapture>> profiles;
     std::vector<LogLine> messages;
     std::optional<RunSummary> finished;
+    // A data-parallel job's ranks, each with its own steps: (rank, step).
+    std::vector<std::pair<int, StepRecord>> rank_steps;
 
     bool empty() const {
         return !started && steps.empty() && epochs.empty() && profiles.empty() &&
-               messages.empty() && !finished;
+               messages.empty() && !finished && rank_steps.empty();
     }
 };
 
@@ -37,6 +40,7 @@ struct LiveUpdate {
 struct RunLaunch {
     ExperimentConfig config;
     QString runDir;
+    int processes = 1; // > 1: a data-parallel job of local ranks
 };
 
 // Progress through the run; eta_s < 0 while unknown.

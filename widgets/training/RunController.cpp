@@ -3,10 +3,13 @@
 #include <filesystem>
 #include <sstream>
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 
 #include "env/ValidateConfig.h"
 #include "report/RunDirectory.h"
+#include "training/JobWorker.h"
 #include "training/RunWorker.h"
 
 namespace ts::gui {
@@ -23,7 +26,9 @@ QString describeIssues(const std::vector<ConfigIssue>& issues) {
 } // namespace
 
 RunController::RunController(QObject* parent)
-    : QObject(parent), runs_root_(QDir::current().absoluteFilePath(QStringLiteral("runs"))) {
+    : QObject(parent), runs_root_(QDir::current().absoluteFilePath(QStringLiteral("runs"))),
+      cli_path_(QDir(QCoreApplication::applicationDirPath())
+                    .absoluteFilePath(QStringLiteral("trainscope-cli"))) {
     qRegisterMetaType<LiveUpdate>();
     qRegisterMetaType<RunLaunch>();
     qRegisterMetaType<RunProgress>();
@@ -39,7 +44,7 @@ RunController::~RunController() {
     job_.stopAndJoin();
 }
 
-void RunController::start(const ExperimentConfig& config) {
+void RunController::start(const ExperimentConfig& config, int processes) {
     if (worker_) {
         emit startFailed(tr("A run is already in progress; stop it first."));
         return;
@@ -47,6 +52,17 @@ void RunController::start(const ExperimentConfig& config) {
     const std::vector<ConfigIssue> issues = validateConfig(config);
     if (!issues.empty()) {
         emit startFailed(describeIssues(issues));
+        return;
+    }
+    if (processes < 1 || processes > kMaxProcesses) {
+        emit startFailed(tr("Processes: %1 is not 1 to %2.").arg(processes).arg(kMaxProcesses));
+        return;
+    }
+    if (processes > 1 && !QFileInfo(cli_path_).isExecutable()) {
+        emit startFailed(tr("A run of %1 processes is launched by trainscope-cli, which was not "
+                            "found at %2. Build or install it beside trainscope.")
+                             .arg(processes)
+                             .arg(cli_path_));
         return;
     }
     std::filesystem::path dir;
@@ -60,9 +76,13 @@ void RunController::start(const ExperimentConfig& config) {
     current_dir_ = QString::fromStdString(dir.string());
     buffer_.clear();
     progress_ = ProgressEstimator();
-    worker_ = std::make_unique<RunWorker>(config, dir, buffer_, checkpoints_);
+    if (processes > 1)
+        worker_ =
+            std::make_unique<JobWorker>(config, processes, dir, cli_path_.toStdString(), buffer_);
+    else
+        worker_ = std::make_unique<RunWorker>(config, dir, buffer_, checkpoints_);
     job_.start([worker = worker_.get()] { worker->run(); });
-    emit runStarted(RunLaunch{config, current_dir_});
+    emit runStarted(RunLaunch{config, current_dir_, processes});
 }
 
 void RunController::stop() {
@@ -97,6 +117,8 @@ void RunController::discardEmptyRunDir() {
     const std::filesystem::path dir = current_dir_.toStdString();
     std::error_code ignored;
     std::filesystem::remove(dir / run_files::kStepsCsv, ignored);
+    std::filesystem::remove(dir / JobWorker::kConfigFile, ignored);
+    std::filesystem::remove(dir / JobWorker::kLogFile, ignored);
     std::filesystem::remove(dir, ignored); // only succeeds when empty
     current_dir_.clear();
 }

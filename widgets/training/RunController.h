@@ -16,12 +16,13 @@
 
 namespace ts::gui {
 
-class RunWorker;
+class TrainingWork;
 
 class RunController : public QObject {
     Q_OBJECT
 public:
     static constexpr int kTickMs = BackgroundJob::kTickMs;
+    static constexpr int kMaxProcesses = 64; // local ranks of a job started here
 
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
@@ -30,13 +31,19 @@ public:
     void setRunsRoot(const QString& dir) { runs_root_ = dir; }
     QString runsRoot() const { return runs_root_; }
     void setWriteCheckpoints(bool enabled) { checkpoints_ = enabled; }
+    // The trainscope-cli that runs jobs of several processes (default: the
+    // one beside this program).
+    void setCliPath(const QString& path) { cli_path_ = path; }
+    QString cliPath() const { return cli_path_; }
     bool isRunning() const { return worker_ != nullptr; }
     QString currentRunDir() const { return current_dir_; }
 
 public slots:
-    // Validates, creates the run directory and starts the worker. A config that
-    // fails validation emits startFailed and starts nothing.
-    void start(const ts::ExperimentConfig& config);
+    // Validates, creates the run directory and starts the worker: training in
+    // this process, or with `processes` > 1 a data-parallel job of that many
+    // local ranks (trainscope-cli run --nproc-per-node). A config that fails
+    // validation emits startFailed and starts nothing.
+    void start(const ts::ExperimentConfig& config, int processes = 1);
     // The run stops within one step; what was measured is kept on disk.
     void stop();
 
@@ -58,7 +65,8 @@ private:
     QString current_dir_;
     LiveBuffer buffer_;
     ProgressEstimator progress_;
-    std::unique_ptr<RunWorker> worker_;
+    QString cli_path_;
+    std::unique_ptr<TrainingWork> worker_;
     BackgroundJob job_; // last: stopped and joined before what the worker uses is destroyed
 };
 

@@ -8,6 +8,7 @@
 
 #include "config/ExperimentConfig.h"
 #include "records/Records.h"
+#include "training/TrainingWork.h"
 
 namespace ts {
 class Trainer;
@@ -16,16 +17,15 @@ class TrainerObserver;
 
 namespace ts::gui {
 
-class RunWorker {
+class RunWorker : public TrainingWork {
 public:
     // `checkpoints`: also write best.pt/final.pt into the run directory.
     RunWorker(ExperimentConfig config, std::filesystem::path runDir, TrainerObserver& live,
               bool checkpoints);
 
-    void run();
-    void requestStop();
-    // Valid once run() returned.
-    const RunSummary& summary() const { return summary_; }
+    void run() override;
+    void requestStop() override;
+    const RunSummary& summary() const override { return summary_; }
     const std::filesystem::path& runDir() const { return run_dir_; }
 
 private:

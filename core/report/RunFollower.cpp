@@ -1,0 +1,99 @@
+#include "report/RunFollower.h"
+
+#include <cstdlib>
+
+#include "report/RunDirectory.h"
+
+namespace ts {
+
+namespace fs = std::filesystem;
+
+RunFollower::RunFollower(fs::path dir)
+    : dir_(std::move(dir)), steps_(dir_ / run_files::kStepsCsv) {}
+
+RunProgressFromFiles RunFollower::poll() {
+    RunProgressFromFiles out;
+    // Steps before run.json: a step row is written before the epoch's
+    // run.json, so the epoch never arrives ahead of its steps.
+    out.steps = steps_.readNew();
+    pollRanks(out);
+    pollRunJson(out);
+    return out;
+}
+
+namespace {
+
+// ranks/<r>/ directories of a job, by rank.
+std::map<int, fs::path> rankDirs(const fs::path& dir) {
+    std::map<int, fs::path> ranks;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(dir / "ranks", error)) {
+        const std::string name = entry.path().filename().string();
+        char* end = nullptr;
+        const long rank = std::strtol(name.c_str(), &end, 10);
+        if (name.empty() || *end != '\0' || rank < 0 || rank > 1000000) continue;
+        ranks.emplace(int(rank), entry.path());
+    }
+    return ranks;
+}
+
+} // namespace
+
+std::map<int, std::vector<StepRecord>> loadRankSteps(const fs::path& dir) {
+    std::map<int, std::vector<StepRecord>> steps;
+    for (const auto& [rank, rank_dir] : rankDirs(dir)) {
+        try {
+            steps[rank] = readStepsCsv(rank_dir / run_files::kStepsCsv);
+        } catch (const RunFormatError&) {
+            // A rank that never started its records: the others still show.
+        }
+    }
+    return steps;
+}
+
+void RunFollower::pollRanks(RunProgressFromFiles& out) {
+    for (const auto& [rank, rank_dir] : rankDirs(dir_))
+        ranks_.try_emplace(rank, rank_dir / run_files::kStepsCsv);
+    for (auto& [rank, tail] : ranks_)
+        for (const StepRecord& step : tail.readNew())
+            out.rank_steps.emplace_back(rank, step);
+}
+
+void RunFollower::pollRunJson(RunProgressFromFiles& out) {
+    if (finished_) return;
+    const fs::path file = dir_ / run_files::kRunJson;
+    std::error_code error;
+    const auto time = fs::last_write_time(file, error);
+    if (error) return;
+    const auto size = fs::file_size(file, error);
+    // Two writes within one tick of the file system's clock differ in size.
+    if (error || (started_ && time == run_json_time_ && size == run_json_size_)) return;
+    // run.json is replaced atomically (written aside, then renamed): what is
+    // read is always a whole file.
+    RunRecord record;
+    try {
+        record = loadRun(dir_, false);
+    } catch (const RunFormatError&) {
+        if (!fs::exists(file)) return; // removed between the two calls
+        throw;
+    }
+    run_json_time_ = time;
+    run_json_size_ = size;
+    if (!started_) {
+        out.started = record.info;
+        started_ = true;
+    }
+    for (size_t i = epochs_seen_; i < record.epochs.size(); ++i)
+        out.epochs.push_back(record.epochs[i]);
+    epochs_seen_ = record.epochs.size();
+    if (record.summary.status != RunStatus::Running) {
+        // The last steps are flushed before the final run.json is written.
+        const auto late = steps_.readNew();
+        out.steps.insert(out.steps.end(), late.begin(), late.end());
+        pollRanks(out);
+        out.finished = record.summary;
+        finished_ = true;
+    }
+}
+
+} // namespace ts

@@ -1,0 +1,132 @@
+// Following a run directory that another process writes (the GUI's view of a
+// job it launched): steps.csv read line by line as it grows, a partly written
+// row left for the next poll, run.json's start, epochs and end each reported
+// once, and every rank's own steps.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "report/RunDirectory.h"
+#include "report/RunFollower.h"
+#include "report/StepsCsv.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path freshDir(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("trainscope_follow_" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+ts::StepRecord step(int64_t global, double ms) {
+    ts::StepRecord s;
+    s.global_step = global;
+    s.step = global;
+    s.batch_size = 8;
+    s.step_ms = ms;
+    s.images_per_sec = 8000 / ms;
+    s.comm_wait_ms = ms / 10;
+    return s;
+}
+
+ts::RunInfo info() {
+    ts::RunInfo i;
+    i.config.name = "followed";
+    i.steps_per_epoch = 4;
+    return i;
+}
+
+} // namespace
+
+TEST(StepsCsvTail, ReadsWholeRowsAsTheFileGrows) {
+    const auto dir = freshDir("tail");
+    const auto file = dir / "steps.csv";
+    ts::StepsCsvTail tail(file);
+    EXPECT_TRUE(tail.readNew().empty()); // not written yet
+    std::ofstream out(file);
+    const std::string header = ts::stepsCsvHeader();
+    out << header.substr(0, 10) << std::flush; // half a header
+    EXPECT_TRUE(tail.readNew().empty());
+    out << header.substr(10) << std::flush;
+    EXPECT_TRUE(tail.readNew().empty());
+    const std::string row = ts::stepsCsvRow(step(0, 100));
+    out << row << row.substr(0, row.size() / 2) << std::flush; // one row and a half
+    auto got = tail.readNew();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_DOUBLE_EQ(got[0].step_ms, 100);
+    out << row.substr(row.size() / 2) << ts::stepsCsvRow(step(2, 300)) << std::flush;
+    got = tail.readNew();
+    ASSERT_EQ(got.size(), 2u); // the completed half row and the next
+    EXPECT_EQ(got[1].global_step, 2);
+    EXPECT_TRUE(tail.readNew().empty());
+    out << "1,2,oops\n" << std::flush;
+    try {
+        tail.readNew();
+        ADD_FAILURE() << "a malformed row was accepted";
+    } catch (const ts::RunFormatError& e) {
+        EXPECT_NE(std::string(e.what()).find("steps.csv:5"), std::string::npos) << e.what();
+    }
+}
+
+TEST(StepsCsvTail, AForeignFileIsNamed) {
+    const auto dir = freshDir("foreign");
+    std::ofstream(dir / "steps.csv") << "time,value\n1,2\n";
+    ts::StepsCsvTail tail(dir / "steps.csv");
+    EXPECT_THROW(tail.readNew(), ts::RunFormatError);
+}
+
+TEST(RunFollower, ReportsEachStepEpochAndTheEndOnceAsTheJobWritesThem) {
+    const auto dir = freshDir("job");
+    ts::RunFollower follower(dir);
+    EXPECT_TRUE(follower.poll().empty()); // nothing written yet
+
+    ts::RunRecorder job(dir);
+    ts::RunRecorder rank0(dir / "ranks" / "0");
+    ts::RunRecorder rank1(dir / "ranks" / "1");
+    job.onRunStarted(info());
+    auto news = follower.poll();
+    ASSERT_TRUE(news.started);
+    EXPECT_EQ(news.started->config.name, "followed");
+    EXPECT_TRUE(news.steps.empty());
+    EXPECT_FALSE(news.finished);
+
+    job.onStep(step(0, 50));
+    rank0.onStep(step(0, 100));
+    rank1.onStep(step(0, 110));
+    rank1.onStep(step(1, 120));
+    news = follower.poll();
+    EXPECT_FALSE(news.started); // once
+    ASSERT_EQ(news.steps.size(), 1u);
+    ASSERT_EQ(news.rank_steps.size(), 3u);
+    EXPECT_EQ(news.rank_steps[0].first, 0);
+    EXPECT_EQ(news.rank_steps[2].first, 1);
+    EXPECT_DOUBLE_EQ(news.rank_steps[2].second.step_ms, 120);
+
+    ts::EpochRecord epoch;
+    epoch.steps = 1;
+    job.onEpoch(epoch);
+    news = follower.poll();
+    EXPECT_EQ(news.epochs.size(), 1u);
+    EXPECT_TRUE(follower.poll().empty()); // nothing new: nothing reported
+
+    job.onStep(step(1, 55));
+    ts::RunSummary done;
+    done.status = ts::RunStatus::Completed;
+    done.steps_completed = 2;
+    job.onRunFinished(done);
+    news = follower.poll();
+    EXPECT_EQ(news.steps.size(), 1u); // the last step comes with the end
+    ASSERT_TRUE(news.finished);
+    EXPECT_EQ(news.finished->steps_completed, 2);
+    EXPECT_TRUE(follower.poll().empty()); // the end is reported once
+
+    const auto ranks = ts::loadRankSteps(dir);
+    ASSERT_EQ(ranks.size(), 2u);
+    EXPECT_EQ(ranks.at(0).size(), 1u);
+    EXPECT_EQ(ranks.at(1).size(), 2u);
+    EXPECT_TRUE(ts::loadRankSteps(dir / "ranks" / "0").empty()); // a single process has none
+}

@@ -1,0 +1,200 @@
+// A data-parallel job started from the GUI's form (Processes = 2): the job
+// runs as trainscope-cli's launcher, the Live view follows the job and each
+// of its ranks while it trains, Stop ends every rank, the job's directory
+// reopens with its ranks, and what cannot start says why.
+#include <QDir>
+#include <QFile>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "GuiFixture.h"
+#include "TestConfigs.h"
+#include "common/AppSettings.h"
+#include "form/ExperimentForm.h"
+#include "form/RunPanel.h"
+#include "live/LiveView.h"
+#include "live/RanksChart.h"
+#include "report/RunDirectory.h"
+#include "shell/ExperimentFiles.h"
+#include "shell/LaunchOptions.h"
+#include "training/JobWorker.h"
+#include "training/RunController.h"
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+constexpr int kJobTimeoutMs = 240000;
+
+// One core per rank, as a job on this 2-core machine should run.
+ExperimentConfig jobConfig(int64_t steps) {
+    ExperimentConfig c = testing::tinyConfig();
+    c.name = "gui-job";
+    c.threads = 1;
+    c.synthetic_samples = 2 * 16 * steps;
+    c.max_steps = steps;
+    return c;
+}
+
+bool seesRank(const LiveView& live, int rank) {
+    const auto it = live.history().rank_steps.find(rank);
+    return it != live.history().rank_steps.end() && !it->second.empty();
+}
+
+} // namespace
+
+class GuiJobTest : public QObject {
+    Q_OBJECT
+    Machine machine_;
+
+private slots:
+    void initTestCase() { machine_ = Machine::probe(); }
+
+    void trainsAJobOfTwoProcessesAndFollowsItsRanksLive() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.controller()->setCliPath(QStringLiteral(TRAINSCOPE_CLI_PATH));
+        window.form()->setConfig(jobConfig(12));
+        window.form()->setProcesses(2);
+        QSignalSpy finished(window.controller(), &RunController::runFinished);
+        QSignalSpy started(window.controller(), &RunController::runStarted);
+        QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
+        QVERIFY(window.controller()->isRunning());
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(started.at(0).at(0).value<RunLaunch>().processes, 2);
+        QVERIFY(!window.form()->findChild<QSpinBox*>(QStringLiteral("processes"))->isEnabled());
+        // Live: steps of the job and of both ranks arrive before the job ends.
+        QTRY_VERIFY_WITH_TIMEOUT(seesRank(*window.liveView(), 0) &&
+                                         seesRank(*window.liveView(), 1) ||
+                                     finished.count() == 1,
+                                 kJobTimeoutMs);
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(!window.liveView()->history().steps.empty());
+        QVERIFY(window.liveView()->ranksChart()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kJobTimeoutMs);
+
+        const auto outcome = finished.at(0).at(0).value<RunOutcome>();
+        QCOMPARE(outcome.summary.status, RunStatus::Completed);
+        QCOMPARE(outcome.summary.distributed.world_size, 2);
+        QCOMPARE(outcome.summary.steps_completed, int64_t(12));
+        const LiveView& live = *window.liveView();
+        QCOMPARE(live.history().steps.size(), size_t(12));
+        QCOMPARE(live.history().rank_steps.at(0).size(), size_t(12));
+        QCOMPARE(live.history().rank_steps.at(1).size(), size_t(12));
+        QCOMPARE(live.history().epochs.size(), size_t(1));
+        QCOMPARE(live.ranksChart()->rankCount(), 2);
+        // The job's rate is both ranks' together.
+        const double global = live.history().steps.back().images_per_sec;
+        const double rank0 = live.history().rank_steps.at(0).back().images_per_sec;
+        QVERIFY2(global > 1.5 * rank0,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(global).arg(rank0)));
+        const QDir dir(outcome.runDir);
+        QVERIFY(dir.exists(QStringLiteral("ranks/1/steps.csv")));
+        QVERIFY(dir.exists(QString::fromLatin1(JobWorker::kConfigFile)));
+        QVERIFY(window.form()->findChild<QSpinBox*>(QStringLiteral("processes"))->isEnabled());
+
+        // Opened again from disk, the job shows its ranks too.
+        window.liveView()->showRun(loadRun(outcome.runDir.toStdString()));
+        QCOMPARE(window.liveView()->history().rank_steps.size(), size_t(2));
+        QVERIFY(window.liveView()->ranksChart()->isVisible());
+        // A single-process run hides the ranks' row again.
+        window.liveView()->clear();
+        QVERIFY(!window.liveView()->ranksChart()->isVisible());
+    }
+
+    void stopEndsEveryRankAndKeepsWhatTheyMeasured() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.controller()->setCliPath(QStringLiteral(TRAINSCOPE_CLI_PATH));
+        window.form()->setConfig(jobConfig(400));
+        window.form()->setProcesses(2);
+        QSignalSpy finished(window.controller(), &RunController::runFinished);
+        QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(window.liveView()->history().steps.size() >= 2, kJobTimeoutMs);
+        QTest::mouseClick(window.runPanel()->stopButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 90000);
+        const auto outcome = finished.at(0).at(0).value<RunOutcome>();
+        QCOMPARE(outcome.summary.status, RunStatus::Cancelled);
+        QVERIFY(outcome.summary.steps_completed >= 2);
+        QVERIFY(outcome.summary.steps_completed < 400);
+        for (const char* rank : {"ranks/0", "ranks/1"}) {
+            const RunRecord r = loadRun(QDir(outcome.runDir).filePath(rank).toStdString());
+            QCOMPARE(r.summary.status, RunStatus::Cancelled);
+            QCOMPARE(r.summary.steps_completed, outcome.summary.steps_completed);
+        }
+    }
+
+    void aMissingLauncherIsNamedAndStartsNothing() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.controller()->setCliPath(QStringLiteral("/nonexistent/trainscope-cli"));
+        QSignalSpy failed(window.controller(), &RunController::startFailed);
+        window.controller()->start(jobConfig(4), 2);
+        QCOMPARE(failed.count(), 1);
+        const QString message = failed.at(0).at(0).toString();
+        QVERIFY2(message.contains(QStringLiteral("/nonexistent/trainscope-cli")),
+                 qPrintable(message));
+        QVERIFY(!window.controller()->isRunning());
+        QVERIFY(!QDir(fx.runsDir()).exists() || QDir(fx.runsDir()).isEmpty());
+        window.controller()->start(jobConfig(4), 0);
+        QCOMPARE(failed.count(), 2);
+        QVERIFY(failed.at(1).at(0).toString().contains(QStringLiteral("Processes")));
+    }
+
+    void aJobTheLauncherRefusesReportsItsReason() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        // A launcher that exits at once with a message, as a refused job does.
+        QTemporaryDir bin;
+        const QString fake = bin.filePath(QStringLiteral("trainscope-cli"));
+        QFile script(fake);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(
+            "#!/bin/sh\necho 'error: --master-port 70000: must be a TCP port' >&2\nexit 2\n");
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        window.controller()->setCliPath(fake);
+        QSignalSpy finished(window.controller(), &RunController::runFinished);
+        window.controller()->start(jobConfig(4), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 30000);
+        const auto outcome = finished.at(0).at(0).value<RunOutcome>();
+        QCOMPARE(outcome.summary.status, RunStatus::Failed);
+        QCOMPARE(QString::fromStdString(outcome.summary.error),
+                 QStringLiteral("--master-port 70000: must be a TCP port"));
+        QVERIFY(outcome.runDir.isEmpty()); // no ghost run left in the Runs view
+        QVERIFY(!QDir(fx.runsDir()).exists() || QDir(fx.runsDir()).isEmpty());
+    }
+
+    void theProcessesFieldIsRememberedAndSetFromTheCommandLine() {
+        QTemporaryDir dir;
+        AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
+        {
+            testing::GuiFixture fx;
+            MainWindow& window = fx.open(machine_);
+            window.form()->setProcesses(3);
+            rememberExperiment(settings, *window.form());
+        }
+        QCOMPARE(settings.lastProcesses(), 3);
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        restoreExperiment(settings, *window.form());
+        QCOMPARE(window.form()->processes(), 3);
+
+        QString error, help;
+        const auto options = parseLaunchOptions(
+            {QStringLiteral("trainscope"), QStringLiteral("--processes"), QStringLiteral("2")},
+            &error, &help);
+        QVERIFY(options);
+        QCOMPARE(options->processes, 2);
+        QVERIFY(!parseLaunchOptions(
+            {QStringLiteral("trainscope"), QStringLiteral("--processes"), QStringLiteral("0")},
+            &error, &help));
+        QVERIFY2(error.contains(QStringLiteral("--processes '0'")), qPrintable(error));
+    }
+};
+
+QTEST_MAIN(GuiJobTest)
+#include "test_gui_job.moc"

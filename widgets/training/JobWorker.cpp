@@ -1,0 +1,153 @@
+#include "training/JobWorker.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "config/ConfigJson.h"
+#include "report/RunDirectory.h"
+#include "report/RunFollower.h"
+
+namespace ts::gui {
+namespace {
+
+constexpr auto kPollInterval = std::chrono::milliseconds(100);
+
+// The launcher's own lines ("error: rank 1 was killed ..."), for the log.
+std::vector<LogLine> launcherMessages(const std::filesystem::path& log) {
+    std::vector<LogLine> lines;
+    std::ifstream in(log);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("error: ", 0) == 0)
+            lines.push_back({LogLevel::Error, line.substr(7)});
+        else if (line.rfind("warning: ", 0) == 0)
+            lines.push_back({LogLevel::Warning, line.substr(9)});
+    }
+    return lines;
+}
+
+std::string describeStatus(int status) {
+    if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
+    return "exited with code " + std::to_string(WEXITSTATUS(status));
+}
+
+} // namespace
+
+JobWorker::JobWorker(ExperimentConfig config, int processes, std::filesystem::path runDir,
+                     std::filesystem::path cli, LiveBuffer& live)
+    : config_(std::move(config)), processes_(processes), run_dir_(std::move(runDir)),
+      cli_(std::move(cli)), live_(live) {}
+
+void JobWorker::requestStop() {
+    stop_requested_ = true;
+}
+
+pid_t JobWorker::launch() {
+    saveConfigFile(config_, run_dir_ / kConfigFile);
+    // Everything the child needs is built before fork: a multithreaded parent's
+    // child may only make async-signal-safe calls before exec.
+    const std::vector<std::string> args = {cli_.string(),
+                                           "run",
+                                           "--config",
+                                           (run_dir_ / kConfigFile).string(),
+                                           "--nproc-per-node",
+                                           std::to_string(processes_),
+                                           "--out",
+                                           run_dir_.string(),
+                                           "--json",
+                                           "--no-progress"};
+    std::vector<char*> argv;
+    for (const auto& a : args)
+        argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const std::string log = (run_dir_ / kLogFile).string();
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid != 0) return pid;
+    // The child: its own process group (a terminal's Ctrl-C reaches the GUI,
+    // which asks the job to stop), gone with the GUI, its stderr in the log.
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != parent) ::_exit(1);
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) ::dup2(null, STDOUT_FILENO); // the job's JSON summary: run.json has it
+    const int err = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (err >= 0) ::dup2(err, STDERR_FILENO);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+}
+
+void JobWorker::follow(pid_t pid) {
+    RunFollower follower(run_dir_);
+    bool stop_sent = false;
+    int status = 0;
+    for (;;) {
+        if (stop_requested_ && !stop_sent) {
+            ::kill(pid, SIGINT); // the launcher asks every rank to stop after one step
+            stop_sent = true;
+        }
+        const pid_t done = ::waitpid(pid, &status, WNOHANG);
+        try {
+            RunProgressFromFiles news = follower.poll();
+            if (news.started) live_.onRunStarted(*news.started);
+            for (const auto& step : news.steps)
+                live_.onStep(step);
+            for (const auto& epoch : news.epochs)
+                live_.onEpoch(epoch);
+            if (!news.rank_steps.empty()) live_.onRankSteps(news.rank_steps);
+        } catch (const std::exception& e) {
+            live_.onMessage(LogLevel::Warning, e.what());
+        }
+        if (done == pid || (done < 0 && errno != EINTR)) break;
+        std::this_thread::sleep_for(kPollInterval);
+    }
+    summary_ = finalSummary(status);
+}
+
+// The job's run.json (the launcher has added why a rank failed); without one,
+// the launcher's own error (bad input, a port in use).
+RunSummary JobWorker::finalSummary(int status) {
+    for (const LogLine& line : launcherMessages(run_dir_ / kLogFile))
+        live_.onMessage(line.level, line.text);
+    if (std::filesystem::exists(run_dir_ / run_files::kRunJson)) {
+        try {
+            return loadRun(run_dir_, false).summary;
+        } catch (const std::exception& e) {
+            live_.onMessage(LogLevel::Error, e.what());
+        }
+    }
+    RunSummary failed;
+    failed.status = RunStatus::Failed;
+    const auto lines = launcherMessages(run_dir_ / kLogFile);
+    failed.error = !lines.empty() ? lines.back().text
+                                  : cli_.filename().string() + " " + describeStatus(status);
+    return failed;
+}
+
+void JobWorker::run() {
+    pid_t pid = -1;
+    try {
+        pid = launch();
+    } catch (const std::exception& e) {
+        summary_.status = RunStatus::Failed;
+        summary_.error = e.what();
+    }
+    if (pid < 0 && summary_.error.empty()) {
+        summary_.status = RunStatus::Failed;
+        summary_.error = "could not start " + cli_.string();
+    }
+    if (pid > 0) follow(pid);
+    if (summary_.status == RunStatus::Failed && !summary_.error.empty())
+        live_.onMessage(LogLevel::Error, summary_.error);
+    live_.onRunFinished(summary_);
+}
+
+} // namespace ts::gui
