@@ -3,7 +3,8 @@
 // input (config, data, model, run-directory, Nsight CSV errors, ranks that
 // cannot meet, and invalid
 // arguments) prints its message and gives kBadInput; anything else
-// unexpected prints its message and gives kFailure. Never lets one escape.
+// unexpected prints its message and gives kFailure. Never lets one escape, and
+// never prints LibTorch's stack frames.
 #include <ostream>
 #include <stdexcept>
 
@@ -14,6 +15,7 @@
 #include "distributed/Communicator.h"
 #include "models/Model.h"
 #include "report/RunDirectory.h"
+#include "util/ErrorText.h"
 
 namespace ts {
 
@@ -21,23 +23,23 @@ template <typename Body> int runGuarded(std::ostream& err, Body&& body) {
     try {
         return body();
     } catch (const ConfigError& e) {
-        err << "error: " << e.what() << "\n";
+        err << "error: " << withoutTorchFrames(e.what()) << "\n";
     } catch (const DataError& e) {
-        err << "error: " << e.what() << "\n";
+        err << "error: " << withoutTorchFrames(e.what()) << "\n";
     } catch (const ModelError& e) {
-        err << "error: " << e.what() << "\n";
+        err << "error: " << withoutTorchFrames(e.what()) << "\n";
     } catch (const RunFormatError& e) {
-        err << "error: " << e.what() << "\n";
+        err << "error: " << withoutTorchFrames(e.what()) << "\n";
     } catch (const DistributedError& e) {
         // Ranks that cannot meet (busy port, no master, a rank that never
         // came) are the launch's input; ranks lost mid-run end as a failed run.
-        err << "error: " << e.what() << "\n";
+        err << "error: " << withoutTorchFrames(e.what()) << "\n";
     } catch (const NcuFormatError& e) {
-        err << "error: " << e.what() << "\n";
+        err << "error: " << withoutTorchFrames(e.what()) << "\n";
     } catch (const std::invalid_argument& e) {
-        err << "error: " << e.what() << "\n";
+        err << "error: " << withoutTorchFrames(e.what()) << "\n";
     } catch (const std::exception& e) {
-        err << "error: " << e.what() << "\n";
+        err << "error: " << withoutTorchFrames(e.what()) << "\n";
         return exit_code::kFailure;
     }
     return exit_code::kBadInput;

@@ -27,9 +27,10 @@ PointResult JobPointRunner::runJob(const ExperimentConfig& config,
     std::ostringstream summary_json; // the sweep prints its own line per point
     const int code = launchRanks(job, summary_json, err_);
     std::error_code missing;
-    // Rank 0 saves the job's final weights; a sweep's measuring runs keep
-    // none (its single-process points write none either).
-    std::filesystem::remove(run_dir / "final.pt", missing);
+    // Rank 0 saves the job's weights (final.pt; best.pt with --validate); a
+    // sweep's measuring runs keep none (its single-process points write none).
+    for (const char* weights : {"final.pt", "best.pt"})
+        std::filesystem::remove(run_dir / weights, missing);
     if (!std::filesystem::is_regular_file(run_dir / run_files::kRunJson, missing)) {
         result.message = "the job of " + std::to_string(processes) +
                          " processes wrote no run.json (exit code " + std::to_string(code) + ")";

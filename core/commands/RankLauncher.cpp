@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 #include "commands/Cancellation.h"
@@ -76,6 +77,9 @@ pid_t startRank(const std::vector<std::string>& args, const DistributedLaunch& r
     for (const auto& variable : rankEnvironment(rank))
         ::putenv(::strdup(variable.c_str()));
     ::setenv("GLOG_minloglevel", "3", 0); // c10d's socket warnings are ours to word
+    // The launcher stops ranks with SIGINT: a launcher started with SIGINT
+    // ignored (a shell's background job) must not pass that on.
+    ::signal(SIGINT, SIG_DFL);
     // The launcher prints the job's result; a rank's stdout would repeat it.
     if (const int null = ::open("/dev/null", O_WRONLY); null >= 0) ::dup2(null, STDOUT_FILENO);
     std::vector<char*> argv;
@@ -148,6 +152,8 @@ int launchRanks(const RunOptions& options, std::ostream& out, std::ostream& err)
             base.master_port = host->port();
         }
 
+        // Interrupted while the rendezvous was set up: no rank starts.
+        if (cancelRequested()) throw std::runtime_error("interrupted before the ranks started");
         std::vector<std::unique_ptr<Rank>> ranks;
         for (int local = 0; local < l.nproc_per_node; ++local) {
             DistributedLaunch launch = base;
@@ -160,33 +166,47 @@ int launchRanks(const RunOptions& options, std::ostream& out, std::ostream& err)
                 throw std::runtime_error("could not start rank " + std::to_string(launch.rank));
             ranks.push_back(std::move(r));
         }
-        // Ctrl-C: each rank is asked once; they agree on a step to stop after.
-        CancelRegistration cancel([&ranks] {
+        // A rank is marked ended before its pid is reaped (after which the pid
+        // may be reused): signals go only to live ranks, under this lock.
+        std::mutex reap_mutex;
+        const auto signalRunning = [&ranks, &reap_mutex](int sig) {
+            std::lock_guard<std::mutex> lock(reap_mutex);
             for (const auto& r : ranks)
-                if (r->running.load()) ::kill(r->pid, SIGINT);
-        });
+                if (r->running.load()) ::kill(r->pid, sig);
+        };
+        // Ctrl-C: each rank is asked once; they agree on a step to stop after.
+        CancelRegistration cancel([&signalRunning] { signalRunning(SIGINT); });
 
         std::string first_failure;
         int first_failed_rank = -1;
         std::optional<Clock::time_point> deadline;
         size_t left = ranks.size();
         while (left > 0) {
-            int status = 0;
-            const pid_t pid = ::waitpid(-1, &status, deadline ? WNOHANG : 0);
-            if (pid < 0 && errno == EINTR) continue;
-            if (pid < 0) break;
+            siginfo_t ended{};
+            // Seen, not yet reaped (WNOWAIT): the pid stays this rank's.
+            if (::waitid(P_ALL, 0, &ended, WEXITED | WNOWAIT | (deadline ? WNOHANG : 0)) < 0) {
+                if (errno == EINTR) continue;
+                break;
+            }
+            const pid_t pid = ended.si_pid;
             if (pid == 0) { // a rank still runs after another failed
                 if (Clock::now() > *deadline) {
-                    for (const auto& r : ranks)
-                        if (r->running.load()) ::kill(r->pid, SIGKILL);
+                    signalRunning(SIGKILL);
                     deadline = Clock::now() + std::chrono::hours(1);
                 }
                 std::this_thread::sleep_for(std::chrono::milliseconds(20));
                 continue;
             }
+            {
+                std::lock_guard<std::mutex> lock(reap_mutex);
+                for (auto& r : ranks)
+                    if (r->pid == pid) r->running.store(false);
+            }
+            int status = 0;
+            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
             for (auto& r : ranks) {
                 if (r->pid != pid) continue;
-                r->running.store(false);
                 r->status = status;
                 --left;
                 const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;

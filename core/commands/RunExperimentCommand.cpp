@@ -24,17 +24,31 @@ int runExperimentCommand(const RunOptions& options, std::ostream& out, std::ostr
     if (launch && launch->enabled()) return runAsRank(options, *launch, out, err);
     return runGuarded(err, [&] {
         const ExperimentConfig config = resolveConfig(options.source);
+        std::error_code ignored;
+        const bool existed =
+            !options.out_dir.empty() && std::filesystem::exists(options.out_dir, ignored);
         const auto dir = options.out_dir.empty() ? makeRunDirectory(options.runs_root, config.name)
                                                  : std::filesystem::path(options.out_dir);
-        RunRecorder recorder(dir);
-        ProgressPrinter progress(err, options.progress && ::isatty(STDERR_FILENO));
-        ObserverList observers;
-        observers.add(&recorder);
-        if (!options.json || options.progress) observers.add(&progress);
-        Trainer trainer(config, observers);
-        trainer.setCheckpointDir(dir.string());
-        CancelRegistration cancel([&trainer] { trainer.requestCancel(); });
-        const RunSummary summary = trainer.run();
+        const auto train = [&] {
+            RunRecorder recorder(dir);
+            ProgressPrinter progress(err, options.progress && ::isatty(STDERR_FILENO));
+            ObserverList observers;
+            observers.add(&recorder);
+            if (!options.json || options.progress) observers.add(&progress);
+            Trainer trainer(config, observers);
+            trainer.setCheckpointDir(dir.string());
+            CancelRegistration cancel([&trainer] { trainer.requestCancel(); });
+            return trainer.run();
+        };
+        RunSummary summary;
+        try {
+            summary = train();
+        } catch (...) {
+            // Refused before it started (a bad checkpoint, data the config
+            // does not fit): nothing of the run is left behind.
+            discardUnstartedRun(dir, !existed);
+            throw;
+        }
         if (options.json) {
             nlohmann::json j = toJson(summary);
             j["run_dir"] = dir.string();

@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <regex>
 
+#include "config/ConfigError.h"
 #include "config/ConfigKeys.h"
+#include "config/ResumeCheckpoint.h"
 
 namespace ts {
 namespace {
@@ -129,7 +131,13 @@ void checkDeviceAndData(const ExperimentConfig& c, const DeviceSupportCheck& dev
     }
     checkFile(issues, "model_path", c.model_path, c.model == "torchscript");
     checkFile(issues, "pretrained", c.pretrained, false);
-    checkFile(issues, "resume", c.resume, false);
+    if (!c.resume.empty()) { // a checkpoint file or a run directory holding one
+        try {
+            resumeCheckpoint(c.resume);
+        } catch (const ConfigError& e) {
+            issues.check(false, "resume", c.resume, e.issues().front().message);
+        }
+    }
 }
 
 } // namespace

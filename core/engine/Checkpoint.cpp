@@ -4,6 +4,7 @@
 
 #include "engine/LossScaler.h"
 #include "util/AtomicFile.h"
+#include "util/ErrorText.h"
 
 namespace ts {
 namespace {
@@ -25,7 +26,7 @@ torch::serialize::InputArchive openArchive(const std::filesystem::path& path) {
         archive.load_from(path.string());
     } catch (const std::exception& e) {
         throw ModelError(path.string() + ": not a readable checkpoint (" +
-                         std::string(e.what()).substr(0, 200) + ")");
+                         withoutTorchFrames(e.what()).substr(0, 200) + ")");
     }
     c10::IValue format;
     if (!archive.try_read("format", format) || !format.isString() ||

@@ -9,6 +9,7 @@
 
 #include "config/ConfigError.h"
 #include "config/ConfigJson.h"
+#include "config/ResumeCheckpoint.h"
 #include "config/ThreadChoice.h"
 #include "data/DataLoader.h"
 #include "engine/Checkpoint.h"
@@ -26,6 +27,7 @@
 #include "profiling/MemoryTracker.h"
 #include "profiling/ProfileSession.h"
 #include "util/CpuAffinity.h"
+#include "util/ErrorText.h"
 #include "util/HostMemoryRetention.h"
 #include "util/ProcessMemory.h"
 
@@ -103,7 +105,7 @@ struct Trainer::Impl {
         if (device.is_cuda()) compat::cudaSynchronize(device.index() < 0 ? 0 : device.index());
     }
     void writeCheckpoint(const std::string& file, int epoch, int64_t step_in_epoch);
-    void checkResumeWorldSize() const;
+    void checkResumeWorldSize(const std::string& checkpoint) const;
     void noteNonFiniteLoss(int epoch, int64_t step, double loss);
     int64_t nonfinite_steps = 0;
     void gatherRanks(const SummaryBuilder& summary, RunSummary& result);
@@ -175,9 +177,11 @@ void Trainer::Impl::setupModel() {
     optimizer = makeOptimizer(config, model->parameters());
     schedule = std::make_unique<LrSchedule>(config, train_loader->batchesPerEpoch());
     if (!config.resume.empty()) {
-        position = loadCheckpoint(config.resume, *model, *optimizer, scaler.get());
-        checkResumeWorldSize();
-        observer.onMessage(LogLevel::Info, "resumed from " + config.resume + " at epoch " +
+        // A run directory stands for its newest checkpoint.
+        const std::string checkpoint = resumeCheckpoint(config.resume).string();
+        position = loadCheckpoint(checkpoint, *model, *optimizer, scaler.get());
+        checkResumeWorldSize(checkpoint);
+        observer.onMessage(LogLevel::Info, "resumed from " + checkpoint + " at epoch " +
                                                std::to_string(position.epoch + 1) + ", step " +
                                                std::to_string(position.global_step));
     }
@@ -210,18 +214,18 @@ void Trainer::Impl::noteNonFiniteLoss(int epoch, int64_t step, double loss) {
 
 // A checkpoint's position counts per-rank steps over per-rank shards: it
 // continues the same epoch only with the same number of ranks.
-void Trainer::Impl::checkResumeWorldSize() const {
+void Trainer::Impl::checkResumeWorldSize(const std::string& checkpoint) const {
     const int world = communicator ? communicator->worldSize() : 1;
     if (position.world_size == world) return;
     auto processes = [](int n) {
         return n == 1 ? std::string("one process") : std::to_string(n) + " ranks";
     };
     throw ConfigError(
-        "resume: " + config.resume + " was written by a job of " + processes(position.world_size) +
+        "resume: " + checkpoint + " was written by a job of " + processes(position.world_size) +
         " and this job has " + processes(world) +
         "; resume it with the same number of processes (--nproc-per-node x --nnodes = " +
         std::to_string(position.world_size) +
-        "), or start a new run from its weights with --set pretrained=" + config.resume);
+        "), or start a new run from its weights with --set pretrained=" + checkpoint);
 }
 
 RunInfo Trainer::Impl::makeRunInfo() const {
@@ -496,8 +500,7 @@ RunSummary Trainer::run() {
         if (s.stopping()) status = RunStatus::Cancelled;
     } catch (const std::exception& e) {
         status = RunStatus::Failed;
-        error = e.what();
-        error = error.substr(0, error.find("\nException raised from"));
+        error = withoutTorchFrames(e.what());
         s.observer.onMessage(LogLevel::Error, error);
     }
     s.profiler->finish(s.observer);

@@ -197,6 +197,9 @@ SweepResult parseSweepCsv(const std::string& text, const std::string& origin) {
         throw ReportFormatError(origin + ": not a sweep.csv (expected point,<key>...,status,...)");
     const Columns c(header, origin);
     SweepResult result;
+    if (status - header.begin() > 3)
+        throw ReportFormatError(origin + ": " + std::to_string(status - header.begin() - 1) +
+                                " key columns before status; a sweep has one or two");
     for (auto key = header.begin() + 1; key != status; ++key)
         result.spec.axes.push_back({*key, {}});
     const size_t keys = result.spec.axes.size();

@@ -17,7 +17,8 @@ int processesOf(const SweepRow& row, int axis) {
 
 // The other key's value (a grid's line), "" on a one-key sweep.
 std::string lineOf(const SweepRow& row, int axis) {
-    return row.point.values.size() > 1 ? row.point.values[size_t(1 - axis)].second : "";
+    const size_t other = axis == 0 ? 1 : 0;
+    return other < row.point.values.size() ? row.point.values[other].second : "";
 }
 
 bool completed(const SweepRow& row) {
@@ -82,7 +83,9 @@ chart::XyChart sweepScalingChart(const SweepResult& result) {
     for (const auto& row : result.rows)
         if (std::find(lines.begin(), lines.end(), lineOf(row, axis)) == lines.end())
             lines.push_back(lineOf(row, axis));
-    const std::string other = result.spec.axes.size() > 1 ? result.spec.axes[1 - axis].key : "";
+    const size_t other_axis = axis == 0 ? 1 : 0;
+    const std::string other =
+        other_axis < result.spec.axes.size() ? result.spec.axes[other_axis].key : "";
     for (size_t l = 0; l < lines.size(); ++l) {
         chart::XySeries s;
         s.name = other.empty() ? "measured" : other + "=" + lines[l];
@@ -99,7 +102,14 @@ chart::XyChart sweepScalingChart(const SweepResult& result) {
         }
         c.series.push_back(std::move(s));
     }
-    // Linear from the smallest count: speedup n / n0 at n processes.
+    // Linear from the first line's baseline (the fewest processes that
+    // completed on it): speedup n / n0 at n processes, nothing below n0.
+    int baseline = counts.front();
+    for (const auto& row : result.rows)
+        if (lineOf(row, axis) == lines.front()) {
+            const ScalingFigures f = scalingFigures(result, row);
+            if (f.baseline_processes > 0) baseline = f.baseline_processes;
+        }
     chart::XySeries ideal;
     ideal.name = "ideal (linear)";
     ideal.color = chart::paletteColor(7);
@@ -107,7 +117,8 @@ chart::XyChart sweepScalingChart(const SweepResult& result) {
     ideal.markers = false;
     for (size_t i = 0; i < counts.size(); ++i) {
         ideal.xs.push_back(double(i));
-        ideal.ys.push_back(double(counts[i]) / counts.front());
+        ideal.ys.push_back(counts[i] < baseline ? std::numeric_limits<double>::quiet_NaN()
+                                                : double(counts[i]) / baseline);
     }
     c.series.push_back(std::move(ideal));
     return c;

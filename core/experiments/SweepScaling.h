@@ -15,7 +15,8 @@ int processesAxis(const SweepSpec& spec);
 
 struct ScalingFigures {
     double speedup = std::numeric_limits<double>::quiet_NaN(); // images/s / baseline's
-    // speedup / (processes / baseline processes): 1 = linear, the ideal.
+    // speedup / (processes / baseline processes), the share of ideal linear
+    // scaling reached: 1 = linear.
     double efficiency = std::numeric_limits<double>::quiet_NaN();
     int baseline_processes = 0; // 0: no completed baseline on the row's line
 };
@@ -25,7 +26,8 @@ struct ScalingFigures {
 ScalingFigures scalingFigures(const SweepResult& result, const SweepRow& row);
 
 // Speedup against processes (a line per value of the other key in a grid),
-// each point labelled "1.80x, 90%", with the ideal line dashed.
+// each point labelled "1.80x, 90%", with the ideal line dashed (from the
+// first line's baseline).
 chart::XyChart sweepScalingChart(const SweepResult& result);
 
 // "2 processes: 1.80x the images/s of 1 (90% scaling efficiency), ..." and

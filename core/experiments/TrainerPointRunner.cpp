@@ -8,6 +8,7 @@
 #include "env/TorchCompat.h"
 #include "experiments/HostMemory.h"
 #include "report/RunDirectory.h"
+#include "util/ErrorText.h"
 #include "util/ProcessMemory.h"
 
 namespace ts {
@@ -98,8 +99,7 @@ PointResult TrainerPointRunner::run(const ExperimentConfig& config,
     } catch (const std::exception& e) {
         // Setup failures (bad data, a model that does not fit on the device).
         result.outcome = PointOutcome::Failed;
-        result.message =
-            std::string(e.what()).substr(0, std::string(e.what()).find("\nException raised from"));
+        result.message = withoutTorchFrames(e.what());
     }
     if (result.outcome == PointOutcome::Failed && isOutOfMemoryMessage(result.message))
         result.outcome = PointOutcome::OutOfMemory;

@@ -95,6 +95,13 @@ void RunRecorder::writeRunJson() {
     writeFileAtomically(dir_ / run_files::kRunJson, run.dump(2) + "\n");
 }
 
+void discardUnstartedRun(const fs::path& dir, bool made_for_it) {
+    std::error_code ignored;
+    if (fs::exists(dir / run_files::kRunJson, ignored)) return;
+    fs::remove(dir / run_files::kStepsCsv, ignored);
+    if (made_for_it) fs::remove(dir, ignored); // only succeeds when empty
+}
+
 RunRecord loadRun(const fs::path& dir, bool with_steps) {
     const auto path = dir / run_files::kRunJson;
     std::ifstream in(path);

@@ -47,6 +47,10 @@ RunRecord loadRun(const std::filesystem::path& dir, bool with_steps = true);
 // Directories below `root` (one level, and root itself) holding a run.json,
 // newest first.
 std::vector<std::filesystem::path> findRuns(const std::filesystem::path& root);
+// A run refused before it started (no run.json yet): removes the steps.csv
+// its recorder opened and, when `made_for_it`, the directory once empty.
+// A directory holding run.json is left as it is.
+void discardUnstartedRun(const std::filesystem::path& dir, bool made_for_it);
 // runs/<yyyymmdd-hhmmss>-<name>, made unique; created.
 std::filesystem::path makeRunDirectory(const std::filesystem::path& root, const std::string& name);
 

@@ -13,12 +13,17 @@ RunFollower::RunFollower(fs::path dir)
 
 RunProgressFromFiles RunFollower::poll() {
     RunProgressFromFiles out;
-    // Steps before run.json: a step row is written before the epoch's
-    // run.json, so the epoch never arrives ahead of its steps.
-    out.steps = steps_.readNew();
+    readSteps(out);
     pollRanks(out);
     pollRunJson(out);
     return out;
+}
+
+void RunFollower::readSteps(RunProgressFromFiles& out) {
+    const auto steps = steps_.readNew();
+    out.steps.insert(out.steps.end(), steps.begin(), steps.end());
+    for (auto& error : steps_.takeErrors())
+        out.warnings.push_back(std::move(error));
 }
 
 namespace {
@@ -54,9 +59,12 @@ std::map<int, std::vector<StepRecord>> loadRankSteps(const fs::path& dir) {
 void RunFollower::pollRanks(RunProgressFromFiles& out) {
     for (const auto& [rank, rank_dir] : rankDirs(dir_))
         ranks_.try_emplace(rank, rank_dir / run_files::kStepsCsv);
-    for (auto& [rank, tail] : ranks_)
+    for (auto& [rank, tail] : ranks_) {
         for (const StepRecord& step : tail.readNew())
             out.rank_steps.emplace_back(rank, step);
+        for (auto& error : tail.takeErrors())
+            out.warnings.push_back(std::move(error));
+    }
 }
 
 void RunFollower::pollRunJson(RunProgressFromFiles& out) {
@@ -83,14 +91,18 @@ void RunFollower::pollRunJson(RunProgressFromFiles& out) {
         out.started = record.info;
         started_ = true;
     }
+    const bool new_epochs = record.epochs.size() > epochs_seen_;
     for (size_t i = epochs_seen_; i < record.epochs.size(); ++i)
         out.epochs.push_back(record.epochs[i]);
     epochs_seen_ = record.epochs.size();
-    if (record.summary.status != RunStatus::Running) {
-        // The last steps are flushed before the final run.json is written.
-        const auto late = steps_.readNew();
-        out.steps.insert(out.steps.end(), late.begin(), late.end());
+    const bool finished = record.summary.status != RunStatus::Running;
+    if (new_epochs || finished) {
+        // An epoch's (and the run's) last steps are flushed before its
+        // run.json is written, possibly after the steps were read above.
+        readSteps(out);
         pollRanks(out);
+    }
+    if (finished) {
         out.finished = record.summary;
         finished_ = true;
     }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -21,8 +22,10 @@ struct RunProgressFromFiles {
     std::vector<EpochRecord> epochs;                    // completed epochs
     std::vector<std::pair<int, StepRecord>> rank_steps; // (rank, its own step)
     std::optional<RunSummary> finished;                 // once run.json no longer says running
+    std::vector<std::string> warnings;                  // malformed rows skipped, each named
     bool empty() const {
-        return !started && steps.empty() && epochs.empty() && rank_steps.empty() && !finished;
+        return !started && steps.empty() && epochs.empty() && rank_steps.empty() && !finished &&
+               warnings.empty();
     }
 };
 
@@ -41,6 +44,7 @@ public:
 private:
     void pollRunJson(RunProgressFromFiles& out);
     void pollRanks(RunProgressFromFiles& out);
+    void readSteps(RunProgressFromFiles& out);
 
     std::filesystem::path dir_;
     StepsCsvTail steps_;

@@ -181,12 +181,17 @@ std::vector<StepRecord> StepsCsvTail::readNew() {
         }
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty()) continue;
-        const auto v = rowValues(line, path_, line_no_);
-        if (v.size() != columns_)
-            throw RunFormatError(path_.string() + ":" + std::to_string(line_no_) + ": expected " +
-                                 std::to_string(columns_) + " columns, found " +
-                                 std::to_string(v.size()));
-        steps.push_back(stepOf(v, columns_));
+        // A malformed row is skipped and reported; the rows around it count.
+        try {
+            const auto v = rowValues(line, path_, line_no_);
+            if (v.size() != columns_)
+                throw RunFormatError(path_.string() + ":" + std::to_string(line_no_) +
+                                     ": expected " + std::to_string(columns_) + " columns, found " +
+                                     std::to_string(v.size()));
+            steps.push_back(stepOf(v, columns_));
+        } catch (const RunFormatError& e) {
+            errors_.emplace_back(e.what());
+        }
     }
     return steps;
 }

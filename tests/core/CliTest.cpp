@@ -94,6 +94,53 @@ TEST(Cli, BadInputExitsTwoAndNamesTheProblem) {
     }
 }
 
+// `resume` takes the run directory a user naturally passes; a garbage
+// checkpoint is named in plain words (no LibTorch frames) and the refused run
+// leaves no directory behind.
+TEST(Cli, ResumeTakesARunDirectoryAndAGarbageCheckpointLeavesNothing) {
+    namespace fs = std::filesystem;
+    const auto first = ts::test::freshDir("cli_resume_first");
+    ASSERT_EQ(cli(std::string("run ") + kTiny + " --set epochs=2 --set checkpoint_every=1" +
+                  " --no-progress --out " + first.string())
+                  .code,
+              0);
+    const auto next = ts::test::freshDir("cli_resume_next");
+    fs::remove(next);
+    const auto r =
+        cli(std::string("run ") + kTiny + " --set epochs=3 --set resume=" + first.string() +
+            " --no-progress --out " + next.string());
+    ASSERT_EQ(r.code, 0) << r.output;
+    std::ifstream in(next / "run.json");
+    const auto run = nlohmann::json::parse(in);
+    EXPECT_EQ(run["start_epoch"], 2); // from final.pt, the newest of final, epoch_1, epoch_2
+    EXPECT_EQ(run["summary"]["steps_completed"], 3);
+    EXPECT_NE(run["messages"].dump().find("resumed from " + (first / "final.pt").string()),
+              std::string::npos)
+        << run["messages"].dump();
+
+    const auto garbage = ts::test::freshDir("cli_resume_garbage") / "final.pt";
+    std::ofstream(garbage) << std::string(4000, '\x5a');
+    const auto refused = ts::test::freshDir("cli_resume_refused");
+    fs::remove(refused);
+    const auto bad = cli(std::string("run ") + kTiny + " --set resume=" + garbage.string() +
+                         " --no-progress --out " + refused.string());
+    EXPECT_EQ(bad.code, 2) << bad.output;
+    EXPECT_NE(bad.output.find(garbage.string() + ": not a readable checkpoint"), std::string::npos)
+        << bad.output;
+    EXPECT_EQ(bad.output.find("Exception raised from"), std::string::npos) << bad.output;
+    EXPECT_EQ(bad.output.find("frame #"), std::string::npos) << bad.output;
+    EXPECT_FALSE(fs::exists(refused)) << "a refused run left its directory";
+    // Into a directory that existed before: only what the run had opened goes.
+    fs::create_directories(refused);
+    std::ofstream(refused / "mine.txt") << "kept";
+    EXPECT_EQ(cli(std::string("run ") + kTiny + " --set resume=" + garbage.string() +
+                  " --no-progress --out " + refused.string())
+                  .code,
+              2);
+    EXPECT_TRUE(fs::exists(refused / "mine.txt"));
+    EXPECT_FALSE(fs::exists(refused / "steps.csv"));
+}
+
 TEST(Cli, MissingCifarFilesAreNamed) {
     const auto dir = ts::test::freshDir("cli_empty_cifar");
     const auto r = cli("run --preset cifar10-cpu-1thread --set data_dir=" + dir.string() +

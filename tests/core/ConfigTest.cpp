@@ -1,3 +1,4 @@
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -7,6 +8,7 @@
 #include "config/ConfigError.h"
 #include "config/ConfigJson.h"
 #include "config/Presets.h"
+#include "config/ResumeCheckpoint.h"
 #include "env/ValidateConfig.h"
 
 using namespace ts;
@@ -234,4 +236,50 @@ TEST(Config, AllPresetsLoadAndCpuOnesValidate) {
     EXPECT_EQ(quick.dataset, "fashion-mnist");
     EXPECT_EQ(quick.device, "cpu");
     EXPECT_NE(configErrorOf([] { loadPreset("nope"); }).find("quickstart"), std::string::npos);
+}
+
+// `resume` names a checkpoint or a run directory: the directory stands for
+// the checkpoint written last (ties: final.pt, then the later epoch, then
+// best.pt); unfinished writes and other files never count.
+TEST(Config, ResumeFromARunDirectoryTakesItsNewestCheckpoint) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "trainscope_resume_dir";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    EXPECT_FALSE(ts::latestCheckpointIn(dir));
+    const auto write = [&](const char* name, int seconds_ago) {
+        std::ofstream(dir / name) << "x";
+        fs::last_write_time(dir / name,
+                            fs::file_time_type::clock::now() - std::chrono::seconds(seconds_ago));
+    };
+    write("best.pt", 50);
+    write("epoch_1.pt", 40);
+    write("epoch_2.pt", 30);
+    write("epoch_10.pt.tmp-123", 1); // an interrupted write
+    write("notes.pt", 1);
+    write("epoch_x.pt", 1);
+    EXPECT_EQ(ts::resumeCheckpoint(dir.string()), dir / "epoch_2.pt");
+    write("final.pt", 20);
+    EXPECT_EQ(ts::resumeCheckpoint(dir.string()), dir / "final.pt");
+    write("epoch_3.pt", 10); // a later run resumed into the same directory
+    EXPECT_EQ(ts::resumeCheckpoint(dir.string()), dir / "epoch_3.pt");
+    const auto same = fs::last_write_time(dir / "epoch_3.pt");
+    fs::last_write_time(dir / "final.pt", same);
+    fs::last_write_time(dir / "best.pt", same);
+    EXPECT_EQ(ts::resumeCheckpoint(dir.string()), dir / "final.pt");
+    EXPECT_EQ(ts::resumeCheckpoint((dir / "epoch_1.pt").string()), dir / "epoch_1.pt");
+
+    ts::ExperimentConfig c;
+    c.resume = dir.string();
+    EXPECT_TRUE(ts::validateConfig(c).empty());
+    const fs::path empty = dir / "empty";
+    fs::create_directories(empty);
+    c.resume = empty.string();
+    const auto issues = ts::validateConfig(c);
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0].key, "resume");
+    EXPECT_NE(issues[0].message.find("holds no checkpoint"), std::string::npos);
+    c.resume = (dir / "missing").string();
+    EXPECT_NE(ts::validateConfig(c).at(0).message.find("no such checkpoint file or run directory"),
+              std::string::npos);
 }

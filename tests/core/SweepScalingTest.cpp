@@ -142,7 +142,10 @@ TEST(ProcessesSweep, SpeedupAndEfficiencyAreAgainstTheFewestProcessesOnEachLine)
     EXPECT_EQ(chart.series[0].name, "batch_size=8");
     EXPECT_EQ(chart.series[2].name, "ideal (linear)");
     EXPECT_TRUE(chart.series[2].dashed);
-    EXPECT_EQ(chart.series[2].ys, (std::vector<double>{1, 2, 4}));
+    // Ideal from the baseline of 2 processes: nothing at 1, then 1 and 2.
+    EXPECT_TRUE(std::isnan(chart.series[2].ys[0]));
+    EXPECT_EQ(chart.series[2].ys[1], 1.0);
+    EXPECT_EQ(chart.series[2].ys[2], 2.0);
     EXPECT_TRUE(std::isnan(chart.series[0].ys[0])); // 1 process failed
     EXPECT_NEAR(chart.series[1].ys[2], std::pow(2.0, 0.8), 1e-9);
 }
@@ -183,9 +186,12 @@ TEST(ProcessesSweep, TheReportHasScalingColumnsAChartAndReadsBack) {
     std::string bad = csv;
     bad.replace(bad.find("\n2,4,") + 3, 1, "x");
     EXPECT_THROW(ts::parseSweepCsv(bad, "sweep.csv"), ts::ReportFormatError);
+    // Three key columns (hand-edited): refused, never read past the axes.
+    EXPECT_THROW(ts::parseSweepCsv("point,a,b,processes,status\n0,1,2,2,ok\n", "sweep.csv"),
+                 ts::ReportFormatError);
 }
 
-TEST(Cancellation, NestedRegistrationsAreAllReachedInnermostFirst) {
+TEST(Cancellation, NestedRegistrationsAreAllReachedInnermostFirstAndLateOnesAtOnce) {
     std::vector<std::string> calls;
     {
         ts::CancelRegistration sweep([&] { calls.push_back("sweep"); });
@@ -200,4 +206,17 @@ TEST(Cancellation, NestedRegistrationsAreAllReachedInnermostFirst) {
     }
     ts::cancelRunningExperiment(); // nothing registered
     EXPECT_EQ(calls.size(), 3u);
+    // Sticky: what registers after Ctrl-C (a job's launcher still setting up
+    // its rendezvous) is cancelled as it registers.
+    EXPECT_TRUE(ts::cancelRequested());
+    {
+        ts::CancelRegistration late([&] { calls.push_back("late"); });
+        EXPECT_EQ(calls.back(), "late");
+    }
+    ts::resetCancellationForTests(); // the other tests of this process run commands
+    EXPECT_FALSE(ts::cancelRequested());
+    {
+        ts::CancelRegistration fresh([&] { calls.push_back("fresh"); });
+    }
+    EXPECT_EQ(calls.back(), "late");
 }

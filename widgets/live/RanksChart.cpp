@@ -29,9 +29,11 @@ RanksChart::RankLines& RanksChart::linesOf(int rank) {
 }
 
 void RanksChart::append(size_t, size_t) {
-    // Lines in rank order, whichever rank's steps arrive first.
+    // Lines in rank order, whichever rank's steps arrive first (up to a
+    // sane count: a hand-made folder ranks/999999 must not make a million).
     if (!history_.rank_steps.empty())
-        for (int rank = 0; rank <= history_.rank_steps.rbegin()->first; ++rank)
+        for (int rank = 0; rank <= std::min(history_.rank_steps.rbegin()->first, kMaxOrdered);
+             ++rank)
             linesOf(rank);
     for (const auto& [rank, steps] : history_.rank_steps) {
         RankLines& lines = linesOf(rank);

@@ -19,6 +19,8 @@ public:
 
     // Ranks beyond this many draw their step time only (no wait line).
     static constexpr int kRanksWithWaitLines = 4;
+    // Ranks below this get their line before their first step arrives.
+    static constexpr int kMaxOrdered = 255;
 
 private:
     struct RankLines {

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <fstream>
 #include <string>
@@ -72,11 +73,14 @@ pid_t JobWorker::launch() {
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid != 0) return pid;
-    // The child: its own process group (a terminal's Ctrl-C reaches the GUI,
-    // which asks the job to stop), gone with the GUI, its stderr in the log.
+    // The child: its own process group (a terminal's Ctrl-C aimed at the GUI
+    // does not reach it), stopped (SIGTERM) when the GUI dies, its stderr in
+    // the log.
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (::getppid() != parent) ::_exit(1);
+    ::signal(SIGINT, SIG_DFL); // Stop is a SIGINT: never inherit it ignored
+    ::signal(SIGTERM, SIG_DFL);
     const int null = ::open("/dev/null", O_WRONLY);
     if (null >= 0) ::dup2(null, STDOUT_FILENO); // the job's JSON summary: run.json has it
     const int err = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -87,26 +91,33 @@ pid_t JobWorker::launch() {
 
 void JobWorker::follow(pid_t pid) {
     RunFollower follower(run_dir_);
-    bool stop_sent = false;
+    bool stop_sent = false, started = false;
     int status = 0;
     for (;;) {
         if (stop_requested_ && !stop_sent) {
-            ::kill(pid, SIGINT); // the launcher asks every rank to stop after one step
+            // Training: the launcher asks every rank to stop after the same
+            // step and keeps what they measured. Still starting (no rank may
+            // yet listen for SIGINT): end the launcher, and its ranks with it.
+            ::kill(pid, started ? SIGINT : SIGTERM);
             stop_sent = true;
         }
         const pid_t done = ::waitpid(pid, &status, WNOHANG);
+        const int wait_error = errno;
         try {
             RunProgressFromFiles news = follower.poll();
+            started = started || news.started.has_value();
             if (news.started) live_.onRunStarted(*news.started);
             for (const auto& step : news.steps)
                 live_.onStep(step);
             for (const auto& epoch : news.epochs)
                 live_.onEpoch(epoch);
             if (!news.rank_steps.empty()) live_.onRankSteps(news.rank_steps);
+            for (const auto& warning : news.warnings)
+                live_.onMessage(LogLevel::Warning, warning);
         } catch (const std::exception& e) {
             live_.onMessage(LogLevel::Warning, e.what());
         }
-        if (done == pid || (done < 0 && errno != EINTR)) break;
+        if (done == pid || (done < 0 && wait_error != EINTR)) break;
         std::this_thread::sleep_for(kPollInterval);
     }
     summary_ = finalSummary(status);
@@ -115,24 +126,42 @@ void JobWorker::follow(pid_t pid) {
 // The job's run.json (the launcher has added why a rank failed); without one,
 // the launcher's own error (bad input, a port in use).
 RunSummary JobWorker::finalSummary(int status) {
-    for (const LogLine& line : launcherMessages(run_dir_ / kLogFile))
+    const auto lines = launcherMessages(run_dir_ / kLogFile);
+    for (const LogLine& line : lines)
         live_.onMessage(line.level, line.text);
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    const std::string why = !lines.empty()
+                                ? lines.back().text
+                                : cli_.filename().string() + " " + describeStatus(status);
+    RunSummary summary;
+    summary.status = RunStatus::Failed;
     if (std::filesystem::exists(run_dir_ / run_files::kRunJson)) {
         try {
-            return loadRun(run_dir_, false).summary;
+            summary = loadRun(run_dir_, false).summary;
         } catch (const std::exception& e) {
             live_.onMessage(LogLevel::Error, e.what());
         }
     }
-    RunSummary failed;
-    failed.status = RunStatus::Failed;
-    const auto lines = launcherMessages(run_dir_ / kLogFile);
-    failed.error = !lines.empty() ? lines.back().text
-                                  : cli_.filename().string() + " " + describeStatus(status);
-    return failed;
+    if (stop_requested_ && summary.steps_completed == 0 && summary.status != RunStatus::Completed) {
+        summary.status = RunStatus::Cancelled; // stopped while the job was starting
+        summary.error.clear();
+        return summary;
+    }
+    // The launcher's word is final: a rank that failed after rank 0 wrote
+    // `completed`, or a launcher killed while run.json still says running.
+    if ((!ok && summary.status != RunStatus::Cancelled) || summary.status == RunStatus::Running) {
+        summary.status = RunStatus::Failed;
+        if (summary.error.empty()) summary.error = why;
+    }
+    return summary;
 }
 
 void JobWorker::run() {
+    if (stop_requested_) { // stopped before anything was launched
+        summary_.status = RunStatus::Cancelled;
+        live_.onRunFinished(summary_);
+        return;
+    }
     pid_t pid = -1;
     try {
         pid = launch();
