@@ -1,5 +1,7 @@
 #include "report/RunDirectory.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -25,16 +27,31 @@ bool RunRecord::hasOps() const {
 
 RunRecorder::RunRecorder(fs::path dir) : dir_(std::move(dir)) {
     fs::create_directories(dir_);
-    steps_.open(dir_ / run_files::kStepsCsv, std::ios::trunc);
-    if (!steps_) throw RunFormatError((dir_ / run_files::kStepsCsv).string() + ": cannot write");
-    // Flushed now so a reader opening the run while it trains sees a valid file.
-    steps_ << stepsCsvHeader() << std::flush;
+    if (::access(dir_.c_str(), W_OK) != 0)
+        throw RunFormatError(dir_.string() + ": cannot write in this directory");
+    // What a run killed mid-write left (older versions, file systems
+    // without unnamed files) goes before this run writes anything.
+    removeStaleTempFiles(dir_);
 }
+
+namespace {
+
+// steps.csv is opened when the run starts, together with run.json: a run
+// refused or killed while it loads its model and data leaves neither.
+void openStepsFile(std::ofstream& steps, const fs::path& dir) {
+    steps.open(dir / run_files::kStepsCsv, std::ios::trunc);
+    if (!steps) throw RunFormatError((dir / run_files::kStepsCsv).string() + ": cannot write");
+    // Flushed now so a reader opening the run while it trains sees a valid file.
+    steps << stepsCsvHeader() << std::flush;
+}
+
+} // namespace
 
 RunRecorder::~RunRecorder() = default;
 
 void RunRecorder::onRunStarted(const RunInfo& info) {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (!steps_.is_open()) openStepsFile(steps_, dir_);
     info_ = info;
     summary_.status = RunStatus::Running;
     writeRunJson();
@@ -42,6 +59,7 @@ void RunRecorder::onRunStarted(const RunInfo& info) {
 
 void RunRecorder::onStep(const StepRecord& step) {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (!steps_.is_open()) openStepsFile(steps_, dir_); // steps never go unrecorded
     // Flushed per step (one small write, microseconds against a step of
     // milliseconds): a viewer following the run from another process sees
     // every step, and a killed process loses none it measured.

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/FileDescriptor.h"
 #include "util/Hash64.h"
 
 namespace ts {
@@ -15,20 +16,6 @@ namespace {
 constexpr uint64_t kEndBytes = uint64_t(1) << 20;
 constexpr uint64_t kBlockBytes = uint64_t(64) << 10;
 constexpr int kBlocks = 62;
-
-class Fd {
-public:
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-
-private:
-    int fd_;
-};
 
 bool readAt(int fd, uint64_t offset, uint64_t size, std::vector<char>& buffer) {
     buffer.resize(size);
@@ -45,7 +32,7 @@ bool readAt(int fd, uint64_t offset, uint64_t size, std::vector<char>& buffer) {
 } // namespace
 
 std::optional<TraceKey> traceKeyOf(const std::filesystem::path& path) {
-    const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     struct stat st {};
     if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
     TraceKey key;

@@ -5,11 +5,20 @@
 
 namespace ts {
 
-// Writes through a temporary file in the same directory and renames it over
-// `path`, so readers (and a crash) never see a half-written file.
+// Writes a file that readers (and a crash) see whole or not at all: the
+// contents go into an unnamed file in the same directory (O_TMPFILE), which
+// is named and renamed over `path` once complete; a process killed while
+// writing leaves no file behind. Where the file system has no unnamed files,
+// through a named `<path>.tmp-<pid>` instead. Throws naming `path` on failure.
 void writeFileAtomically(const std::filesystem::path& path, const std::string& contents);
-// Same, for writers that produce the file themselves (e.g. torch::save).
+// Same, for writers that produce the file themselves (e.g. torch::save): they
+// get the path to write to (a /proc/self/fd link to the unnamed file).
 void writeAtomically(const std::filesystem::path& path,
                      const std::function<void(const std::filesystem::path& tmp)>& write);
+
+// Removes the `<name>.tmp-<pid>` files that writers which no longer run left
+// in `dir` (killed mid-write on a file system without unnamed files, or by
+// older versions); returns how many.
+int removeStaleTempFiles(const std::filesystem::path& dir);
 
 } // namespace ts

@@ -90,6 +90,8 @@ TEST(RunFollower, ReportsEachStepEpochAndTheEndOnceAsTheJobWritesThem) {
     ts::RunRecorder rank0(dir / "ranks" / "0");
     ts::RunRecorder rank1(dir / "ranks" / "1");
     job.onRunStarted(info());
+    rank0.onRunStarted(info());
+    rank1.onRunStarted(info());
     auto news = follower.poll();
     ASSERT_TRUE(news.started);
     EXPECT_EQ(news.started->config.name, "followed");
