@@ -111,15 +111,15 @@ void RunController::onWorkerFinished() {
     emit runFinished(outcome);
 }
 
-// A run that never started (the Trainer rejected the config) leaves at most
-// an empty steps.csv; remove it so the Runs view does not list a ghost run.
+// A run that never started (the Trainer rejected the config, a job's launcher
+// refused it) leaves at most an empty steps.csv and a job's launch files;
+// remove them so the Runs view does not list a ghost run.
 void RunController::discardEmptyRunDir() {
     const std::filesystem::path dir = current_dir_.toStdString();
     std::error_code ignored;
-    std::filesystem::remove(dir / run_files::kStepsCsv, ignored);
     std::filesystem::remove(dir / JobWorker::kConfigFile, ignored);
     std::filesystem::remove(dir / JobWorker::kLogFile, ignored);
-    std::filesystem::remove(dir, ignored); // only succeeds when empty
+    discardUnstartedRun(dir, /*made_for_it=*/true);
     current_dir_.clear();
 }
 
