@@ -84,9 +84,12 @@ int main(int argc, char** argv) {
     run_cmd->add_flag("--json", run.json, "print the summary as JSON on stdout");
     bool no_progress = false;
     run_cmd->add_flag("--no-progress", no_progress, "no progress bar");
-    run_cmd->add_option("--nproc-per-node", run.launch.nproc_per_node,
-                        "data-parallel: ranks (processes) on this machine");
-    run_cmd->add_option("--nnodes", run.launch.nnodes, "data-parallel: machines in the job");
+    run_cmd
+        ->add_option("--nproc-per-node", run.launch.nproc_per_node,
+                     "data-parallel: ranks (processes) on this machine")
+        ->check(CLI::Range(1, 1024));
+    run_cmd->add_option("--nnodes", run.launch.nnodes, "data-parallel: machines in the job")
+        ->check(CLI::Range(1, 4096));
     run_cmd->add_option("--node-rank", run.launch.node_rank, "this machine's index, 0 to nnodes-1");
     run_cmd->add_option("--master-addr", run.launch.master_addr,
                         "address of node 0, which hosts the rendezvous");

@@ -67,7 +67,7 @@ std::filesystem::path agreeOnRunDirectory(const RunOptions& options, const Exper
                                           Communicator& comm) {
     std::filesystem::path dir = options.out_dir;
     if (comm.rank() == 0) {
-        if (dir.empty()) dir = makeRunDirectory(options.runs_root, config.name);
+        if (dir.empty()) dir = runDirectoryFor(options.runs_root, config);
         comm.publish(kRunDirKey, dir.string());
     } else if (dir.empty()) {
         dir = comm.lookup(kRunDirKey);
@@ -90,14 +90,18 @@ int runAsRank(const RunOptions& options, const DistributedLaunch& launch, std::o
         RunRecorder rank_recorder(rank_dir);
         RankView rank_view(rank_recorder, rank);
         ObserverList observers;
-        observers.add(&rank_view);
         std::optional<RunRecorder> job_recorder;
         std::optional<GlobalView> job_view;
         std::optional<ProgressPrinter> progress;
         if (rank == 0) {
+            // The job's records first: a job resumed in place whose records
+            // cannot be continued is refused before rank 0's are changed.
             job_recorder.emplace(dir);
             job_view.emplace(*job_recorder, comm->worldSize());
             observers.add(&*job_view);
+        }
+        observers.add(&rank_view);
+        if (rank == 0) {
             progress.emplace(err, options.progress && ::isatty(STDERR_FILENO));
             if (!options.json || options.progress) observers.add(&*progress);
         }

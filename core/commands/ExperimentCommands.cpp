@@ -39,13 +39,41 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path outputDir(const std::string& given, const std::string& name, const char* suffix) {
-    if (!given.empty()) {
-        fs::create_directories(given);
-        return given;
-    }
-    return makeRunDirectory("runs", name + "-" + suffix);
+// The directory a command writes into, and whether the command made it.
+struct OutputDir {
+    fs::path path;
+    bool made = false;
+};
+
+OutputDir outputDir(const std::string& given, const std::string& name, const char* suffix) {
+    if (given.empty()) return {makeRunDirectory("runs", name + "-" + suffix), true};
+    std::error_code error;
+    const bool existed = fs::exists(given, error);
+    fs::create_directories(given, error);
+    if (error || !fs::is_directory(given))
+        throw RunFormatError("--out " + given + ": cannot create the directory (" +
+                             (error ? error.message() : "a file has that name") + ")");
+    return {given, !existed};
 }
+
+// A command refused after it made its directory (options its runner checks,
+// data that fails to load) leaves no empty directory behind.
+class RemoveIfRefused {
+public:
+    explicit RemoveIfRefused(const OutputDir& dir)
+        : dir_(dir), exceptions_(std::uncaught_exceptions()) {}
+    ~RemoveIfRefused() {
+        if (!dir_.made || std::uncaught_exceptions() == exceptions_) return;
+        std::error_code ignored;
+        fs::remove(dir_.path, ignored); // only when still empty
+    }
+    RemoveIfRefused(const RemoveIfRefused&) = delete;
+    RemoveIfRefused& operator=(const RemoveIfRefused&) = delete;
+
+private:
+    OutputDir dir_;
+    int exceptions_;
+};
 
 // "ok, 25.6 images/s, 426.0 MiB" or "oom (CUDA out of memory ...)".
 std::string resultSummary(const PointResult& r) {
@@ -99,7 +127,9 @@ int sweepCommand(const SweepOptions& o, std::ostream& out, std::ostream& err) {
     return runGuarded(err, [&] {
         const SweepSpec spec = sweepSpec(o);
         const auto points = expandSweep(spec); // bad keys and values fail before any run
-        const fs::path dir = outputDir(o.out_dir, spec.base.name, "sweep");
+        const OutputDir output = outputDir(o.out_dir, spec.base.name, "sweep");
+        const RemoveIfRefused remove_if_refused(output);
+        const fs::path& dir = output.path;
         out << "sweep of " << spec.base.name << ": " << points.size() << " points, " << spec.warmup
             << " warm-up + " << spec.steps << " measured steps each, " << spec.repeat
             << (spec.repeat == 1 ? " round" : " interleaved rounds") << " -> " << dir.string()
@@ -147,7 +177,9 @@ int ladderCommand(const LadderOptions& o, std::ostream& out, std::ostream& err) 
         spec.max_rounds = std::max(o.max_rounds, o.rounds);
         spec.confidence = o.confidence;
         const auto context = probeLadderContext(spec.base.device);
-        const fs::path dir = outputDir(o.out_dir, spec.base.name, "ladder");
+        const OutputDir output = outputDir(o.out_dir, spec.base.name, "ladder");
+        const RemoveIfRefused remove_if_refused(output);
+        const fs::path& dir = output.path;
         out << "optimization ladder for " << spec.base.name << " on " << spec.base.device << ": "
             << spec.warmup << " warm-up + " << spec.steps << " measured steps per run, "
             << spec.rounds << "-" << spec.max_rounds
@@ -288,7 +320,9 @@ int pruneCommand(const PruneCommandOptions& o, std::ostream& out, std::ostream& 
             throw std::invalid_argument("--weights " + o.weights + ": no such file");
         study.latency_runs = o.latency_runs;
         study.eval_batches = o.eval_batches;
-        const fs::path dir = outputDir(o.out_dir, study.config.name, "pruned");
+        const OutputDir output = outputDir(o.out_dir, study.config.name, "pruned");
+        const RemoveIfRefused remove_if_refused(output);
+        const fs::path& dir = output.path;
         const auto result = runPruneStudy(study, dir);
         writePruneReport(result, dir);
         out << pruneText(result);

@@ -1,10 +1,11 @@
 #pragma once
 // Runs a command body and turns exceptions into the CLI's exit codes: bad
 // input (config, data, model, run-directory, Nsight CSV errors, ranks that
-// cannot meet, and invalid
-// arguments) prints its message and gives kBadInput; anything else
+// cannot meet, paths that cannot be made or read, and invalid arguments)
+// prints its message and gives kBadInput; anything else
 // unexpected prints its message and gives kFailure. Never lets one escape, and
 // never prints LibTorch's stack frames.
+#include <filesystem>
 #include <ostream>
 #include <stdexcept>
 
@@ -38,6 +39,16 @@ template <typename Body> int runGuarded(std::ostream& err, Body&& body) {
         err << "error: " << withoutTorchFrames(e.what()) << "\n";
     } catch (const std::invalid_argument& e) {
         err << "error: " << withoutTorchFrames(e.what()) << "\n";
+    } catch (const std::filesystem::filesystem_error& e) {
+        err << "error: " << filesystemErrorText(e.what(), e.path1().string(), e.code().message())
+            << "\n";
+        // A path given that cannot be made or read (through a file, not
+        // allowed, missing) is the user's input; anything else a failure.
+        const std::error_code c = e.code();
+        if (c != std::errc::not_a_directory && c != std::errc::permission_denied &&
+            c != std::errc::no_such_file_or_directory && c != std::errc::read_only_file_system &&
+            c != std::errc::file_exists && c != std::errc::is_a_directory)
+            return exit_code::kFailure;
     } catch (const std::exception& e) {
         err << "error: " << withoutTorchFrames(e.what()) << "\n";
         return exit_code::kFailure;

@@ -16,7 +16,7 @@ PointResult JobPointRunner::runJob(const ExperimentConfig& config,
     // The ranks read the point's config from a file: the launcher passes them
     // a config source, never an in-memory config.
     std::filesystem::create_directories(run_dir);
-    const auto config_file = run_dir / "launch_config.json";
+    const auto config_file = run_dir / run_files::kLaunchConfig;
     saveConfigFile(config, config_file);
     RunOptions job;
     job.source.config_file = config_file.string();

@@ -136,7 +136,7 @@ int launchRanks(const RunOptions& options, std::ostream& out, std::ostream& err)
         // Bad input stops here, before any rank starts.
         const ExperimentConfig config = resolveConfig(options.source);
         std::filesystem::path dir = options.out_dir;
-        if (dir.empty() && l.node_rank == 0) dir = makeRunDirectory(options.runs_root, config.name);
+        if (dir.empty() && l.node_rank == 0) dir = runDirectoryFor(options.runs_root, config);
 
         DistributedLaunch base;
         base.world_size = l.nproc_per_node * l.nnodes;

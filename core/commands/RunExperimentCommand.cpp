@@ -25,10 +25,12 @@ int runExperimentCommand(const RunOptions& options, std::ostream& out, std::ostr
     return runGuarded(err, [&] {
         const ExperimentConfig config = resolveConfig(options.source);
         std::error_code ignored;
-        const bool existed =
+        const bool out_existed =
             !options.out_dir.empty() && std::filesystem::exists(options.out_dir, ignored);
-        const auto dir = options.out_dir.empty() ? makeRunDirectory(options.runs_root, config.name)
+        const auto dir = options.out_dir.empty() ? runDirectoryFor(options.runs_root, config)
                                                  : std::filesystem::path(options.out_dir);
+        // A run resumed in place writes into the directory it continues.
+        const bool existed = out_existed || dir == std::filesystem::path(config.resume);
         const auto train = [&] {
             RunRecorder recorder(dir);
             ProgressPrinter progress(err, options.progress && ::isatty(STDERR_FILENO));

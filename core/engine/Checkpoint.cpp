@@ -1,6 +1,10 @@
 #include "engine/Checkpoint.h"
 
+#include <cerrno>
+#include <fstream>
 #include <map>
+
+#include <caffe2/serialize/inline_container.h>
 
 #include "engine/LossScaler.h"
 #include "util/AtomicFile.h"
@@ -51,6 +55,35 @@ int64_t readInt(torch::serialize::InputArchive& archive, const char* key) {
     return value.toInt();
 }
 
+// LibTorch's archive writer throws from its destructor when a write fails (a
+// full disk), which terminates the process: it writes through a callback that
+// always reports success, and the failure is kept and raised here. The file is
+// read back before it is named: an archive cut short must never become a
+// checkpoint.
+void writeArchive(torch::serialize::OutputArchive& archive, const std::filesystem::path& path,
+                  const std::filesystem::path& tmp) {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    int failure = out ? 0 : (errno != 0 ? errno : EIO);
+    archive.save_to([&](const void* data, size_t size) -> size_t {
+        errno = 0;
+        if (failure == 0 && !out.write(static_cast<const char*>(data), std::streamsize(size)))
+            failure = errno != 0 ? errno : EIO;
+        return size;
+    });
+    errno = 0;
+    out.close();
+    if (failure == 0 && !out) failure = errno != 0 ? errno : EIO;
+    if (failure != 0)
+        throw std::runtime_error(writeError(path.string(), failure) +
+                                 "; the checkpoint was not saved");
+    try {
+        caffe2::serialize::PyTorchStreamReader check(tmp.string());
+    } catch (const std::exception& e) {
+        throw std::runtime_error(path.string() + ": the checkpoint written does not read back (" +
+                                 withoutTorchFrames(e.what()).substr(0, 200) + "); not saved");
+    }
+}
+
 } // namespace
 
 void saveCheckpoint(const std::filesystem::path& path, Model& model,
@@ -72,7 +105,8 @@ void saveCheckpoint(const std::filesystem::path& path, Model& model,
         archive.write("scaler_scale", scaler->stateScale().cpu(), /*is_buffer=*/true);
         archive.write("scaler_growth", scaler->stateGrowthTracker().cpu(), /*is_buffer=*/true);
     }
-    writeAtomically(path, [&](const std::filesystem::path& tmp) { archive.save_to(tmp.string()); });
+    writeAtomically(path,
+                    [&](const std::filesystem::path& tmp) { writeArchive(archive, path, tmp); });
 }
 
 bool isTrainscopeCheckpoint(const std::filesystem::path& path) {

@@ -18,7 +18,6 @@
 #include "engine/LossScaler.h"
 #include "engine/LrSchedule.h"
 #include "engine/OptimizerFactory.h"
-#include "engine/SummaryBuilder.h"
 #include "env/Environment.h"
 #include "env/TorchCompat.h"
 #include "env/ValidateConfig.h"
@@ -26,6 +25,7 @@
 #include "models/ModelSummary.h"
 #include "profiling/MemoryTracker.h"
 #include "profiling/ProfileSession.h"
+#include "records/SummaryBuilder.h"
 #include "util/CpuAffinity.h"
 #include "util/ErrorText.h"
 #include "util/HostMemoryRetention.h"
@@ -403,13 +403,16 @@ void Trainer::Impl::endEpoch(int epoch, const EpochTotals& totals, SummaryBuilde
     summary.addEpoch(e);
     position.epoch = epoch + 1;
     position.step_in_epoch = 0;
+    // Recorded before its checkpoints: a run killed while writing epoch_N.pt
+    // resumes from best.pt at the same position, and its records must already
+    // hold the epoch that checkpoint follows.
+    observer.onEpoch(e);
     if (e.has_val && e.val_accuracy > position.best_val_accuracy) {
         position.best_val_accuracy = e.val_accuracy;
         writeCheckpoint("best.pt", position.epoch, 0);
     }
     if (config.checkpoint_every > 0 && (epoch + 1) % config.checkpoint_every == 0)
         writeCheckpoint("epoch_" + std::to_string(epoch + 1) + ".pt", position.epoch, 0);
-    observer.onEpoch(e);
 }
 
 void Trainer::Impl::writeCheckpoint(const std::string& file, int epoch, int64_t step_in_epoch) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "inspect/ReadProgressLine.h"
+#include "report/RunTraceFile.h"
 
 namespace ts {
 
@@ -42,8 +43,8 @@ std::string storeLine(const EventStore& events) {
 
 TraceInput::TraceInput(const std::string& file, const Options& options, std::ostream& err)
     : options_(options), started_(Clock::now()), settings_(cacheSettings(options.cache)), err_(err),
-      trace_(
-          openTrace(file, readProgressLine(file, err, options.progress_line), settings_, opening_)),
+      trace_(openTrace(runTraceFile(file), readProgressLine(file, err, options.progress_line),
+                       settings_, opening_)),
       read_(Clock::now()) {}
 
 void TraceInput::keepIndex() {

@@ -1,7 +1,10 @@
 #include "report/RunDirectory.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -9,9 +12,11 @@
 #include <sstream>
 
 #include "config/ConfigJson.h"
+#include "report/RunContinuation.h"
 #include "report/RunProfileWriter.h"
 #include "report/StepsCsv.h"
 #include "util/AtomicFile.h"
+#include "util/ErrorText.h"
 
 namespace ts {
 
@@ -25,10 +30,33 @@ bool RunRecord::hasOps() const {
     return fs::exists(dir / run_files::kOpsCsv);
 }
 
-RunRecorder::RunRecorder(fs::path dir) : dir_(std::move(dir)) {
-    fs::create_directories(dir_);
+namespace {
+
+// "runs/x: cannot create the directory (Not a directory)" for a path through
+// a file, a full disk or a directory the user may not write in.
+void createDirectory(const fs::path& dir) {
+    std::error_code error;
+    fs::create_directories(dir, error);
+    if (!error && !fs::is_directory(dir, error))
+        error = std::make_error_code(std::errc::not_a_directory);
+    if (error)
+        throw RunFormatError(dir.string() + ": cannot create the directory (" + error.message() +
+                             ")");
+}
+
+} // namespace
+
+RunRecorder::RunRecorder(fs::path dir)
+    : dir_((createDirectory(dir), std::move(dir))),
+      lock_(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
     if (::access(dir_.c_str(), W_OK) != 0)
         throw RunFormatError(dir_.string() + ": cannot write in this directory");
+    // Released with the process, even when it is killed: never a stale lock.
+    if (lock_.get() >= 0 && ::flock(lock_.get(), LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+        throw RunFormatError(dir_.string() +
+                             ": another Trainscope process is writing this run (is it still "
+                             "training?); wait for it to end, or write into another directory "
+                             "(--out)");
     // What a run killed mid-write left (older versions, file systems
     // without unnamed files) goes before this run writes anything.
     removeStaleTempFiles(dir_);
@@ -39,10 +67,11 @@ namespace {
 // steps.csv is opened when the run starts, together with run.json: a run
 // refused or killed while it loads its model and data leaves neither.
 void openStepsFile(std::ofstream& steps, const fs::path& dir) {
+    errno = 0;
     steps.open(dir / run_files::kStepsCsv, std::ios::trunc);
-    if (!steps) throw RunFormatError((dir / run_files::kStepsCsv).string() + ": cannot write");
     // Flushed now so a reader opening the run while it trains sees a valid file.
-    steps << stepsCsvHeader() << std::flush;
+    if (steps) steps << stepsCsvHeader() << std::flush;
+    if (!steps) throw RunFormatError(writeError((dir / run_files::kStepsCsv).string(), errno));
 }
 
 } // namespace
@@ -51,23 +80,58 @@ RunRecorder::~RunRecorder() = default;
 
 void RunRecorder::onRunStarted(const RunInfo& info) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!steps_.is_open()) openStepsFile(steps_, dir_);
     info_ = info;
     summary_.status = RunStatus::Running;
+    if (!steps_.is_open()) continueEarlierRun();
+    if (!steps_.is_open() && !continuation_) openStepsFile(steps_, dir_);
     writeRunJson();
+    if (steps_.is_open()) return;
+    // After run.json, which no longer lists what goes: the steps and the
+    // window files measured after the checkpoint.
+    continuation_->rewriteFiles(dir_);
+    errno = 0;
+    steps_.open(dir_ / run_files::kStepsCsv, std::ios::app);
+    if (!steps_) throw RunFormatError(writeError((dir_ / run_files::kStepsCsv).string(), errno));
+}
+
+// A run resumed into its own directory keeps the records there up to its
+// checkpoint; nothing is changed before they have all been read.
+void RunRecorder::continueEarlierRun() {
+    std::optional<RunContinuation> earlier;
+    try {
+        earlier = RunContinuation::open(dir_, info_);
+    } catch (const RunFormatError& e) {
+        throw RunFormatError(std::string(e.what()) +
+                             "; the run cannot continue these records: resume it into another "
+                             "directory (--out)");
+    }
+    if (!earlier) return;
+    continuation_ = std::make_unique<RunContinuation>(std::move(*earlier));
+    info_ = continuation_->info(info_);
+    epochs_ = continuation_->epochs();
+    profile_ = continuation_->profile();
+    auto messages = continuation_->messages();
+    messages.insert(messages.end(), messages_.begin(), messages_.end());
+    messages_ = std::move(messages);
 }
 
 void RunRecorder::onStep(const StepRecord& step) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!steps_.is_open()) openStepsFile(steps_, dir_); // steps never go unrecorded
+    const StepRecord recorded = continuation_ ? continuation_->step(step) : step;
+    if (continuation_) continuation_->addStep(recorded);
     // Flushed per step (one small write, microseconds against a step of
     // milliseconds): a viewer following the run from another process sees
     // every step, and a killed process loses none it measured.
-    steps_ << stepsCsvRow(step) << std::flush;
+    errno = 0;
+    steps_ << stepsCsvRow(recorded) << std::flush;
+    // A full disk stops the run here, naming the file, rather than losing steps.
+    if (!steps_) throw RunFormatError(writeError((dir_ / run_files::kStepsCsv).string(), errno));
 }
 
 void RunRecorder::onEpoch(const EpochRecord& epoch) {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (continuation_) continuation_->addEpoch(epoch);
     epochs_.push_back(epoch);
     steps_.flush();
     writeRunJson();
@@ -77,11 +141,24 @@ void RunRecorder::onProfile(const ProfileCapture& capture) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (profile_.is_null()) profile_ = json::array();
     try {
-        profile_.push_back(writeProfileOutputs(capture, dir_));
+        if (continuation_ && continuation_->windowOffset() > 0) {
+            // Numbered after the windows kept, so their files stay.
+            ProfileCapture shifted = capture;
+            shifted.window += continuation_->windowOffset();
+            profile_.push_back(writeProfileOutputs(shifted, dir_));
+        } else {
+            profile_.push_back(writeProfileOutputs(capture, dir_));
+        }
     } catch (const std::exception& e) {
         messages_.push_back(std::string("error: writing profile outputs failed: ") + e.what());
     }
-    writeRunJson();
+    // Called as the run ends too (a window cut short), outside the engine's
+    // error handling: a full disk keeps the window for the next run.json.
+    try {
+        writeRunJson();
+    } catch (const std::exception& e) {
+        messages_.push_back(std::string("error: ") + e.what());
+    }
 }
 
 void RunRecorder::onMessage(LogLevel level, const std::string& text) {
@@ -90,11 +167,18 @@ void RunRecorder::onMessage(LogLevel level, const std::string& text) {
                          : level == LogLevel::Warning ? "warning: "
                                                       : "";
     messages_.push_back(prefix + text);
+    if (!steps_.is_open()) return; // not started: run.json comes with the start
+    // Written now so a run killed before its next epoch keeps the message;
+    // a failed write keeps it for the next one (messages come from error paths).
+    try {
+        writeRunJson();
+    } catch (const std::exception&) {
+    }
 }
 
 void RunRecorder::onRunFinished(const RunSummary& summary) {
     std::lock_guard<std::mutex> lock(mutex_);
-    summary_ = summary;
+    summary_ = continuation_ ? continuation_->summary(summary) : summary;
     steps_.flush();
     writeRunJson();
 }
@@ -110,6 +194,7 @@ void RunRecorder::writeRunJson() {
     if (summary_.distributed.world_size > 1) run["distributed"] = toJson(summary_.distributed);
     run["profile"] = profile_;
     run["messages"] = messages_;
+    if (continuation_) run["resumed"] = continuation_->resumptions();
     writeFileAtomically(dir_ / run_files::kRunJson, run.dump(2) + "\n");
 }
 
@@ -191,8 +276,17 @@ fs::path makeRunDirectory(const fs::path& root, const std::string& name) {
     fs::path dir = root / (stamp.str() + "-" + safe);
     for (int i = 2; fs::exists(dir); ++i)
         dir = root / (stamp.str() + "-" + safe + "-" + std::to_string(i));
-    fs::create_directories(dir);
+    createDirectory(dir);
     return dir;
+}
+
+fs::path runDirectoryFor(const fs::path& root, const ExperimentConfig& config) {
+    std::error_code error;
+    const fs::path resumed(config.resume);
+    if (!config.resume.empty() && fs::is_directory(resumed, error) &&
+        fs::exists(resumed / run_files::kRunJson, error))
+        return resumed;
+    return makeRunDirectory(root, config.name);
 }
 
 } // namespace ts

@@ -13,8 +13,11 @@
 
 #include "records/Records.h"
 #include "records/TrainerObserver.h"
+#include "util/FileDescriptor.h"
 
 namespace ts {
+
+class RunContinuation;
 
 namespace run_files {
 inline constexpr const char* kRunJson = "run.json";
@@ -22,6 +25,8 @@ inline constexpr const char* kStepsCsv = "steps.csv";
 inline constexpr const char* kOpsCsv = "ops.csv";
 inline constexpr const char* kTraceJson = "trace.json";
 inline constexpr const char* kMemoryCsv = "memory.csv";
+// What a data-parallel job's launcher reads: the config the GUI or a sweep hands it.
+inline constexpr const char* kLaunchConfig = "launch_config.json";
 } // namespace run_files
 
 // Thrown when a run directory or one of its files cannot be read; what() names
@@ -53,6 +58,10 @@ std::vector<std::filesystem::path> findRuns(const std::filesystem::path& root);
 void discardUnstartedRun(const std::filesystem::path& dir, bool made_for_it);
 // runs/<yyyymmdd-hhmmss>-<name>, made unique; created.
 std::filesystem::path makeRunDirectory(const std::filesystem::path& root, const std::string& name);
+// Where a run writes when no directory is given: the run directory `resume`
+// names when it holds a run (the run continues there), else a new one under root.
+std::filesystem::path runDirectoryFor(const std::filesystem::path& root,
+                                      const ExperimentConfig& config);
 
 // JSON forms, also used by --json outputs.
 nlohmann::json toJson(const EpochRecord& e);
@@ -70,7 +79,8 @@ PhaseTimes phasesFromJson(const nlohmann::json& j);
 // Observer that writes the run directory as the run goes: steps.csv row by
 // row (flushed each epoch), run.json at start (status running), after every
 // epoch and at the end, so a crash or cancel never loses what was measured.
-// Profiling windows are written through the profiling exporters.
+// Profiling windows are written through the profiling exporters. A run that
+// resumes the run recorded in its directory continues those records.
 class RunRecorder : public TrainerObserver {
 public:
     explicit RunRecorder(std::filesystem::path dir);
@@ -86,7 +96,11 @@ public:
 
 private:
     void writeRunJson();
+    void continueEarlierRun();
     std::filesystem::path dir_;
+    // The directory itself, locked (flock) while this recorder writes it: a
+    // second process (a run resumed while it still trains) is refused.
+    FileDescriptor lock_;
     std::mutex mutex_;
     RunInfo info_;
     std::vector<EpochRecord> epochs_;
@@ -94,6 +108,8 @@ private:
     nlohmann::json profile_;
     std::vector<std::string> messages_;
     std::ofstream steps_;
+    // Set when the run resumes the run recorded in dir_ (RunContinuation.h).
+    std::unique_ptr<RunContinuation> continuation_;
 };
 
 // Fan-out to several observers (recorder + progress printer + GUI buffer).

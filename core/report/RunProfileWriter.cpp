@@ -107,13 +107,22 @@ nlohmann::json writeProfileOutputs(const ProfileCapture& capture,
     const std::string ops = windowFileName(run_files::kOpsCsv, capture.window);
     const std::string trace_file = windowFileName(run_files::kTraceJson, capture.window);
     const std::string memory = windowFileName(run_files::kMemoryCsv, capture.window);
-    writeFileAtomically(run_dir / ops, formatOpTableCsv(computeOpStats(trace)));
-    ChromeTraceWriteOptions options;
-    options.window = capture.window;
-    options.first_step = capture.first_step;
-    options.last_step = capture.last_step;
-    writeChromeTraceFile(trace, run_dir / trace_file, options);
-    writeFileAtomically(run_dir / memory, formatMemoryCsv(trace));
+    try {
+        writeFileAtomically(run_dir / ops, formatOpTableCsv(computeOpStats(trace)));
+        ChromeTraceWriteOptions options;
+        options.window = capture.window;
+        options.first_step = capture.first_step;
+        options.last_step = capture.last_step;
+        writeChromeTraceFile(trace, run_dir / trace_file, options);
+        writeFileAtomically(run_dir / memory, formatMemoryCsv(trace));
+    } catch (...) {
+        // A window is all its files or none (a full disk): none of them
+        // stays for a view to show without the others.
+        std::error_code ignored;
+        for (const auto& name : {ops, trace_file, memory})
+            std::filesystem::remove(run_dir / name, ignored);
+        throw;
+    }
     return profileSummary(capture, {{"ops", ops}, {"trace", trace_file}, {"memory", memory}});
 }
 

@@ -9,6 +9,7 @@
 #include "report/GpuTraceReport.h"
 #include "report/MarkdownTable.h"
 #include "report/RunDirectory.h"
+#include "report/RunTraceFile.h"
 #include "trace/ChromeTraceReader.h"
 #include "trace/TraceCache.h"
 #include "util/Csv.h"
@@ -204,18 +205,7 @@ json alignmentJson(const StepAlignment& al) {
 } // namespace
 
 Trace readTraceDiffInput(const fs::path& path) {
-    std::error_code ec;
-    if (!fs::exists(path, ec))
-        throw std::invalid_argument(path.string() + ": no such file or directory.");
-    fs::path file = path;
-    if (fs::is_directory(path, ec))
-        file = path / run_files::kTraceJson;
-    else if (path.filename() == run_files::kRunJson)
-        file = path.parent_path() / run_files::kTraceJson;
-    if (file != path && !fs::exists(file, ec))
-        throw std::invalid_argument(
-            path.string() + ": no trace.json there (a profiled Trainscope run directory, or "
-                            "a trace file, is expected).");
+    const fs::path file = runTraceFile(path);
     const TraceCacheSettings cache; // a large trace compared again loads from its index
     TraceOpening opening;
     Trace trace = openTrace(file, {}, cache, opening);

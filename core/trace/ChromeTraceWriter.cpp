@@ -1,6 +1,7 @@
 #include "trace/ChromeTraceWriter.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <numeric>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/AtomicFile.h"
+#include "util/ErrorText.h"
 
 namespace ts {
 
@@ -291,11 +293,11 @@ void writeChromeTrace(const Trace& trace, std::ostream& out,
 void writeChromeTraceFile(const Trace& trace, const std::filesystem::path& path,
                           const ChromeTraceWriteOptions& options) {
     writeAtomically(path, [&](const std::filesystem::path& tmp) {
+        errno = 0;
         std::ofstream out(tmp, std::ios::binary);
-        if (!out) throw std::runtime_error(path.string() + ": cannot write the trace file.");
-        writeChromeTrace(trace, out, options);
-        out.flush();
-        if (!out) throw std::runtime_error(path.string() + ": writing the trace file failed.");
+        if (out) writeChromeTrace(trace, out, options);
+        out.close(); // its last write may be the one that fails
+        if (!out) throw std::runtime_error(writeError(path.string(), errno));
     });
 }
 

@@ -14,6 +14,7 @@
 #include "trace/TraceBlockInput.h"
 #include "trace/TraceBuilder.h"
 #include "trace/TraceJsonStream.h"
+#include "trace/TraceMemoryBudget.h"
 #include "trace/TraceReadError.h"
 #include "util/CpuAffinity.h"
 #include "util/ProcessMemory.h"
@@ -565,6 +566,7 @@ bool fastTraceReaderAvailable() {
 
 Trace readChromeTraceFile(const std::filesystem::path& path, const ReadProgress& progress,
                           const TraceReadOptions& options) {
+    checkTraceFitsInMemory(path);
     const auto sequential = [&] {
         const std::unique_ptr<TraceSource> source = openTraceFile(path);
         return readTraceSequential(*source, path.string(), progress);
@@ -592,6 +594,7 @@ bool fastTraceReaderAvailable() {
 
 Trace readChromeTraceFile(const std::filesystem::path& path, const ReadProgress& progress,
                           const TraceReadOptions&) {
+    checkTraceFitsInMemory(path);
     const std::unique_ptr<TraceSource> source = openTraceFile(path);
     return readTraceSequential(*source, path.string(), progress);
 }

@@ -418,7 +418,10 @@ Trace TraceBuilder::finish(TraceJsonRoot root) {
         throw TraceReadError(origin + ": not a Chrome trace: expected a JSON list of trace events "
                                       "or an object with \"traceEvents\".");
     if (trace_.events.empty() && trace_.steps.empty())
-        throw TraceReadError(origin + ": no trace events found (the event list is empty).");
+        throw TraceReadError(origin +
+                             ": no trace events found (the event list is empty, or none of its "
+                             "elements is an event with \"ph\", \"name\" and a numeric "
+                             "\"ts\").");
     for (auto& [key, lane] : lanes_) {
         auto it = thread_names_.find(key);
         if (it != thread_names_.end() && !it->second.empty()) trace_.lanes[lane].name = it->second;

@@ -1,6 +1,7 @@
 #include "trace/TraceCache.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "trace/ChromeTraceReader.h"
 #include "trace/TraceKey.h"
 #include "util/AtomicFile.h"
+#include "util/ErrorText.h"
 #include "util/Hash64.h"
 
 namespace ts {
@@ -119,10 +121,11 @@ void keepTraceIndex(const Trace& trace, const TraceCacheSettings& settings, Trac
         }
         fs::create_directories(opening.index.parent_path());
         writeAtomically(opening.index, [&](const fs::path& tmp) {
+            errno = 0;
             File file = openFile(tmp, "wb");
             if (!file || !writeTraceIndex(trace, *opening.key, file.get()) ||
                 std::fflush(file.get()) != 0)
-                throw std::runtime_error("cannot write " + tmp.string());
+                throw std::runtime_error(writeError(opening.index.string(), errno));
         });
         trim(opening.index.parent_path(), settings.max_total_bytes, opening.index);
     } catch (const std::exception& e) {

@@ -267,6 +267,29 @@ std::string movedPosition(const std::string& what, const JsonTextBase& base) {
 
 } // namespace
 
+namespace {
+
+// A parse error quotes the bytes it read, which in a binary file are not
+// text: those print as \xNN, never raw into the user's terminal.
+std::string printable(const std::string& text) {
+    static const char* kHex = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte < 0x7f) {
+            out += c;
+        } else {
+            out += "\\x";
+            out += kHex[byte >> 4];
+            out += kHex[byte & 15];
+        }
+    }
+    return out;
+}
+
+} // namespace
+
 TraceJsonRoot streamTraceJson(TraceSource& source, const std::string& origin,
                               TraceJsonVisitor& visitor, const ReadProgress& progress,
                               const JsonTextBase& base) {
@@ -283,7 +306,7 @@ TraceJsonRoot streamTraceJson(TraceSource& source, const std::string& origin,
             base.synthetic || base.offset ? movedPosition(sax.error(), base) : sax.error();
         throw TraceReadError(origin + ": not valid JSON at byte " + std::to_string(position) +
                              (at_end ? " (the file ends early: truncated?)" : " (truncated?)") +
-                             ": " + what);
+                             ": " + printable(what));
     }
     return sax.root();
 }

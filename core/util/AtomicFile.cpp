@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "util/ErrorText.h"
 #include "util/FileDescriptor.h"
 
 namespace ts {
@@ -72,10 +73,11 @@ void writeAtomically(const fs::path& path, const std::function<void(const fs::pa
 
 void writeFileAtomically(const fs::path& path, const std::string& contents) {
     writeAtomically(path, [&](const fs::path& tmp) {
+        errno = 0;
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         out << contents;
         out.close();
-        if (!out) throw std::runtime_error(path.string() + ": cannot write file");
+        if (!out) throw std::runtime_error(writeError(path.string(), errno));
     });
 }
 

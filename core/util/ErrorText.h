@@ -1,6 +1,7 @@
 #pragma once
 // LibTorch's exceptions (c10::Error) append where they were raised and a stack
 // of C++ frames to their message: users get the sentence, never the frames.
+#include <cstring>
 #include <string>
 
 namespace ts {
@@ -12,6 +13,29 @@ inline std::string withoutTorchFrames(const std::string& what) {
     while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
         text.pop_back();
     return text;
+}
+
+// A write that failed, in plain words: "PATH: cannot write (No space left on
+// device)". `error_number`: the errno the failed call left (0: not known).
+inline std::string writeError(const std::string& path, int error_number) {
+    return path + ": cannot write (" +
+           (error_number != 0 ? std::string(std::strerror(error_number)) : "the write failed") +
+           ")";
+}
+
+// std::filesystem's "filesystem error: cannot create directories: Not a
+// directory [runs/x]" in plain words: "runs/x: cannot create directories
+// (Not a directory)".
+inline std::string filesystemErrorText(const std::string& what, const std::string& path,
+                                       const std::string& reason) {
+    std::string operation = what;
+    const std::string prefix = "filesystem error: ";
+    if (operation.rfind(prefix, 0) == 0) operation.erase(0, prefix.size());
+    const size_t end = operation.find(": " + reason);
+    if (end != std::string::npos) operation.erase(end);
+    const size_t bracket = operation.find(" [");
+    if (bracket != std::string::npos) operation.erase(bracket);
+    return (path.empty() ? std::string() : path + ": ") + operation + " (" + reason + ")";
 }
 
 } // namespace ts

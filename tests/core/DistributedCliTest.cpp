@@ -199,6 +199,29 @@ TEST(DistributedCli, ATwoRankRunResumedFromItsEpochCheckpointEqualsTheUninterrup
               std::string::npos)
         << widened.output;
     EXPECT_EQ(widened.output.find("Exception raised from"), std::string::npos) << widened.output;
+
+    // Resumed in place from the same checkpoint: the job's and every rank's
+    // records keep the first epoch and hold the second once, and the weights
+    // end as before.
+    const auto in_place = runCli("run " + two_epochs + " --set resume=" + checkpoint.string() +
+                                 " --nproc-per-node 2 --out " + full.string());
+    ASSERT_EQ(in_place.code, 0) << in_place.output;
+    const auto job = readJson(full / "run.json");
+    expectRanksInSync(job, 2);
+    EXPECT_EQ(job["start_epoch"], 0);
+    EXPECT_EQ(job["summary"]["epochs_completed"], 2);
+    ASSERT_EQ(job["resumed"].size(), 1u);
+    EXPECT_EQ(job["resumed"][0]["dropped_steps"], 3);
+    for (const char* rank : {"", "ranks/0", "ranks/1"}) {
+        const auto steps = ts::readStepsCsv(full / rank / "steps.csv");
+        ASSERT_EQ(steps.size(), 6u) << rank;
+        for (size_t i = 0; i < steps.size(); ++i)
+            EXPECT_EQ(steps[i].global_step, int64_t(i)) << rank;
+    }
+    const auto c = ts::readCheckpointWeights(full / "final.pt");
+    ASSERT_EQ(c.size(), b.size());
+    for (size_t i = 0; i < c.size(); ++i)
+        EXPECT_TRUE(torch::equal(c[i].second, b[i].second)) << c[i].first;
 }
 
 // Each rank profiles itself: its trace holds the gloo collectives and says

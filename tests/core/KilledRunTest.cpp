@@ -1,11 +1,15 @@
 // A run SIGKILLed at any moment: whatever it left is valid (run.json parses
 // and describes what completed, steps.csv reads) and holds no temporary
-// file, and a run with a checkpoint resumes from its directory to the end.
+// file, and a run with a checkpoint resumed in its directory ends with the records
+// of an uninterrupted run.
 // Kills at many moments (spread and jittered, printed for reproduction).
 #include <filesystem>
+#include <fstream>
 #include <random>
+#include <set>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "CliRunner.h"
 #include "EngineTestSupport.h"
@@ -28,9 +32,41 @@ void killAfter(const fs::path& dir, double seconds) {
                        std::to_string(seconds) + "; kill -9 $pid; wait $pid; true'");
 }
 
+// What a run records, by name: run.json's members and its summary's, and the
+// steps' and epochs' counts and numbering.
+struct Shape {
+    std::set<std::string> members, summary;
+    size_t steps = 0, epochs = 0;
+    bool numbered = true; // steps 0, 1, 2, ... and epochs 0, 1, 2, ...
+};
+
+Shape shapeOf(const fs::path& dir) {
+    Shape shape;
+    std::ifstream in(dir / "run.json");
+    const auto j = nlohmann::json::parse(in);
+    for (const auto& [key, value] : j.items())
+        if (key != "resumed") shape.members.insert(key);
+    for (const auto& [key, value] : j["summary"].items())
+        shape.summary.insert(key);
+    const auto record = ts::loadRun(dir);
+    shape.steps = record.steps.size();
+    shape.epochs = record.epochs.size();
+    for (size_t i = 0; i < record.steps.size(); ++i)
+        shape.numbered = shape.numbered && record.steps[i].global_step == int64_t(i);
+    for (size_t i = 0; i < record.epochs.size(); ++i)
+        shape.numbered = shape.numbered && record.epochs[i].epoch == int(i);
+    return shape;
+}
+
 } // namespace
 
-TEST(KilledRun, LeavesValidRecordsAndNoTemporariesAtAnyMomentAndResumes) {
+TEST(KilledRun, LeavesValidRecordsAndNoTemporariesAtAnyMomentAndResumesInPlace) {
+    const auto whole = ts::test::freshDir("killed_whole");
+    ASSERT_EQ(ts::test::runCli(kRun + " --out " + whole.string()).code, 0);
+    const Shape uninterrupted = shapeOf(whole);
+    ASSERT_EQ(uninterrupted.epochs, 6u);
+    ASSERT_TRUE(uninterrupted.numbered);
+
     std::mt19937 random(20261123);
     std::uniform_real_distribution<double> jitter(0.0, 0.25);
     int with_run_json = 0, resumed = 0;
@@ -57,14 +93,21 @@ TEST(KilledRun, LeavesValidRecordsAndNoTemporariesAtAnyMomentAndResumes) {
         EXPECT_TRUE(finished || record.summary.status == ts::RunStatus::Running);
         EXPECT_LE(record.epochs.size(), record.steps.size());
         if (finished || !fs::exists(dir / "epoch_1.pt") || resumed == 3) continue;
-        // Resumed from its directory, it ends where an uninterrupted run ends.
-        const auto rest = ts::test::freshDir("killed_rest_" + std::to_string(i));
-        const auto r =
-            ts::test::runCli(kRun + " --set resume=" + dir.string() + " --out " + rest.string());
+        // Resumed from its directory (no --out: the run continues there), it
+        // ends with the records of an uninterrupted run.
+        const auto r = ts::test::runCli(kRun + " --set resume=" + dir.string());
         ASSERT_EQ(r.code, 0) << r.output;
-        const auto done = ts::loadRun(rest, false);
+        EXPECT_NE(r.output.find("run saved to " + dir.string()), std::string::npos) << r.output;
+        const auto done = ts::loadRun(dir, false);
         EXPECT_EQ(done.summary.status, ts::RunStatus::Completed);
-        EXPECT_EQ(done.summary.epochs_completed + done.info.start_epoch, 6);
+        EXPECT_EQ(done.summary.epochs_completed, 6);
+        EXPECT_EQ(done.summary.steps_completed, int64_t(uninterrupted.steps));
+        const Shape shape = shapeOf(dir);
+        EXPECT_EQ(shape.members, uninterrupted.members);
+        EXPECT_EQ(shape.summary, uninterrupted.summary);
+        EXPECT_EQ(shape.steps, uninterrupted.steps);
+        EXPECT_EQ(shape.epochs, uninterrupted.epochs);
+        EXPECT_TRUE(shape.numbered);
         ++resumed;
     }
     // The moments span loading, training and checkpointing.

@@ -1,7 +1,10 @@
 // Live data path: the LiveBuffer hand-over, progress/ETA, and the Live view
 // fed with synthetic records (one replot per update, follow/pan behaviour).
+#include <fstream>
 #include <thread>
 
+#include <QPlainTextEdit>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "SyntheticRecords.h"
@@ -236,6 +239,27 @@ private slots:
         view.clear();
         QCOMPARE(view.history().steps.size(), size_t(0));
         QCOMPARE(view.charts()[0]->graph(0)->dataCount(), 0);
+    }
+
+    // A run opened from disk shows what the engine said while it trained,
+    // e.g. that it was interrupted and continued in its directory.
+    void showsTheMessagesAFinishedRunRecorded() {
+        const QTemporaryDir dir;
+        std::ofstream(dir.filePath(QStringLiteral("run.json")).toStdString())
+            << R"({"messages": ["continued in this directory at epoch 3, step 8",)"
+            << R"( "warning: the loss is NaN"]})";
+        LiveView view;
+        RunRecord record;
+        record.dir = dir.path().toStdString();
+        record.info = info(1, 10);
+        record.steps = testing::syntheticSteps(0, 10);
+        record.summary.status = RunStatus::Completed;
+        view.showRun(record);
+        const auto* log = view.findChild<QPlainTextEdit*>();
+        QVERIFY(log);
+        QVERIFY(log->toPlainText().contains(
+            QStringLiteral("continued in this directory at epoch 3, step 8")));
+        QVERIFY(log->toPlainText().contains(QStringLiteral("the loss is NaN")));
     }
 };
 

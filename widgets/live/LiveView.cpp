@@ -12,6 +12,7 @@
 #include "live/RunInfoPanel.h"
 #include "report/RunDirectory.h"
 #include "report/RunFollower.h"
+#include "report/RunMessages.h"
 
 namespace ts::gui {
 
@@ -166,6 +167,9 @@ void LiveView::showRun(const RunRecord& record) {
     for (const auto& [rank, steps] : loadRankSteps(record.dir))
         for (const StepRecord& step : steps)
             all.rank_steps.emplace_back(rank, step);
+    // What the engine said (an interrupted and continued run says so).
+    for (const RunMessage& message : loadRunMessages(record.dir))
+        all.messages.push_back({message.level, message.text});
     append(all);
     info_->setTitle(tr("%1 — %2").arg(QString::fromStdString(record.info.config.name),
                                       QString::fromStdString(record.dir.string())));

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "config/ExperimentConfig.h"
+#include "report/RunDirectory.h"
 #include "training/LiveBuffer.h"
 #include "training/TrainingWork.h"
 
@@ -26,7 +27,7 @@ public:
     const RunSummary& summary() const override { return summary_; }
 
     // Files the job's launch adds to the run directory.
-    static constexpr const char* kConfigFile = "launch_config.json";
+    static constexpr const char* kConfigFile = run_files::kLaunchConfig;
     static constexpr const char* kLogFile = "launcher.log";
 
 private:

@@ -67,7 +67,7 @@ void RunController::start(const ExperimentConfig& config, int processes) {
     }
     std::filesystem::path dir;
     try {
-        dir = makeRunDirectory(runs_root_.toStdString(), config.name);
+        dir = runDirectoryFor(runs_root_.toStdString(), config);
     } catch (const std::exception& error) {
         emit startFailed(tr("Cannot create a run directory under %1: %2")
                              .arg(runs_root_, QString::fromUtf8(error.what())));

@@ -1,4 +1,4 @@
-#include "engine/SummaryBuilder.h"
+#include "records/SummaryBuilder.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,171 @@
+#include "report/RunContinuation.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include "config/ConfigJson.h"
+#include "report/RunDirectory.h"
+#include "report/StepsCsv.h"
+#include "util/AtomicFile.h"
+
+namespace ts {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+bool sameDirectory(const fs::path& a, const fs::path& b) {
+    std::error_code error;
+    return fs::equivalent(a, b, error) && !error;
+}
+
+// The directory a `resume` value stands for: itself, or a checkpoint's folder.
+fs::path resumedDirectory(const std::string& resume) {
+    std::error_code error;
+    const fs::path path(resume);
+    return fs::is_directory(path, error) ? path : path.parent_path();
+}
+
+// run.json's messages and resumptions, which RunRecord does not hold.
+json readRunJson(const fs::path& dir) {
+    const auto path = dir / run_files::kRunJson;
+    std::ifstream in(path);
+    try {
+        return json::parse(in);
+    } catch (const json::exception& e) {
+        throw RunFormatError(path.string() + ": not valid JSON (" + e.what() + ")");
+    }
+}
+
+std::string howItEnded(const RunSummary& summary) {
+    switch (summary.status) {
+    case RunStatus::Running:
+        return "ended without finishing (killed or lost)";
+    case RunStatus::Cancelled:
+        return "was cancelled";
+    case RunStatus::Failed:
+        return "failed (" + summary.error + ")";
+    case RunStatus::Completed:
+        break;
+    }
+    return "completed";
+}
+
+// Files a profile window's entry in run.json names.
+std::vector<std::string> windowFiles(const json& window) {
+    std::vector<std::string> names;
+    const auto files = window.find("files");
+    if (files == window.end() || !files->is_object()) return names;
+    for (const auto& [kind, name] : files->items())
+        if (name.is_string()) names.push_back(name.get<std::string>());
+    return names;
+}
+
+} // namespace
+
+bool resumesInto(const ExperimentConfig& config, const fs::path& dir) {
+    if (config.resume.empty()) return false;
+    const fs::path resumed = resumedDirectory(config.resume);
+    if (sameDirectory(resumed, dir)) return true;
+    // One rank's records of a job resumed from the job's directory.
+    return dir.parent_path().filename() == "ranks" &&
+           sameDirectory(resumed, dir.parent_path().parent_path());
+}
+
+std::optional<RunContinuation> RunContinuation::open(const fs::path& dir, const RunInfo& info) {
+    std::error_code error;
+    if (!resumesInto(info.config, dir) || !fs::exists(dir / run_files::kRunJson, error))
+        return std::nullopt;
+    const RunRecord earlier = loadRun(dir);
+    const json raw = readRunJson(dir);
+
+    RunContinuation c(info.config.warmup_steps_excluded);
+    c.earlier_info_ = earlier.info;
+    c.earlier_time_s_ = earlier.summary.total_time_s;
+    int64_t dropped = 0;
+    for (const auto& step : earlier.steps) {
+        c.earlier_time_s_ = std::max(c.earlier_time_s_, step.wall_s);
+        if (step.global_step < info.start_global_step) {
+            c.kept_steps_.push_back(step);
+            c.summary_.addStep(step);
+        } else {
+            ++dropped;
+        }
+    }
+    for (const auto& epoch : earlier.epochs)
+        if (epoch.epoch < info.start_epoch) {
+            c.epochs_.push_back(epoch);
+            c.summary_.addEpoch(epoch);
+        }
+    if (earlier.profile.is_array())
+        for (const auto& window : earlier.profile) {
+            if (window.value("last_step", int64_t(0)) < info.start_global_step) {
+                c.profile_.push_back(window);
+                ++c.kept_windows_;
+            } else {
+                for (auto& name : windowFiles(window))
+                    c.dropped_files_.push_back(std::move(name));
+            }
+        }
+    for (const auto& message : raw.value("messages", json::array()))
+        if (message.is_string()) c.messages_.push_back(message.get<std::string>());
+    const json resumptions = raw.value("resumed", json::array());
+    if (resumptions.is_array()) c.resumptions_ = resumptions;
+
+    std::string note =
+        "continued in this directory at epoch " + std::to_string(info.start_epoch + 1) + ", step " +
+        std::to_string(info.start_global_step) + ": the earlier process " +
+        howItEnded(earlier.summary) + " after " + std::to_string(earlier.steps.size()) + " steps";
+    if (dropped > 0)
+        note += "; the " + std::to_string(dropped) +
+                " steps it measured after that checkpoint are dropped and trained again";
+    const int64_t expected = info.start_global_step - earlier.info.start_global_step;
+    if (int64_t(c.kept_steps_.size()) < expected)
+        note += "; " + std::to_string(expected - int64_t(c.kept_steps_.size())) +
+                " steps before the checkpoint are missing from steps.csv";
+    c.messages_.push_back(note);
+    c.resumptions_.push_back({{"epoch", info.start_epoch},
+                              {"global_step", info.start_global_step},
+                              {"earlier_status", toString(earlier.summary.status)},
+                              {"earlier_steps", earlier.steps.size()},
+                              {"dropped_steps", dropped},
+                              {"wall_s", c.earlier_time_s_},
+                              // run.json's config becomes the resumed one's
+                              {"earlier_config", configToJson(earlier.info.config)}});
+    return c;
+}
+
+void RunContinuation::rewriteFiles(const fs::path& dir) const {
+    std::string text = stepsCsvHeader();
+    for (const auto& step : kept_steps_)
+        text += stepsCsvRow(step);
+    writeFileAtomically(dir / run_files::kStepsCsv, text);
+    std::error_code ignored;
+    for (const auto& name : dropped_files_)
+        if (fs::path(name).filename() == fs::path(name)) // never outside the run
+            fs::remove(dir / name, ignored);
+}
+
+RunInfo RunContinuation::info(const RunInfo& resumed) const {
+    RunInfo info = resumed;
+    info.start_epoch = earlier_info_.start_epoch;
+    info.start_global_step = earlier_info_.start_global_step;
+    return info;
+}
+
+StepRecord RunContinuation::step(StepRecord step) const {
+    step.wall_s += earlier_time_s_;
+    return step;
+}
+
+RunSummary RunContinuation::summary(const RunSummary& resumed) const {
+    RunSummary s =
+        summary_.build(resumed.status, resumed.error, earlier_time_s_ + resumed.total_time_s);
+    s.peak_rss_bytes = std::max(s.peak_rss_bytes, resumed.peak_rss_bytes);
+    s.peak_device_bytes = std::max(s.peak_device_bytes, resumed.peak_device_bytes);
+    s.distributed = resumed.distributed;
+    return s;
+}
+
+} // namespace ts
