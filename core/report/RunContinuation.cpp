@@ -82,6 +82,7 @@ std::optional<RunContinuation> RunContinuation::open(const fs::path& dir, const 
 
     RunContinuation c(info.config.warmup_steps_excluded);
     c.earlier_info_ = earlier.info;
+    c.resumed_epoch_ = info.start_epoch;
     c.earlier_time_s_ = earlier.summary.total_time_s;
     int64_t dropped = 0;
     for (const auto& step : earlier.steps) {
@@ -157,6 +158,36 @@ RunInfo RunContinuation::info(const RunInfo& resumed) const {
 StepRecord RunContinuation::step(StepRecord step) const {
     step.wall_s += earlier_time_s_;
     return step;
+}
+
+EpochRecord RunContinuation::epoch(EpochRecord epoch) const {
+    if (epoch.epoch != resumed_epoch_) return epoch;
+    // The earlier steps of this epoch, weighted as the engine weighs an
+    // epoch: by images (the step's rate times its time, which is the job's
+    // images in a data-parallel run), skipped updates left out.
+    int64_t steps = 0;
+    double seconds = 0, images = 0, loss = 0, correct_share = 0;
+    for (const auto& s : kept_steps_) {
+        if (s.epoch != resumed_epoch_) continue;
+        ++steps;
+        seconds += s.step_ms / 1000.0;
+        if (s.skipped || s.batch_size <= 0) continue;
+        const double step_images = s.images_per_sec * s.step_ms / 1000.0;
+        images += step_images;
+        loss += s.loss * step_images;
+        correct_share += double(s.correct) / double(s.batch_size) * step_images;
+    }
+    if (steps == 0) return epoch;
+    const double later_images = epoch.images_per_sec * epoch.epoch_time_s;
+    const double all_images = images + later_images;
+    epoch.steps += steps;
+    epoch.epoch_time_s += seconds;
+    epoch.images_per_sec = epoch.epoch_time_s > 0 ? all_images / epoch.epoch_time_s : 0;
+    if (all_images > 0) {
+        epoch.train_loss = (loss + epoch.train_loss * later_images) / all_images;
+        epoch.train_accuracy = (correct_share + epoch.train_accuracy * later_images) / all_images;
+    }
+    return epoch;
 }
 
 RunSummary RunContinuation::summary(const RunSummary& resumed) const {

@@ -37,6 +37,9 @@ public:
     RunInfo info(const RunInfo& resumed) const;
     // A step of the resumed process on the run's clock.
     StepRecord step(StepRecord step) const;
+    // An epoch of the resumed process; the one it resumed in the middle of
+    // also counts the steps the earlier process trained of it.
+    EpochRecord epoch(EpochRecord epoch) const;
     // A profile window's index after the windows kept.
     int windowOffset() const { return kept_windows_; }
     void addStep(const StepRecord& step) { summary_.addStep(step); }
@@ -62,6 +65,7 @@ private:
     std::vector<std::string> messages_;
     nlohmann::json resumptions_ = nlohmann::json::array();
     int kept_windows_ = 0;
+    int resumed_epoch_ = 0;     // the epoch the checkpoint lies in (mid-epoch: partly trained)
     double earlier_time_s_ = 0; // the earlier processes' time, the new steps' clock offset
     SummaryBuilder summary_;
 };

@@ -131,8 +131,9 @@ void RunRecorder::onStep(const StepRecord& step) {
 
 void RunRecorder::onEpoch(const EpochRecord& epoch) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (continuation_) continuation_->addEpoch(epoch);
-    epochs_.push_back(epoch);
+    const EpochRecord recorded = continuation_ ? continuation_->epoch(epoch) : epoch;
+    if (continuation_) continuation_->addEpoch(recorded);
+    epochs_.push_back(recorded);
     steps_.flush();
     writeRunJson();
 }

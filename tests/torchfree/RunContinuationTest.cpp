@@ -295,3 +295,46 @@ TEST(RunContinuation, ARunBeingWrittenIsNotWrittenBySomeoneElse) {
     first.reset();
     EXPECT_NO_THROW(ts::RunRecorder again(dir));
 }
+
+// Cancelled in the middle of an epoch and resumed from its final.pt: the
+// engine's record of that epoch covers the steps after the resume, and the
+// recorder counts the earlier ones too, weighted by their images.
+TEST(RunContinuation, AnEpochResumedInTheMiddleCountsItsEarlierSteps) {
+    const auto dir = freshDir("mid_epoch");
+    {
+        ts::RunRecorder recorder(dir);
+        recorder.onRunStarted(info("", 0));
+        train(recorder, 0, 6, 0); // epoch 0, then steps 4 and 5 of epoch 1
+        recorder.onRunFinished(finished(ts::RunStatus::Cancelled, 0.6));
+    }
+    {
+        ts::RunRecorder recorder(dir);
+        ts::RunInfo resumed = info(dir.string(), 1);
+        resumed.start_global_step = 6;
+        recorder.onRunStarted(resumed);
+        for (int64_t g = 6; g < 8; ++g)
+            recorder.onStep(step(g, 6));
+        ts::EpochRecord later = epoch(1); // steps 6 and 7: 16 images in 0.2 s
+        later.steps = 2;
+        later.epoch_time_s = 0.2;
+        later.images_per_sec = 80;
+        later.train_loss = 1.0;
+        later.train_accuracy = 0.5;
+        recorder.onEpoch(later);
+        train(recorder, 8, 12, 6);
+        recorder.onRunFinished(finished(ts::RunStatus::Completed, 0.5));
+    }
+    const auto got = ts::loadRun(dir);
+    ASSERT_EQ(got.steps.size(), 12u);
+    ASSERT_EQ(got.epochs.size(), 3u);
+    const ts::EpochRecord& e = got.epochs[1];
+    EXPECT_EQ(e.steps, 4);
+    // Steps 4 and 5 took 140 and 150 ms and trained 8 images each (loss 2.6
+    // and 2.5, none correct); the later part 16 images at loss 1.0, half
+    // right. steps.csv keeps rates and times to a few digits: 1e-6.
+    EXPECT_NEAR(e.epoch_time_s, 0.2 + 0.29, 1e-6);
+    EXPECT_NEAR(e.images_per_sec, 32 / 0.49, 1e-6);
+    EXPECT_NEAR(e.train_loss, (2.6 * 8 + 2.5 * 8 + 1.0 * 16) / 32, 1e-6);
+    EXPECT_NEAR(e.train_accuracy, 0.5 * 16 / 32, 1e-6);
+    EXPECT_EQ(got.epochs[2].steps, kStepsPerEpoch); // untouched
+}

@@ -149,6 +149,47 @@ private slots:
         QCOMPARE(int64_t(saved.steps.size()), outcome.summary.steps_completed);
     }
 
+    // Stop at any moment of a real run: while its model and data load, between
+    // steps, while a checkpoint (every 2 steps) or a profile window (every
+    // step) is written. The worker is always joined, the run ends once, and
+    // what it kept reads back with no temporary file beside it.
+    void stopAtAnyMomentJoinsTheWorkerAndLeavesValidRecords() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.controller()->setWriteCheckpoints(true);
+        ExperimentConfig config = testing::tinyConfig();
+        config.synthetic_samples = 32; // 2 steps per epoch
+        config.epochs = 40;
+        config.checkpoint_every = 1;
+        config.val_max_steps = 1;
+        config.profile.enabled = true;
+        config.profile.warmup = 0;
+        config.profile.active = 1;
+        config.profile.repeat = 0;
+        window.form()->setConfig(config);
+        for (const int delay_ms : {0, 20, 80, 200, 450, 900, 1600}) {
+            const QByteArray moment = "Stop " + QByteArray::number(delay_ms) + " ms after Start";
+            QSignalSpy finished(window.controller(), &RunController::runFinished);
+            QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
+            QVERIFY2(window.controller()->isRunning(), moment.constData());
+            if (delay_ms > 0) QTest::qWait(delay_ms);
+            QTest::mouseClick(window.runPanel()->stopButton(), Qt::LeftButton);
+            QTRY_VERIFY2_WITH_TIMEOUT(finished.count() == 1, moment.constData(), 60000);
+            QVERIFY2(!window.controller()->isRunning(), moment.constData());
+            const auto outcome = finished.at(0).at(0).value<RunOutcome>();
+            qInfo("%s: %s, %lld steps", moment.constData(), toString(outcome.summary.status),
+                  static_cast<long long>(outcome.summary.steps_completed));
+            if (outcome.runDir.isEmpty()) continue; // stopped before training: nothing kept
+            for (const QString& name : QDir(outcome.runDir).entryList(QDir::Files))
+                QVERIFY2(!name.contains(QStringLiteral(".tmp-")), moment.constData());
+            const RunRecord saved = loadRun(outcome.runDir.toStdString());
+            QVERIFY2(saved.summary.status == RunStatus::Cancelled ||
+                         saved.summary.status == RunStatus::Completed,
+                     moment.constData());
+            QCOMPARE(int64_t(saved.steps.size()), outcome.summary.steps_completed);
+        }
+    }
+
     void invalidConfigNeverStarts() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
