@@ -65,12 +65,13 @@ RunRecorder::RunRecorder(fs::path dir)
 namespace {
 
 // steps.csv is opened when the run starts, together with run.json: a run
-// refused or killed while it loads its model and data leaves neither.
-void openStepsFile(std::ofstream& steps, const fs::path& dir) {
+// refused or killed while it loads its model and data leaves neither. A run
+// continued in its directory appends to the rows it kept.
+void openStepsFile(std::ofstream& steps, const fs::path& dir, bool append = false) {
     errno = 0;
-    steps.open(dir / run_files::kStepsCsv, std::ios::trunc);
+    steps.open(dir / run_files::kStepsCsv, append ? std::ios::app : std::ios::trunc);
     // Flushed now so a reader opening the run while it trains sees a valid file.
-    if (steps) steps << stepsCsvHeader() << std::flush;
+    if (steps && !append) steps << stepsCsvHeader() << std::flush;
     if (!steps) throw RunFormatError(writeError((dir / run_files::kStepsCsv).string(), errno));
 }
 
@@ -89,9 +90,7 @@ void RunRecorder::onRunStarted(const RunInfo& info) {
     // After run.json, which no longer lists what goes: the steps and the
     // window files measured after the checkpoint.
     continuation_->rewriteFiles(dir_);
-    errno = 0;
-    steps_.open(dir_ / run_files::kStepsCsv, std::ios::app);
-    if (!steps_) throw RunFormatError(writeError((dir_ / run_files::kStepsCsv).string(), errno));
+    openStepsFile(steps_, dir_, /*append=*/true);
 }
 
 // A run resumed into its own directory keeps the records there up to its

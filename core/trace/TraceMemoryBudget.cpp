@@ -6,27 +6,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 
 #include "trace/TraceReadError.h"
+#include "util/ProcessMemory.h"
 
 namespace ts {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// "MemAvailable:  3045100 kB" and the like, in bytes; 0 when absent.
-uint64_t procKilobytes(const char* file, const std::string& key) {
-    std::ifstream in(file);
-    std::string name;
-    uint64_t kb = 0;
-    while (in >> name) {
-        if (name == key + ":" && in >> kb) return kb * 1024;
-        in.ignore(4096, '\n');
-    }
-    return 0;
-}
 
 // The cgroup (v2) limit left: memory.max less memory.current; none without.
 uint64_t cgroupLeft() {
@@ -104,12 +92,12 @@ void takeLeast(MemoryBudget& budget, uint64_t bytes, const char* source) {
 
 MemoryBudget memoryBudget() {
     MemoryBudget budget;
-    if (const uint64_t available = procKilobytes("/proc/meminfo", "MemAvailable"))
-        takeLeast(budget, available, "available on this machine (MemAvailable)");
+    if (const int64_t available = availableMemoryBytes(); available > 0)
+        takeLeast(budget, uint64_t(available), "available on this machine (MemAvailable)");
     takeLeast(budget, cgroupLeft(), "left under this process's cgroup memory limit");
     rlimit limit{};
     if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
-        const uint64_t mapped = procKilobytes("/proc/self/status", "VmSize");
+        const auto mapped = uint64_t(mappedBytes());
         takeLeast(budget, limit.rlim_cur > mapped ? limit.rlim_cur - mapped : 0,
                   "left under the address-space limit (ulimit -v)");
     }

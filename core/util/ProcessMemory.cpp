@@ -12,8 +12,9 @@
 namespace ts {
 namespace {
 
-int64_t statusField(const char* field) {
-    std::FILE* f = std::fopen("/proc/self/status", "r");
+// A "Field:  1234 kB" line of a /proc file, in bytes; 0 when absent.
+int64_t procField(const char* file, const char* field) {
+    std::FILE* f = std::fopen(file, "r");
     if (!f) return 0;
     char line[256];
     int64_t kb = 0;
@@ -31,10 +32,16 @@ int64_t statusField(const char* field) {
 } // namespace
 
 int64_t currentRssBytes() {
-    return statusField("VmRSS:");
+    return procField("/proc/self/status", "VmRSS:");
 }
 int64_t peakRssBytes() {
-    return statusField("VmHWM:");
+    return procField("/proc/self/status", "VmHWM:");
+}
+int64_t mappedBytes() {
+    return procField("/proc/self/status", "VmSize:");
+}
+int64_t availableMemoryBytes() {
+    return procField("/proc/meminfo", "MemAvailable:");
 }
 
 int64_t processPageFaults() {

@@ -6,6 +6,10 @@ namespace ts {
 // Resident set size of this process now and its lifetime peak (VmHWM), bytes.
 int64_t currentRssBytes();
 int64_t peakRssBytes();
+// This process's mapped address space (VmSize), what ulimit -v counts.
+int64_t mappedBytes();
+// What the machine can still give without swapping (MemAvailable); 0 if unknown.
+int64_t availableMemoryBytes();
 
 // Page faults (minor + major) of the whole process since it started.
 int64_t processPageFaults();

@@ -12,18 +12,12 @@
 
 #include <gtest/gtest.h>
 
+#include "EngineTestSupport.h"
 #include "util/AtomicFile.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path freshDir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("trainscope_atomic_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 std::set<std::string> names(const fs::path& dir) {
     std::set<std::string> out;
@@ -50,7 +44,7 @@ pid_t deadPid() {
 } // namespace
 
 TEST(AtomicFile, AFileBeingWrittenHasNoNameUntilItIsWhole) {
-    const auto dir = freshDir("unnamed");
+    const auto dir = ts::test::freshDir("atomic_unnamed");
     std::ofstream(dir / "run.json") << "old";
     ts::writeAtomically(dir / "run.json", [&](const fs::path& tmp) {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -70,7 +64,7 @@ TEST(AtomicFile, AFileBeingWrittenHasNoNameUntilItIsWhole) {
 }
 
 TEST(AtomicFile, AFailedWriteLeavesTheOldFileAndNothingElse) {
-    const auto dir = freshDir("failed");
+    const auto dir = ts::test::freshDir("atomic_failed");
     std::ofstream(dir / "best.pt") << "previous";
     EXPECT_THROW(ts::writeAtomically(dir / "best.pt",
                                      [](const fs::path& tmp) {
@@ -84,7 +78,7 @@ TEST(AtomicFile, AFailedWriteLeavesTheOldFileAndNothingElse) {
 }
 
 TEST(AtomicFile, TemporariesOfDeadWritersAreRemovedAndLiveOnesKept) {
-    const auto dir = freshDir("stale");
+    const auto dir = ts::test::freshDir("atomic_stale");
     const std::string dead = std::to_string(deadPid());
     const std::string own = std::to_string(::getpid());
     const std::vector<std::string> files = {"best.pt.tmp-" + dead, "run.json.tmp-" + dead,

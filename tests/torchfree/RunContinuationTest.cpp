@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "EngineTestSupport.h"
 #include "records/SummaryBuilder.h"
 #include "report/RunContinuation.h"
 #include "report/RunDirectory.h"
@@ -22,13 +23,6 @@ namespace fs = std::filesystem;
 
 constexpr int kStepsPerEpoch = 4;
 constexpr int kEpochs = 3;
-
-fs::path freshDir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("trainscope_continue_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 // The step as the engine measures it: `wall_s` on the clock of the process
 // that runs it (`clock_start`: the process's first global step).
@@ -107,7 +101,7 @@ nlohmann::json runJson(const fs::path& dir) {
 
 TEST(RunContinuation, AKilledRunResumedInPlaceEndsShapedLikeAnUninterruptedOne) {
     // The reference: one process, all three epochs, a profile window at steps 1-2.
-    const auto whole = freshDir("whole");
+    const auto whole = ts::test::freshDir("continue_whole");
     {
         ts::RunRecorder recorder(whole);
         ts::SummaryBuilder summary(1);
@@ -119,7 +113,7 @@ TEST(RunContinuation, AKilledRunResumedInPlaceEndsShapedLikeAnUninterruptedOne) 
     }
     // Killed after step 9 (its checkpoint: the end of epoch 2 = step 8), with
     // a second window at steps 8-9 that the resumed process records again.
-    const auto dir = freshDir("killed");
+    const auto dir = ts::test::freshDir("continue_killed");
     {
         ts::RunRecorder recorder(dir);
         recorder.onRunStarted(info("", 0));
@@ -188,7 +182,7 @@ TEST(RunContinuation, AKilledRunResumedInPlaceEndsShapedLikeAnUninterruptedOne) 
 }
 
 TEST(RunContinuation, EveryInterruptionIsKeptAndAnotherDirectoryStartsAfresh) {
-    const auto dir = freshDir("twice");
+    const auto dir = ts::test::freshDir("continue_twice");
     {
         ts::RunRecorder recorder(dir);
         recorder.onRunStarted(info("", 0));
@@ -225,7 +219,7 @@ TEST(RunContinuation, EveryInterruptionIsKeptAndAnotherDirectoryStartsAfresh) {
 
     // Resumed from this run's checkpoint into another directory: fresh records
     // starting at the checkpoint, as before.
-    const auto other = freshDir("other");
+    const auto other = ts::test::freshDir("continue_other");
     {
         ts::RunRecorder recorder(other);
         recorder.onRunStarted(info(dir.string(), 2));
@@ -239,7 +233,7 @@ TEST(RunContinuation, EveryInterruptionIsKeptAndAnotherDirectoryStartsAfresh) {
 }
 
 TEST(RunContinuation, UnreadableEarlierRecordsAreLeftAsTheyAre) {
-    const auto dir = freshDir("unreadable");
+    const auto dir = ts::test::freshDir("continue_unreadable");
     std::ofstream(dir / "run.json") << "{ not json";
     std::ofstream(dir / "steps.csv") << "kept as it is\n";
     ts::RunRecorder recorder(dir);
@@ -258,7 +252,7 @@ TEST(RunContinuation, UnreadableEarlierRecordsAreLeftAsTheyAre) {
 }
 
 TEST(RunContinuation, ResumeNamesTheDirectoryARunWritesInto) {
-    const auto job = freshDir("job");
+    const auto job = ts::test::freshDir("continue_job");
     fs::create_directories(job / "ranks" / "1");
     ts::ExperimentConfig config;
     config.resume = job.string();
@@ -282,7 +276,7 @@ TEST(RunContinuation, ResumeNamesTheDirectoryARunWritesInto) {
 // Two processes never write one run: a run resumed while it still trains is
 // refused, and the lock goes with the writer.
 TEST(RunContinuation, ARunBeingWrittenIsNotWrittenBySomeoneElse) {
-    const auto dir = freshDir("locked");
+    const auto dir = ts::test::freshDir("continue_locked");
     auto first = std::make_unique<ts::RunRecorder>(dir);
     try {
         ts::RunRecorder second(dir);
@@ -300,7 +294,7 @@ TEST(RunContinuation, ARunBeingWrittenIsNotWrittenBySomeoneElse) {
 // engine's record of that epoch covers the steps after the resume, and the
 // recorder counts the earlier ones too, weighted by their images.
 TEST(RunContinuation, AnEpochResumedInTheMiddleCountsItsEarlierSteps) {
-    const auto dir = freshDir("mid_epoch");
+    const auto dir = ts::test::freshDir("continue_mid_epoch");
     {
         ts::RunRecorder recorder(dir);
         recorder.onRunStarted(info("", 0));

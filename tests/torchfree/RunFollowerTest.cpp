@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "EngineTestSupport.h"
 #include "report/RunDirectory.h"
 #include "report/RunFollower.h"
 #include "report/StepsCsv.h"
@@ -14,13 +15,6 @@
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path freshDir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("trainscope_follow_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 ts::StepRecord step(int64_t global, double ms) {
     ts::StepRecord s;
@@ -43,7 +37,7 @@ ts::RunInfo info() {
 } // namespace
 
 TEST(StepsCsvTail, ReadsWholeRowsAsTheFileGrows) {
-    const auto dir = freshDir("tail");
+    const auto dir = ts::test::freshDir("follow_tail");
     const auto file = dir / "steps.csv";
     ts::StepsCsvTail tail(file);
     EXPECT_TRUE(tail.readNew().empty()); // not written yet
@@ -75,14 +69,14 @@ TEST(StepsCsvTail, ReadsWholeRowsAsTheFileGrows) {
 }
 
 TEST(StepsCsvTail, AForeignFileIsNamed) {
-    const auto dir = freshDir("foreign");
+    const auto dir = ts::test::freshDir("follow_foreign");
     std::ofstream(dir / "steps.csv") << "time,value\n1,2\n";
     ts::StepsCsvTail tail(dir / "steps.csv");
     EXPECT_THROW(tail.readNew(), ts::RunFormatError);
 }
 
 TEST(RunFollower, ReportsEachStepEpochAndTheEndOnceAsTheJobWritesThem) {
-    const auto dir = freshDir("job");
+    const auto dir = ts::test::freshDir("follow_job");
     ts::RunFollower follower(dir);
     EXPECT_TRUE(follower.poll().empty()); // nothing written yet
 
