@@ -99,9 +99,11 @@ private:
         std::unordered_set<int32_t> device; // KinetoEvents positions already added
     };
 
-    const std::string& name(int32_t event) const { return trace_.names[trace_.events[event].name]; }
+    const std::string& name(int32_t event) const {
+        return trace_.names[trace_.events.core(size_t(event)).name];
+    }
     bool onDeviceLane(int32_t event) const {
-        const int32_t lane = trace_.events[event].lane;
+        const int32_t lane = trace_.events.core(size_t(event)).lane;
         return lane >= 0 && trace_.lanes[lane].device;
     }
     int64_t bytesOf(int32_t event) const {
@@ -199,7 +201,7 @@ void NodeBuilder::nestedNodes() {
         by_lane[nodes_[n].lane].push_back(n);
     for (const RuntimeCall& call : links_.runtimes) {
         if (call.event < 0 || call.device.empty()) continue;
-        auto lane = by_lane.find(trace_.events[call.event].lane);
+        auto lane = by_lane.find(trace_.events.core(size_t(call.event)).lane);
         if (lane == by_lane.end()) continue;
         for (size_t n : lane->second) {
             Pending& p = nodes_[n];

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "analysis/NameFlags.h"
 #include "trace/KinetoNames.h"
 
 namespace ts {
+
+static_assert(sizeof(OpNode) <= 88, "a node per host op: keep it small");
 
 namespace {
 
@@ -17,8 +20,7 @@ constexpr int64_t kMaxTime = std::numeric_limits<int64_t>::max();
 
 // The node kind of a host event, or false when the plugin leaves it out of
 // the tree (user annotations other than collectives).
-bool nodeKindOf(PluginType type, uint32_t name_index, const std::string& name,
-                const NameFlags& flags, OpNodeKind& kind) {
+bool nodeKindOf(PluginType type, uint32_t name_index, const NameFlags& flags, OpNodeKind& kind) {
     if (type == PluginType::ProfilerStep) {
         kind = OpNodeKind::Step;
         return true;
@@ -27,7 +29,7 @@ bool nodeKindOf(PluginType type, uint32_t name_index, const std::string& name,
         kind = OpNodeKind::DataLoader;
         return true;
     }
-    if (name.rfind("Optimizer.step", 0) == 0) {
+    if (flags.optimizerStep(name_index)) {
         kind = OpNodeKind::Optimizer;
         return true;
     }
@@ -36,15 +38,21 @@ bool nodeKindOf(PluginType type, uint32_t name_index, const std::string& name,
     return true;
 }
 
-bool isRealOperator(const OpNode& n, const std::string& name) {
+bool isRealOperator(const OpNode& n, uint32_t name_index, const NameFlags& flags) {
     return n.kind == OpNodeKind::Operator && n.type == PluginType::Operator &&
-           name != "DataParallel.forward" && name != "DistributedDataParallel.forward" &&
-           name.rfind("Optimizer.", 0) != 0;
+           !flags.notAnOperator(name_index);
 }
 
 struct RuntimeTimes {
     std::vector<int64_t> device, tc; // per runtime call
     int64_t stale_device = 0, stale_tc = 0;
+};
+
+// The nesting while the tree is built: children as linked lists, which
+// take appends in any order; flattened into DeviceOpTree::child_list at the
+// end.
+struct NodeLinks {
+    int32_t first_child = -1, last_child = -1, next_sibling = -1;
 };
 
 class TreeBuilder {
@@ -62,6 +70,8 @@ private:
     void removeDuplicates(int32_t node);
     void fill(int32_t node);
     void runtimeTimes();
+    void appendChild(int32_t parent, int32_t child);
+    void flattenChildren();
     const std::string& name(const OpNode& n) const { return tree_.nameOf(trace_, n); }
 
     const Trace& trace_;
@@ -70,6 +80,7 @@ private:
     const GpuAnalysisOptions& options_;
     const NameFlags flags_{trace_.names, options_.plugin_compatible};
     DeviceOpTree tree_;
+    std::vector<NodeLinks> nesting_; // per node, while building
     std::vector<int32_t> lane_order_;
     std::map<int32_t, std::vector<int32_t>> lane_nodes_; // lane -> host nodes, time order
     std::map<int32_t, std::vector<int32_t>> zero_ext_;   // lane -> runtime calls (External id 0)
@@ -77,12 +88,17 @@ private:
 };
 
 void TreeBuilder::collectHostNodes() {
+    // Reserved once (host events and a root per lane): growing a vector of
+    // millions of nodes by doubling copies them and touches twice the memory.
+    const auto host = std::count_if(events_.events.begin(), events_.events.end(),
+                                    [](const KinetoEvent& e) { return isHostType(e.type); });
+    tree_.nodes.reserve(size_t(host) + trace_.lanes.size());
+    nesting_.reserve(tree_.nodes.capacity());
     for (const KinetoEvent& e : events_.events) {
         if (!isHostType(e.type)) continue;
         const EventCore& core = trace_.events.core(size_t(e.event));
-        const std::string& n = trace_.names[core.name];
         OpNodeKind kind;
-        if (!nodeKindOf(e.type, core.name, n, flags_, kind)) continue;
+        if (!nodeKindOf(e.type, core.name, flags_, kind)) continue;
         OpNode node;
         node.event = e.event;
         node.lane = core.lane;
@@ -90,13 +106,12 @@ void TreeBuilder::collectHostNodes() {
         node.type = e.type;
         node.start = e.start;
         node.end = e.end;
-        node.external_id = e.external_id;
         node.tc_eligible_by_name = flags_.tensorCoreEligibleOp(core.name);
         node.tc_eligible = node.tc_eligible_by_name;
-        node.real_operator = isRealOperator(node, n);
+        node.real_operator = isRealOperator(node, core.name, flags_);
         if (!lane_nodes_.count(node.lane)) lane_order_.push_back(node.lane);
         lane_nodes_[node.lane].push_back(static_cast<int32_t>(tree_.nodes.size()));
-        tree_.nodes.push_back(std::move(node));
+        tree_.nodes.push_back(node);
     }
 }
 
@@ -114,13 +129,18 @@ void TreeBuilder::attachRuntimes() {
         }
         if (call.external_id > 0) by_external[call.external_id].push_back(static_cast<int32_t>(r));
     }
+    if (by_external.empty()) return;
     for (int32_t lane : lane_order_) {
         for (int32_t n : lane_nodes_[lane]) {
             OpNode& node = tree_.nodes[n];
-            if (node.external_id <= 0) continue;
-            auto it = by_external.find(node.external_id);
+            const std::optional<EventIds> ids = trace_.events.ids(size_t(node.event));
+            if (!ids || ids->external_id <= 0) continue;
+            auto it = by_external.find(ids->external_id);
             if (it == by_external.end()) continue;
-            node.runtimes = std::move(it->second);
+            node.runtimes_begin = static_cast<uint32_t>(tree_.runtime_list.size());
+            node.runtimes_count = static_cast<uint32_t>(it->second.size());
+            tree_.runtime_list.insert(tree_.runtime_list.end(), it->second.begin(),
+                                      it->second.end());
             by_external.erase(it);
         }
     }
@@ -128,23 +148,31 @@ void TreeBuilder::attachRuntimes() {
 
 void TreeBuilder::nest(int32_t lane, const std::vector<int32_t>& host, bool has_step) {
     std::vector<int32_t> ops = host;
-    std::stable_sort(ops.begin(), ops.end(), [&](int32_t a, int32_t b) {
+    auto before = [&](int32_t a, int32_t b) {
         const OpNode& x = tree_.nodes[a];
         const OpNode& y = tree_.nodes[b];
         if (x.start != y.start) return x.start < y.start;
         return x.end > y.end;
-    });
+    };
+    // Host events come in time order, so this is mostly sorted already; the
+    // check spares the sort's buffer.
+    if (!std::is_sorted(ops.begin(), ops.end(), before))
+        std::stable_sort(ops.begin(), ops.end(), before);
     OpNode root;
     root.kind = OpNodeKind::Root;
     root.type = PluginType::Python;
     root.lane = lane;
     root.start = kMinTime;
     root.end = kMaxTime;
-    root.runtimes = zero_ext_[lane];
-    if (has_step && !links_.stale.device.empty())
-        root.runtimes.push_back(DeviceOpTree::kStaleRuntime);
+    const std::vector<int32_t>& zero_ext = zero_ext_[lane];
+    std::vector<int32_t>& runtimes = tree_.runtime_list;
+    root.runtimes_begin = static_cast<uint32_t>(runtimes.size());
+    runtimes.insert(runtimes.end(), zero_ext.begin(), zero_ext.end());
+    if (has_step && !links_.stale.device.empty()) runtimes.push_back(DeviceOpTree::kStaleRuntime);
+    root.runtimes_count = static_cast<uint32_t>(runtimes.size() - root.runtimes_begin);
     const auto root_index = static_cast<int32_t>(tree_.nodes.size());
-    tree_.nodes.push_back(std::move(root));
+    tree_.nodes.push_back(root);
+    nesting_.resize(tree_.nodes.size());
     std::vector<int32_t> stack{root_index};
     for (int32_t n : ops) {
         const OpNode& node = tree_.nodes[n];
@@ -153,7 +181,7 @@ void TreeBuilder::nest(int32_t lane, const std::vector<int32_t>& host, bool has_
             if (node.start < top.end) {
                 // A partial overlap on one thread is dropped, as the plugin does.
                 if (node.end <= top.end) {
-                    top.children.push_back(n);
+                    appendChild(stack.back(), n);
                     stack.push_back(n);
                 }
                 break;
@@ -164,11 +192,34 @@ void TreeBuilder::nest(int32_t lane, const std::vector<int32_t>& host, bool has_
     removeDuplicates(root_index);
     fill(root_index);
     OpNode& r = tree_.nodes[root_index];
-    if (!r.children.empty()) {
-        r.start = tree_.nodes[r.children.front()].start;
-        r.end = tree_.nodes[r.children.back()].end;
+    const NodeLinks& l = nesting_[size_t(root_index)];
+    if (l.first_child >= 0) {
+        r.start = tree_.nodes[l.first_child].start;
+        r.end = tree_.nodes[l.last_child].end;
     }
     tree_.roots.push_back(root_index);
+}
+
+void TreeBuilder::appendChild(int32_t parent, int32_t child) {
+    NodeLinks& p = nesting_[size_t(parent)];
+    if (p.last_child >= 0)
+        nesting_[size_t(p.last_child)].next_sibling = child;
+    else
+        p.first_child = child;
+    p.last_child = child;
+}
+
+void TreeBuilder::flattenChildren() {
+    std::vector<int32_t>& list = tree_.child_list;
+    list.reserve(tree_.nodes.size());
+    for (size_t n = 0; n < tree_.nodes.size(); ++n) {
+        OpNode& node = tree_.nodes[n];
+        node.children_begin = static_cast<uint32_t>(list.size());
+        for (int32_t c = nesting_[n].first_child; c >= 0; c = nesting_[size_t(c)].next_sibling)
+            list.push_back(c);
+        node.children_count = static_cast<uint32_t>(list.size() - node.children_begin);
+    }
+    nesting_ = {};
 }
 
 // A single child with the parent's name (aten::mm inside aten::mm) is merged
@@ -177,18 +228,20 @@ void TreeBuilder::nest(int32_t lane, const std::vector<int32_t>& host, bool has_
 void TreeBuilder::removeDuplicates(int32_t index) {
     for (;;) {
         OpNode& node = tree_.nodes[index];
-        if (node.children.size() != 1) break;
-        const OpNode& child = tree_.nodes[node.children.front()];
+        NodeLinks& links = nesting_[size_t(index)];
+        if (links.first_child < 0 || links.first_child != links.last_child) break;
+        const int32_t only = links.first_child;
+        const OpNode& child = tree_.nodes[only];
         if (node.type != PluginType::Operator || child.type != PluginType::Operator ||
             node.kind == OpNodeKind::Root || name(node) != name(child))
             break;
-        std::vector<int32_t> children = child.children;
-        std::vector<int32_t> runtimes = child.runtimes;
-        node.children = std::move(children);
-        node.runtimes = std::move(runtimes);
+        links.first_child = nesting_[size_t(only)].first_child;
+        links.last_child = nesting_[size_t(only)].last_child;
+        node.runtimes_begin = child.runtimes_begin;
+        node.runtimes_count = child.runtimes_count;
     }
-    const std::vector<int32_t> children = tree_.nodes[index].children;
-    for (int32_t c : children)
+    for (int32_t c = nesting_[size_t(index)].first_child; c >= 0;
+         c = nesting_[size_t(c)].next_sibling)
         removeDuplicates(c);
 }
 
@@ -209,28 +262,29 @@ void TreeBuilder::runtimeTimes() {
 }
 
 void TreeBuilder::fill(int32_t index) {
-    const std::vector<int32_t> children = tree_.nodes[index].children;
-    for (int32_t c : children)
+    const int32_t first_child = nesting_[size_t(index)].first_child;
+    for (int32_t c = first_child; c >= 0; c = nesting_[size_t(c)].next_sibling)
         fill(c);
     OpNode& node = tree_.nodes[index];
     const bool op = node.type == PluginType::Operator;
     const bool root = node.kind == OpNodeKind::Root;
     node.self_host = root ? 0 : node.end - node.start;
-    for (int32_t c : node.children) {
+    for (int32_t c = first_child; c >= 0; c = nesting_[size_t(c)].next_sibling) {
         const OpNode& child = tree_.nodes[c];
         node.device_total += child.device_total;
         if (!root) node.self_host -= child.end - child.start;
         node.tc_total += child.tc_total;
         if (op && child.tc_eligible) node.tc_eligible = true;
     }
-    std::stable_sort(node.runtimes.begin(), node.runtimes.end(), [&](int32_t a, int32_t b) {
+    auto runtimes = tree_.runtime_list.begin() + node.runtimes_begin;
+    std::stable_sort(runtimes, runtimes + node.runtimes_count, [&](int32_t a, int32_t b) {
         if (a < 0 || b < 0) return b < 0 && a >= 0; // the stale stand-in last
         const RuntimeCall& x = links_.runtimes[a];
         const RuntimeCall& y = links_.runtimes[b];
         if (x.start != y.start) return x.start < y.start;
         return x.end > y.end;
     });
-    for (int32_t r : node.runtimes) {
+    for (int32_t r : tree_.runtimes(index)) {
         const bool stale = r == DeviceOpTree::kStaleRuntime;
         const int64_t device = stale ? times_.stale_device : times_.device[r];
         const int64_t tc = stale ? times_.stale_tc : times_.tc[r];
@@ -245,6 +299,7 @@ void TreeBuilder::fill(int32_t index) {
 
 DeviceOpTree TreeBuilder::build() {
     collectHostNodes();
+    nesting_.resize(tree_.nodes.size());
     attachRuntimes();
     runtimeTimes();
     for (int32_t lane : lane_order_) {
@@ -254,21 +309,21 @@ DeviceOpTree TreeBuilder::build() {
         });
         nest(lane, host, has_step);
     }
+    flattenChildren();
     return std::move(tree_);
 }
 
 void postOrder(const DeviceOpTree& tree, int32_t node, const std::function<void(int32_t)>& visit) {
-    for (int32_t c : tree.nodes[node].children)
+    for (int32_t c : tree.children(node))
         postOrder(tree, c, visit);
     visit(node);
 }
 
 void ownedWork(const DeviceOpTree& tree, const LaunchLinks& links, int32_t node,
                const std::function<void(int32_t, int32_t)>& visit) {
-    const OpNode& n = tree.nodes[node];
-    for (int32_t c : n.children)
+    for (int32_t c : tree.children(node))
         ownedWork(tree, links, c, visit);
-    for (int32_t r : n.runtimes) {
+    for (int32_t r : tree.runtimes(node)) {
         const RuntimeCall& call =
             r == DeviceOpTree::kStaleRuntime ? links.stale : links.runtimes[r];
         for (int32_t p : call.device)

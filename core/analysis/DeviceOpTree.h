@@ -4,6 +4,7 @@
 // External id and, through them, the device work they launched. Gives each
 // op its host self/total time, device self/total time (kernels, memcpy and
 // memset) and Tensor-Core eligibility.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -22,29 +23,59 @@ enum class OpNodeKind : uint8_t {
     Step,       // ProfilerStep#N
 };
 
+// Node indices (children) or runtime-call indices of one node: a view into
+// one of the tree's flat lists, valid as long as the tree.
+class NodeIndices {
+public:
+    NodeIndices(const int32_t* first, uint32_t count) : first_(first), count_(count) {}
+    const int32_t* begin() const { return first_; }
+    const int32_t* end() const { return first_ + count_; }
+    size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    int32_t operator[](size_t i) const { return first_[i]; }
+    int32_t front() const { return first_[0]; }
+    int32_t back() const { return first_[count_ - 1]; }
+
+private:
+    const int32_t* first_;
+    uint32_t count_;
+};
+
+// 88 bytes: a large trace has millions of host ops, so a node holds no
+// vectors of its own; its children and runtime calls are ranges of the
+// tree's flat lists.
 struct OpNode {
     int32_t event = -1; // Trace::events index; -1 for a root
     int32_t lane = -1;
     OpNodeKind kind = OpNodeKind::Operator;
     PluginType type = PluginType::Operator;
+    bool tc_eligible_by_name = false;
+    bool tc_eligible = false;   // by name, or (an op) through a child or an own TC kernel
+    bool real_operator = false; // counted in the operator and memory views
     int64_t start = 0, end = 0; // ns
-    int64_t external_id = -1;
-    std::vector<int32_t> children; // node indices, by (start, -end)
-    std::vector<int32_t> runtimes; // LaunchLinks::runtimes indices; kStaleRuntime: the stand-in
+    uint32_t children_begin = 0, children_count = 0; // in DeviceOpTree::child_list
+    uint32_t runtimes_begin = 0, runtimes_count = 0; // in DeviceOpTree::runtime_list
     // Times in ns, device times over kernels, memcpy and memset.
     int64_t self_host = 0;
     int64_t device_total = 0, device_self = 0;
     int64_t tc_total = 0, tc_self = 0; // device time of Tensor-Core kernels
-    bool tc_eligible_by_name = false;
-    bool tc_eligible = false;   // by name, or (an op) through a child or an own TC kernel
-    bool real_operator = false; // counted in the operator and memory views
 };
 
 struct DeviceOpTree {
     static constexpr int32_t kStaleRuntime = -2;
     std::vector<OpNode> nodes;
-    std::vector<int32_t> roots; // one per thread with host ops, in order of appearance
+    std::vector<int32_t> roots;        // one per thread with host ops, in order of appearance
+    std::vector<int32_t> child_list;   // each node's children, by (start, -end)
+    std::vector<int32_t> runtime_list; // LaunchLinks::runtimes indices; kStaleRuntime: the stand-in
 
+    NodeIndices children(int32_t node) const {
+        const OpNode& n = nodes[size_t(node)];
+        return {child_list.data() + n.children_begin, n.children_count};
+    }
+    NodeIndices runtimes(int32_t node) const {
+        const OpNode& n = nodes[size_t(node)];
+        return {runtime_list.data() + n.runtimes_begin, n.runtimes_count};
+    }
     const std::string& nameOf(const Trace& trace, const OpNode& node) const;
     // Post-order (children first), from each root; the roots themselves last.
     void visitPostOrder(const std::function<void(int32_t node)>& visit) const;

@@ -56,7 +56,7 @@ DiffNodeKind kindOfOwnEvent(const TraceEvent& e, const std::string& name) {
 // The root whose children hold the ProfilerStep nodes, else the first.
 int32_t mainRoot(const DeviceOpTree& tree) {
     for (int32_t root : tree.roots)
-        for (int32_t child : tree.nodes[root].children)
+        for (int32_t child : tree.children(root))
             if (tree.nodes[child].kind == OpNodeKind::Step) return root;
     return tree.roots.empty() ? -1 : tree.roots.front();
 }
@@ -76,7 +76,7 @@ int32_t copyKineto(const Trace& trace, const DeviceOpTree& tree, int32_t node, D
     d.real_operator = n.real_operator;
     const auto index = static_cast<int32_t>(out.nodes.size());
     out.nodes.push_back(std::move(d));
-    for (int32_t child : n.children) {
+    for (int32_t child : tree.children(node)) {
         const int32_t copied = copyKineto(trace, tree, child, out);
         out.nodes[index].children.push_back(copied);
     }
@@ -95,7 +95,7 @@ DiffHostTree diffTreeOfKineto(const Trace& trace, const GpuTraceAnalysis& analys
     const int32_t root = mainRoot(analysis.tree);
     std::vector<int32_t> root_children;
     if (root >= 0)
-        for (int32_t child : analysis.tree.nodes[root].children)
+        for (int32_t child : analysis.tree.children(root))
             root_children.push_back(copyKineto(trace, analysis.tree, child, out));
     bool any_step_node = false;
     for (const GpuStep& s : analysis.overview.steps) {

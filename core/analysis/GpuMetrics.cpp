@@ -65,7 +65,7 @@ GpuMetrics computeGpuMetrics(const Trace& trace, const KinetoEvents& events,
     int64_t all_ns = 0, tc_ns = 0;
     for (const KinetoEvent& e : events.events) {
         if (e.type != PluginType::Kernel) continue;
-        const bool tc = names.tensorCoreKernel(trace.events[e.event].name);
+        const bool tc = names.tensorCoreKernel(trace.events.core(size_t(e.event)).name);
         all_ns += e.end - e.start;
         if (tc) tc_ns += e.end - e.start;
         const std::optional<DeviceLaunch> launch = trace.launchOf(e.event);
@@ -97,7 +97,8 @@ GpuMetrics computeGpuMetrics(const Trace& trace, const KinetoEvents& events,
         if (!launch || !gpus.count(launch->device)) return;
         PerGpu& g = gpus[launch->device];
         g.op_kernel_ns += d.end - d.start;
-        if (names.tensorCoreKernel(trace.events[d.event].name)) g.op_tc_ns += d.end - d.start;
+        if (names.tensorCoreKernel(trace.events.core(size_t(d.event)).name))
+            g.op_tc_ns += d.end - d.start;
     });
     // The innermost eligible ops ("bottom" nodes) against all real ops.
     std::vector<char> eligible_below(tree.nodes.size(), 0);
@@ -105,7 +106,7 @@ GpuMetrics computeGpuMetrics(const Trace& trace, const KinetoEvents& events,
     tree.visitPostOrder([&](int32_t n) {
         const OpNode& node = tree.nodes[n];
         bool below = false;
-        for (int32_t c : node.children)
+        for (int32_t c : tree.children(n))
             below = below || eligible_below[c] || tree.nodes[c].tc_eligible;
         eligible_below[n] = below;
         if (node.tc_eligible && !below) bottom_ns += own_kernel_ns[n];

@@ -48,10 +48,10 @@ public:
 
 private:
     bool collective(const KinetoEvent& e) const {
-        return flags_.collective(trace_.events[e.event].name);
+        return flags_.collective(trace_.events.core(size_t(e.event)).name);
     }
     const std::string& name(const KinetoEvent& e) const {
-        return trace_.nameOf(trace_.events[e.event]);
+        return trace_.names[trace_.events.core(size_t(e.event)).name];
     }
     void roleRanges();
     void extendSteps();
@@ -63,7 +63,7 @@ private:
     const GpuAnalysisOptions& options_;
     const NameFlags flags_;
     GpuOverview out_;
-    std::array<RangeList, 8> raw_;
+    std::array<RangeMerger, 8> raw_; // per GpuRole
     std::vector<HostStep> steps_;
 };
 
@@ -79,7 +79,7 @@ void OverviewBuilder::roleRanges() {
     int64_t global_min = kNoTime, global_max = std::numeric_limits<int64_t>::min();
     bool profiler_range = false;
     auto add = [&](GpuRole role, const KinetoEvent& e) {
-        raw_[static_cast<size_t>(role)].emplace_back(e.start, e.end);
+        raw_[static_cast<size_t>(role)].add(e.start, e.end);
     };
     for (const KinetoEvent& e : events_.events) {
         const std::string& n = name(e);
@@ -91,7 +91,7 @@ void OverviewBuilder::roleRanges() {
             cpu_max = std::max(cpu_max, e.end);
         }
         if (isDeviceType(e.type)) {
-            const int32_t lane = trace_.events[e.event].lane;
+            const int32_t lane = trace_.events.core(size_t(e.event)).lane;
             const TraceLane& l = trace_.lanes[lane];
             out_.used_devices.insert(l.gpu >= 0 ? l.gpu : 0);
         }
@@ -99,9 +99,10 @@ void OverviewBuilder::roleRanges() {
         if (n == "DistributedDataParallel.forward") out_.use_ddp = true;
         switch (e.type) {
         case PluginType::Kernel: {
-            const bool comm = (e.external_id >= 0 && comm_ids.count(e.external_id)) ||
-                              (!options_.plugin_compatible &&
-                               flags_.communicationKernel(trace_.events[e.event].name));
+            const bool comm =
+                (e.external_id >= 0 && comm_ids.count(e.external_id)) ||
+                (!options_.plugin_compatible &&
+                 flags_.communicationKernel(trace_.events.core(size_t(e.event)).name));
             add(comm ? GpuRole::Communication : GpuRole::Kernel, e);
             break;
         }
@@ -120,7 +121,7 @@ void OverviewBuilder::roleRanges() {
             break;
         case PluginType::Operator:
         case PluginType::UserAnnotation:
-            if (flags_.dataLoader(trace_.events[e.event].name)) {
+            if (flags_.dataLoader(trace_.events.core(size_t(e.event)).name)) {
                 add(GpuRole::DataLoader, e);
                 break;
             }
@@ -152,14 +153,14 @@ void OverviewBuilder::roleRanges() {
         if (cpu_min == kNoTime) cpu_min = global_min, cpu_max = global_max;
         steps_.push_back(HostStep{"0", cpu_min, cpu_max});
     }
-    for (size_t r = 0; r < raw_.size(); ++r)
-        out_.roles[r] = mergeRanges(raw_[r]);
     // Zero-length events count here (a 0 us cudaLaunchKernel is a runtime).
-    out_.has_kernel = !raw_[static_cast<size_t>(GpuRole::Kernel)].empty();
-    out_.has_runtime = !raw_[static_cast<size_t>(GpuRole::Runtime)].empty();
-    out_.has_memcpy_or_memset = !raw_[static_cast<size_t>(GpuRole::Memcpy)].empty() ||
-                                !raw_[static_cast<size_t>(GpuRole::Memset)].empty();
-    out_.has_communication = !raw_[static_cast<size_t>(GpuRole::Communication)].empty();
+    out_.has_kernel = raw_[static_cast<size_t>(GpuRole::Kernel)].anyAdded();
+    out_.has_runtime = raw_[static_cast<size_t>(GpuRole::Runtime)].anyAdded();
+    out_.has_memcpy_or_memset = raw_[static_cast<size_t>(GpuRole::Memcpy)].anyAdded() ||
+                                raw_[static_cast<size_t>(GpuRole::Memset)].anyAdded();
+    out_.has_communication = raw_[static_cast<size_t>(GpuRole::Communication)].anyAdded();
+    for (size_t r = 0; r < raw_.size(); ++r)
+        out_.roles[r] = raw_[r].take();
 }
 
 // A step lasts until the device work launched from inside it ends.

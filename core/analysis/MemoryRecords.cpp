@@ -24,7 +24,7 @@ int32_t descend(const DeviceOpTree& tree, int32_t root, int64_t t, std::vector<u
     int32_t at = root;
     for (;;) {
         reached[at] = 1;
-        const std::vector<int32_t>& kids = tree.nodes[at].children;
+        const NodeIndices kids = tree.children(at);
         auto it = std::upper_bound(kids.begin(), kids.end(), t,
                                    [&](int64_t v, int32_t c) { return v < tree.nodes[c].start; });
         if (it == kids.begin() || t >= tree.nodes[*(it - 1)].end) return at;
@@ -35,7 +35,7 @@ int32_t descend(const DeviceOpTree& tree, int32_t root, int64_t t, std::vector<u
 std::vector<int32_t> parentsOf(const DeviceOpTree& tree) {
     std::vector<int32_t> parent(tree.nodes.size(), -1);
     for (size_t n = 0; n < tree.nodes.size(); ++n)
-        for (int32_t c : tree.nodes[n].children)
+        for (int32_t c : tree.children(static_cast<int32_t>(n)))
             parent[c] = static_cast<int32_t>(n);
     return parent;
 }
@@ -56,30 +56,46 @@ void attribute(const DeviceOpTree& tree, const std::vector<int32_t>& lanes, Memo
 
 MemoryRecords kinetoRecords(const Trace& trace, std::vector<int32_t>& lanes) {
     MemoryRecords all;
-    std::vector<const DeviceMemoryEvent*> kept;
-    std::vector<std::string> names;
-    for (const DeviceMemoryEvent& m : trace.kineto.memory) {
-        std::string name = deviceName(m.device_type, m.device_id);
-        if (name.empty()) continue;
-        kept.push_back(&m);
-        names.push_back(std::move(name));
+    const std::vector<DeviceMemoryEvent>& memory = trace.kineto.memory;
+    // The device names, once per (type, id): a trace has millions of records
+    // on a few devices.
+    std::map<std::pair<int32_t, int32_t>, std::string> name_of;
+    for (const DeviceMemoryEvent& m : memory) {
+        auto [it, added] = name_of.try_emplace({m.device_type, m.device_id});
+        if (added) it->second = deviceName(m.device_type, m.device_id);
     }
-    // Records in time order, as the plugin sorts them (Kineto writes some late).
-    std::vector<size_t> order(kept.size());
-    for (size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return kept[a]->t_ns < kept[b]->t_ns; });
-    all.devices = names;
+    for (const auto& [device, name] : name_of)
+        if (!name.empty()) all.devices.push_back(name);
     std::sort(all.devices.begin(), all.devices.end());
     all.devices.erase(std::unique(all.devices.begin(), all.devices.end()), all.devices.end());
-    for (size_t i : order) {
-        const DeviceMemoryEvent& m = *kept[i];
+    std::map<std::pair<int32_t, int32_t>, int32_t> device_of; // -1: not a device
+    for (const auto& [device, name] : name_of)
+        device_of[device] = name.empty()
+                                ? -1
+                                : static_cast<int32_t>(std::lower_bound(all.devices.begin(),
+                                                                        all.devices.end(), name) -
+                                                       all.devices.begin());
+    std::vector<int32_t> device(memory.size());
+    std::vector<uint32_t> order; // the records on a device, in time order
+    order.reserve(memory.size());
+    auto last = device_of.end();
+    for (size_t i = 0; i < memory.size(); ++i) {
+        const std::pair<int32_t, int32_t> key{memory[i].device_type, memory[i].device_id};
+        if (last == device_of.end() || last->first != key) last = device_of.find(key);
+        device[i] = last->second;
+        if (device[i] >= 0) order.push_back(static_cast<uint32_t>(i));
+    }
+    // As the plugin sorts them (Kineto writes some late).
+    auto earlier = [&](uint32_t a, uint32_t b) { return memory[a].t_ns < memory[b].t_ns; };
+    if (!std::is_sorted(order.begin(), order.end(), earlier))
+        std::stable_sort(order.begin(), order.end(), earlier);
+    all.records.reserve(order.size());
+    lanes.reserve(order.size());
+    for (uint32_t i : order) {
+        const DeviceMemoryEvent& m = memory[i];
         MemoryRecord r;
         r.t_ns = m.t_ns;
-        r.device = static_cast<int32_t>(
-            std::lower_bound(all.devices.begin(), all.devices.end(), names[i]) -
-            all.devices.begin());
+        r.device = device[i];
         r.addr = m.addr;
         r.bytes = m.bytes;
         r.allocated = m.total_allocated;
@@ -99,6 +115,8 @@ MemoryRecords ownRecords(const Trace& trace, const DeviceOpTree& tree,
     all.own_samples = true;
     all.devices = {"CPU"};
     const int32_t only_lane = tree.roots.size() == 1 ? tree.nodes[tree.roots[0]].lane : -1;
+    all.records.reserve(trace.memory.size());
+    lanes.reserve(trace.memory.size());
     for (const MemorySample& s : trace.memory) {
         MemoryRecord r;
         r.t_ns = s.t_ns;
@@ -107,7 +125,7 @@ MemoryRecords ownRecords(const Trace& trace, const DeviceOpTree& tree,
         r.allocated = s.live_bytes;
         r.event = s.event;
         all.records.push_back(r);
-        lanes.push_back(s.event >= 0 ? trace.events[s.event].lane : only_lane);
+        lanes.push_back(s.event >= 0 ? trace.events.core(size_t(s.event)).lane : only_lane);
     }
     return all;
 }

@@ -38,7 +38,7 @@ public:
 
     std::map<std::string, ByName> run() {
         for (int32_t root : tree_.roots)
-            for (int32_t c : tree_.nodes[root].children)
+            for (int32_t c : tree_.children(root))
                 visit(c);
         return std::move(by_name_);
     }
@@ -54,7 +54,7 @@ private:
         if (name) by_name_[*name].calls++;
         if (!all_.reached[n]) return {};
         Metrics total = self_[n]; // zero unless a real operator
-        for (int32_t c : node.children)
+        for (int32_t c : tree_.children(n))
             total.add(visit(c));
         if (name) {
             ByName& row = by_name_[*name];

@@ -15,6 +15,10 @@ NameFlags::NameFlags(const std::vector<std::string>& names, bool plugin_compatib
         if (isDataLoaderName(n)) f |= kDataLoader;
         if (isTensorCoreKernel(n)) f |= kTensorCoreKernel;
         if (isTensorCoreEligibleOp(n)) f |= kEligibleOp;
+        if (n.rfind("Optimizer.step", 0) == 0) f |= kOptimizerStep;
+        if (n == "DataParallel.forward" || n == "DistributedDataParallel.forward" ||
+            n.rfind("Optimizer.", 0) == 0)
+            f |= kNotAnOperator;
         flags_.push_back(f);
     }
 }

@@ -19,6 +19,9 @@ public:
     bool dataLoader(uint32_t name) const { return has(name, kDataLoader); }
     bool tensorCoreKernel(uint32_t name) const { return has(name, kTensorCoreKernel); }
     bool tensorCoreEligibleOp(uint32_t name) const { return has(name, kEligibleOp); }
+    bool optimizerStep(uint32_t name) const { return has(name, kOptimizerStep); }
+    // Wrappers the operator views leave out (DataParallel.forward, Optimizer.*).
+    bool notAnOperator(uint32_t name) const { return has(name, kNotAnOperator); }
 
 private:
     enum : uint8_t {
@@ -27,6 +30,8 @@ private:
         kDataLoader = 4,
         kTensorCoreKernel = 8,
         kEligibleOp = 16,
+        kOptimizerStep = 32,
+        kNotAnOperator = 64,
     };
     bool has(uint32_t name, uint8_t flag) const {
         return name < flags_.size() && (flags_[name] & flag) != 0;

@@ -51,6 +51,23 @@ RangeList subtractRanges(const RangeList& a, const RangeList& b) {
     return out;
 }
 
+void RangeMerger::add(int64_t start, int64_t end) {
+    if (added_ && start < last_start_) in_order_ = false;
+    added_ = true;
+    last_start_ = start;
+    if (end <= start) return;
+    if (in_order_ && !ranges_.empty() && start <= ranges_.back().second)
+        ranges_.back().second = std::max(ranges_.back().second, end);
+    else
+        ranges_.emplace_back(start, end);
+}
+
+RangeList RangeMerger::take() {
+    RangeList out = in_order_ ? std::move(ranges_) : mergeRanges(std::move(ranges_));
+    *this = RangeMerger();
+    return out;
+}
+
 int64_t totalLength(const RangeList& merged) {
     int64_t sum = 0;
     for (const TimeRange& r : merged)

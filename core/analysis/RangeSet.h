@@ -17,6 +17,21 @@ RangeList mergeRanges(RangeList ranges);
 RangeList intersectRanges(const RangeList& a, const RangeList& b);
 RangeList subtractRanges(const RangeList& a, const RangeList& b);
 int64_t totalLength(const RangeList& merged);
+
+// mergeRanges() of ranges given one by one, without keeping them: ranges
+// given in order of start are joined as they come (a million CPU ops become a
+// few thousand busy ranges); any out of order are merged at the end.
+class RangeMerger {
+public:
+    void add(int64_t start, int64_t end);
+    bool anyAdded() const { return added_; } // empty ranges too
+    RangeList take();
+
+private:
+    RangeList ranges_;
+    int64_t last_start_ = 0;
+    bool added_ = false, in_order_ = true;
+};
 // Length of `merged` inside [start, end).
 int64_t lengthWithin(const RangeList& merged, int64_t start, int64_t end);
 

@@ -45,7 +45,7 @@ int32_t internRecord(std::vector<Record>& table, std::unordered_map<std::string,
         for (size_t id = 0; id < table.size(); ++id)
             index.emplace(key(table[id]), static_cast<int32_t>(id));
     }
-    auto [it, added] = index.emplace(key(record), static_cast<int32_t>(table.size()));
+    auto [it, added] = index.try_emplace(key(record), static_cast<int32_t>(table.size()));
     if (added) table.push_back(record);
     return it->second;
 }
@@ -327,6 +327,11 @@ std::optional<DeviceLaunch> EventStore::launch(size_t i) const {
 int32_t EventStore::callStack(size_t i) const {
     const EventRareFields* rare = rareRow(i);
     return rare ? rare->call_stack : -1;
+}
+
+int32_t EventStore::shapes(size_t i) const {
+    const EventOpFields* op = opRow(i);
+    return op && op->signature >= 0 ? signatures_[size_t(op->signature)].shapes : -1;
 }
 
 int32_t EventStore::internLaunch(const DeviceLaunch& d) {

@@ -65,7 +65,10 @@ uint32_t Trace::internName(const std::string& name) {
         for (uint32_t i = 0; i < names.size(); ++i)
             name_index_.emplace(names[i], i);
     }
-    auto [it, added] = name_index_.emplace(name, static_cast<uint32_t>(names.size()));
+    // try_emplace: emplace would build a node (and copy the name) for every
+    // call, only to free it again when the name is known, which it nearly
+    // always is.
+    auto [it, added] = name_index_.try_emplace(name, static_cast<uint32_t>(names.size()));
     if (added) names.push_back(name);
     return it->second;
 }
@@ -76,7 +79,7 @@ int32_t Trace::internString(const std::string& text) {
         for (size_t i = 0; i < strings.size(); ++i)
             string_index_.emplace(strings[i], static_cast<int32_t>(i));
     }
-    auto [it, added] = string_index_.emplace(text, static_cast<int32_t>(strings.size()));
+    auto [it, added] = string_index_.try_emplace(text, static_cast<int32_t>(strings.size()));
     if (added) strings.push_back(text);
     return it->second;
 }

@@ -193,25 +193,25 @@ void writeBody(const Trace& t, BodyWriter& w) {
     w.pods(k.python_frames);
 }
 
-// Writes the header (with the body's length and checksum) and the body
-// through `sink`: the body is produced twice, once to measure it, so that
-// neither pass holds a copy of it.
+// Writes a blank header and the body through `sink`, in one pass over the
+// trace (hashing and writing each section once, holding no copy of it);
+// returns the header to put in front, with the body's length and checksum.
+// The caller overwrites the blank: a file without it reads as "not a trace
+// index", never as a valid one.
 bool writeIndex(const Trace& trace, const TraceKey& key,
-                const std::function<bool(const void*, size_t)>& sink) {
-    BodyWriter measure([](const void*, size_t) { return true; });
-    writeBody(trace, measure);
-    Header header{};
+                const std::function<bool(const void*, size_t)>& sink, Header& header) {
+    header = Header{};
+    if (!sink(&header, sizeof header)) return false;
+    BodyWriter out(sink);
+    writeBody(trace, out);
     std::memcpy(header.magic, kMagic, sizeof kMagic);
     header.format_version = kFormatVersion;
     header.header_size = sizeof(Header);
     header.layout_hash = layoutHash();
     header.key = key;
-    header.body_length = measure.length();
-    header.body_checksum = measure.checksum();
+    header.body_length = out.length();
+    header.body_checksum = out.checksum();
     header.header_checksum = headerChecksum(header);
-    if (!sink(&header, sizeof header)) return false;
-    BodyWriter out(sink);
-    writeBody(trace, out);
     return out.ok();
 }
 
@@ -377,17 +377,31 @@ std::optional<Trace> readIndex(const std::function<bool(void*, size_t)>& source,
 
 std::string writeTraceIndex(const Trace& trace, const TraceKey& key) {
     std::string out;
-    writeIndex(trace, key, [&](const void* data, size_t size) {
-        out.append(static_cast<const char*>(data), size);
-        return true;
-    });
+    Header header{};
+    writeIndex(
+        trace, key,
+        [&](const void* data, size_t size) {
+            out.append(static_cast<const char*>(data), size);
+            return true;
+        },
+        header);
+    std::memcpy(out.data(), &header, sizeof header);
     return out;
 }
 
 bool writeTraceIndex(const Trace& trace, const TraceKey& key, std::FILE* file) {
-    return writeIndex(trace, key, [&](const void* data, size_t size) {
-        return std::fwrite(data, 1, size, file) == size;
-    });
+    const long start = std::ftell(file);
+    Header header{};
+    return start >= 0 &&
+           writeIndex(
+               trace, key,
+               [&](const void* data, size_t size) {
+                   return std::fwrite(data, 1, size, file) == size;
+               },
+               header) &&
+           std::fseek(file, start, SEEK_SET) == 0 &&
+           std::fwrite(&header, 1, sizeof header, file) == sizeof header &&
+           std::fseek(file, 0, SEEK_END) == 0;
 }
 
 std::optional<Trace> readTraceIndex(std::string_view bytes, const TraceKey& expected,

@@ -1,5 +1,8 @@
 // Range operations, as the TensorBoard plugin's test_ranges.py checks them
 // (its values times 10: the ranges are integers here).
+#include <algorithm>
+#include <random>
+
 #include <gtest/gtest.h>
 
 #include "analysis/RangeSet.h"
@@ -28,6 +31,26 @@ TEST(RangeSet, Intersect) {
 TEST(RangeSet, Lengths) {
     EXPECT_EQ(totalLength(kA), 33);
     EXPECT_EQ(lengthWithin(kA, 20, 60), 2 + 11 + 5);
+}
+
+// The merger must give mergeRanges' result whether the ranges come sorted
+// by start (the overview's case: it joins them as they come) or not.
+TEST(RangeSet, MergerGivesMergeRangesResultInAnyOrder) {
+    std::mt19937 random(7);
+    for (int round = 0; round < 200; ++round) {
+        RangeList ranges(random() % 40);
+        for (TimeRange& r : ranges) {
+            r.first = random() % 200;
+            r.second = r.first + int64_t(random() % 30) - 3; // some empty or inverted
+        }
+        if (round % 2 == 0) std::sort(ranges.begin(), ranges.end());
+        RangeMerger merger;
+        for (const TimeRange& r : ranges)
+            merger.add(r.first, r.second);
+        EXPECT_EQ(merger.anyAdded(), !ranges.empty());
+        EXPECT_EQ(merger.take(), mergeRanges(ranges)) << "round " << round;
+        EXPECT_FALSE(merger.anyAdded()); // take() leaves it empty
+    }
 }
 
 } // namespace
