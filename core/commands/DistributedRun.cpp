@@ -112,9 +112,12 @@ int runAsRank(const RunOptions& options, const DistributedLaunch& launch, std::o
         const RunSummary summary = trainer.run();
         if (rank == 0) {
             if (options.json) {
-                nlohmann::json j = toJson(summary);
+                // The job's summary as its run.json holds it: the whole job
+                // when it was resumed in place.
+                const RunSummary job = job_recorder->recordedSummary().value_or(summary);
+                nlohmann::json j = toJson(job);
                 j["run_dir"] = dir.string();
-                j["distributed"] = toJson(summary.distributed);
+                j["distributed"] = toJson(job.distributed);
                 out << j.dump(2) << "\n";
             } else {
                 out << "run saved to " << dir.string() << "\n";

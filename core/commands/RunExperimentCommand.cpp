@@ -40,7 +40,9 @@ int runExperimentCommand(const RunOptions& options, std::ostream& out, std::ostr
             Trainer trainer(config, observers);
             trainer.setCheckpointDir(dir.string());
             CancelRegistration cancel([&trainer] { trainer.requestCancel(); });
-            return trainer.run();
+            const RunSummary own = trainer.run();
+            // A run resumed in place reports the whole run, as run.json does.
+            return recorder.recordedSummary().value_or(own);
         };
         RunSummary summary;
         try {

@@ -179,8 +179,15 @@ void RunRecorder::onMessage(LogLevel level, const std::string& text) {
 void RunRecorder::onRunFinished(const RunSummary& summary) {
     std::lock_guard<std::mutex> lock(mutex_);
     summary_ = continuation_ ? continuation_->summary(summary) : summary;
+    finished_ = true;
     steps_.flush();
     writeRunJson();
+}
+
+std::optional<RunSummary> RunRecorder::recordedSummary() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!finished_) return std::nullopt;
+    return summary_;
 }
 
 void RunRecorder::writeRunJson() {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,10 @@ public:
     explicit RunRecorder(std::filesystem::path dir);
     ~RunRecorder() override;
     const std::filesystem::path& dir() const { return dir_; }
+    // What run.json's summary says once the run finished: the whole run's
+    // when this continues a run recorded in dir() (a resume in place), not
+    // only the last process's; nullopt before the end.
+    std::optional<RunSummary> recordedSummary();
 
     void onRunStarted(const RunInfo& info) override;
     void onStep(const StepRecord& step) override;
@@ -105,6 +110,7 @@ private:
     RunInfo info_;
     std::vector<EpochRecord> epochs_;
     RunSummary summary_;
+    bool finished_ = false;
     nlohmann::json profile_;
     std::vector<std::string> messages_;
     std::ofstream steps_;

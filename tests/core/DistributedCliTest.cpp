@@ -204,9 +204,15 @@ TEST(DistributedCli, ATwoRankRunResumedFromItsEpochCheckpointEqualsTheUninterrup
     // records keep the first epoch and hold the second once, and the weights
     // end as before.
     const auto in_place = runCli("run " + two_epochs + " --set resume=" + checkpoint.string() +
-                                 " --nproc-per-node 2 --out " + full.string());
+                                 " --nproc-per-node 2 --json --out " + full.string());
     ASSERT_EQ(in_place.code, 0) << in_place.output;
     const auto job = readJson(full / "run.json");
+    // --json reports the whole job, as its run.json does.
+    const size_t open = in_place.output.find('{'), close = in_place.output.rfind('}');
+    ASSERT_TRUE(open != std::string::npos && close != std::string::npos) << in_place.output;
+    const auto printed = nlohmann::json::parse(in_place.output.substr(open, close - open + 1));
+    EXPECT_EQ(printed["steps_completed"], job["summary"]["steps_completed"]);
+    EXPECT_EQ(printed["epochs_completed"], 2);
     expectRanksInSync(job, 2);
     EXPECT_EQ(job["start_epoch"], 0);
     EXPECT_EQ(job["summary"]["epochs_completed"], 2);

@@ -95,13 +95,20 @@ TEST(KilledRun, LeavesValidRecordsAndNoTemporariesAtAnyMomentAndResumesInPlace) 
         if (finished || !fs::exists(dir / "epoch_1.pt") || resumed == 3) continue;
         // Resumed from its directory (no --out: the run continues there), it
         // ends with the records of an uninterrupted run.
-        const auto r = ts::test::runCli(kRun + " --set resume=" + dir.string());
+        const auto r = ts::test::runCli(kRun + " --json --set resume=" + dir.string());
         ASSERT_EQ(r.code, 0) << r.output;
-        EXPECT_NE(r.output.find("run saved to " + dir.string()), std::string::npos) << r.output;
         const auto done = ts::loadRun(dir, false);
         EXPECT_EQ(done.summary.status, ts::RunStatus::Completed);
         EXPECT_EQ(done.summary.epochs_completed, 6);
         EXPECT_EQ(done.summary.steps_completed, int64_t(uninterrupted.steps));
+        // --json reports the whole run, as run.json does, not only the steps
+        // of the process that resumed it.
+        const size_t open = r.output.find('{'), close = r.output.rfind('}');
+        ASSERT_TRUE(open != std::string::npos && close != std::string::npos) << r.output;
+        const auto printed = nlohmann::json::parse(r.output.substr(open, close - open + 1));
+        EXPECT_EQ(printed.value("run_dir", ""), dir.string());
+        EXPECT_EQ(printed.value("steps_completed", int64_t(-1)), int64_t(uninterrupted.steps));
+        EXPECT_EQ(printed.value("epochs_completed", -1), 6);
         const Shape shape = shapeOf(dir);
         EXPECT_EQ(shape.members, uninterrupted.members);
         EXPECT_EQ(shape.summary, uninterrupted.summary);
