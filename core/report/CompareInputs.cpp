@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/NcuCsv.h"
+#include "report/JsonNumbers.h"
 
 namespace ts {
 namespace {
@@ -24,13 +25,13 @@ OpStat rowFromJson(const nlohmann::json& j) {
     r.name = j.value("name", "");
     r.shapes = j.value("input_shapes", "");
     r.backward = j.value("backward", false);
-    r.calls = j.value("calls", int64_t(0));
-    r.self_cpu_ns = j.value("self_cpu_ns", int64_t(0));
-    r.cpu_total_ns = j.value("cpu_total_ns", int64_t(0));
-    r.self_device_ns = j.value("self_device_ns", int64_t(0));
-    r.device_total_ns = j.value("device_total_ns", int64_t(0));
-    r.cpu_mem_bytes = j.value("cpu_mem_bytes", int64_t(0));
-    r.self_cpu_mem_bytes = j.value("self_cpu_mem_bytes", int64_t(0));
+    r.calls = intValue(j, "calls", int64_t(0));
+    r.self_cpu_ns = intValue(j, "self_cpu_ns", int64_t(0));
+    r.cpu_total_ns = intValue(j, "cpu_total_ns", int64_t(0));
+    r.self_device_ns = intValue(j, "self_device_ns", int64_t(0));
+    r.device_total_ns = intValue(j, "device_total_ns", int64_t(0));
+    r.cpu_mem_bytes = intValue(j, "cpu_mem_bytes", int64_t(0));
+    r.self_cpu_mem_bytes = intValue(j, "self_cpu_mem_bytes", int64_t(0));
     r.flops = j.value("flops", 0.0);
     r.bytes = j.value("bytes", 0.0);
     return r;

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "config/ConfigJson.h"
+#include "report/JsonNumbers.h"
 #include "report/RunDirectory.h"
 
 namespace ts {
@@ -56,7 +57,7 @@ json toJson(const EpochRecord& e) {
 EpochRecord epochFromJson(const json& j) {
     EpochRecord e;
     e.epoch = j.at("epoch").get<int>();
-    e.steps = j.value("steps", int64_t(0));
+    e.steps = intValue(j, "steps", int64_t(0));
     e.epoch_time_s = j.value("epoch_time_s", 0.0);
     e.val_time_s = j.value("val_time_s", 0.0);
     e.images_per_sec = j.value("images_per_sec", 0.0);
@@ -107,11 +108,11 @@ json toJson(const DistributedSummary& d) {
 
 DistributedSummary distributedFromJson(const json& j) {
     DistributedSummary d;
-    d.world_size = j.value("world_size", 1);
+    d.world_size = intValue(j, "world_size", 1);
     d.backend = j.value("backend", "");
     for (const auto& r : j.value("ranks", json::array())) {
         RankSummary rank;
-        rank.rank = r.value("rank", 0);
+        rank.rank = intValue(r, "rank", 0);
         rank.host = r.value("host", "");
         rank.median_step_ms = r.value("median_step_ms", 0.0);
         rank.median_images_per_sec = r.value("median_images_per_sec", 0.0);
@@ -128,9 +129,9 @@ RunSummary summaryFromJson(const json& j) {
     RunSummary s;
     s.status = runStatusFromString(j.value("status", "running"));
     s.error = j.value("error", "");
-    s.steps_completed = j.value("steps_completed", int64_t(0));
-    s.skipped_steps = j.value("skipped_steps", int64_t(0));
-    s.epochs_completed = j.value("epochs_completed", 0);
+    s.steps_completed = intValue(j, "steps_completed", int64_t(0));
+    s.skipped_steps = intValue(j, "skipped_steps", int64_t(0));
+    s.epochs_completed = intValue(j, "epochs_completed", 0);
     s.total_time_s = j.value("total_time_s", 0.0);
     s.median_images_per_sec = j.value("median_images_per_sec", 0.0);
     s.median_step_ms = j.value("median_step_ms", 0.0);
@@ -141,9 +142,9 @@ RunSummary summaryFromJson(const json& j) {
     s.final_val_loss = readNumber(j, "final_val_loss");
     s.final_val_accuracy = readNumber(j, "final_val_accuracy");
     s.best_val_accuracy = readNumber(j, "best_val_accuracy");
-    s.peak_tensor_bytes = j.value("peak_tensor_bytes", int64_t(0));
-    s.peak_rss_bytes = j.value("peak_rss_bytes", int64_t(0));
-    s.peak_device_bytes = j.value("peak_device_bytes", int64_t(0));
+    s.peak_tensor_bytes = intValue(j, "peak_tensor_bytes", int64_t(0));
+    s.peak_rss_bytes = intValue(j, "peak_rss_bytes", int64_t(0));
+    s.peak_device_bytes = intValue(j, "peak_device_bytes", int64_t(0));
     s.median_page_faults = readNumber(j, "median_page_faults");
     return s;
 }
@@ -189,29 +190,29 @@ EnvironmentInfo environmentFromJson(const json& j) {
     env.os = j.value("os", "");
     env.compiler = j.value("compiler", "");
     env.cpu_model = j.value("cpu_model", "");
-    env.logical_cores = j.value("logical_cores", 0);
-    env.usable_cores = j.value("usable_cores", 0);
+    env.logical_cores = intValue(j, "logical_cores", 0);
+    env.usable_cores = intValue(j, "usable_cores", 0);
     env.cpu_features = j.value("cpu_features", std::vector<std::string>{});
     env.blas = j.value("blas", "");
     env.blas_library = j.value("blas_library", "");
     env.reference_blas = j.value("reference_blas", false);
     env.onednn = j.value("onednn", false);
     env.onednn_version = j.value("onednn_version", "");
-    env.intra_op_threads = j.value("intra_op_threads", 0);
-    env.inter_op_threads = j.value("inter_op_threads", 0);
+    env.intra_op_threads = intValue(j, "intra_op_threads", 0);
+    env.inter_op_threads = intValue(j, "inter_op_threads", 0);
     env.threads_choice = j.value("threads_choice", "");
     env.cuda_available = j.value("cuda_available", false);
     env.cuda_version = j.value("cuda_version", "");
     env.cudnn_version = j.value("cudnn_version", "");
     for (const auto& d : j.value("cuda_devices", json::array())) {
         CudaDeviceInfo device;
-        device.index = d.value("index", 0);
+        device.index = intValue(d, "index", 0);
         device.name = d.value("name", "");
-        device.total_memory = d.value("total_memory", int64_t(0));
+        device.total_memory = intValue(d, "total_memory", int64_t(0));
         env.cuda_devices.push_back(device);
     }
-    env.host_memory_total = j.value("host_memory_total", int64_t(0));
-    env.host_memory_available = j.value("host_memory_available", int64_t(0));
+    env.host_memory_total = intValue(j, "host_memory_total", int64_t(0));
+    env.host_memory_available = intValue(j, "host_memory_available", int64_t(0));
     return env;
 }
 

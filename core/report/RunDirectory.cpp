@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "config/ConfigJson.h"
+#include "report/JsonNumbers.h"
 #include "report/RunContinuation.h"
 #include "report/RunProfileWriter.h"
 #include "report/StepsCsv.h"
@@ -231,13 +232,13 @@ RunRecord loadRun(const fs::path& dir, bool with_steps) {
             throw RunFormatError(path.string() + ": not a Trainscope run (format field missing)");
         r.info.config = configFromJson(j.at("config"), path.string());
         r.info.env = environmentFromJson(j.value("environment", json::object()));
-        r.info.train_samples = j.value("train_samples", int64_t(0));
-        r.info.val_samples = j.value("val_samples", int64_t(0));
-        r.info.steps_per_epoch = j.value("steps_per_epoch", int64_t(0));
-        r.info.parameters = j.value("parameters", int64_t(0));
+        r.info.train_samples = intValue(j, "train_samples", int64_t(0));
+        r.info.val_samples = intValue(j, "val_samples", int64_t(0));
+        r.info.steps_per_epoch = intValue(j, "steps_per_epoch", int64_t(0));
+        r.info.parameters = intValue(j, "parameters", int64_t(0));
         r.info.forward_macs = j.value("forward_macs", 0.0);
-        r.info.start_epoch = j.value("start_epoch", 0);
-        r.info.start_global_step = j.value("start_global_step", int64_t(0));
+        r.info.start_epoch = intValue(j, "start_epoch", 0);
+        r.info.start_global_step = intValue(j, "start_global_step", int64_t(0));
         for (const auto& e : j.value("epochs", json::array()))
             r.epochs.push_back(epochFromJson(e));
         r.summary = summaryFromJson(j.value("summary", json::object()));

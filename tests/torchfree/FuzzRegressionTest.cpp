@@ -4,10 +4,12 @@
 // are also in tests/data/fuzz_regressions/ and in the targets' seed corpora.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 
+#include "EngineTestSupport.h"
 #include "config/ConfigError.h"
 #include "config/ConfigJson.h"
 #include "report/RunDirectory.h"
@@ -103,6 +105,25 @@ TEST(FuzzRegression, FastReaderRefusesAStringFollowedByAColon) {
             fast.workers = 1;
             EXPECT_EQ(traceError(text, fast), expected) << text << ", block " << block;
         }
+    }
+}
+
+// fuzz_run_dir (clean-clone CI of 0c2f249): run.json's environment holding
+// "logical_cores": 8.9e95. nlohmann's get<int>() of a double out of range is
+// undefined behaviour (UBSan stopped there); every integer field of run.json
+// is now read through intValue(), which refuses it naming the key.
+TEST(FuzzRegression, RunJsonIntegerOutOfRangeIsARunFormatError) {
+    const auto dir = test::freshDir("fuzz_run_dir_int");
+    std::filesystem::copy_file(std::string(TRAINSCOPE_TEST_DATA_DIR) +
+                                   "/fuzz_regressions/run_dir-int-out-of-range.json",
+                               dir / run_files::kRunJson);
+    try {
+        loadRun(dir, false);
+        FAIL() << "accepted";
+    } catch (const RunFormatError& e) {
+        EXPECT_NE(std::string(e.what()).find("'logical_cores' is 8.8"), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("run.json"), std::string::npos) << e.what();
     }
 }
 
