@@ -13,6 +13,7 @@
 #include "analysis/NcuCsv.h"
 #include "experiments/LadderReport.h"
 #include "experiments/SweepReport.h"
+#include "report/JsonNumbers.h"
 
 namespace ts {
 namespace {
@@ -364,9 +365,9 @@ PruneStudyResult readPruneReport(const fs::path& dir) {
         r.after.accuracy = j.value("accuracy_after", 0.0);
         r.before.loss = j.value("loss_before", 0.0);
         r.after.loss = j.value("loss_after", 0.0);
-        r.before.samples = r.after.samples = j.value("eval_samples", int64_t(0));
-        r.latency_batch = j.value("latency_batch", 0);
-        r.latency_runs = j.value("latency_runs", 0);
+        r.before.samples = r.after.samples = intValue(j, "eval_samples", int64_t(0));
+        r.latency_batch = intValue(j, "latency_batch", 0);
+        r.latency_runs = intValue(j, "latency_runs", 0);
         r.latency_before_ms = j.value("latency_before_ms", 0.0);
         r.latency_after_ms = j.value("latency_after_ms", 0.0);
         r.latency_before_spread_ms = j.value("latency_before_spread_ms", 0.0);
@@ -378,6 +379,8 @@ PruneStudyResult readPruneReport(const fs::path& dir) {
         r.prune.norm = j.value("norm", r.prune.norm);
         r.prune.include_linear = j.value("include_linear", r.prune.include_linear);
     } catch (const nlohmann::json::exception& e) {
+        throw ReportFormatError(origin + ": " + e.what());
+    } catch (const std::out_of_range& e) { // intValue: a float that fits no integer
         throw ReportFormatError(origin + ": " + e.what());
     }
     const fs::path csv = dir / prune_files::kLayersCsv;

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "config/ConfigJson.h"
+#include "report/JsonNumbers.h"
 #include "report/RunDirectory.h"
 #include "report/StepsCsv.h"
 #include "util/AtomicFile.h"
@@ -101,7 +102,7 @@ std::optional<RunContinuation> RunContinuation::open(const fs::path& dir, const 
         }
     if (earlier.profile.is_array())
         for (const auto& window : earlier.profile) {
-            if (window.value("last_step", int64_t(0)) < info.start_global_step) {
+            if (intValue(window, "last_step", int64_t(0)) < info.start_global_step) {
                 c.profile_.push_back(window);
                 ++c.kept_windows_;
             } else {
