@@ -63,6 +63,21 @@ std::vector<std::string> windowFiles(const json& window) {
     return names;
 }
 
+// A profile window's last step; a value that is no integer (a string, 1e99)
+// is a broken run.json, worded as one rather than as nlohmann's type_error.
+int64_t lastStepOf(const json& window, const fs::path& dir) {
+    try {
+        return intValue(window, "last_step", int64_t(0));
+    } catch (const json::exception&) {
+        throw RunFormatError((dir / run_files::kRunJson).string() +
+                             ": a profile window's 'last_step' is " + window.dump() +
+                             ", not an integer step");
+    } catch (const std::out_of_range& e) {
+        throw RunFormatError((dir / run_files::kRunJson).string() + ": a profile window's " +
+                             e.what());
+    }
+}
+
 } // namespace
 
 bool resumesInto(const ExperimentConfig& config, const fs::path& dir) {
@@ -102,7 +117,7 @@ std::optional<RunContinuation> RunContinuation::open(const fs::path& dir, const 
         }
     if (earlier.profile.is_array())
         for (const auto& window : earlier.profile) {
-            if (intValue(window, "last_step", int64_t(0)) < info.start_global_step) {
+            if (lastStepOf(window, dir) < info.start_global_step) {
                 c.profile_.push_back(window);
                 ++c.kept_windows_;
             } else {

@@ -251,6 +251,34 @@ TEST(RunContinuation, UnreadableEarlierRecordsAreLeftAsTheyAre) {
     EXPECT_EQ(line, "kept as it is");
 }
 
+// A window's last_step of the wrong type is a broken run.json, named as one
+// (it used to escape as nlohmann's type_error), and the records stay as they are.
+TEST(RunContinuation, AProfileWindowWithoutAnIntegerLastStepIsARunFormatError) {
+    for (const nlohmann::json& bad : {nlohmann::json("two"), nlohmann::json(1e99)}) {
+        const auto dir = ts::test::freshDir("continue_bad_window");
+        {
+            ts::RunRecorder recorder(dir);
+            recorder.onRunStarted(info("", 0));
+            train(recorder, 0, 2, 0);
+            recorder.onProfile(window(0, 1, 2));
+        }
+        nlohmann::json run = runJson(dir);
+        run["profile"][0]["last_step"] = bad;
+        std::ofstream(dir / "run.json") << run.dump(2);
+        ts::RunRecorder recorder(dir);
+        try {
+            recorder.onRunStarted(info(dir.string(), 1));
+            FAIL() << "continued a run.json whose window's last_step is " << bad.dump();
+        } catch (const ts::RunFormatError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("run.json: a profile window's 'last_step' is "), std::string::npos)
+                << what;
+            EXPECT_EQ(what.find("json.exception"), std::string::npos) << what;
+        }
+        EXPECT_EQ(runJson(dir)["profile"][0]["last_step"], bad);
+    }
+}
+
 TEST(RunContinuation, ResumeNamesTheDirectoryARunWritesInto) {
     const auto job = ts::test::freshDir("continue_job");
     fs::create_directories(job / "ranks" / "1");
