@@ -146,7 +146,7 @@ void NodeBuilder::pluginNodes() {
         const std::string& n = name(e.event);
         (n.rfind("nccl:", 0) == 0 ? nccl : gloo) = true;
         Pending p = started(e.event, n, bytesOf(e.event));
-        auto [it, inserted] = by_external.emplace(e.external_id, nodes_.size());
+        auto [it, inserted] = by_external.emplace(kinetoIds(trace_, e).external_id, nodes_.size());
         if (inserted)
             nodes_.push_back(std::move(p));
         else
@@ -159,8 +159,10 @@ void NodeBuilder::pluginNodes() {
     if (!nccl) return;
     for (size_t i = 0; i < events_.events.size(); ++i) {
         const KinetoEvent& k = events_.events[i];
-        if (k.type != PluginType::Kernel || k.external_id < 0) continue;
-        auto it = by_external.find(k.external_id);
+        if (k.type != PluginType::Kernel) continue;
+        const int64_t external_id = kinetoIds(trace_, k).external_id;
+        if (external_id < 0) continue;
+        auto it = by_external.find(external_id);
         if (it != by_external.end()) addDevice(nodes_[it->second], static_cast<int32_t>(i));
     }
 }
@@ -186,13 +188,16 @@ void NodeBuilder::nestedNodes() {
             nodes_[it->second].node.name = n;
             nodes_[it->second].node.bytes = bytesOf(e.event);
         }
-        if (e.external_id >= 0) by_external.emplace(e.external_id, it->second);
+        if (const int64_t external_id = kinetoIds(trace_, e).external_id; external_id >= 0)
+            by_external.emplace(external_id, it->second);
     }
     if (nodes_.empty()) return;
     for (size_t i = 0; i < events_.events.size(); ++i) {
         const KinetoEvent& k = events_.events[i];
-        if (k.type != PluginType::Kernel || k.external_id < 0) continue;
-        auto it = by_external.find(k.external_id);
+        if (k.type != PluginType::Kernel) continue;
+        const int64_t external_id = kinetoIds(trace_, k).external_id;
+        if (external_id < 0) continue;
+        auto it = by_external.find(external_id);
         if (it != by_external.end()) addDevice(nodes_[it->second], static_cast<int32_t>(i));
     }
     // Kernels launched from inside a call on its thread.

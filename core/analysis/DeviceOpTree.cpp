@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <optional>
-#include <unordered_map>
 
 #include "analysis/NameFlags.h"
 #include "trace/KinetoNames.h"
@@ -48,11 +46,11 @@ struct RuntimeTimes {
     int64_t stale_device = 0, stale_tc = 0;
 };
 
-// The nesting while the tree is built: children as linked lists, which
-// take appends in any order; flattened into DeviceOpTree::child_list at the
-// end.
+// The nesting while the tree is built: children as linked lists, flattened
+// into DeviceOpTree::child_list at the end. A node's last child is known
+// only while it is open (on the nesting stack), where appends happen.
 struct NodeLinks {
-    int32_t first_child = -1, last_child = -1, next_sibling = -1;
+    int32_t first_child = -1, next_sibling = -1;
 };
 
 class TreeBuilder {
@@ -66,13 +64,14 @@ public:
 private:
     void collectHostNodes();
     void attachRuntimes();
-    void nest(int32_t lane, const std::vector<int32_t>& ops, bool has_step);
+    // Sorts `ops` (the lane's host nodes) in place.
+    void nest(int32_t lane, std::vector<int32_t>& ops, bool has_step);
+    void finish(int32_t node);
     void removeDuplicates(int32_t node);
     void fill(int32_t node);
     void runtimeTimes();
-    void appendChild(int32_t parent, int32_t child);
     void flattenChildren();
-    const std::string& name(const OpNode& n) const { return tree_.nameOf(trace_, n); }
+    uint32_t nameIndex(const OpNode& n) const { return trace_.events.core(size_t(n.event)).name; }
 
     const Trace& trace_;
     const KinetoEvents& events_;
@@ -82,18 +81,25 @@ private:
     DeviceOpTree tree_;
     std::vector<NodeLinks> nesting_; // per node, while building
     std::vector<int32_t> lane_order_;
-    std::map<int32_t, std::vector<int32_t>> lane_nodes_; // lane -> host nodes, time order
-    std::map<int32_t, std::vector<int32_t>> zero_ext_;   // lane -> runtime calls (External id 0)
+    // By lane (Trace::lanes index): host nodes in time order, and runtime
+    // calls with External id 0. Vectors, not maps: every host op is looked up.
+    std::vector<std::vector<int32_t>> lane_nodes_, zero_ext_;
     RuntimeTimes times_;
 };
 
 void TreeBuilder::collectHostNodes() {
     // Reserved once (host events and a root per lane): growing a vector of
     // millions of nodes by doubling copies them and touches twice the memory.
-    const auto host = std::count_if(events_.events.begin(), events_.events.end(),
-                                    [](const KinetoEvent& e) { return isHostType(e.type); });
-    tree_.nodes.reserve(size_t(host) + trace_.lanes.size());
+    std::vector<size_t> per_lane(trace_.lanes.size(), 0);
+    size_t host = 0;
+    for (const KinetoEvent& e : events_.events)
+        if (isHostType(e.type)) ++host, ++per_lane[trace_.events.core(size_t(e.event)).lane];
+    tree_.nodes.reserve(host + trace_.lanes.size());
     nesting_.reserve(tree_.nodes.capacity());
+    lane_nodes_.resize(trace_.lanes.size());
+    zero_ext_.resize(trace_.lanes.size());
+    for (size_t lane = 0; lane < per_lane.size(); ++lane)
+        lane_nodes_[lane].reserve(per_lane[lane]);
     for (const KinetoEvent& e : events_.events) {
         if (!isHostType(e.type)) continue;
         const EventCore& core = trace_.events.core(size_t(e.event));
@@ -109,8 +115,9 @@ void TreeBuilder::collectHostNodes() {
         node.tc_eligible_by_name = flags_.tensorCoreEligibleOp(core.name);
         node.tc_eligible = node.tc_eligible_by_name;
         node.real_operator = isRealOperator(node, core.name, flags_);
-        if (!lane_nodes_.count(node.lane)) lane_order_.push_back(node.lane);
-        lane_nodes_[node.lane].push_back(static_cast<int32_t>(tree_.nodes.size()));
+        std::vector<int32_t>& on_lane = lane_nodes_[size_t(node.lane)];
+        if (on_lane.empty()) lane_order_.push_back(node.lane);
+        on_lane.push_back(static_cast<int32_t>(tree_.nodes.size()));
         tree_.nodes.push_back(node);
     }
 }
@@ -119,7 +126,9 @@ void TreeBuilder::collectHostNodes() {
 // with that id in thread order wins); calls with External id 0 belong to
 // their thread's root.
 void TreeBuilder::attachRuntimes() {
-    std::unordered_map<int64_t, std::vector<int32_t>> by_external;
+    // (External id, call) pairs sorted: each id's calls in call order, one
+    // block per id, without the vector per id a hash map of lists allocates.
+    std::vector<std::pair<int64_t, int32_t>> by_external;
     for (size_t r = 0; r < links_.runtimes.size(); ++r) {
         const RuntimeCall& call = links_.runtimes[r];
         if (call.external_id == 0) {
@@ -127,27 +136,32 @@ void TreeBuilder::attachRuntimes() {
                 static_cast<int32_t>(r));
             continue;
         }
-        if (call.external_id > 0) by_external[call.external_id].push_back(static_cast<int32_t>(r));
+        if (call.external_id > 0) by_external.emplace_back(call.external_id, int32_t(r));
     }
     if (by_external.empty()) return;
+    std::sort(by_external.begin(), by_external.end());
+    std::vector<char> taken(by_external.size(), 0); // by a block's first pair
     for (int32_t lane : lane_order_) {
-        for (int32_t n : lane_nodes_[lane]) {
+        for (int32_t n : lane_nodes_[size_t(lane)]) {
             OpNode& node = tree_.nodes[n];
             const std::optional<EventIds> ids = trace_.events.ids(size_t(node.event));
             if (!ids || ids->external_id <= 0) continue;
-            auto it = by_external.find(ids->external_id);
-            if (it == by_external.end()) continue;
+            const auto first = std::lower_bound(by_external.begin(), by_external.end(),
+                                                std::make_pair(ids->external_id, INT32_MIN));
+            if (first == by_external.end() || first->first != ids->external_id) continue;
+            char& block_taken = taken[size_t(first - by_external.begin())];
+            if (block_taken) continue; // an earlier op with this id has them
+            block_taken = 1;
             node.runtimes_begin = static_cast<uint32_t>(tree_.runtime_list.size());
-            node.runtimes_count = static_cast<uint32_t>(it->second.size());
-            tree_.runtime_list.insert(tree_.runtime_list.end(), it->second.begin(),
-                                      it->second.end());
-            by_external.erase(it);
+            for (auto it = first; it != by_external.end() && it->first == first->first; ++it)
+                tree_.runtime_list.push_back(it->second);
+            node.runtimes_count =
+                static_cast<uint32_t>(tree_.runtime_list.size() - node.runtimes_begin);
         }
     }
 }
 
-void TreeBuilder::nest(int32_t lane, const std::vector<int32_t>& host, bool has_step) {
-    std::vector<int32_t> ops = host;
+void TreeBuilder::nest(int32_t lane, std::vector<int32_t>& ops, bool has_step) {
     auto before = [&](int32_t a, int32_t b) {
         const OpNode& x = tree_.nodes[a];
         const OpNode& y = tree_.nodes[b];
@@ -173,40 +187,40 @@ void TreeBuilder::nest(int32_t lane, const std::vector<int32_t>& host, bool has_
     const auto root_index = static_cast<int32_t>(tree_.nodes.size());
     tree_.nodes.push_back(root);
     nesting_.resize(tree_.nodes.size());
-    std::vector<int32_t> stack{root_index};
+    struct Open {
+        int32_t node, last_child;
+    };
+    std::vector<Open> stack{{root_index, -1}};
+    int32_t root_last = -1; // the root's last child
     for (int32_t n : ops) {
         const OpNode& node = tree_.nodes[n];
         while (!stack.empty()) {
-            OpNode& top = tree_.nodes[stack.back()];
-            if (node.start < top.end) {
+            Open& top = stack.back();
+            const int64_t top_end = tree_.nodes[top.node].end;
+            if (node.start < top_end) {
                 // A partial overlap on one thread is dropped, as the plugin does.
-                if (node.end <= top.end) {
-                    appendChild(stack.back(), n);
-                    stack.push_back(n);
+                if (node.end <= top_end) {
+                    if (top.last_child >= 0)
+                        nesting_[size_t(top.last_child)].next_sibling = n;
+                    else
+                        nesting_[size_t(top.node)].first_child = n;
+                    top.last_child = n;
+                    if (top.node == root_index) root_last = n;
+                    stack.push_back(Open{n, -1});
                 }
                 break;
             }
             stack.pop_back();
         }
     }
-    removeDuplicates(root_index);
-    fill(root_index);
+    finish(root_index);
     OpNode& r = tree_.nodes[root_index];
-    const NodeLinks& l = nesting_[size_t(root_index)];
-    if (l.first_child >= 0) {
-        r.start = tree_.nodes[l.first_child].start;
-        r.end = tree_.nodes[l.last_child].end;
+    const int32_t root_first = nesting_[size_t(root_index)].first_child;
+    if (root_first >= 0) {
+        r.start = tree_.nodes[root_first].start;
+        r.end = tree_.nodes[root_last].end;
     }
     tree_.roots.push_back(root_index);
-}
-
-void TreeBuilder::appendChild(int32_t parent, int32_t child) {
-    NodeLinks& p = nesting_[size_t(parent)];
-    if (p.last_child >= 0)
-        nesting_[size_t(p.last_child)].next_sibling = child;
-    else
-        p.first_child = child;
-    p.last_child = child;
 }
 
 void TreeBuilder::flattenChildren() {
@@ -222,27 +236,34 @@ void TreeBuilder::flattenChildren() {
     nesting_ = {};
 }
 
+// The subtree at `index`, once nested: duplicates removed top-down, times
+// filled bottom-up, in one walk (two walks over millions of nodes cost twice
+// the memory traffic). fill(index) reads only its children, filled before it.
+void TreeBuilder::finish(int32_t index) {
+    removeDuplicates(index);
+    for (int32_t c = nesting_[size_t(index)].first_child; c >= 0;
+         c = nesting_[size_t(c)].next_sibling)
+        finish(c);
+    fill(index);
+}
+
 // A single child with the parent's name (aten::mm inside aten::mm) is merged
 // into the parent, which takes the child's children and runtime calls, as
-// torch.autograd.profiler does.
+// torch.autograd.profiler does. Names are interned: equal indices, equal names.
 void TreeBuilder::removeDuplicates(int32_t index) {
     for (;;) {
         OpNode& node = tree_.nodes[index];
         NodeLinks& links = nesting_[size_t(index)];
-        if (links.first_child < 0 || links.first_child != links.last_child) break;
         const int32_t only = links.first_child;
+        if (only < 0 || nesting_[size_t(only)].next_sibling >= 0) break; // not a single child
         const OpNode& child = tree_.nodes[only];
         if (node.type != PluginType::Operator || child.type != PluginType::Operator ||
-            node.kind == OpNodeKind::Root || name(node) != name(child))
+            node.kind == OpNodeKind::Root || nameIndex(node) != nameIndex(child))
             break;
         links.first_child = nesting_[size_t(only)].first_child;
-        links.last_child = nesting_[size_t(only)].last_child;
         node.runtimes_begin = child.runtimes_begin;
         node.runtimes_count = child.runtimes_count;
     }
-    for (int32_t c = nesting_[size_t(index)].first_child; c >= 0;
-         c = nesting_[size_t(c)].next_sibling)
-        removeDuplicates(c);
 }
 
 void TreeBuilder::runtimeTimes() {
@@ -263,8 +284,6 @@ void TreeBuilder::runtimeTimes() {
 
 void TreeBuilder::fill(int32_t index) {
     const int32_t first_child = nesting_[size_t(index)].first_child;
-    for (int32_t c = first_child; c >= 0; c = nesting_[size_t(c)].next_sibling)
-        fill(c);
     OpNode& node = tree_.nodes[index];
     const bool op = node.type == PluginType::Operator;
     const bool root = node.kind == OpNodeKind::Root;
@@ -277,6 +296,7 @@ void TreeBuilder::fill(int32_t index) {
         if (op && child.tc_eligible) node.tc_eligible = true;
     }
     auto runtimes = tree_.runtime_list.begin() + node.runtimes_begin;
+    if (node.runtimes_count == 0) return; // most host ops launch nothing
     std::stable_sort(runtimes, runtimes + node.runtimes_count, [&](int32_t a, int32_t b) {
         if (a < 0 || b < 0) return b < 0 && a >= 0; // the stale stand-in last
         const RuntimeCall& x = links_.runtimes[a];
@@ -303,7 +323,7 @@ DeviceOpTree TreeBuilder::build() {
     attachRuntimes();
     runtimeTimes();
     for (int32_t lane : lane_order_) {
-        const std::vector<int32_t>& host = lane_nodes_[lane];
+        std::vector<int32_t>& host = lane_nodes_[size_t(lane)];
         const bool has_step = std::any_of(host.begin(), host.end(), [&](int32_t n) {
             return tree_.nodes[n].kind == OpNodeKind::Step;
         });

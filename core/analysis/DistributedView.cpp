@@ -35,7 +35,7 @@ RankInput prepare(const RankTrace& r, const GpuAnalysisOptions& options) {
     if (events.empty())
         throw std::invalid_argument(r.path.string() +
                                     ": no torch.profiler (Kineto) events, so no distributed view.");
-    const LaunchLinks links = linkLaunches(events);
+    const LaunchLinks links = linkLaunches(r.trace, events);
     in.overview = computeGpuOverview(r.trace, events, links, options);
     in.nodes = collectCommNodes(r.trace, events, links, in.overview, options);
     if (in.nodes.empty()) {

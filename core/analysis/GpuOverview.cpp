@@ -72,7 +72,7 @@ void OverviewBuilder::roleRanges() {
     std::unordered_set<int64_t> comm_ids;
     for (const KinetoEvent& e : events_.events) {
         if (!isHostType(e.type) || !collective(e)) continue;
-        comm_ids.insert(e.external_id);
+        comm_ids.insert(kinetoIds(trace_, e).external_id);
         (name(e).rfind("gloo:", 0) == 0 ? out_.gloo : out_.nccl) = true;
     }
     int64_t cpu_min = kNoTime, cpu_max = std::numeric_limits<int64_t>::min();
@@ -99,8 +99,9 @@ void OverviewBuilder::roleRanges() {
         if (n == "DistributedDataParallel.forward") out_.use_ddp = true;
         switch (e.type) {
         case PluginType::Kernel: {
+            const int64_t external_id = comm_ids.empty() ? -1 : kinetoIds(trace_, e).external_id;
             const bool comm =
-                (e.external_id >= 0 && comm_ids.count(e.external_id)) ||
+                (external_id >= 0 && comm_ids.count(external_id)) ||
                 (!options_.plugin_compatible &&
                  flags_.communicationKernel(trace_.events.core(size_t(e.event)).name));
             add(comm ? GpuRole::Communication : GpuRole::Kernel, e);
@@ -174,7 +175,8 @@ void OverviewBuilder::extendSteps() {
     const size_t n = steps_.size();
     std::vector<int64_t> dev_start(n, kNoTime), dev_end(n, std::numeric_limits<int64_t>::min());
     std::vector<int64_t> matched(n, 0);
-    std::unordered_set<int32_t> matched_set;
+    std::vector<char> matched_work(events_.events.size(), 0); // by KinetoEvents position
+    bool any_matched = false;
     size_t i = 0, j = 0;
     while (i < n && j < calls.size()) {
         const RuntimeCall& c = *calls[j];
@@ -185,7 +187,8 @@ void OverviewBuilder::extendSteps() {
                 dev_start[i] = std::min(dev_start[i], events_.events[p].start);
                 dev_end[i] = std::max(dev_end[i], events_.events[p].end);
                 ++matched[i];
-                matched_set.insert(p);
+                matched_work[size_t(p)] = 1;
+                any_matched = true;
             }
             ++j;
         } else if (c.start < steps_[i].end) {
@@ -194,13 +197,13 @@ void OverviewBuilder::extendSteps() {
             ++i;
         }
     }
-    if (matched_set.empty()) return;
+    if (!any_matched) return;
     int64_t prev_end = steps_[0].start;
     if (matched[0] > 0) {
         // Device work launched before the first step delays its start.
         for (size_t p = 0; p < events_.events.size(); ++p) {
             const KinetoEvent& d = events_.events[p];
-            if (!isDeviceType(d.type) || matched_set.count(static_cast<int32_t>(p))) continue;
+            if (!isDeviceType(d.type) || matched_work[p]) continue;
             if (d.end < dev_start[0]) prev_end = std::max(prev_end, d.end);
         }
     }

@@ -15,7 +15,7 @@ DeviceOpTable GpuTraceAnalysis::operators(const Trace& trace, DeviceOpGrouping g
 GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& options) {
     GpuTraceAnalysis a;
     a.events = collectKinetoEvents(trace, options);
-    a.links = linkLaunches(a.events);
+    a.links = linkLaunches(trace, a.events);
     auto overview = std::async(
         std::launch::async, [&] { return computeGpuOverview(trace, a.events, a.links, options); });
     a.tree = buildDeviceOpTree(trace, a.events, a.links, options);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "trace/KinetoNames.h"
+#include "analysis/NameFlags.h"
 
 namespace ts {
 
@@ -11,34 +11,17 @@ namespace {
 
 constexpr uint8_t kNoType = 0xff; // not one of PluginType's values
 
-// isProfilerStepName once per interned name, on its first use: the events
-// repeat a few thousand names millions of times.
-class StepNames {
-public:
-    explicit StepNames(const std::vector<std::string>& names)
-        : names_(names), known_(names.size(), kUnknown) {}
-    bool operator()(uint32_t name) {
-        if (name >= known_.size()) return false;
-        if (known_[name] == kUnknown) known_[name] = isProfilerStepName(names_[name]) ? 1 : 0;
-        return known_[name] == 1;
-    }
-
-private:
-    static constexpr int8_t kUnknown = -1;
-    const std::vector<std::string>& names_;
-    std::vector<int8_t> known_;
-};
-
 std::optional<PluginType> typeOfCategory(KinetoCategory category, uint32_t name,
-                                         StepNames& step_name, const GpuAnalysisOptions& options) {
+                                         const NameFlags& flags,
+                                         const GpuAnalysisOptions& options) {
     switch (category) {
     case KinetoCategory::Trace:
         return PluginType::Trace;
     case KinetoCategory::Operator:
-        return step_name(name) ? PluginType::ProfilerStep : PluginType::Operator;
+        return flags.profilerStep(name) ? PluginType::ProfilerStep : PluginType::Operator;
     case KinetoCategory::UserAnnotation:
     case KinetoCategory::GpuUserAnnotation:
-        return step_name(name) ? PluginType::ProfilerStep : PluginType::UserAnnotation;
+        return flags.profilerStep(name) ? PluginType::ProfilerStep : PluginType::UserAnnotation;
     case KinetoCategory::Runtime:
         return PluginType::Runtime;
     case KinetoCategory::Driver:
@@ -94,6 +77,11 @@ std::optional<PluginType> typeOfKind(EventKind kind, bool device_lane) {
 
 } // namespace
 
+EventIds kinetoIds(const Trace& trace, const KinetoEvent& e) {
+    const std::optional<EventIds> ids = trace.events.ids(size_t(e.event));
+    return ids ? *ids : EventIds{e.event, -1, -1};
+}
+
 bool isDeviceType(PluginType type) {
     return type == PluginType::Kernel || type == PluginType::Memcpy || type == PluginType::Memset;
 }
@@ -110,13 +98,13 @@ KinetoEvents collectKinetoEvents(const Trace& trace, const GpuAnalysisOptions& o
     // Types first, so that the list is allocated once at its size: growing
     // millions of events by doubling copies them and touches twice the memory.
     std::vector<uint8_t> types(trace.events.size(), kNoType);
-    StepNames step_name(trace.names);
+    const NameFlags flags(trace.names, options.plugin_compatible);
     size_t count = 0;
     for (size_t i = 0; i < trace.events.size(); ++i) {
         const EventCore& e = trace.events.core(i);
         const bool device_lane = e.lane < trace.lanes.size() && trace.lanes[e.lane].device;
         const std::optional<PluginType> type =
-            by_category ? typeOfCategory(e.category, e.name, step_name, options)
+            by_category ? typeOfCategory(e.category, e.name, flags, options)
                         : typeOfKind(e.kind, device_lane);
         if (!type) continue;
         types[i] = static_cast<uint8_t>(*type);
@@ -127,12 +115,8 @@ KinetoEvents collectKinetoEvents(const Trace& trace, const GpuAnalysisOptions& o
         if (types[i] == kNoType) continue;
         const EventCore& e = trace.events.core(i);
         const auto index = static_cast<int32_t>(i);
-        KinetoEvent k{index, static_cast<PluginType>(types[i]), e.start_ns, e.end_ns(), -1, -1};
-        if (const std::optional<EventIds> ids = trace.events.ids(i)) {
-            k.correlation = ids->correlation;
-            k.external_id = ids->external_id;
-        }
-        out.events.push_back(k);
+        out.events.push_back(
+            KinetoEvent{index, static_cast<PluginType>(types[i]), e.start_ns, e.end_ns()});
     }
     auto before = [&](const KinetoEvent& a, const KinetoEvent& b) {
         if (a.start != b.start) return a.start < b.start;

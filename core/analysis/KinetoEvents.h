@@ -31,12 +31,14 @@ enum class PluginType : uint8_t {
     UserAnnotation, // user_annotation, gpu_user_annotation
 };
 
+// 24 bytes: one per event of the trace. Its ids (correlation, External id)
+// stay in the event store: kinetoIds() reads them.
 struct KinetoEvent {
     int32_t event = -1; // index into Trace::events
     PluginType type = PluginType::Operator;
     int64_t start = 0, end = 0; // ns
-    int64_t correlation = -1, external_id = -1;
 };
+static_assert(sizeof(KinetoEvent) == 24, "one per trace event: keep it small");
 
 struct KinetoEvents {
     std::vector<KinetoEvent> events; // by (start, lane, index): the plugin's time order
@@ -46,6 +48,9 @@ struct KinetoEvents {
 // Events of a known category (or, for traces without categories such as
 // Trainscope's own, of a known kind).
 KinetoEvents collectKinetoEvents(const Trace& trace, const GpuAnalysisOptions& options);
+
+// The event's correlation and External id, -1 where it has none.
+EventIds kinetoIds(const Trace& trace, const KinetoEvent& e);
 
 bool isDeviceType(PluginType type); // Kernel, Memcpy, Memset
 bool isHostType(PluginType type);   // Operator, ProfilerStep, Python, UserAnnotation

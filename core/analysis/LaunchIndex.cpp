@@ -8,7 +8,7 @@ namespace ts {
 
 LaunchIndex LaunchIndex::build(const Trace& trace) {
     const KinetoEvents events = collectKinetoEvents(trace, GpuAnalysisOptions{});
-    return build(events, linkLaunches(events));
+    return build(events, linkLaunches(trace, events));
 }
 
 LaunchIndex LaunchIndex::build(const KinetoEvents& events, const LaunchLinks& links) {

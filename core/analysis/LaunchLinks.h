@@ -25,6 +25,7 @@ struct LaunchLinks {
     RuntimeCall stale;
 };
 
-LaunchLinks linkLaunches(const KinetoEvents& events);
+// The ids (correlation, External id) are read from the trace's event store.
+LaunchLinks linkLaunches(const Trace& trace, const KinetoEvents& events);
 
 } // namespace ts

@@ -168,7 +168,7 @@ MemoryView computeMemoryView(const Trace& trace, const DeviceOpTree& tree,
 MemoryView computeMemoryView(const Trace& trace, const MemoryTimeRange& range,
                              const GpuAnalysisOptions& options) {
     const KinetoEvents events = collectKinetoEvents(trace, options);
-    const LaunchLinks links = linkLaunches(events);
+    const LaunchLinks links = linkLaunches(trace, events);
     return computeMemoryView(trace, buildDeviceOpTree(trace, events, links, options), range);
 }
 

@@ -215,7 +215,7 @@ ModuleView computeModuleView(const Trace& trace, const DeviceOpTree& tree) {
 
 ModuleView computeModuleView(const Trace& trace, const GpuAnalysisOptions& options) {
     const KinetoEvents events = collectKinetoEvents(trace, options);
-    const LaunchLinks links = linkLaunches(events);
+    const LaunchLinks links = linkLaunches(trace, events);
     return computeModuleView(trace, buildDeviceOpTree(trace, events, links, options));
 }
 

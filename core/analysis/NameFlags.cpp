@@ -19,6 +19,7 @@ NameFlags::NameFlags(const std::vector<std::string>& names, bool plugin_compatib
         if (n == "DataParallel.forward" || n == "DistributedDataParallel.forward" ||
             n.rfind("Optimizer.", 0) == 0)
             f |= kNotAnOperator;
+        if (isProfilerStepName(n)) f |= kProfilerStep;
         flags_.push_back(f);
     }
 }

@@ -22,6 +22,7 @@ public:
     bool optimizerStep(uint32_t name) const { return has(name, kOptimizerStep); }
     // Wrappers the operator views leave out (DataParallel.forward, Optimizer.*).
     bool notAnOperator(uint32_t name) const { return has(name, kNotAnOperator); }
+    bool profilerStep(uint32_t name) const { return has(name, kProfilerStep); } // ProfilerStep#N
 
 private:
     enum : uint8_t {
@@ -32,6 +33,7 @@ private:
         kEligibleOp = 16,
         kOptimizerStep = 32,
         kNotAnOperator = 64,
+        kProfilerStep = 128,
     };
     bool has(uint32_t name, uint8_t flag) const {
         return name < flags_.size() && (flags_[name] & flag) != 0;

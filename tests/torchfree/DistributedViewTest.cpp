@@ -86,7 +86,7 @@ json opRows(const RankView& r) {
 // The observed comm_nodes: [name, start, end, step, kernel_ranges] in us.
 json nodesOf(const RankTrace& r, const GpuAnalysisOptions& options) {
     const KinetoEvents events = collectKinetoEvents(r.trace, options);
-    const LaunchLinks links = linkLaunches(events);
+    const LaunchLinks links = linkLaunches(r.trace, events);
     const GpuOverview overview = computeGpuOverview(r.trace, events, links, options);
     json out = json::array();
     for (const CommNode& n : collectCommNodes(r.trace, events, links, overview, options)) {
@@ -101,7 +101,8 @@ json nodesOf(const RankTrace& r, const GpuAnalysisOptions& options) {
 
 std::vector<int64_t> stepCosts(const RankTrace& r, const GpuAnalysisOptions& options) {
     const KinetoEvents events = collectKinetoEvents(r.trace, options);
-    const GpuOverview o = computeGpuOverview(r.trace, events, linkLaunches(events), options);
+    const GpuOverview o =
+        computeGpuOverview(r.trace, events, linkLaunches(r.trace, events), options);
     std::vector<int64_t> out;
     for (int64_t c : o.steps.at(0).cost_ns)
         out.push_back(us(c));
@@ -220,7 +221,8 @@ TEST(DistributedView, UserAnnotationIsCommunication) {
     for (bool plugin : {true, false}) {
         const GpuAnalysisOptions o = mode(plugin);
         const KinetoEvents events = collectKinetoEvents(r.trace, o);
-        const GpuOverview ov = computeGpuOverview(r.trace, events, linkLaunches(events), o);
+        const GpuOverview ov =
+            computeGpuOverview(r.trace, events, linkLaunches(r.trace, events), o);
         EXPECT_TRUE(ov.has_communication);
         const json nodes = nodesOf(r, o);
         ASSERT_EQ(nodes.size(), 1u);

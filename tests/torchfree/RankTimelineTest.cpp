@@ -64,7 +64,7 @@ TEST(RankTimeline, EveryRanksLanesOneAboveTheOtherOnOneClock) {
     // call with the same correlation id: as many links as in both alone.
     auto countLinks = [](const Trace& t, bool check_ranks) {
         const KinetoEvents events = collectKinetoEvents(t, GpuAnalysisOptions{});
-        const LaunchLinks links = linkLaunches(events);
+        const LaunchLinks links = linkLaunches(t, events);
         size_t n = 0;
         for (const RuntimeCall& call : links.runtimes) {
             if (call.event < 0) continue;

@@ -36,7 +36,7 @@ makeDeviceOpData(std::shared_ptr<const Trace> trace,
     } else {
         const GpuAnalysisOptions options;
         const KinetoEvents events = collectKinetoEvents(*trace, options);
-        const LaunchLinks links = linkLaunches(events);
+        const LaunchLinks links = linkLaunches(*trace, events);
         data->tree =
             std::make_shared<const DeviceOpTree>(buildDeviceOpTree(*trace, events, links, options));
         const GpuOverview overview = computeGpuOverview(*trace, events, links, options);
