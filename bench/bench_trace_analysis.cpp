@@ -77,9 +77,13 @@ int main(int argc, char** argv) {
         time([&] { a.links = ts::linkLaunches(trace, a.events); });
         time([&] { a.overview = ts::computeGpuOverview(trace, a.events, a.links, options); });
         time([&] { a.tree = ts::buildDeviceOpTree(trace, a.events, a.links, options); });
-        time([&] { a.kernels = ts::computeKernelTables(trace, a.events, a.links, a.tree); });
         time([&] {
-            a.metrics = ts::computeGpuMetrics(trace, a.events, a.links, a.tree, a.overview);
+            a.kernels = ts::computeKernelTables(trace, a.events, a.links, a.tree,
+                                                options.plugin_compatible);
+        });
+        time([&] {
+            a.metrics = ts::computeGpuMetrics(trace, a.events, a.links, a.tree, a.overview,
+                                              options.plugin_compatible);
         });
         time([&] { a.recommendations = ts::recommendForTrace(trace, a.overview, a.metrics); });
         time([&] { (void)a.operators(trace); });

@@ -56,12 +56,12 @@ int64_t clipped(int64_t start, int64_t end, int64_t s, int64_t e) {
 
 GpuMetrics computeGpuMetrics(const Trace& trace, const KinetoEvents& events,
                              const LaunchLinks& links, const DeviceOpTree& tree,
-                             const GpuOverview& overview) {
+                             const GpuOverview& overview, bool plugin_compatible) {
     GpuMetrics m;
     const int64_t S = overview.steps.empty() ? 0 : overview.steps.front().start_ns;
     const int64_t E = overview.steps.empty() ? 0 : overview.steps.back().end_ns;
     std::map<int32_t, PerGpu> gpus;
-    const NameFlags names(trace.names, false);
+    const NameFlags names(trace.names, plugin_compatible);
     int64_t all_ns = 0, tc_ns = 0;
     for (const KinetoEvent& e : events.events) {
         if (e.type != PluginType::Kernel) continue;

@@ -37,7 +37,7 @@ struct GpuMetrics {
 
 GpuMetrics computeGpuMetrics(const Trace& trace, const KinetoEvents& events,
                              const LaunchLinks& links, const DeviceOpTree& tree,
-                             const GpuOverview& overview);
+                             const GpuOverview& overview, bool plugin_compatible);
 
 // Σ min(Σ blocks per SM of the kernels running, 1) over time: the pieces
 // (start, end, efficiency) for one GPU, as the plugin's counter track.

@@ -20,9 +20,11 @@ GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& o
         std::launch::async, [&] { return computeGpuOverview(trace, a.events, a.links, options); });
     a.tree = buildDeviceOpTree(trace, a.events, a.links, options);
     a.overview = overview.get();
-    auto kernels = std::async(
-        std::launch::async, [&] { return computeKernelTables(trace, a.events, a.links, a.tree); });
-    a.metrics = computeGpuMetrics(trace, a.events, a.links, a.tree, a.overview);
+    auto kernels = std::async(std::launch::async, [&] {
+        return computeKernelTables(trace, a.events, a.links, a.tree, options.plugin_compatible);
+    });
+    a.metrics =
+        computeGpuMetrics(trace, a.events, a.links, a.tree, a.overview, options.plugin_compatible);
     a.kernels = kernels.get();
     a.recommendations = recommendForTrace(trace, a.overview, a.metrics);
     return a;

@@ -52,7 +52,8 @@ template <typename Row> void sortByTotal(std::vector<Row>& rows) {
 } // namespace
 
 KernelTables computeKernelTables(const Trace& trace, const KinetoEvents& events,
-                                 const LaunchLinks& links, const DeviceOpTree& tree) {
+                                 const LaunchLinks& links, const DeviceOpTree& tree,
+                                 bool plugin_compatible) {
     KernelTables t;
     std::unordered_map<std::string, size_t> by_name;
     std::vector<Accumulator> name_acc;
@@ -68,7 +69,7 @@ KernelTables computeKernelTables(const Trace& trace, const KinetoEvents& events,
         if (added) {
             KernelRow row;
             row.name = name;
-            row.tensor_cores = isTensorCoreKernel(name);
+            row.tensor_cores = isTensorCoreKernel(name, plugin_compatible);
             t.by_name.push_back(row);
             name_acc.emplace_back();
         }
@@ -101,7 +102,7 @@ KernelTables computeKernelTables(const Trace& trace, const KinetoEvents& events,
         if (added) {
             KernelOpRow row;
             row.name = name;
-            row.tensor_cores = isTensorCoreKernel(name);
+            row.tensor_cores = isTensorCoreKernel(name, plugin_compatible);
             row.op_name = op;
             row.grid = grid;
             row.block = block;

@@ -35,7 +35,9 @@ struct KernelTables {
     bool has_occupancy = false;
 };
 
+// plugin_compatible: Tensor Core kernels by the plugin's name list alone.
 KernelTables computeKernelTables(const Trace& trace, const KinetoEvents& events,
-                                 const LaunchLinks& links, const DeviceOpTree& tree);
+                                 const LaunchLinks& links, const DeviceOpTree& tree,
+                                 bool plugin_compatible);
 
 } // namespace ts

@@ -20,8 +20,10 @@ std::optional<PluginType> typeOfCategory(KinetoCategory category, uint32_t name,
     case KinetoCategory::Operator:
         return flags.profilerStep(name) ? PluginType::ProfilerStep : PluginType::Operator;
     case KinetoCategory::UserAnnotation:
-    case KinetoCategory::GpuUserAnnotation:
         return flags.profilerStep(name) ? PluginType::ProfilerStep : PluginType::UserAnnotation;
+    case KinetoCategory::GpuUserAnnotation:
+        // The GPU stream's copy of a ProfilerStep#N range is no step of its own.
+        return PluginType::UserAnnotation;
     case KinetoCategory::Runtime:
         return PluginType::Runtime;
     case KinetoCategory::Driver:

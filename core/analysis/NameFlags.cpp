@@ -13,7 +13,7 @@ NameFlags::NameFlags(const std::vector<std::string>& names, bool plugin_compatib
             f |= kCollective;
         if (isCommunicationKernelName(n)) f |= kCommKernel;
         if (isDataLoaderName(n)) f |= kDataLoader;
-        if (isTensorCoreKernel(n)) f |= kTensorCoreKernel;
+        if (isTensorCoreKernel(n, plugin_compatible)) f |= kTensorCoreKernel;
         if (isTensorCoreEligibleOp(n)) f |= kEligibleOp;
         if (n.rfind("Optimizer.step", 0) == 0) f |= kOptimizerStep;
         if (n == "DataParallel.forward" || n == "DistributedDataParallel.forward" ||

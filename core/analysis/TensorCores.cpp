@@ -4,7 +4,17 @@
 
 namespace ts {
 
-bool isTensorCoreKernel(const std::string& kernel_name) {
+bool isTensorCoreKernel(const std::string& kernel_name, bool plugin_compatible) {
+    // Names of PyTorch 2.x kernels on Ampere and Hopper (H100 traces of
+    // ResNet-50 and a GPT decoder, bf16): any xmma or (w)gmma kernel, cuBLAS
+    // nvjet, CUTLASS 3 and tensorop kernels (TensorOp in mangled names), flash and
+    // memory-efficient attention.
+    static const char* const kNewer[] = {"xmma",      "gmma",      "nvjet",
+                                         "cutlass3x", "tensorop",  "TensorOp",
+                                         "flash_fwd", "flash_bwd", "fmha"};
+    if (!plugin_compatible)
+        for (const char* p : kNewer)
+            if (kernel_name.find(p) != std::string::npos) return true;
     static const char* const kPatterns[] = {"h884",
                                             "s884",
                                             "h1688",

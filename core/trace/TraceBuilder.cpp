@@ -120,14 +120,16 @@ void TraceBuilder::addComplete(const RawTraceEvent& e) {
     const std::string_view cat = e.cat;
     if (cat == "python_function") return notePythonFrame(e, ts, dur);
     kineto_ = kineto_ || cat == "cpu_op";
-    if (cat == "trainscope_step" || isProfilerStepName(name_)) {
+    const KinetoCategory category = categoryOf(cat);
+    // Kineto repeats each ProfilerStep#N as a gpu_user_annotation on the GPU
+    // stream (PyTorch 2.x): the step is the host's, the copy is no second step.
+    if (cat == "trainscope_step" || (isProfilerStepName(name_) && !isDeviceCategory(category))) {
         int64_t step = -1;
         if (!e.args.step.getInt(step))
             step = name_.size() >= 13 ? std::atoll(name_.c_str() + 13) : 0;
         trace_.steps.push_back(StepMark{step, ts, ts + std::max<int64_t>(0, dur)});
         if (cat == "trainscope_step") return; // Trainscope's own steps track
     }
-    const KinetoCategory category = categoryOf(cat);
     any_category_ = any_category_ || category != KinetoCategory::None;
     TraceEvent t;
     t.name = trace_.internName(name_);

@@ -21,7 +21,8 @@ namespace ts {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'I', 'D', 'X', '\0'};
-constexpr uint32_t kFormatVersion = 3; // 2: the EventStore columns; 3: signatures, memory
+constexpr uint32_t kFormatVersion = 4; // 2: the EventStore columns; 3: signatures, memory;
+                                       // 4: no steps from gpu_user_annotation
 
 struct Header {
     char magic[8];
