@@ -1,10 +1,12 @@
 #include "env/Environment.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <system_error>
 
 #include <link.h>
 #include <sys/utsname.h>

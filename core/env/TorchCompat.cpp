@@ -73,7 +73,10 @@ CudaMemory cudaMemory(int index) {
 #ifdef TRAINSCOPE_WITH_CUDA
     using namespace c10::cuda::CUDACachingAllocator;
     const auto stats = getDeviceStats(index);
-    const auto all = static_cast<size_t>(StatType::AGGREGATE);
+    // StatType::AGGREGATE is 0 in every version, but the enum moved from
+    // CUDACachingAllocator to c10::CachingAllocator / CachingDeviceAllocator
+    // in 2.x (checked against 2.11's headers on an H100 machine).
+    constexpr size_t all = 0;
     m.allocated = stats.allocated_bytes[all].current;
     m.peak_allocated = stats.allocated_bytes[all].peak;
     m.reserved = stats.reserved_bytes[all].current;

@@ -3,6 +3,7 @@
 // current stream at op start and end. Without TRAINSCOPE_WITH_CUDA (or when not
 // enabled) every call is a no-op and slots are -1. One timer per thread; not
 // thread-safe itself.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
