@@ -150,6 +150,12 @@ int main(int argc, char** argv) {
                 "(%.1f B/event)\n",
                 double(trace->events.memoryBytes()) / n, double(layout.memoryBytes()) / n,
                 peakRssMb(), peakRssMb() * 1048576.0 / n);
+    const EventStore::MemoryParts parts = trace->events.memoryParts();
+    std::printf("event store by part, B/event: core %.1f, ids %.1f, op fields %.1f, rare %.1f, "
+                "maps %.1f, other %.1f\n",
+                double(parts.core) / n, double(parts.ids) / n, double(parts.op) / n,
+                double(parts.rare) / n, double(parts.maps) / n,
+                double(parts.signatures + parts.launches + parts.costs + parts.memory) / n);
     for (const char* query : {"aten::mm", "backward", "aten::"}) {
         size_t found = 0;
         const double ms = searchMs(*trace, query, found);

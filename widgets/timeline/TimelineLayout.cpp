@@ -14,20 +14,31 @@ constexpr double kMinBoxPx = 1.0;
 constexpr int kMaxHitCandidates = 4096;
 
 // First index at or after `from` whose start is >= t. Gallops outward from
-// `from` before bisecting: the events of one pixel column are few and next to
-// each other, so this touches a few cache lines where a plain binary search
-// over the rest of a 100,000-event row would miss the cache at every step.
+// `from` over the row's sampled starts, then bisects the one block of
+// kSampleStride events left: the samples are contiguous, while each event's
+// start is a scattered 32-byte record (a cache miss on a large trace).
 size_t firstStartingFrom(const TimelineLayout::Row& row, const EventStore& events, size_t from,
                          double t) {
-    auto start = [&](size_t i) { return double(events.core(size_t(row.ids[i])).start_ns); };
+    constexpr size_t kStride = TimelineLayout::kSampleStride;
+    const std::vector<int64_t>& samples = row.sampled_start; // samples[k]: start of k * kStride
     const size_t n = row.ids.size();
-    size_t lo = from, hi = from, step = 1;
-    while (hi < n && start(hi) < t) {
-        lo = hi + 1;
-        hi = from + step;
+    const size_t first_k = from / kStride + 1; // the first sample after `from`
+    size_t lo_k = first_k, hi_k = first_k, step = 1;
+    while (hi_k < samples.size() && double(samples[hi_k]) < t) {
+        lo_k = hi_k + 1;
+        hi_k = first_k + step;
         step <<= 1;
     }
-    hi = std::min(hi, n);
+    hi_k = std::min(hi_k, samples.size());
+    const size_t k = size_t(std::lower_bound(samples.begin() + ptrdiff_t(std::min(lo_k, hi_k)),
+                                             samples.begin() + ptrdiff_t(hi_k), t,
+                                             [](int64_t v, double x) { return double(v) < x; }) -
+                            samples.begin());
+    // Samples first_k .. k-1 start before t and sample k (if any) at or after
+    // it, so the answer lies in [lo, hi].
+    size_t lo = k > first_k ? std::max(from, (k - 1) * kStride + 1) : from;
+    size_t hi = std::min(n, k * kStride);
+    auto start = [&](size_t i) { return double(events.core(size_t(row.ids[i])).start_ns); };
     while (lo < hi) { // the first in [lo, hi) starting at or after t
         const size_t mid = lo + (hi - lo) / 2;
         if (start(mid) < t)
@@ -98,10 +109,13 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
         sortRowByStart(row, t);
         row.ids.shrink_to_fit();
         row.max_end.reserve(row.ids.size());
+        row.sampled_start.reserve((row.ids.size() + kSampleStride - 1) / kSampleStride);
         int64_t running = std::numeric_limits<int64_t>::min();
-        for (int32_t id : row.ids) {
-            running = std::max(running, t.events.core(size_t(id)).end_ns());
+        for (size_t i = 0; i < row.ids.size(); ++i) {
+            const EventCore& e = t.events.core(size_t(row.ids[i]));
+            running = std::max(running, e.end_ns());
             row.max_end.push_back(running);
+            if (i % kSampleStride == 0) row.sampled_start.push_back(e.start_ns);
         }
     }
     if (lo <= hi) {
@@ -114,7 +128,8 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
 size_t TimelineLayout::memoryBytes() const {
     size_t bytes = rows_.capacity() * sizeof(Row) + lanes_.capacity() * sizeof(Lane);
     for (const Row& row : rows_)
-        bytes += row.ids.capacity() * sizeof(int32_t) + row.max_end.capacity() * sizeof(int64_t);
+        bytes += row.ids.capacity() * sizeof(int32_t) + row.max_end.capacity() * sizeof(int64_t) +
+                 row.sampled_start.capacity() * sizeof(int64_t);
     return bytes;
 }
 

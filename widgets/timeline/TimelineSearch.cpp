@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <iterator>
+#include <thread>
 
 namespace ts::gui {
 namespace {
@@ -19,6 +20,7 @@ void TimelineSearch::clear() {
     query_.clear();
     name_matches_.clear();
     matches_.clear();
+    runs_.clear();
 }
 
 size_t TimelineSearch::run(const Trace& trace, const std::string& query) {
@@ -30,71 +32,119 @@ size_t TimelineSearch::run(const Trace& trace, const std::string& query) {
     name_matches_.assign(trace.names.size(), 0);
     for (size_t i = 0; i < trace.names.size(); ++i)
         name_matches_[i] = lower(trace.names[i]).find(query_) != std::string::npos;
+    // The scan reads every core record (3.2 GB for 100 M events), so it runs
+    // on all cores, each over one stretch of the store; a stretch's runs stay
+    // runs of their own, so the stretches' results are simply appended.
     const EventStore& events = trace.events;
-    std::vector<size_t> lane_runs{0}; // where each lane's matches begin in matches_
-    for (size_t i = 0; i < events.size(); ++i) {
-        const EventCore& e = events.core(i);
-        if (e.name >= name_matches_.size() || !name_matches_[e.name]) continue;
-        if (!matches_.empty() && events.core(size_t(matches_.back())).lane != e.lane)
-            lane_runs.push_back(matches_.size());
-        matches_.push_back(int32_t(i));
+    const size_t n = events.size();
+    const size_t workers =
+        n < 1'000'000 ? 1 : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
+    struct Part {
+        std::vector<int32_t> ids;
+        std::vector<size_t> run_begins;
+    };
+    std::vector<Part> parts(workers);
+    auto scan = [&](size_t w) {
+        Part& part = parts[w];
+        int32_t lane = -1;
+        for (size_t i = n * w / workers, end = n * (w + 1) / workers; i < end; ++i) {
+            const EventCore& e = events.core(i);
+            if (e.name >= name_matches_.size() || !name_matches_[e.name]) continue;
+            if (part.ids.empty() || e.lane != lane) part.run_begins.push_back(part.ids.size());
+            lane = e.lane;
+            part.ids.push_back(int32_t(i));
+        }
+    };
+    std::vector<std::thread> threads;
+    for (size_t w = 1; w < workers; ++w)
+        threads.emplace_back(scan, w);
+    scan(0);
+    for (std::thread& thread : threads)
+        thread.join();
+    size_t total = 0;
+    for (const Part& part : parts)
+        total += part.ids.size();
+    matches_.reserve(total);
+    for (const Part& part : parts) {
+        for (size_t b = 0; b < part.run_begins.size(); ++b) {
+            const size_t end =
+                b + 1 < part.run_begins.size() ? part.run_begins[b + 1] : part.ids.size();
+            runs_.push_back({matches_.size() + part.run_begins[b], matches_.size() + end});
+        }
+        matches_.insert(matches_.end(), part.ids.begin(), part.ids.end());
     }
-    lane_runs.push_back(matches_.size());
-    mergeByStart(trace, lane_runs);
     return matches_.size();
 }
 
-// The store keeps events by (lane, start), so each lane's matches are in
-// time order already: merging the lanes' runs pairwise costs log2(lanes)
-// linear passes, where sorting 100 M matches would cost seconds. Ties keep
-// the store's order (lane first), as the stable sort did.
-void TimelineSearch::mergeByStart(const Trace& trace, std::vector<size_t> runs) {
-    auto earlier = [&](int32_t a, int32_t b) {
-        return trace.events.core(size_t(a)).start_ns < trace.events.core(size_t(b)).start_ns;
-    };
-    std::vector<int32_t> merged(matches_.size());
-    while (runs.size() > 2) {
-        std::vector<size_t> next{0};
-        for (size_t r = 0; r + 1 < runs.size(); r += 2) {
-            const size_t begin = runs[r], mid = runs[r + 1];
-            const size_t end = r + 2 < runs.size() ? runs[r + 2] : mid;
-            std::merge(matches_.begin() + long(begin), matches_.begin() + long(mid),
-                       matches_.begin() + long(mid), matches_.begin() + long(end),
-                       merged.begin() + long(begin), earlier);
-            next.push_back(end);
-        }
-        matches_.swap(merged);
-        runs.swap(next);
-    }
+size_t TimelineSearch::firstFrom(const Trace& trace, const Run& run, double t,
+                                 bool inclusive) const {
+    const auto first = matches_.begin() + ptrdiff_t(run.begin);
+    const auto last = matches_.begin() + ptrdiff_t(run.end);
+    auto start = [&](int32_t id) { return double(trace.events.core(size_t(id)).start_ns); };
+    const auto it =
+        inclusive
+            ? std::lower_bound(first, last, t, [&](int32_t id, double v) { return start(id) < v; })
+            : std::upper_bound(first, last, t, [&](double v, int32_t id) { return v < start(id); });
+    return size_t(it - matches_.begin());
 }
 
+// Among the runs, the earliest candidate wins, and of equal starts the one in
+// the earlier run (the store's order), as in one time-ordered list.
 int32_t TimelineSearch::next(const Trace& trace, double after_ns) const {
     if (matches_.empty()) return -1;
-    const auto it =
-        std::upper_bound(matches_.begin(), matches_.end(), after_ns, [&](double t, int32_t id) {
-            return t < double(trace.events.core(size_t(id)).start_ns);
-        });
-    return it == matches_.end() ? matches_.front() : *it;
+    auto start = [&](size_t i) { return trace.events.core(size_t(matches_[i])).start_ns; };
+    size_t best = matches_.size();
+    auto consider = [&](size_t i) {
+        if (best == matches_.size() || start(i) < start(best)) best = i;
+    };
+    for (const Run& run : runs_) {
+        const size_t i = firstFrom(trace, run, after_ns, false);
+        if (i < run.end) consider(i);
+    }
+    if (best == matches_.size()) // none after: wrap to the first match
+        for (const Run& run : runs_)
+            consider(run.begin);
+    return matches_[best];
 }
 
+// The latest candidate wins, and of equal starts the one in the later run.
 int32_t TimelineSearch::previous(const Trace& trace, double before_ns) const {
     if (matches_.empty()) return -1;
-    const auto it =
-        std::lower_bound(matches_.begin(), matches_.end(), before_ns, [&](int32_t id, double t) {
-            return double(trace.events.core(size_t(id)).start_ns) < t;
-        });
-    return it == matches_.begin() ? matches_.back() : *std::prev(it);
+    auto start = [&](size_t i) { return trace.events.core(size_t(matches_[i])).start_ns; };
+    size_t best = matches_.size();
+    auto consider = [&](size_t i) {
+        if (best == matches_.size() || start(i) >= start(best)) best = i;
+    };
+    for (const Run& run : runs_) {
+        const size_t i = firstFrom(trace, run, before_ns, true);
+        if (i > run.begin) consider(i - 1);
+    }
+    if (best == matches_.size()) // none before: wrap to the last match
+        for (const Run& run : runs_)
+            consider(run.end - 1);
+    return matches_[best];
 }
 
-int TimelineSearch::indexOf(const Trace& trace, int32_t event) const {
-    if (event < 0) return -1;
+int64_t TimelineSearch::indexOf(const Trace& trace, int32_t event) const {
+    if (event < 0 || size_t(event) >= trace.events.size()) return -1;
     const double t = double(trace.events.core(size_t(event)).start_ns);
-    auto it = std::lower_bound(matches_.begin(), matches_.end(), t, [&](int32_t id, double v) {
-        return double(trace.events.core(size_t(id)).start_ns) < v;
-    });
-    for (; it != matches_.end() && double(trace.events.core(size_t(*it)).start_ns) == t; ++it)
-        if (*it == event) return int(it - matches_.begin());
-    return -1;
+    auto start = [&](size_t i) { return double(trace.events.core(size_t(matches_[i])).start_ns); };
+    // Its run and place: among the run's matches of the same start.
+    size_t own = runs_.size(), place = 0;
+    for (size_t r = 0; r < runs_.size() && own == runs_.size(); ++r)
+        for (size_t i = firstFrom(trace, runs_[r], t, true); i < runs_[r].end && start(i) == t; ++i)
+            if (matches_[i] == event) {
+                own = r;
+                place = i;
+                break;
+            }
+    if (own == runs_.size()) return -1;
+    // Before it in time order: its run's earlier matches, the earlier runs'
+    // matches up to its start, the later runs' matches before it.
+    auto rank = int64_t(place - runs_[own].begin);
+    for (size_t r = 0; r < runs_.size(); ++r)
+        if (r != own) rank += int64_t(firstFrom(trace, runs_[r], t, r > own) - runs_[r].begin);
+    return rank;
 }
 
 } // namespace ts::gui

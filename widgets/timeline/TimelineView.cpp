@@ -136,7 +136,7 @@ void TimelineView::runSearch() {
 
 bool TimelineView::findAndZoom(const QString& text) {
     setSearchText(text);
-    if (!trace_ || search_.matches().empty()) return false;
+    if (!trace_ || search_.count() == 0) return false;
     timeline_->fitAll();
     timeline_->selectEvent(-1, false);
     nextMatch();
@@ -193,8 +193,8 @@ void TimelineView::updateMatchLabel() {
         match_label_->clear();
         return;
     }
-    const int index = trace_ ? search_.indexOf(*trace_, timeline_->selectedEvent()) : -1;
-    const auto count = search_.matches().size();
+    const int64_t index = trace_ ? search_.indexOf(*trace_, timeline_->selectedEvent()) : -1;
+    const auto count = search_.count();
     match_label_->setText(index >= 0 ? tr("%1 of %2").arg(index + 1).arg(count)
                                      : tr("%1 matches").arg(count));
 }

@@ -26,36 +26,46 @@ std::pair<int64_t, int64_t> columnSpan(const TimelineViewport& view, double x) {
     return {t0, std::max(t0 + 1, t1)};
 }
 
-struct Span {
-    int64_t step;
-    int64_t start, end;
+// Pixel columns [x0, x1) of the shaded (odd) steps, in view coordinates.
+struct Band {
+    int x0, x1;
 };
 
-// The spans to shade on a lane: host ranges, or for device lanes and the GPU
+// The bands to shade on a lane: host ranges, or for device lanes and the GPU
 // utilization rows the device ranges. Without tracks: the trace's steps.
-std::vector<Span> stepSpans(const TimelineScene& s, bool device) {
-    std::vector<Span> spans;
+// Computed once per frame (not per lane) in whole pixels, merged where they
+// touch; a step under one pixel wide is not shaded, since alternating bands
+// cannot be told apart there (a 1 GB trace holds 16,000 steps, and filling
+// each for each lane cost more than drawing the events).
+std::vector<Band> stepBands(const TimelineScene& s, bool device) {
+    std::vector<Band> bands;
+    auto add = [&](int64_t step, int64_t start, int64_t end) {
+        if (step % 2 == 0) return;
+        const double x0 = std::max(0.0, s.view.xOf(double(start)));
+        const double x1 = std::min(double(s.view.width_px), s.view.xOf(double(end)));
+        if (x1 - x0 < 1.0) return;
+        const Band band{int(std::lround(x0)), int(std::lround(x1))};
+        if (!bands.empty() && bands.back().x1 >= band.x0)
+            bands.back().x1 = std::max(bands.back().x1, band.x1);
+        else
+            bands.push_back(band);
+    };
     if (!s.tracks) {
         for (const StepMark& m : s.layout->trace()->steps)
-            spans.push_back({m.step, m.start_ns, m.end_ns});
-        return spans;
+            add(m.step, m.start_ns, m.end_ns);
+        return bands;
     }
     for (const StepSpan& m : s.tracks->steps) {
         if (device && !m.hasDevice()) continue;
-        spans.push_back(
-            {m.step, device ? m.device_start : m.host_start, device ? m.device_end : m.host_end});
+        add(m.step, device ? m.device_start : m.host_start, device ? m.device_end : m.host_end);
     }
-    return spans;
+    return bands;
 }
 
-void shadeBlock(QPainter& p, const TimelineScene& s, const std::vector<Span>& spans, int y,
-                int height, const QColor& band) {
-    for (const Span& span : spans) {
-        if (span.step % 2 == 0) continue;
-        const double x0 = std::max(0.0, s.view.xOf(double(span.start)));
-        const double x1 = std::min(double(s.view.width_px), s.view.xOf(double(span.end)));
-        if (x1 > x0) p.fillRect(QRectF(x0, y, x1 - x0, height), band);
-    }
+void shadeBlock(QPainter& p, const std::vector<Band>& bands, int y, int height,
+                const QColor& band_color) {
+    for (const Band& band : bands)
+        p.fillRect(QRect(band.x0, y, band.x1 - band.x0, height), band_color);
 }
 
 bool visible(const TimelineScene& s, QSize size, int y, int height) {
@@ -213,16 +223,16 @@ void paintStepShading(QPainter& p, QSize size, const TimelineScene& s, const QPa
     const TimelineLayout& layout = *s.layout;
     const Trace& trace = *layout.trace();
     const QColor band = pal.color(QPalette::AlternateBase);
-    const std::vector<Span> host = stepSpans(s, false), device = stepSpans(s, true);
+    const std::vector<Band> host = stepBands(s, false), device = stepBands(s, true);
     const int gpu_rows = s.tracks ? int(s.tracks->gpus.size()) : 0;
     for (int i = 0; i < layout.counterRows(); ++i)
         if (visible(s, size, layout.counterY(i), layout.counterHeight()))
-            shadeBlock(p, s, i < gpu_rows ? device : host, layout.counterY(i),
-                       layout.counterHeight(), band);
+            shadeBlock(p, i < gpu_rows ? device : host, layout.counterY(i), layout.counterHeight(),
+                       band);
     for (const TimelineLayout::Lane& lane : layout.lanes()) {
         if (!visible(s, size, lane.y, lane.height)) continue;
         const int32_t index = layout.rows()[size_t(lane.first_row)].lane;
-        shadeBlock(p, s, trace.lanes[size_t(index)].device ? device : host, lane.y,
+        shadeBlock(p, trace.lanes[size_t(index)].device ? device : host, lane.y,
                    lane.height + TimelineLayout::kLaneGap / 2, band);
     }
 }
