@@ -207,6 +207,10 @@ EventOpFields& EventStore::makeOpRow(size_t i) {
     return op_[size_t(extra_[i])];
 }
 
+void EventStore::setCallStack(size_t i, int32_t call_stack) {
+    makeRareRow(i).call_stack = call_stack;
+}
+
 EventRareFields& EventStore::makeRareRow(size_t i) {
     return rowIn(rare_, makeOpRow(i).rare);
 }

@@ -204,7 +204,8 @@ public:
     std::optional<DeviceLaunch> launch(size_t i) const;
     bool hasLaunches() const { return !launches_.empty(); }
     int32_t callStack(size_t i) const; // Trace::strings index, -1 none
-    int32_t shapes(size_t i) const;    // of the input shapes: Trace::strings index, -1 none
+    void setCallStack(size_t i, int32_t call_stack);
+    int32_t shapes(size_t i) const; // of the input shapes: Trace::strings index, -1 none
 
     // new_index[i] is the new position of the event at i (a permutation).
     void permute(const std::vector<int32_t>& new_index);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <string>
+#include <unordered_map>
 
 #include "trace/GrowAhead.h"
 #include "trace/JsonFields.h"
@@ -176,7 +178,10 @@ void TraceBuilder::appendEvent(const RawTraceEvent& e, const TraceEvent& t,
         d.occupancy = optionalFloat(args.occupancy);
         extras.launch = d;
     }
-    if (args.call_stack) extras.call_stack = internText(*args.call_stack);
+    if (args.call_stack) {
+        extras.call_stack = internText(*args.call_stack);
+        any_call_stack_ = true;
+    }
     trace_.events.growAhead(growth_);
     trace_.events.push_back(t, extras);
 }
@@ -194,6 +199,81 @@ void TraceBuilder::notePythonFrame(const RawTraceEvent& e, int64_t ts, int64_t d
     e.args.python_parent_id.getInt(f.parent_id);
     e.args.python_module_id.getInt(f.module_id);
     trace_.kineto.python_frames.push_back(f);
+}
+
+namespace {
+
+// A frame of the Python source ("torch/nn/modules/linear.py(125): forward"),
+// not a module ("nn.Module: Linear_0") or a built-in ("<built-in method ...>"):
+// the frames a Kineto "Call stack" field held.
+bool isSourceFrame(std::string_view name) {
+    const size_t close = name.find("): ");
+    return !name.empty() && name.front() != '<' && close != std::string_view::npos &&
+           name.rfind('(', close) != std::string_view::npos;
+}
+
+} // namespace
+
+// PyTorch 2.x writes no "Call stack" field on operators: with_stack=True
+// records the Python frames as python_function events instead. An operator's
+// stack is then the chain of source frames open on its thread when it starts,
+// innermost first and joined by ';', as the field held it. The chain under a
+// frame never changes, so each frame's stack is built once.
+void TraceBuilder::stacksFromPythonFrames() {
+    const std::vector<PythonFrame>& frames = trace_.kineto.python_frames;
+    if (any_call_stack_ || frames.empty()) return;
+    std::vector<int32_t> order;
+    for (size_t f = 0; f < frames.size(); ++f)
+        if (isSourceFrame(trace_.names[size_t(frames[f].name)])) order.push_back(int32_t(f));
+    std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+        const PythonFrame &x = frames[size_t(a)], &y = frames[size_t(b)];
+        if (x.lane != y.lane) return x.lane < y.lane;
+        if (x.start_ns != y.start_ns) return x.start_ns < y.start_ns;
+        return x.dur_ns > y.dur_ns; // the enclosing frame first
+    });
+    const EventStore& events = trace_.events;
+    std::vector<int32_t> ops;
+    for (size_t i = 0; i < events.size(); ++i)
+        if (events.core(i).category == KinetoCategory::Operator) ops.push_back(int32_t(i));
+    std::sort(ops.begin(), ops.end(), [&](int32_t a, int32_t b) {
+        const EventCore &x = events.core(size_t(a)), &y = events.core(size_t(b));
+        return x.lane != y.lane ? x.lane < y.lane : x.start_ns < y.start_ns;
+    });
+    auto endOf = [&](int32_t f) { return frames[size_t(f)].start_ns + frames[size_t(f)].dur_ns; };
+    std::vector<int32_t> open; // frames open at the sweep's time, outermost first
+    std::unordered_map<int32_t, int32_t> stack_of; // innermost frame -> interned stack
+    std::string text;
+    size_t next = 0;
+    int32_t lane = -1;
+    for (const int32_t op : ops) {
+        const EventCore& e = events.core(size_t(op));
+        if (e.lane != lane) {
+            lane = e.lane;
+            open.clear();
+            while (next < order.size() && frames[size_t(order[next])].lane < lane)
+                ++next;
+        }
+        while (next < order.size() && frames[size_t(order[next])].lane == lane &&
+               frames[size_t(order[next])].start_ns <= e.start_ns) {
+            const int32_t f = order[next++];
+            while (!open.empty() && endOf(open.back()) <= frames[size_t(f)].start_ns)
+                open.pop_back();
+            open.push_back(f);
+        }
+        while (!open.empty() && endOf(open.back()) <= e.start_ns)
+            open.pop_back();
+        if (open.empty()) continue;
+        auto [it, added] = stack_of.try_emplace(open.back(), -1);
+        if (added) {
+            text.clear();
+            for (auto f = open.rbegin(); f != open.rend(); ++f) {
+                if (!text.empty()) text += ';';
+                text += trace_.names[size_t(frames[size_t(*f)].name)];
+            }
+            it->second = internText(text);
+        }
+        trace_.events.setCallStack(size_t(op), it->second);
+    }
 }
 
 void TraceBuilder::addFlow(const RawTraceEvent& e) {
@@ -431,6 +511,7 @@ Trace TraceBuilder::finish(TraceJsonRoot root) {
     linkThroughFlows();
     if (!any_category_) trace_.events.clearCategories();
     rebase();
+    stacksFromPythonFrames();
     std::vector<int32_t> new_index;
     trace_.finalize(&new_index);
     attributeDeviceTime(new_index);

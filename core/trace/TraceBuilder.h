@@ -45,6 +45,7 @@ private:
     void appendEvent(const RawTraceEvent& e, const TraceEvent& t, KinetoCategory category);
     void readArgs(const RawTraceArgs& args, TraceEvent& t);
     void notePythonFrame(const RawTraceEvent& e, int64_t ts, int64_t dur);
+    void stacksFromPythonFrames();
     void addMemory(const RawTraceEvent& e);
     void addDeviceMemory(const RawTraceEvent& e, int64_t ts);
     void addFlow(const RawTraceEvent& e);
@@ -78,6 +79,7 @@ private:
     bool any_category_ = false;
     nlohmann::json trainscope_;
     bool kineto_ = false, legacy_ = false, have_flops_ = false;
+    bool any_call_stack_ = false; // some operator has a "Call stack" field
     int64_t malformed_ = 0, python_skipped_ = 0, unsupported_ = 0;
     // Per-event scratch, reused so that building allocates only for what it
     // keeps; and the last category seen (consecutive events mostly share one).

@@ -79,5 +79,49 @@ TEST(H100Trace, HopperKernelsRunOnTensorCores) {
     EXPECT_EQ(*plugin.metrics.tc_used_ratio, 0.0);
 }
 
+// PyTorch 2.x keeps with_stack's frames as python_function events only; an
+// operator's stack is the chain of source frames open when it starts.
+TEST(H100Trace, CallStacksComeFromPythonFrames) {
+    const Trace t = readH100("gpt_decoder_bf16.pt.trace.json.gz");
+    size_t ops = 0, with_stack = 0;
+    std::string linear_stack;
+    for (size_t i = 0; i < t.events.size(); ++i) {
+        if (t.events.core(i).category != KinetoCategory::Operator) continue;
+        ++ops;
+        const int32_t stack = t.events.callStack(i);
+        if (stack < 0) continue;
+        ++with_stack;
+        if (linear_stack.empty() && t.nameOf(t.events[i]) == "aten::linear")
+            linear_stack = t.strings[size_t(stack)];
+    }
+    EXPECT_GT(with_stack, ops / 3); // the forward and the optimizer; autograd's thread has none
+    // Innermost first, source frames only: the linear layer's forward, then the caller's.
+    EXPECT_EQ(linear_stack.rfind("torch/nn/modules/linear.py(", 0), 0u) << linear_stack;
+    EXPECT_EQ(linear_stack.find("nn.Module:"), std::string::npos);
+    EXPECT_EQ(linear_stack.find("<built-in"), std::string::npos);
+    EXPECT_NE(linear_stack.find(";prof.py("), std::string::npos) << linear_stack;
+}
+
+// A trace whose operators carry "Call stack" keeps those stacks as written.
+TEST(H100Trace, RecordedCallStacksAreKept) {
+    const Trace t = parseChromeTrace(R"({"traceEvents": [
+        {"ph": "X", "cat": "python_function", "name": "train.py(3): step", "pid": 1, "tid": 1, "ts": 0, "dur": 50},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 5,
+         "args": {"Call stack": "model.py(10): forward"}},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 20, "dur": 5}
+    ]})",
+                                     "stacks.json");
+    ASSERT_EQ(t.events.size(), 2u);
+    for (size_t i = 0; i < t.events.size(); ++i) {
+        const int32_t stack = t.events.callStack(i);
+        if (t.nameOf(t.events[i]) == "aten::mm") {
+            ASSERT_GE(stack, 0);
+            EXPECT_EQ(t.strings[size_t(stack)], "model.py(10): forward");
+        } else {
+            EXPECT_EQ(stack, -1);
+        }
+    }
+}
+
 } // namespace
 } // namespace ts
