@@ -120,17 +120,20 @@ void ModuleViewBuilder::addChild(const Item& parent, const Item& child) {
 }
 
 // The nearest module among the frame's Python callers (the plugin's rule);
-// by time when the trace has no Python ids.
+// by time when the trace has no Python ids, or when the callers hold no
+// module: PyTorch 2.11's tracer sometimes names a parent id that skips the
+// enclosing module (a 45-step ResNet-50 trace had 362 such module calls,
+// shown as 25 extra top-level modules), and a module inside no module in time
+// is a root either way.
 int32_t ModuleViewBuilder::moduleParent(int32_t frame) const {
-    if (frames_[frame].parent_id < 0) return times_[frame].time_parent;
     int64_t id = frames_[frame].parent_id;
     for (size_t steps = 0; steps < frames_.size() && id >= 0; ++steps) {
         auto it = by_python_id_.find(id);
-        if (it == by_python_id_.end()) return -1;
+        if (it == by_python_id_.end()) break;
         if (isModule(frames_[it->second])) return it->second;
         id = frames_[it->second].parent_id;
     }
-    return -1;
+    return times_[frame].time_parent;
 }
 
 int32_t ModuleViewBuilder::trieNodeOf(int32_t frame) {

@@ -123,6 +123,31 @@ TEST(ModuleViewDevice, NestedModulesWithKernels) {
     EXPECT_EQ(net.children[0].calls[1].start_ns - net.children[0].calls[0].start_ns, 680000);
 }
 
+// PyTorch 2.11's tracer sometimes names a Python parent that skips the
+// enclosing module (here: Block's parent is the script frame, not Net's
+// forward). A module whose callers hold no module falls back to time
+// nesting on its thread, so Block stays under Net instead of becoming a root.
+TEST(ModuleViewDevice, AParentIdSkippingTheModuleFallsBackToTimeNesting) {
+    const Trace t = parseChromeTrace(R"({"traceEvents": [
+        {"ph": "X", "cat": "python_function", "name": "train.py(1): <module>", "pid": 1, "tid": 1,
+         "ts": 0, "dur": 1000, "args": {"Python id": 0}},
+        {"ph": "X", "cat": "python_function", "name": "nn.Module: Net_0", "pid": 1, "tid": 1,
+         "ts": 10, "dur": 500, "args": {"Python id": 1, "Python parent id": 0, "Python module id": 100}},
+        {"ph": "X", "cat": "python_function", "name": "nn.Module: Block_0", "pid": 1, "tid": 1,
+         "ts": 20, "dur": 100, "args": {"Python id": 2, "Python parent id": 0, "Python module id": 200}},
+        {"ph": "X", "cat": "python_function", "name": "nn.Module: Block_0", "pid": 1, "tid": 1,
+         "ts": 200, "dur": 100, "args": {"Python id": 3, "Python parent id": 1, "Python module id": 200}},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 30, "dur": 10}
+    ]})",
+                                     "skipped_parent.json");
+    const ModuleView v = computeModuleView(t);
+    ASSERT_EQ(v.roots.size(), 1u);
+    EXPECT_EQ(v.roots[0].name, "Net_0");
+    ASSERT_EQ(v.roots[0].children.size(), 1u);
+    EXPECT_EQ(v.roots[0].children[0].name, "Block_0");
+    EXPECT_EQ(v.roots[0].children[0].occurrences, 2);
+}
+
 TEST(ModuleViewDevice, NoModulesGivesAReason) {
     const ModuleView v =
         computeModuleView(readChromeTraceFile(dataFile("tb_plugin/test_self_time.json")));
