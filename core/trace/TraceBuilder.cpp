@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
-#include <unordered_map>
 
 #include "trace/GrowAhead.h"
 #include "trace/JsonFields.h"
@@ -241,7 +240,7 @@ void TraceBuilder::stacksFromPythonFrames() {
     });
     auto endOf = [&](int32_t f) { return frames[size_t(f)].start_ns + frames[size_t(f)].dur_ns; };
     std::vector<int32_t> open; // frames open at the sweep's time, outermost first
-    std::unordered_map<int32_t, int32_t> stack_of; // innermost frame -> interned stack
+    std::vector<int32_t> stack_of(frames.size(), -1); // by innermost frame: interned stack
     std::string text;
     size_t next = 0;
     int32_t lane = -1;
@@ -263,16 +262,16 @@ void TraceBuilder::stacksFromPythonFrames() {
         while (!open.empty() && endOf(open.back()) <= e.start_ns)
             open.pop_back();
         if (open.empty()) continue;
-        auto [it, added] = stack_of.try_emplace(open.back(), -1);
-        if (added) {
+        int32_t& stack = stack_of[size_t(open.back())];
+        if (stack < 0) {
             text.clear();
             for (auto f = open.rbegin(); f != open.rend(); ++f) {
                 if (!text.empty()) text += ';';
                 text += trace_.names[size_t(frames[size_t(*f)].name)];
             }
-            it->second = internText(text);
+            stack = internText(text);
         }
-        trace_.events.setCallStack(size_t(op), it->second);
+        trace_.events.setCallStack(size_t(op), stack);
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <future>
 #include <iterator>
 #include <thread>
 
@@ -55,12 +56,15 @@ size_t TimelineSearch::run(const Trace& trace, const std::string& query) {
             part.ids.push_back(int32_t(i));
         }
     };
-    std::vector<std::thread> threads;
+    // Futures, not bare threads: an exception (bad_alloc on a huge match
+    // list) reaches the caller instead of terminating, and every stretch is
+    // waited for before `parts` goes away.
+    std::vector<std::future<void>> stretches;
     for (size_t w = 1; w < workers; ++w)
-        threads.emplace_back(scan, w);
+        stretches.push_back(std::async(std::launch::async, scan, w));
     scan(0);
-    for (std::thread& thread : threads)
-        thread.join();
+    for (std::future<void>& stretch : stretches)
+        stretch.get();
     size_t total = 0;
     for (const Part& part : parts)
         total += part.ids.size();
