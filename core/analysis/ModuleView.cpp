@@ -49,6 +49,7 @@ private:
     void nestLane(std::vector<Item>& items);
     void addChild(const Item& parent, const Item& child);
     int32_t moduleParent(int32_t frame) const;
+    bool within(int32_t inner, int32_t outer) const;
     int32_t trieNodeOf(int32_t frame);
     ModuleRow toRow(int32_t trie_node);
 
@@ -124,16 +125,32 @@ void ModuleViewBuilder::addChild(const Item& parent, const Item& child) {
 // module: PyTorch 2.11's tracer sometimes names a parent id that skips the
 // enclosing module (a 45-step ResNet-50 trace had 362 such module calls,
 // shown as 25 extra top-level modules), and a module inside no module in time
-// is a root either way.
+// is a root either way. The skip can also land on a module further out than
+// the enclosing one (Conv2d_10 under Sequential_0, past its Bottleneck): a
+// module enclosing the call in time on its thread and itself inside the
+// caller's call is what was skipped. A sound chain never differs from the
+// time nesting there, since a module running around the call is on its
+// Python stack.
 int32_t ModuleViewBuilder::moduleParent(int32_t frame) const {
+    const int32_t by_time = times_[frame].time_parent;
     int64_t id = frames_[frame].parent_id;
     for (size_t steps = 0; steps < frames_.size() && id >= 0; ++steps) {
         auto it = by_python_id_.find(id);
         if (it == by_python_id_.end()) break;
-        if (isModule(frames_[it->second])) return it->second;
+        if (isModule(frames_[it->second]))
+            return by_time >= 0 && within(by_time, it->second) ? by_time : it->second;
         id = frames_[it->second].parent_id;
     }
-    return times_[frame].time_parent;
+    return by_time;
+}
+
+// Whether module call `inner` runs inside module call `outer` (another call)
+// on the same thread.
+bool ModuleViewBuilder::within(int32_t inner, int32_t outer) const {
+    const PythonFrame& i = frames_[inner];
+    const PythonFrame& o = frames_[outer];
+    return inner != outer && i.lane == o.lane && i.start_ns >= o.start_ns &&
+           i.start_ns + i.dur_ns <= o.start_ns + o.dur_ns;
 }
 
 int32_t ModuleViewBuilder::trieNodeOf(int32_t frame) {

@@ -132,6 +132,7 @@ void EventStore::reserve(size_t n) {
     extra_.reserve(n);
     correlation_.reserve(n);
     external_.reserve(n);
+    if (!wide_steps_.empty()) wide_steps_.reserve(n);
 }
 
 void EventStore::growAhead(double scale) {
@@ -151,6 +152,7 @@ void EventStore::push_back(const TraceEvent& e, const KinetoExtras& kineto) {
     extra_.push_back(-1);
     correlation_.push_back(-1);
     external_.push_back(-1);
+    if (!wide_steps_.empty()) wide_steps_.push_back(kOverflow);
     core_[i].category = kineto.category;
     categorized_ = categorized_ || kineto.category != KinetoCategory::None;
     setIds(i, kineto.correlation, kineto.external_id);
@@ -241,6 +243,7 @@ int64_t EventStore::step(size_t i) const {
     const uint16_t code = core_[i].step_code;
     if (code == kNoStep) return -1;
     if (code != kStepOverflow) return code - 1;
+    if (!wide_steps_.empty() && wide_steps_[i] != kOverflow) return wide_steps_[i];
     auto it = overflow_.find(overflowKey(i, Step));
     return it != overflow_.end() ? it->second : -1;
 }
@@ -248,14 +251,22 @@ int64_t EventStore::step(size_t i) const {
 void EventStore::setStep(size_t i, int64_t step) {
     uint16_t& code = core_[i].step_code;
     const int64_t key = overflowKey(i, Step);
-    if (code == kStepOverflow) overflow_.erase(key);
+    if (code == kStepOverflow) { // forget the old wide value
+        if (!overflow_.empty()) overflow_.erase(key);
+        if (!wide_steps_.empty()) wide_steps_[i] = kOverflow;
+    }
     if (step == -1) {
         code = kNoStep;
     } else if (step >= 0 && step < kStepOverflow - 1) {
         code = static_cast<uint16_t>(step + 1);
     } else {
         code = kStepOverflow;
-        overflow_[key] = step;
+        if (step > INT32_MIN && step <= INT32_MAX) {
+            if (wide_steps_.empty()) wide_steps_.assign(core_.size(), kOverflow);
+            wide_steps_[i] = static_cast<int32_t>(step);
+        } else {
+            overflow_[key] = step;
+        }
     }
 }
 
@@ -351,6 +362,7 @@ void EventStore::permute(const std::vector<int32_t>& new_index) {
     gather(extra_, order);
     gather(correlation_, order);
     gather(external_, order);
+    gather(wide_steps_, order);
     if (!overflow_.empty()) {
         std::unordered_map<int64_t, int64_t> moved;
         for (const auto& [key, value] : overflow_)
@@ -371,6 +383,7 @@ void EventStore::shrinkToFit() {
     extra_.shrink_to_fit();
     correlation_.shrink_to_fit();
     external_.shrink_to_fit();
+    wide_steps_.shrink_to_fit();
     op_.shrink_to_fit();
     signatures_.shrink_to_fit();
     rare_.shrink_to_fit();
@@ -395,7 +408,8 @@ template <typename Map> size_t mapBytes(const Map& map, size_t value_bytes) {
 EventStore::MemoryParts EventStore::memoryParts() const {
     MemoryParts p;
     p.core = capacityBytes(core_);
-    p.ids = capacityBytes(extra_) + capacityBytes(correlation_) + capacityBytes(external_);
+    p.ids = capacityBytes(extra_) + capacityBytes(correlation_) + capacityBytes(external_) +
+            capacityBytes(wide_steps_);
     p.op = capacityBytes(op_);
     p.signatures = capacityBytes(signatures_);
     p.rare = capacityBytes(rare_);
@@ -420,6 +434,10 @@ EventStore::ColumnRefs EventStore::columns() const {
     c.overflow.reserve(overflow_.size());
     for (const auto& [key, value] : overflow_)
         c.overflow.push_back(OverflowValue{int32_t(key / kFields), int32_t(key % kFields), value});
+    // The index keeps wide steps as overflow rows: its format predates them.
+    for (size_t i = 0; i < wide_steps_.size(); ++i)
+        if (wide_steps_[i] != kOverflow)
+            c.overflow.push_back(OverflowValue{int32_t(i), Step, wide_steps_[i]});
     std::sort(c.overflow.begin(), c.overflow.end(),
               [](const OverflowValue& a, const OverflowValue& b) {
                   return a.event != b.event ? a.event < b.event : a.field < b.field;
@@ -439,8 +457,17 @@ EventStore EventStore::fromColumns(Columns c) {
     s.launches_ = std::move(c.launches);
     s.costs_ = std::move(c.costs);
     s.memory_ = std::move(c.memory);
-    for (const OverflowValue& v : c.overflow)
-        s.overflow_[int64_t(v.event) * kFields + (v.field & (kFields - 1))] = v.value;
+    for (const OverflowValue& v : c.overflow) {
+        const bool wide_step = v.field == Step && v.event >= 0 &&
+                               size_t(v.event) < s.core_.size() && v.value > INT32_MIN &&
+                               v.value <= INT32_MAX;
+        if (wide_step) {
+            if (s.wide_steps_.empty()) s.wide_steps_.assign(s.core_.size(), kOverflow);
+            s.wide_steps_[size_t(v.event)] = static_cast<int32_t>(v.value);
+        } else {
+            s.overflow_[int64_t(v.event) * kFields + (v.field & (kFields - 1))] = v.value;
+        }
+    }
     s.categorized_ = std::any_of(s.core_.begin(), s.core_.end(), [](const EventCore& e) {
         return e.category != KinetoCategory::None;
     });

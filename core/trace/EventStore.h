@@ -6,6 +6,7 @@
 //   core_       start, dur, name, parent, lane, depth, kind, category, step
 //   extra_      -1 none; >= 0 a row of op_; <= -2 launch config -2 - extra
 //   correlation_, external_   Kineto ids; kOverflow -> overflow_ map
+//   wide_steps_ steps past 65,534 (only traces with that many steps)
 //   op_         input signature, seq, link, device time, rare row
 //   signatures_ interned (shapes, types, args): ops repeat their inputs
 //   rare_       call stack, launch, cost and memory rows (with_stack traces,
@@ -290,6 +291,11 @@ private:
     std::vector<EventMemory> memory_;
     // Values that do not fit their column, key event * kOverflowFields + field.
     std::unordered_map<int64_t, int64_t> overflow_;
+    // Steps past 0xFFFE (step_code kStepOverflow), one per event, allocated
+    // by the first such step: a long trace has most events in those steps,
+    // and a hash node each cost 8 bytes per event at 100 M events. Steps
+    // outside int32 (never seen) stay in overflow_.
+    std::vector<int32_t> wide_steps_;
     // Building aids, lazily rebuilt: record bytes -> id.
     std::unordered_map<std::string, int32_t> launch_index_, signature_index_;
     bool categorized_ = false;

@@ -178,6 +178,48 @@ TEST(EventStore, DeviceTimeBeyond32BitsAccumulatesExactly) {
     EXPECT_TRUE(copy.columnsProblem(0).empty());
 }
 
+// Steps past the core's 16-bit code go to a dense column (a long trace has
+// most events there); steps beyond int32 to the overflow map. Both survive
+// events added later, a permutation, being set back and the columns' round
+// trip, where the index still sees them as overflow rows.
+TEST(EventStore, StepsPastTheSixteenBitCodeKeepTheirValue) {
+    EventStore store;
+    for (int k = 0; k < 4; ++k)
+        store.push_back(TraceEvent{});
+    const int64_t huge = int64_t(5) << 33;
+    store.setStep(0, 65533); // the largest that fits the code
+    store.setStep(1, 65534); // the first that does not
+    store.setStep(2, huge);
+    TraceEvent later;
+    later.step = 1'000'000;
+    store.push_back(later);
+    store.push_back(TraceEvent{});
+    EXPECT_EQ(store.step(0), 65533);
+    EXPECT_EQ(store.step(1), 65534);
+    EXPECT_EQ(store.step(2), huge);
+    EXPECT_EQ(store.step(3), -1);
+    EXPECT_EQ(store.step(4), 1'000'000);
+    EXPECT_EQ(store.step(5), -1);
+    store.setStep(2, 70000); // from the map to the column
+    store.setStep(1, 3);     // back into the code
+    EXPECT_EQ(store.step(2), 70000);
+    EXPECT_EQ(store.step(1), 3);
+    store.setStep(3, huge + 1);
+    store.permute({5, 4, 3, 2, 1, 0}); // reversed
+    EXPECT_EQ(store.step(5), 65533);
+    EXPECT_EQ(store.step(4), 3);
+    EXPECT_EQ(store.step(3), 70000);
+    EXPECT_EQ(store.step(2), huge + 1);
+    EXPECT_EQ(store.step(1), 1'000'000);
+    EXPECT_EQ(store.step(0), -1);
+    const EventStore::ColumnRefs columns = store.columns();
+    ASSERT_EQ(columns.overflow.size(), 3u); // huge + 1, 70000, 1'000'000
+    const EventStore copy = EventStore::fromColumns(columns.copy());
+    for (size_t i = 0; i < store.size(); ++i)
+        EXPECT_EQ(copy.step(i), store.step(i)) << i;
+    EXPECT_TRUE(copy.columnsProblem(0).empty());
+}
+
 // Ops with the same inputs share one signature row.
 TEST(EventStore, RepeatedInputsShareOneSignature) {
     EventStore store;

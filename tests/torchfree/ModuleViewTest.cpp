@@ -148,6 +148,36 @@ TEST(ModuleViewDevice, AParentIdSkippingTheModuleFallsBackToTimeNesting) {
     EXPECT_EQ(v.roots[0].children[0].occurrences, 2);
 }
 
+// The parent id skips Block_0 but reaches Net_0: the call belongs to the
+// Block_0 around it in time, not to Net_0 (Conv2d_10 under Sequential_0 on
+// the 45-step H100 trace). Conv_0's second call has a sound chain.
+TEST(ModuleViewDevice, AParentIdSkippingAnInnerModuleTakesTheInnermostByTime) {
+    const Trace t = parseChromeTrace(R"({"traceEvents": [
+        {"ph": "X", "cat": "python_function", "name": "nn.Module: Net_0", "pid": 1, "tid": 1,
+         "ts": 0, "dur": 1000, "args": {"Python id": 1, "Python module id": 100}},
+        {"ph": "X", "cat": "python_function", "name": "nn.Module: Block_0", "pid": 1, "tid": 1,
+         "ts": 10, "dur": 400, "args": {"Python id": 2, "Python parent id": 1, "Python module id": 200}},
+        {"ph": "X", "cat": "python_function", "name": "nn.Module: Conv_0", "pid": 1, "tid": 1,
+         "ts": 20, "dur": 100, "args": {"Python id": 3, "Python parent id": 1, "Python module id": 300}},
+        {"ph": "X", "cat": "python_function", "name": "nn.Module: Block_0", "pid": 1, "tid": 1,
+         "ts": 500, "dur": 400, "args": {"Python id": 4, "Python parent id": 1, "Python module id": 200}},
+        {"ph": "X", "cat": "python_function", "name": "nn.Module: Conv_0", "pid": 1, "tid": 1,
+         "ts": 520, "dur": 100, "args": {"Python id": 5, "Python parent id": 4, "Python module id": 300}},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::conv2d", "pid": 1, "tid": 1, "ts": 30, "dur": 10}
+    ]})",
+                                     "skipped_inner_parent.json");
+    const ModuleView v = computeModuleView(t);
+    ASSERT_EQ(v.roots.size(), 1u);
+    ASSERT_EQ(v.roots[0].children.size(), 1u) << "Conv_0 must not sit under Net_0";
+    const ModuleRow& block = v.roots[0].children[0];
+    EXPECT_EQ(block.name, "Block_0");
+    EXPECT_EQ(block.occurrences, 2);
+    ASSERT_EQ(block.children.size(), 1u);
+    EXPECT_EQ(block.children[0].name, "Conv_0");
+    EXPECT_EQ(block.children[0].occurrences, 2);
+    EXPECT_EQ(block.children[0].operators, 1);
+}
+
 TEST(ModuleViewDevice, NoModulesGivesAReason) {
     const ModuleView v =
         computeModuleView(readChromeTraceFile(dataFile("tb_plugin/test_self_time.json")));
