@@ -92,6 +92,8 @@ void printStageMemory(const ts::Trace& trace, const ts::GpuAnalysisOptions& opti
     added("computeGpuOverview");
     a.tree = ts::buildDeviceOpTree(trace, a.events, a.links, options);
     added("buildDeviceOpTree");
+    std::printf("  (%zu nodes of %zu B, %zu children, %zu runtime calls)\n", a.tree.nodes.size(),
+                sizeof(ts::OpNode), a.tree.child_list.size(), a.tree.runtime_list.size());
     a.kernels =
         ts::computeKernelTables(trace, a.events, a.links, a.tree, options.plugin_compatible);
     added("computeKernelTables");

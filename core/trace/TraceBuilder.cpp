@@ -86,6 +86,9 @@ int32_t TraceBuilder::laneOf(const RawTraceEvent& e, bool device) {
     legacy_ = legacy_ || pid == "CPU functions";
     const bool device_lane = device || pid.find("CUDA") != std::string::npos;
     TraceLane made{(device_lane ? "stream " : "thread ") + tid, numeric, device_lane};
+    // CUPTI's own work (buffer requests and flushes) comes as pid -1, tid 0:
+    // no thread of the program, so say what it is.
+    if (!device_lane && e.cat == "overhead") made.name = "profiler overhead (CUPTI)";
     if (device && e.pid.kind == RawId::Kind::Integer) { // Kineto: pid = GPU, tid = "stream N"
         made.gpu = static_cast<int32_t>(e.pid.integer);
         made.stream = streamNumber(e.tid);

@@ -21,9 +21,10 @@ namespace ts {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'I', 'D', 'X', '\0'};
-constexpr uint32_t kFormatVersion = 5; // 2: the EventStore columns; 3: signatures, memory;
+constexpr uint32_t kFormatVersion = 6; // 2: the EventStore columns; 3: signatures, memory;
                                        // 4: no steps from gpu_user_annotation;
-                                       // 5: call stacks from python_function frames
+                                       // 5: call stacks from python_function frames;
+                                       // 6: CUPTI's overhead lane named
 
 struct Header {
     char magic[8];

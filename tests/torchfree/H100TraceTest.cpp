@@ -123,5 +123,21 @@ TEST(H100Trace, RecordedCallStacksAreKept) {
     }
 }
 
+// CUPTI's buffer requests and flushes (pid -1, tid 0 on the 45-step H100
+// trace) sit in a lane that says so, not in "thread 0".
+TEST(H100Trace, CuptiOverheadHasItsOwnLaneName) {
+    const Trace t = parseChromeTrace(R"({"traceEvents": [
+        {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 7, "tid": 7, "ts": 10, "dur": 5},
+        {"ph": "X", "cat": "overhead", "name": "Activity Buffer Request", "pid": -1, "tid": 0,
+         "ts": 12, "dur": 400},
+        {"ph": "X", "cat": "overhead", "name": "Buffer Flush", "pid": -1, "tid": 0, "ts": 500, "dur": 100}
+    ]})",
+                                     "overhead.json");
+    ASSERT_EQ(t.lanes.size(), 2u);
+    EXPECT_EQ(t.lanes[0].name, "thread 7");
+    EXPECT_EQ(t.lanes[1].name, "profiler overhead (CUPTI)");
+    EXPECT_FALSE(t.lanes[1].device);
+}
+
 } // namespace
 } // namespace ts
