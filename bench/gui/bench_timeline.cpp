@@ -74,7 +74,9 @@ int main(int argc, char** argv) {
     const QCommandLineOption frames_opt("frames", "Frames per zoom level.", "F", "30");
     const QCommandLineOption lanes_opt("lanes", "Thread lanes.", "L", "8");
     const QCommandLineOption plain_opt("plain", "Events with names and times only.");
-    parser.addOptions({events_opt, frames_opt, lanes_opt, plain_opt});
+    const QCommandLineOption exact_opt("exact", "No level of detail: narrow events grouped by "
+                                                "exact pixel column at every zoom.");
+    parser.addOptions({events_opt, frames_opt, lanes_opt, plain_opt, exact_opt});
     parser.addHelpOption();
     parser.process(app);
     const int64_t events = parser.value(events_opt).toLongLong();
@@ -92,6 +94,7 @@ int main(int argc, char** argv) {
     TimelineLayout layout;
     layout.setRowHeight(QFontMetrics(app.font()).height() + 6);
     layout.setTrace(trace);
+    layout.setLevelOfDetail(!parser.isSet(exact_opt));
     std::printf("layout: %zu rows, built in %.0f ms\n", layout.rows().size(), msSince(timer));
 
     QImage image(kWidth, kHeight, QImage::Format_ARGB32_Premultiplied);

@@ -1,5 +1,6 @@
 // Timeline maths: viewport zoom/pan, layout rows, box merging under one
 // pixel, hit testing, search, details; and the widget's mouse and keys.
+#include <functional>
 #include <random>
 
 #include <QTextBrowser>
@@ -31,6 +32,26 @@ TimelineViewport viewport(double start, double ns_per_px, int width, double lo, 
     v.start_ns = start;
     v.ns_per_px = ns_per_px;
     return v;
+}
+
+// One row of `count` events one after the other: next() gives each one's
+// gap before it and its duration; `at` ends at the last event's end.
+std::shared_ptr<const Trace> oneRow(int count, int64_t& at,
+                                    const std::function<std::pair<int64_t, int64_t>()>& next) {
+    Trace t;
+    const int32_t lane = t.laneFor(1, false, "main");
+    for (int i = 0; i < count; ++i) {
+        const auto [gap, dur] = next();
+        TraceEvent e;
+        e.name = t.internName("op");
+        e.lane = lane;
+        e.start_ns = at + gap;
+        e.dur_ns = dur;
+        at = e.start_ns + dur;
+        t.events.push_back(e);
+    }
+    t.finalize();
+    return std::make_shared<const Trace>(std::move(t));
 }
 
 } // namespace
@@ -176,22 +197,12 @@ private slots:
         // boxes (wide ones alone, narrow ones merged per pixel column) count
         // each visible event exactly once and run left to right. The search
         // through the row's sampled starts must neither skip nor repeat one.
-        Trace t;
-        const int32_t lane = t.laneFor(1, false, "main");
         std::mt19937 rng(7);
         int64_t at = 0;
-        for (int i = 0; i < 5000; ++i) {
-            TraceEvent e;
-            e.name = t.internName("op");
-            e.lane = lane;
-            at += int64_t(rng() % 50);
-            e.start_ns = at;
-            e.dur_ns = rng() % 20 == 0 ? 5000 : 1 + int64_t(rng() % 200);
-            at += e.dur_ns;
-            t.events.push_back(e);
-        }
-        t.finalize();
-        auto trace = std::make_shared<const Trace>(std::move(t));
+        auto trace = oneRow(5000, at, [&] {
+            const int64_t gap = int64_t(rng() % 50);
+            return std::make_pair(gap, rng() % 20 == 0 ? 5000 : 1 + int64_t(rng() % 200));
+        });
         TimelineLayout layout;
         layout.setTrace(trace);
         std::vector<TimelineLayout::Box> boxes;
@@ -217,6 +228,54 @@ private slots:
                                         .arg(start)
                                         .arg(covered)
                                         .arg(expected)));
+            }
+        }
+    }
+
+    void levelOfDetailDrawsTheSamePixelsAsExactColumns() {
+        // 200,000 events on one row seen whole at 800 px (250 per pixel):
+        // the coarse walk over block starts groups events differently near
+        // column edges but must count each visible event once, keep boxes
+        // in order and cover exactly the pixel columns the exact walk covers.
+        std::mt19937 rng(11);
+        int64_t at = 0;
+        auto trace = oneRow(200000, at, [&] {
+            const int64_t gap = rng() % 1000 == 0 ? 2000000 : int64_t(rng() % 40); // a few gaps
+            return std::make_pair(gap, rng() % 5000 == 0 ? 400000 : 1 + int64_t(rng() % 30));
+        });
+        TimelineLayout coarse, exact;
+        coarse.setTrace(trace);
+        exact.setTrace(trace);
+        exact.setLevelOfDetail(false);
+        auto pixels = [](const std::vector<TimelineLayout::Box>& boxes, int width) {
+            std::vector<char> on(size_t(width + 2), 0);
+            for (const auto& b : boxes)
+                for (int x = std::max(-1, int(std::floor(b.x0))); x < int(std::ceil(b.x1)); ++x)
+                    if (x >= -1 && x <= width) on[size_t(x + 1)] = 1;
+            return on;
+        };
+        std::vector<TimelineLayout::Box> a, b;
+        const double span = double(at);
+        for (double fraction : {1.0, 0.5, 0.1}) {
+            for (double offset : {-1000.0, span * 0.3}) {
+                const TimelineViewport v =
+                    viewport(offset, span * fraction / 800, 800, 0, double(at));
+                coarse.collectBoxes(v, 0, 1000, a);
+                exact.collectBoxes(v, 0, 1000, b);
+                int64_t ca = 0, cb = 0;
+                float last_x0 = -1e9f;
+                for (const auto& box : a) {
+                    ca += box.merged;
+                    QVERIFY(box.x0 >= last_x0);
+                    last_x0 = box.x0;
+                }
+                for (const auto& box : b)
+                    cb += box.merged;
+                QCOMPARE(ca, cb);
+                QVERIFY2(a.size() <= b.size(), "the coarse walk adds no boxes");
+                QVERIFY2(
+                    pixels(a, 800) == pixels(b, 800),
+                    qPrintable(QStringLiteral("fraction %1 offset %2").arg(fraction).arg(offset)));
             }
         }
     }

@@ -13,27 +13,32 @@ constexpr double kMinBoxPx = 1.0;
 // Bound on the candidates a hit test looks at (dense, zoomed-out rows).
 constexpr int kMaxHitCandidates = 4096;
 
-// First index at or after `from` whose start is >= t. Gallops outward from
-// `from` over the row's sampled starts, then bisects the one block of
-// kSampleStride events left: the samples are contiguous, while each event's
-// start is a scattered 32-byte record (a cache miss on a large trace).
+// First index at or after `from` of ascending `starts` that is >= t,
+// galloping outward from `from`: the next boundary is usually near.
+size_t gallopTo(const std::vector<int64_t>& starts, size_t from, double t) {
+    size_t lo = from, hi = from, step = 1;
+    while (hi < starts.size() && double(starts[hi]) < t) {
+        lo = hi + 1;
+        hi = from + step;
+        step <<= 1;
+    }
+    hi = std::min(hi, starts.size());
+    lo = std::min(lo, hi);
+    return size_t(std::lower_bound(starts.begin() + ptrdiff_t(lo), starts.begin() + ptrdiff_t(hi),
+                                   t, [](int64_t v, double x) { return double(v) < x; }) -
+                  starts.begin());
+}
+
+// First index at or after `from` whose start is >= t. Gallops over the row's
+// sampled starts, then bisects the one block of kSampleStride events left:
+// the samples are contiguous, while each event's start is a scattered
+// 32-byte record (a cache miss on a large trace).
 size_t firstStartingFrom(const TimelineLayout::Row& row, const EventStore& events, size_t from,
                          double t) {
     constexpr size_t kStride = TimelineLayout::kSampleStride;
-    const std::vector<int64_t>& samples = row.sampled_start; // samples[k]: start of k * kStride
     const size_t n = row.ids.size();
-    const size_t first_k = from / kStride + 1; // the first sample after `from`
-    size_t lo_k = first_k, hi_k = first_k, step = 1;
-    while (hi_k < samples.size() && double(samples[hi_k]) < t) {
-        lo_k = hi_k + 1;
-        hi_k = first_k + step;
-        step <<= 1;
-    }
-    hi_k = std::min(hi_k, samples.size());
-    const size_t k = size_t(std::lower_bound(samples.begin() + ptrdiff_t(std::min(lo_k, hi_k)),
-                                             samples.begin() + ptrdiff_t(hi_k), t,
-                                             [](int64_t v, double x) { return double(v) < x; }) -
-                            samples.begin());
+    const size_t first_k = from / kStride + 1;                // the first sample after `from`
+    const size_t k = gallopTo(row.sampled_start, first_k, t); // samples[k]: start of k * kStride
     // Samples first_k .. k-1 start before t and sample k (if any) at or after
     // it, so the answer lies in [lo, hi].
     size_t lo = k > first_k ? std::max(from, (k - 1) * kStride + 1) : from;
@@ -47,6 +52,28 @@ size_t firstStartingFrom(const TimelineLayout::Row& row, const EventStore& event
             hi = mid;
     }
     return lo;
+}
+
+// First block at or after `from` starting at or after t.
+size_t firstBlockStartingFrom(const TimelineLayout::Row& row, size_t from, double t) {
+    return gallopTo(row.block_start, from, t);
+}
+
+// Events from pixel x0 on, ending by `end_ns` at the latest, as one box at
+// least a pixel wide; it joins the row's previous narrow box when they touch,
+// so that dense stretches become one box instead of one per pixel column.
+void addNarrowBox(std::vector<TimelineLayout::Box>& out, const TimelineViewport& view,
+                  int row_index, double x0, int64_t end_ns, int32_t first_event, int32_t count) {
+    const double end_x = std::min(view.xOf(double(end_ns)), view.width_px + 1.0);
+    const auto box_x0 = float(std::max(std::floor(x0), -1.0));
+    const auto box_x1 = float(std::max(std::floor(x0) + 1.0, end_x));
+    TimelineLayout::Box* last = out.empty() ? nullptr : &out.back();
+    if (last && last->row == row_index && last->narrow && last->x1 >= box_x0) {
+        last->x1 = std::max(last->x1, box_x1);
+        last->merged += count;
+    } else {
+        out.push_back({box_x0, box_x1, row_index, first_event, count, true});
+    }
 }
 
 void sortRowByStart(TimelineLayout::Row& row, const Trace& trace) {
@@ -110,12 +137,17 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
         row.ids.shrink_to_fit();
         row.max_end.reserve(row.ids.size());
         row.sampled_start.reserve((row.ids.size() + kSampleStride - 1) / kSampleStride);
+        row.block_start.reserve((row.ids.size() + kBlock - 1) / kBlock);
+        row.block_end.reserve(row.block_start.capacity());
         int64_t running = std::numeric_limits<int64_t>::min();
         for (size_t i = 0; i < row.ids.size(); ++i) {
             const EventCore& e = t.events.core(size_t(row.ids[i]));
             running = std::max(running, e.end_ns());
             row.max_end.push_back(running);
             if (i % kSampleStride == 0) row.sampled_start.push_back(e.start_ns);
+            if (i % kBlock == 0) row.block_start.push_back(e.start_ns);
+            if (i % kBlock == kBlock - 1 || i + 1 == row.ids.size())
+                row.block_end.push_back(running);
         }
     }
     if (lo <= hi) {
@@ -129,7 +161,8 @@ size_t TimelineLayout::memoryBytes() const {
     size_t bytes = rows_.capacity() * sizeof(Row) + lanes_.capacity() * sizeof(Lane);
     for (const Row& row : rows_)
         bytes += row.ids.capacity() * sizeof(int32_t) + row.max_end.capacity() * sizeof(int64_t) +
-                 row.sampled_start.capacity() * sizeof(int64_t);
+                 row.sampled_start.capacity() * sizeof(int64_t) +
+                 (row.block_start.capacity() + row.block_end.capacity()) * sizeof(int64_t);
     return bytes;
 }
 
@@ -207,6 +240,14 @@ void TimelineLayout::collectRow(const TimelineViewport& view, int row_index,
     size_t i = firstEndingAfter(row, view.start_ns);
     const size_t n = row.ids.size();
     const EventStore& events = trace_->events;
+    if (level_of_detail_ && i < n) {
+        // Roughly how many events are in view: blocks starting before t1.
+        const size_t blocks_in = firstBlockStartingFrom(row, i / kBlock, t1);
+        if (double(blocks_in * kBlock) - double(i) >= kCoarseEventsPerPx * view.width_px) {
+            const size_t end = firstStartingFrom(row, events, i, t1);
+            return collectRowCoarse(view, row_index, i, end, out);
+        }
+    }
     while (i < n && double(startOf(row, i)) < t1) {
         const double x0 = view.xOf(double(startOf(row, i)));
         const double x1 = view.xOf(double(endOf(row, i)));
@@ -219,19 +260,44 @@ void TimelineLayout::collectRow(const TimelineViewport& view, int row_index,
         const double column_end_t = view.timeAt(std::floor(x0) + 1.0);
         const size_t j = firstStartingFrom(row, events, i, column_end_t);
         const size_t last = std::max(j, i + 1) - 1;
-        const double end_x = std::min(view.xOf(double(row.max_end[last])), view.width_px + 1.0);
-        const auto box_x0 = float(std::floor(x0));
-        const auto box_x1 = float(std::max(std::floor(x0) + 1.0, end_x));
-        const auto count = int32_t(last - i + 1);
-        // Dense stretches become one box instead of one per pixel column.
-        if (!out.empty() && out.back().row == row_index && out.back().narrow &&
-            out.back().x1 >= box_x0) {
-            out.back().x1 = std::max(out.back().x1, box_x1);
-            out.back().merged += count;
-        } else {
-            out.push_back({box_x0, box_x1, row_index, row.ids[i], count, true});
-        }
+        addNarrowBox(out, view, row_index, x0, row.max_end[last], row.ids[i],
+                     int32_t(last - i + 1));
         i = last + 1;
+    }
+}
+
+// Level of detail: a row with many events per pixel in view is grouped at
+// block boundaries, reading only the row's block starts and ends. A box runs
+// from its first event to the latest end of its events, as in collectRow, so
+// the pixels drawn are the same; what changes is only which box an event
+// near a column's edge joins (up to kBlock - 1 events that start in the next
+// column), and that an event a pixel wide among them is drawn merged instead
+// of alone. Events [first, end) are the visible ones, each counted once.
+void TimelineLayout::collectRowCoarse(const TimelineViewport& view, int row_index, size_t first,
+                                      size_t end, std::vector<Box>& out) const {
+    const Row& row = rows_[size_t(row_index)];
+    size_t i = first;
+    while (i < end) {
+        const int64_t start = i % kBlock == 0 ? row.block_start[i / kBlock] : startOf(row, i);
+        const double x0 = view.xOf(double(start));
+        const double column_end_t = view.timeAt(std::floor(x0) + 1.0);
+        // Block b starts after i; the events of block b - 1 past the column
+        // join this box. Only when block b starts in the next column (which
+        // its own box then covers) are the pixels the same as with the exact
+        // edge: across a gap, or at the end of the view, search it.
+        const size_t b = firstBlockStartingFrom(row, i / kBlock + 1, column_end_t);
+        const bool next_column =
+            b * kBlock < end && view.xOf(double(row.block_start[b])) < std::floor(x0) + 2.0;
+        const size_t j =
+            next_column
+                ? b * kBlock
+                : std::clamp(firstStartingFrom(row, trace_->events, i, column_end_t), i + 1, end);
+        const size_t last = j - 1;
+        const int64_t last_end = last % kBlock == kBlock - 1 || last + 1 == row.ids.size()
+                                     ? row.block_end[last / kBlock]
+                                     : row.max_end[last];
+        addNarrowBox(out, view, row_index, x0, last_end, row.ids[i], int32_t(j - i));
+        i = j;
     }
 }
 
