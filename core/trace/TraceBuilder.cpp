@@ -321,6 +321,7 @@ void TraceBuilder::addMemory(const RawTraceEvent& e) {
     MemorySample m;
     m.t_ns = ts;
     if (args.live_bytes.getInt(m.live_bytes)) { // Trainscope's counter track
+        ++counter_samples_;
         m.delta_bytes = trace_.memory.empty() ? 0 : m.live_bytes - trace_.memory.back().live_bytes;
         growAhead(trace_.memory, growth_);
         trace_.memory.push_back(m);
@@ -346,7 +347,7 @@ void TraceBuilder::addDeviceMemory(const RawTraceEvent& e, int64_t ts) {
     m.lane = laneOf(e, false);
     int64_t v = -1;
     if (args.device_type.getInt(v)) m.device_type = static_cast<int8_t>(v);
-    if (args.device_id.getInt(v)) m.device_id = static_cast<int32_t>(v);
+    if (args.device_id.getInt(v) && v >= 0 && v <= INT16_MAX) m.device_id = static_cast<int16_t>(v);
     args.addr.getInt(m.addr);
     args.mem_bytes.getInt(m.bytes);
     args.total_allocated.getInt(m.total_allocated);
@@ -518,6 +519,10 @@ Trace TraceBuilder::finish(TraceJsonRoot root) {
     trace_.finalize(&new_index);
     attributeDeviceTime(new_index);
     attributeMemory();
+    // Kineto's CPU [memory] instants are kept once, in kineto.memory (which
+    // the memory views and the timeline read): their samples only served to
+    // give operators their bytes, and a second copy cost 32 B per instant.
+    if (counter_samples_ == 0 && !trace_.kineto.memory.empty()) trace_.memory = {};
     new_index = {};
     device_work_ = {};
     pending_memory_ = {};

@@ -70,6 +70,7 @@ private:
     std::map<std::string, std::string> thread_names_;      // "pid|tid" -> name
     std::vector<std::pair<int32_t, int64_t>> device_work_; // (event, External id)
     std::vector<PendingMemory> pending_memory_;
+    size_t counter_samples_ = 0; // from "CPU memory" counters (Trainscope's traces)
     // ac2g flows ("s" at the runtime call, "f" at the device work, id = the
     // correlation), keyed "pid|tid|ts_ns": they link events without a
     // correlation argument.

@@ -21,10 +21,11 @@ namespace ts {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'I', 'D', 'X', '\0'};
-constexpr uint32_t kFormatVersion = 6; // 2: the EventStore columns; 3: signatures, memory;
+constexpr uint32_t kFormatVersion = 7; // 2: the EventStore columns; 3: signatures, memory;
                                        // 4: no steps from gpu_user_annotation;
                                        // 5: call stacks from python_function frames;
-                                       // 6: CUPTI's overhead lane named
+                                       // 6: CUPTI's overhead lane named;
+                                       // 7: Kineto's CPU memory instants kept once
 
 struct Header {
     char magic[8];

@@ -59,8 +59,10 @@ void expectKinetoDetails(const Trace& t) {
     const auto node = findEvent(t, "ConvolutionBackward0");
     EXPECT_EQ(t.events[node].link, conv);
     EXPECT_EQ(t.events[conv].link, node);
-    // [memory] instants become samples and self memory of the op that ran.
-    ASSERT_FALSE(t.memory.empty());
+    // [memory] instants are kept (once: no CPU samples beside them) and give
+    // the op that ran its self memory.
+    ASSERT_FALSE(t.kineto.memory.empty());
+    EXPECT_TRUE(t.memory.empty());
     const OpTable table = computeOpStats(t);
     int64_t self_mem = 0;
     for (const OpStat& r : table.rows)
