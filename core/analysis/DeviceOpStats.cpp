@@ -76,7 +76,7 @@ DeviceOpTable computeDeviceOpTable(const Trace& trace, const DeviceOpTree& tree,
         }
         DeviceOpRow& row = table.rows[it->second];
         row.calls++;
-        row.host_total_ns += node.end - node.start;
+        row.host_total_ns += tree.end(trace, node) - tree.start(trace, node);
         row.host_self_ns += node.self_host;
         row.device_total_ns += node.device_total;
         row.device_self_ns += node.device_self;

@@ -9,7 +9,7 @@
 
 namespace ts {
 
-static_assert(sizeof(OpNode) <= 88, "a node per host op: keep it small");
+static_assert(sizeof(OpNode) <= 72, "a node per host op: keep it small");
 
 namespace {
 
@@ -72,6 +72,8 @@ private:
     void runtimeTimes();
     void flattenChildren();
     uint32_t nameIndex(const OpNode& n) const { return trace_.events.core(size_t(n.event)).name; }
+    int64_t start(const OpNode& n) const { return tree_.start(trace_, n); }
+    int64_t end(const OpNode& n) const { return tree_.end(trace_, n); }
 
     const Trace& trace_;
     const KinetoEvents& events_;
@@ -97,6 +99,7 @@ void TreeBuilder::collectHostNodes() {
     tree_.nodes.reserve(host + trace_.lanes.size());
     nesting_.reserve(tree_.nodes.capacity());
     lane_nodes_.resize(trace_.lanes.size());
+    tree_.root_spans.assign(trace_.lanes.size(), {0, 0});
     zero_ext_.resize(trace_.lanes.size());
     for (size_t lane = 0; lane < per_lane.size(); ++lane)
         lane_nodes_[lane].reserve(per_lane[lane]);
@@ -110,8 +113,6 @@ void TreeBuilder::collectHostNodes() {
         node.lane = core.lane;
         node.kind = kind;
         node.type = e.type;
-        node.start = e.start;
-        node.end = e.end;
         node.tc_eligible_by_name = flags_.tensorCoreEligibleOp(core.name);
         node.tc_eligible = node.tc_eligible_by_name;
         node.real_operator = isRealOperator(node, core.name, flags_);
@@ -165,8 +166,8 @@ void TreeBuilder::nest(int32_t lane, std::vector<int32_t>& ops, bool has_step) {
     auto before = [&](int32_t a, int32_t b) {
         const OpNode& x = tree_.nodes[a];
         const OpNode& y = tree_.nodes[b];
-        if (x.start != y.start) return x.start < y.start;
-        return x.end > y.end;
+        if (start(x) != start(y)) return start(x) < start(y);
+        return end(x) > end(y);
     };
     // Host events come in time order, so this is mostly sorted already; the
     // check spares the sort's buffer.
@@ -176,8 +177,7 @@ void TreeBuilder::nest(int32_t lane, std::vector<int32_t>& ops, bool has_step) {
     root.kind = OpNodeKind::Root;
     root.type = PluginType::Python;
     root.lane = lane;
-    root.start = kMinTime;
-    root.end = kMaxTime;
+    tree_.root_spans[size_t(lane)] = {kMinTime, kMaxTime};
     const std::vector<int32_t>& zero_ext = zero_ext_[lane];
     std::vector<int32_t>& runtimes = tree_.runtime_list;
     root.runtimes_begin = static_cast<uint32_t>(runtimes.size());
@@ -194,12 +194,13 @@ void TreeBuilder::nest(int32_t lane, std::vector<int32_t>& ops, bool has_step) {
     int32_t root_last = -1; // the root's last child
     for (int32_t n : ops) {
         const OpNode& node = tree_.nodes[n];
+        const int64_t node_start = start(node), node_end = end(node);
         while (!stack.empty()) {
             Open& top = stack.back();
-            const int64_t top_end = tree_.nodes[top.node].end;
-            if (node.start < top_end) {
+            const int64_t top_end = end(tree_.nodes[top.node]);
+            if (node_start < top_end) {
                 // A partial overlap on one thread is dropped, as the plugin does.
-                if (node.end <= top_end) {
+                if (node_end <= top_end) {
                     if (top.last_child >= 0)
                         nesting_[size_t(top.last_child)].next_sibling = n;
                     else
@@ -214,12 +215,10 @@ void TreeBuilder::nest(int32_t lane, std::vector<int32_t>& ops, bool has_step) {
         }
     }
     finish(root_index);
-    OpNode& r = tree_.nodes[root_index];
     const int32_t root_first = nesting_[size_t(root_index)].first_child;
-    if (root_first >= 0) {
-        r.start = tree_.nodes[root_first].start;
-        r.end = tree_.nodes[root_last].end;
-    }
+    if (root_first >= 0)
+        tree_.root_spans[size_t(lane)] = {start(tree_.nodes[root_first]),
+                                          end(tree_.nodes[root_last])};
     tree_.roots.push_back(root_index);
 }
 
@@ -287,11 +286,11 @@ void TreeBuilder::fill(int32_t index) {
     OpNode& node = tree_.nodes[index];
     const bool op = node.type == PluginType::Operator;
     const bool root = node.kind == OpNodeKind::Root;
-    node.self_host = root ? 0 : node.end - node.start;
+    node.self_host = root ? 0 : end(node) - start(node);
     for (int32_t c = first_child; c >= 0; c = nesting_[size_t(c)].next_sibling) {
         const OpNode& child = tree_.nodes[c];
         node.device_total += child.device_total;
-        if (!root) node.self_host -= child.end - child.start;
+        if (!root) node.self_host -= end(child) - start(child);
         node.tc_total += child.tc_total;
         if (op && child.tc_eligible) node.tc_eligible = true;
     }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/KinetoEvents.h"
@@ -41,9 +42,10 @@ private:
     uint32_t count_;
 };
 
-// 88 bytes: a large trace has millions of host ops, so a node holds no
-// vectors of its own; its children and runtime calls are ranges of the
-// tree's flat lists.
+// 72 bytes: a large trace has millions of host ops, so a node holds no
+// vectors of its own (its children and runtime calls are ranges of the
+// tree's flat lists) and no time range (its event's, in the event store:
+// DeviceOpTree::start and end).
 struct OpNode {
     int32_t event = -1; // Trace::events index; -1 for a root
     int32_t lane = -1;
@@ -52,7 +54,6 @@ struct OpNode {
     bool tc_eligible_by_name = false;
     bool tc_eligible = false;   // by name, or (an op) through a child or an own TC kernel
     bool real_operator = false; // counted in the operator and memory views
-    int64_t start = 0, end = 0; // ns
     uint32_t children_begin = 0, children_count = 0; // in DeviceOpTree::child_list
     uint32_t runtimes_begin = 0, runtimes_count = 0; // in DeviceOpTree::runtime_list
     // Times in ns, device times over kernels, memcpy and memset.
@@ -67,6 +68,20 @@ struct DeviceOpTree {
     std::vector<int32_t> roots;        // one per thread with host ops, in order of appearance
     std::vector<int32_t> child_list;   // each node's children, by (start, -end)
     std::vector<int32_t> runtime_list; // LaunchLinks::runtimes indices; kStaleRuntime: the stand-in
+    // A root's time range, by lane: from its first child's start to its last
+    // child's end (the whole time line while nesting).
+    std::vector<std::pair<int64_t, int64_t>> root_spans;
+
+    // A node's host time range in ns: its event's, or its root span. `trace`
+    // is the one the tree was built from.
+    int64_t start(const Trace& trace, const OpNode& n) const {
+        return n.event >= 0 ? trace.events.core(size_t(n.event)).start_ns
+                            : root_spans[size_t(n.lane)].first;
+    }
+    int64_t end(const Trace& trace, const OpNode& n) const {
+        return n.event >= 0 ? trace.events.core(size_t(n.event)).end_ns()
+                            : root_spans[size_t(n.lane)].second;
+    }
 
     NodeIndices children(int32_t node) const {
         const OpNode& n = nodes[size_t(node)];

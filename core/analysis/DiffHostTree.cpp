@@ -68,8 +68,8 @@ int32_t copyKineto(const Trace& trace, const DeviceOpTree& tree, int32_t node, D
     DiffHostNode d;
     d.name = tree.nameOf(trace, n);
     d.kind = kindOfKinetoNode(n, d.name);
-    d.start_ns = n.start;
-    d.end_ns = n.end;
+    d.start_ns = tree.start(trace, n);
+    d.end_ns = tree.end(trace, n);
     d.self_host_ns = n.self_host;
     d.device_total_ns = n.device_total;
     d.device_self_ns = n.device_self;

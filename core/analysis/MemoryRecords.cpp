@@ -18,16 +18,18 @@ std::string deviceName(int type, int id) {
 // node on the way as reached; -1 when t is outside the root. Siblings never
 // overlap (the tree drops partial overlaps), so the only candidate child is
 // the last one starting at or before t.
-int32_t descend(const DeviceOpTree& tree, int32_t root, int64_t t, std::vector<uint8_t>& reached) {
+int32_t descend(const Trace& trace, const DeviceOpTree& tree, int32_t root, int64_t t,
+                std::vector<uint8_t>& reached) {
     const OpNode& r = tree.nodes[root];
-    if (t < r.start || t >= r.end) return -1;
+    if (t < tree.start(trace, r) || t >= tree.end(trace, r)) return -1;
     int32_t at = root;
     for (;;) {
         reached[at] = 1;
         const NodeIndices kids = tree.children(at);
-        auto it = std::upper_bound(kids.begin(), kids.end(), t,
-                                   [&](int64_t v, int32_t c) { return v < tree.nodes[c].start; });
-        if (it == kids.begin() || t >= tree.nodes[*(it - 1)].end) return at;
+        auto it = std::upper_bound(kids.begin(), kids.end(), t, [&](int64_t v, int32_t c) {
+            return v < tree.start(trace, tree.nodes[c]);
+        });
+        if (it == kids.begin() || t >= tree.end(trace, tree.nodes[*(it - 1)])) return at;
         at = *(it - 1);
     }
 }
@@ -41,7 +43,8 @@ std::vector<int32_t> parentsOf(const DeviceOpTree& tree) {
 }
 
 // Each record goes to the real operator it falls in on its lane's tree.
-void attribute(const DeviceOpTree& tree, const std::vector<int32_t>& lanes, MemoryRecords& all) {
+void attribute(const Trace& trace, const DeviceOpTree& tree, const std::vector<int32_t>& lanes,
+               MemoryRecords& all) {
     std::map<int32_t, int32_t> root_of_lane;
     for (int32_t root : tree.roots)
         root_of_lane.emplace(tree.nodes[root].lane, root);
@@ -49,7 +52,7 @@ void attribute(const DeviceOpTree& tree, const std::vector<int32_t>& lanes, Memo
     for (size_t i = 0; i < all.records.size(); ++i) {
         auto it = root_of_lane.find(lanes[i]);
         if (it == root_of_lane.end()) continue;
-        const int32_t deepest = descend(tree, it->second, all.records[i].t_ns, all.reached);
+        const int32_t deepest = descend(trace, tree, it->second, all.records[i].t_ns, all.reached);
         if (deepest >= 0 && tree.nodes[deepest].real_operator) all.records[i].node = deepest;
     }
 }
@@ -136,7 +139,7 @@ MemoryRecords collectMemoryRecords(const Trace& trace, const DeviceOpTree& tree)
     std::vector<int32_t> lanes;
     MemoryRecords all =
         trace.kineto.memory.empty() ? ownRecords(trace, tree, lanes) : kinetoRecords(trace, lanes);
-    attribute(tree, lanes, all);
+    attribute(trace, tree, lanes, all);
     all.parent = parentsOf(tree);
     for (MemoryRecord& r : all.records)
         if (r.event < 0 && r.node >= 0) r.event = tree.nodes[r.node].event;

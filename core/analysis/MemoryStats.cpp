@@ -49,7 +49,7 @@ private:
     // nested calls are not counted). Returns the node's total metrics.
     Metrics visit(int32_t n) {
         const OpNode& node = tree_.nodes[n];
-        if (!range_.touches(node.start, node.end)) return {};
+        if (!range_.touches(tree_.start(trace_, node), tree_.end(trace_, node))) return {};
         const std::string* name = node.real_operator ? &tree_.nameOf(trace_, node) : nullptr;
         if (name) by_name_[*name].calls++;
         if (!all_.reached[n]) return {};

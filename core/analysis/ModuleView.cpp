@@ -198,7 +198,8 @@ ModuleView ModuleViewBuilder::build() {
     tree_.visitPostOrder([&](int32_t n) {
         const OpNode& node = tree_.nodes[n];
         if (node.kind != OpNodeKind::Root)
-            lanes[node.lane].push_back(Item{node.start, node.end, -1, n});
+            lanes[node.lane].push_back(
+                Item{tree_.start(trace_, node), tree_.end(trace_, node), -1, n});
     });
     times_.assign(frames_.size(), CallTimes{});
     for (auto& entry : lanes)
