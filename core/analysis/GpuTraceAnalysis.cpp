@@ -9,23 +9,40 @@ DeviceOpTable GpuTraceAnalysis::operators(const Trace& trace, DeviceOpGrouping g
                                 overview.has_kernel || overview.has_memcpy_or_memset);
 }
 
+namespace {
+
+bool anyKernel(const KinetoEvents& events) {
+    for (const KinetoEvent& e : events.events)
+        if (e.type == PluginType::Kernel) return true;
+    return false;
+}
+
+} // namespace
+
 // The tree and the overview need only the events and links, the metrics
 // and kernel tables only those and the tree: each pair runs on two threads,
 // which halves the wait on a large trace (they only read what they share).
-GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& options) {
+GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& options,
+                                 GpuAnalysisScope scope) {
     GpuTraceAnalysis a;
+    a.scope = scope;
     a.events = collectKinetoEvents(trace, options);
     a.links = linkLaunches(trace, a.events);
     auto overview = std::async(
         std::launch::async, [&] { return computeGpuOverview(trace, a.events, a.links, options); });
-    a.tree = buildDeviceOpTree(trace, a.events, a.links, options);
+    // Without kernels the metrics take nothing from the tree: an empty one
+    // gives the same figures.
+    const bool tree = scope == GpuAnalysisScope::All || anyKernel(a.events);
+    if (tree) a.tree = buildDeviceOpTree(trace, a.events, a.links, options);
     a.overview = overview.get();
-    auto kernels = std::async(std::launch::async, [&] {
-        return computeKernelTables(trace, a.events, a.links, a.tree, options.plugin_compatible);
-    });
+    std::future<KernelTables> kernels;
+    if (scope == GpuAnalysisScope::All)
+        kernels = std::async(std::launch::async, [&] {
+            return computeKernelTables(trace, a.events, a.links, a.tree, options.plugin_compatible);
+        });
     a.metrics =
         computeGpuMetrics(trace, a.events, a.links, a.tree, a.overview, options.plugin_compatible);
-    a.kernels = kernels.get();
+    if (kernels.valid()) a.kernels = kernels.get();
     a.recommendations = recommendForTrace(trace, a.overview, a.metrics);
     return a;
 }

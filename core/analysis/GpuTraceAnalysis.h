@@ -12,7 +12,18 @@
 
 namespace ts {
 
+// How much of the analysis a caller needs. The Overview (with the GPU
+// summary and the recommendations) needs the operator tree only for the
+// Tensor-Core share of operators' kernels, so a trace without kernels skips
+// it: on a CPU-only trace the tree is the largest part of the analysis (72 B
+// per operator) and its longest stage.
+enum class GpuAnalysisScope {
+    Overview, // events, links, overview, metrics, recommendations
+    All,      // and the tree and the kernel tables (Operators, Kernels, Memory, Modules)
+};
+
 struct GpuTraceAnalysis {
+    GpuAnalysisScope scope = GpuAnalysisScope::All;
     KinetoEvents events;
     LaunchLinks links;
     DeviceOpTree tree;
@@ -23,10 +34,12 @@ struct GpuTraceAnalysis {
 
     // Has the trace anything for the GPU views (Kineto categories or kinds)?
     bool empty() const { return events.empty(); }
+    // Needs scope All.
     DeviceOpTable operators(const Trace& trace,
                             DeviceOpGrouping grouping = DeviceOpGrouping::Name) const;
 };
 
-GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& options = {});
+GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& options = {},
+                                 GpuAnalysisScope scope = GpuAnalysisScope::All);
 
 } // namespace ts

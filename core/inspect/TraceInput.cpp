@@ -5,6 +5,7 @@
 
 #include "inspect/ReadProgressLine.h"
 #include "report/RunTraceFile.h"
+#include "util/ProcessMemory.h"
 
 namespace ts {
 
@@ -45,7 +46,7 @@ TraceInput::TraceInput(const std::string& file, const Options& options, std::ost
     : options_(options), started_(Clock::now()), settings_(cacheSettings(options.cache)), err_(err),
       trace_(openTrace(runTraceFile(file), readProgressLine(file, err, options.progress_line),
                        settings_, opening_)),
-      read_(Clock::now()) {
+      read_(Clock::now()), peak_after_read_(peakRssBytes()) {
     if (opening_.from_index || !opening_.key) return;
     index_writer_ = std::thread([this] {
         const Clock::time_point start = Clock::now();
@@ -73,6 +74,8 @@ void TraceInput::keepIndex() {
         err_ << ", index kept " << seconds(index_time_) << " beside it (waited "
              << seconds(Clock::now() - analysed) << " more)";
     err_ << '\n' << storeLine(trace_.events) << '\n';
+    err_ << "peak memory: " << peak_after_read_ / 1000000 << " MB after the read, "
+         << peakRssBytes() / 1000000 << " MB in all\n";
 }
 
 } // namespace ts

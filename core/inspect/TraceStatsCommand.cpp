@@ -197,7 +197,9 @@ void printGpuView(const Trace& trace, const TraceStatsOptions& o, std::ostream& 
                                     "'kernels-by-op', 'memory', 'modules' or 'distributed'.");
     GpuAnalysisOptions options;
     options.plugin_compatible = o.plugin_compatible;
-    const GpuTraceAnalysis a = analyzeGpuTrace(trace, options);
+    // The Overview needs no operator tree on a trace without kernels.
+    const GpuTraceAnalysis a = analyzeGpuTrace(
+        trace, options, o.view == "overview" ? GpuAnalysisScope::Overview : GpuAnalysisScope::All);
     if (a.empty())
         throw std::invalid_argument(o.file + ": no torch.profiler (Kineto) events for --view " +
                                     o.view + " (kernels, runtime calls, cpu_op events).");

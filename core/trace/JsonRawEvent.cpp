@@ -110,34 +110,11 @@ void JsonEventFeed::event(json& e) {
             o.call_stack = std::string_view(stack->get_ref<const std::string&>());
         o.kind = stringAt(a, "kind");
         o.name = stringAt(a, "name");
-        o.sequence = numberAt(a, "Sequence number");
-        o.step = numberAt(a, "step");
-        o.device_ns = numberAt(a, "device_ns");
-        o.alloc_bytes = numberAt(a, "alloc_bytes");
-        o.free_bytes = numberAt(a, "free_bytes");
-        o.flops = numberAt(a, "flops");
-        o.bytes = numberAt(a, "bytes");
-        o.external_id_upper = numberAt(a, "External id");
-        o.external_id_lower = numberAt(a, "external id");
-        o.correlation = numberAt(a, "correlation");
-        o.device = numberAt(a, "device");
-        o.stream = numberAt(a, "stream");
-        o.registers = numberAt(a, "registers per thread");
-        o.shared_memory = numberAt(a, "shared memory");
-        o.blocks_per_sm = numberAt(a, "blocks per SM");
-        o.occupancy = numberAt(a, "est. achieved occupancy %");
+        for (size_t f = 0; f < kRawArgCount; ++f)
+            if (const json* v = find(a, kRawArgKeys[f].data())) // literals: terminated
+                o.set(RawArg(f), numberOf(v));
         o.grid = dims(a, "grid");
         o.block = dims(a, "block");
-        o.python_id = numberAt(a, "Python id");
-        o.python_parent_id = numberAt(a, "Python parent id");
-        o.python_module_id = numberAt(a, "Python module id");
-        o.device_type = numberAt(a, "Device Type");
-        o.device_id = numberAt(a, "Device Id");
-        o.addr = numberAt(a, "Addr");
-        o.mem_bytes = numberAt(a, "Bytes");
-        o.total_allocated = numberAt(a, "Total Allocated");
-        o.total_reserved = numberAt(a, "Total Reserved");
-        o.live_bytes = numberAt(a, "live_bytes");
     }
     builder_.add(r);
 }

@@ -105,6 +105,71 @@ private:
 
 } // namespace
 
+// One pass, no output: the forms FastRespacer copies token by token, with
+// exactly ", " between elements and no other whitespace, are the ones it
+// would reproduce byte for byte. The grammar is checked as strictly as
+// FastRespacer does: a value, then "," or "]".
+bool isRespacedArray(std::string_view raw) {
+    const char* p = raw.data();
+    const char* const end = p + raw.size();
+    int depth = 0;
+    bool value_next = true; // after "[" or ", "; otherwise after a value
+    bool opened = false;    // right after "[" (where "]" may follow)
+    while (p < end) {
+        const char c = *p;
+        if (!value_next) {
+            if (c == ']') {
+                ++p;
+                if (--depth == 0) return p == end;
+            } else if (c == ',' && end - p >= 2 && p[1] == ' ') {
+                p += 2;
+                value_next = true;
+            } else {
+                return false;
+            }
+            continue;
+        }
+        if (depth == 0 && c != '[') return false;
+        if (c == '[') {
+            ++depth, ++p;
+            opened = true;
+            continue;
+        }
+        if (c == ']') {
+            if (!opened) return false; // "[1, ]"
+            ++p;
+            opened = false;
+            value_next = false;
+            if (--depth == 0) return p == end;
+            continue;
+        }
+        opened = false;
+        value_next = false;
+        if (c == '"') {
+            for (++p; p < end && *p != '"'; ++p)
+                if (*p == '\\' || static_cast<unsigned char>(*p) < 0x20) return false;
+            if (p == end) return false;
+            ++p;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            // Integers nlohmann prints digit for digit (FastRespacer::integer).
+            const char* digits = c == '-' ? p + 1 : p;
+            const char* q = digits;
+            while (q < end && *q >= '0' && *q <= '9')
+                ++q;
+            const auto n = q - digits;
+            if (n == 0 || n > 18 || (*digits == '0' && (n > 1 || digits > p))) return false;
+            p = q;
+        } else {
+            std::string_view word;
+            for (std::string_view w : {"true", "false", "null"})
+                if (raw.substr(static_cast<size_t>(p - raw.data()), w.size()) == w) word = w;
+            if (word.empty()) return false; // whitespace, objects, anything else
+            p += word.size();
+        }
+    }
+    return false;
+}
+
 void appendRespacedArray(std::string& out, std::string_view raw) {
     const size_t mark = out.size();
     if (FastRespacer(raw, out).run()) return;

@@ -14,5 +14,8 @@ namespace ts {
 // nlohmann so that its number and string printing is used exactly. Throws
 // std::invalid_argument when `raw` is not valid JSON.
 void appendRespacedArray(std::string& out, std::string_view raw);
+// Whether appendRespacedArray would append `raw` unchanged (no whitespace
+// around it): then the text can be used as it is, without a copy.
+bool isRespacedArray(std::string_view raw);
 
 } // namespace ts

@@ -6,6 +6,8 @@
 // two agree by construction. Views point into the reader's buffers and are
 // valid until the builder has consumed the event.
 #include <array>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -52,8 +54,34 @@ struct RawNumber {
     bool isInteger() const { return kind == Kind::Int || kind == Kind::Uint; }
     // The old reader's getInt: floats round, unsigned values wrap like
     // nlohmann's get<int64_t>. False (out untouched) for anything else.
-    bool getInt(int64_t& out) const;
-    double getDouble(double fallback = 0) const;
+    // Inline: the builder asks a dozen per event.
+    bool getInt(int64_t& out) const {
+        switch (kind) {
+        case Kind::Int:
+            out = v.i;
+            return true;
+        case Kind::Uint:
+            out = static_cast<int64_t>(v.u);
+            return true;
+        case Kind::Float:
+            out = static_cast<int64_t>(std::llround(v.d));
+            return true;
+        default:
+            return false;
+        }
+    }
+    double getDouble(double fallback = 0) const {
+        switch (kind) {
+        case Kind::Int:
+            return static_cast<double>(v.i);
+        case Kind::Uint:
+            return static_cast<double>(v.u);
+        case Kind::Float:
+            return v.d;
+        default:
+            return fallback;
+        }
+    }
 };
 
 // pid or tid: a number or a string ("CPU functions", "stream 7").
@@ -69,10 +97,49 @@ struct RawId {
     std::string_view keyText() const { return kind == Kind::Absent ? "0" : text; }
 };
 
+// The numeric fields of "args" the builder reads, by key.
+enum class RawArg : uint8_t {
+    ExternalIdUpper, // "External id" (Kineto's CPU ops)
+    ExternalIdLower, // "external id" (its GPU events)
+    Correlation,     // "correlation"
+    Sequence,        // "Sequence number"
+    Step,            // "step"
+    DeviceNs,        // "device_ns"
+    AllocBytes,      // "alloc_bytes"
+    FreeBytes,       // "free_bytes"
+    Flops,           // "flops"
+    Bytes,           // "bytes"
+    Device,          // "device"
+    Stream,          // "stream"
+    Registers,       // "registers per thread"
+    SharedMemory,    // "shared memory"
+    BlocksPerSm,     // "blocks per SM"
+    Occupancy,       // "est. achieved occupancy %"
+    PythonId,        // "Python id"
+    PythonParentId,  // "Python parent id"
+    PythonModuleId,  // "Python module id"
+    DeviceType,      // "Device Type"
+    DeviceId,        // "Device Id"
+    Addr,            // "Addr"
+    MemBytes,        // "Bytes"
+    TotalAllocated,  // "Total Allocated"
+    TotalReserved,   // "Total Reserved"
+    LiveBytes,       // "live_bytes"
+    Count
+};
+inline constexpr size_t kRawArgCount = static_cast<size_t>(RawArg::Count);
+// The key of each RawArg, in the enum's order.
+extern const std::string_view kRawArgKeys[kRawArgCount];
+
 // The fields of "args" the builder reads. Texts of arrays are the
 // ", "-separated JSON (see JsonRespace.h). A key that appears twice counts
 // with its last value, as in a parsed JSON object.
 struct RawTraceArgs {
+    // User-provided on purpose: a reader makes one per event (millions), and
+    // value-initializing would zero every number slot first. Only the slots
+    // that `present_` marks are ever read.
+    RawTraceArgs() {}
+
     std::optional<std::string_view> input_dims_upper; // "Input Dims"
     std::optional<std::string_view> input_dims_lower; // "Input dims"
     std::optional<std::string_view> input_type;       // "Input type"
@@ -80,16 +147,36 @@ struct RawTraceArgs {
     std::optional<std::string_view> call_stack;       // "Call stack" (a string)
     std::string_view kind;                            // "kind" ("" if none or not a string)
     std::string_view name;                            // "name" (thread_name events)
-    RawNumber sequence, step, device_ns, alloc_bytes, free_bytes, flops, bytes;
-    RawNumber external_id_upper, external_id_lower, correlation; // "External id", "external id"
-    RawNumber device, stream, registers, shared_memory, blocks_per_sm, occupancy;
     std::array<int32_t, 3> grid{-1, -1, -1}, block{-1, -1, -1};
-    RawNumber python_id, python_parent_id, python_module_id;
-    RawNumber device_type, device_id, addr, mem_bytes, total_allocated, total_reserved;
-    RawNumber live_bytes;
+
+    // The number under `field`'s key; Absent when the key is not there.
+    const RawNumber& operator[](RawArg field) const {
+        static const RawNumber absent;
+        const auto i = static_cast<size_t>(field);
+        return present_ & (uint32_t(1) << i) ? numbers_[i].n : absent;
+    }
+    void set(RawArg field, const RawNumber& value) {
+        const auto i = static_cast<size_t>(field);
+        numbers_[i].n = value;
+        present_ |= uint32_t(1) << i;
+    }
+
+private:
+    static_assert(kRawArgCount <= 32, "one bit of present_ per field");
+    // A slot without a default value: RawNumber's own would initialize it.
+    union Slot {
+        Slot() {}
+        RawNumber n;
+    };
+    uint32_t present_ = 0;
+    Slot numbers_[kRawArgCount];
 };
 
 struct RawTraceEvent {
+    // User-provided, like RawTraceArgs': emplace_back() would otherwise zero
+    // the whole event (about 700 bytes) before setting its fields.
+    RawTraceEvent() {}
+
     // False: the list element is not an object (counted as malformed).
     bool is_object = true;
     std::string_view ph, name, cat; // "" when absent or not a string

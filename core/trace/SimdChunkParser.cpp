@@ -1,5 +1,8 @@
 #include "trace/SimdChunkParser.h"
 
+#include <array>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
 
@@ -64,8 +67,8 @@ public:
             } else if (key == "id") {
                 e.id = number(v);
             } else if (key == "args") {
+                if (e.has_args) e.args = RawTraceArgs{}; // a repeated "args" replaces the first
                 e.has_args = true;
-                e.args = RawTraceArgs{}; // a repeated "args" replaces the first
                 if (take(v.type()) == od::json_type::object)
                     args(take(v.get_object()), e.args);
                 else
@@ -129,8 +132,8 @@ private:
                 a.kind = stringOrEmpty(v);
             } else if (key == "name") {
                 a.name = stringOrEmpty(v);
-            } else if (RawNumber* n = numberField(a, key)) {
-                *n = number(v);
+            } else if (const RawArg f = numberField(key); f != RawArg::Count) {
+                a.set(f, number(v));
             } else if (key == "grid") {
                 a.grid = dims(v);
             } else if (key == "block") {
@@ -141,38 +144,19 @@ private:
         }
     }
 
-    static RawNumber* numberField(RawTraceArgs& a, std::string_view key) {
-        static const std::pair<std::string_view, RawNumber RawTraceArgs::*> fields[] = {
-            {"External id", &RawTraceArgs::external_id_upper},
-            {"external id", &RawTraceArgs::external_id_lower},
-            {"correlation", &RawTraceArgs::correlation},
-            {"Sequence number", &RawTraceArgs::sequence},
-            {"step", &RawTraceArgs::step},
-            {"device_ns", &RawTraceArgs::device_ns},
-            {"alloc_bytes", &RawTraceArgs::alloc_bytes},
-            {"free_bytes", &RawTraceArgs::free_bytes},
-            {"flops", &RawTraceArgs::flops},
-            {"bytes", &RawTraceArgs::bytes},
-            {"device", &RawTraceArgs::device},
-            {"stream", &RawTraceArgs::stream},
-            {"registers per thread", &RawTraceArgs::registers},
-            {"shared memory", &RawTraceArgs::shared_memory},
-            {"blocks per SM", &RawTraceArgs::blocks_per_sm},
-            {"est. achieved occupancy %", &RawTraceArgs::occupancy},
-            {"Python id", &RawTraceArgs::python_id},
-            {"Python parent id", &RawTraceArgs::python_parent_id},
-            {"Python module id", &RawTraceArgs::python_module_id},
-            {"Device Type", &RawTraceArgs::device_type},
-            {"Device Id", &RawTraceArgs::device_id},
-            {"Addr", &RawTraceArgs::addr},
-            {"Bytes", &RawTraceArgs::mem_bytes},
-            {"Total Allocated", &RawTraceArgs::total_allocated},
-            {"Total Reserved", &RawTraceArgs::total_reserved},
-            {"live_bytes", &RawTraceArgs::live_bytes},
-        };
-        for (const auto& [name, member] : fields)
-            if (name == key) return &(a.*member);
-        return nullptr;
+    // The RawArg under `key`, Count for none. Most keys of a Kineto event
+    // are one of these, so the search starts from the key's length.
+    static RawArg numberField(std::string_view key) {
+        static const auto by_length = [] {
+            std::array<std::vector<RawArg>, 32> table;
+            for (size_t f = 0; f < kRawArgCount; ++f)
+                table[kRawArgKeys[f].size()].push_back(RawArg(f));
+            return table;
+        }();
+        if (key.size() >= by_length.size()) return RawArg::Count;
+        for (const RawArg f : by_length[key.size()])
+            if (kRawArgKeys[size_t(f)] == key) return f;
+        return RawArg::Count;
     }
 
     // Keys without escapes are read in place; others are unescaped.
@@ -231,8 +215,20 @@ private:
     void micros(od::value& v, RawNumber& out) {
         if (take(v.type()) != od::json_type::number) return touch(v);
         const std::string_view token = trimRight(v.raw_json_token());
-        take(v.get_number()); // validates the token
-        out = microsTokenToNs(token);
+        const od::number n = take(v.get_number()); // validates the token
+        // Integers as microsTokenToNs takes them (x 1000, wrapping), without
+        // parsing the text a second time; fractions from the text, exactly.
+        switch (n.get_number_type()) {
+        case od::number_type::signed_integer:
+            out = RawNumber::ofInt(
+                static_cast<int64_t>(static_cast<uint64_t>(n.get_int64()) * 1000u));
+            break;
+        case od::number_type::unsigned_integer:
+            out = RawNumber::ofInt(static_cast<int64_t>(n.get_uint64() * 1000u));
+            break;
+        default:
+            out = microsTokenToNs(token);
+        }
     }
 
     // pid/tid: integers keep their text (it is nlohmann's dump() of them but
@@ -280,6 +276,9 @@ private:
             return std::nullopt;
         }
         const std::string_view raw = take(take(v.get_array()).raw_json());
+        // Kineto's arrays are spaced as nlohmann prints them: the chunk's
+        // bytes serve as they are (no string per event).
+        if (isRespacedArray(raw)) return raw;
         std::string text;
         try {
             appendRespacedArray(text, raw);
@@ -329,6 +328,9 @@ SimdChunkParser::~SimdChunkParser() = default;
 
 void SimdChunkParser::parse(const char* wrapped, size_t size, ParsedChunk& out) {
     out.clear();
+    // Kineto's smallest events are about 100 bytes of JSON: room for them
+    // once, instead of growing (and moving) the events by doubling.
+    out.events.reserve(size / 96);
     try {
         od::document doc = take(impl_->parser.iterate(wrapped, size, size + simdjsonPadding()));
         EventReader reader(out);

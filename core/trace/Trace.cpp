@@ -58,30 +58,12 @@ bool isAutogradEventName(const std::string& name) {
            name.compare(end - kSuffix.size(), kSuffix.size(), kSuffix) == 0;
 }
 
-uint32_t Trace::internName(const std::string& name) {
-    // The index is rebuilt when names were filled in directly (or copied).
-    if (name_index_.size() != names.size()) {
-        name_index_.clear();
-        for (uint32_t i = 0; i < names.size(); ++i)
-            name_index_.emplace(names[i], i);
-    }
-    // try_emplace: emplace would build a node (and copy the name) for every
-    // call, only to free it again when the name is known, which it nearly
-    // always is.
-    auto [it, added] = name_index_.try_emplace(name, static_cast<uint32_t>(names.size()));
-    if (added) names.push_back(name);
-    return it->second;
+uint32_t Trace::internName(std::string_view name) {
+    return static_cast<uint32_t>(name_index_.intern(names, name));
 }
 
-int32_t Trace::internString(const std::string& text) {
-    if (string_index_.size() != strings.size()) {
-        string_index_.clear();
-        for (size_t i = 0; i < strings.size(); ++i)
-            string_index_.emplace(strings[i], static_cast<int32_t>(i));
-    }
-    auto [it, added] = string_index_.try_emplace(text, static_cast<int32_t>(strings.size()));
-    if (added) strings.push_back(text);
-    return it->second;
+int32_t Trace::internString(std::string_view text) {
+    return string_index_.intern(strings, text);
 }
 
 const std::string& Trace::stringAt(int32_t index) const {

@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "trace/EventStore.h"
+#include "trace/InternTable.h"
 #include "trace/KinetoInfo.h"
 #include "trace/TraceEvent.h"
 
@@ -52,8 +54,8 @@ struct Trace {
     // call stack) are in `events`, read through the accessors below.
     KinetoInfo kineto;
 
-    uint32_t internName(const std::string& name);
-    int32_t internString(const std::string& text);
+    uint32_t internName(std::string_view name);
+    int32_t internString(std::string_view text);
     const std::string& nameOf(const TraceEvent& e) const { return names[e.name]; }
     const std::string& shapesOf(const TraceEvent& e) const;
     // Empty string for -1 (no string).
@@ -80,8 +82,7 @@ struct Trace {
     void finalize(std::vector<int32_t>* new_index);
 
 private:
-    std::unordered_map<std::string, uint32_t> name_index_;
-    std::unordered_map<std::string, int32_t> string_index_;
+    InternTable name_index_, string_index_;
     std::unordered_map<int64_t, int32_t> lane_index_; // key: tid * 2 + device
 };
 

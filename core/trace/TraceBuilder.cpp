@@ -10,6 +10,7 @@
 #include "trace/KinetoNames.h"
 #include "trace/TraceReadError.h"
 #include "trace/TraceRules.h"
+#include "util/ProcessMemory.h"
 
 namespace ts {
 
@@ -72,11 +73,22 @@ EventKind TraceBuilder::kindOf(KinetoCategory category, uint32_t name) {
 }
 
 int32_t TraceBuilder::internText(std::string_view text) {
-    text_.assign(text); // no allocation per event once the buffer is large enough
-    return trace_.internString(text_);
+    return trace_.internString(text);
 }
 
 int32_t TraceBuilder::laneOf(const RawTraceEvent& e, bool device) {
+    const std::string_view pid_text = e.pid.keyText(), tid_text = e.tid.keyText();
+    for (const RecentLane& r : recent_lanes_)
+        if (r.lane >= 0 && r.tid == tid_text && r.pid == pid_text) return r.lane;
+    const int32_t lane = findOrAddLane(e, device);
+    RecentLane& slot = recent_lanes_[next_recent_++ % recent_lanes_.size()];
+    slot.pid.assign(pid_text);
+    slot.tid.assign(tid_text);
+    slot.lane = lane;
+    return lane;
+}
+
+int32_t TraceBuilder::findOrAddLane(const RawTraceEvent& e, bool device) {
     const std::string& key = laneKey(e);
     auto it = lanes_.find(key);
     if (it != lanes_.end()) return it->second;
@@ -120,23 +132,25 @@ void TraceBuilder::addComplete(const RawTraceEvent& e) {
     int64_t ts = 0, dur = 0;
     if (e.name.empty() || !e.ts_ns.getInt(ts)) return void(++malformed_);
     e.dur_ns.getInt(dur);
-    name_.assign(e.name);
     const std::string_view cat = e.cat;
     if (cat == "python_function") return notePythonFrame(e, ts, dur);
     kineto_ = kineto_ || cat == "cpu_op";
     const KinetoCategory category = categoryOf(cat);
     // Kineto repeats each ProfilerStep#N as a gpu_user_annotation on the GPU
     // stream (PyTorch 2.x): the step is the host's, the copy is no second step.
-    if (cat == "trainscope_step" || (isProfilerStepName(name_) && !isDeviceCategory(category))) {
+    const bool step_name = e.name.substr(0, 13) == "ProfilerStep#";
+    if (cat == "trainscope_step" || (step_name && !isDeviceCategory(category))) {
         int64_t step = -1;
-        if (!e.args.step.getInt(step))
+        if (!e.args[RawArg::Step].getInt(step)) {
+            name_.assign(e.name); // terminated, for atoll
             step = name_.size() >= 13 ? std::atoll(name_.c_str() + 13) : 0;
+        }
         trace_.steps.push_back(StepMark{step, ts, ts + std::max<int64_t>(0, dur)});
         if (cat == "trainscope_step") return; // Trainscope's own steps track
     }
     any_category_ = any_category_ || category != KinetoCategory::None;
     TraceEvent t;
-    t.name = trace_.internName(name_);
+    t.name = trace_.internName(e.name);
     t.kind = e.args.kind.empty() ? kindOf(category, t.name)
                                  : eventKindFromString(std::string(e.args.kind));
     t.lane = laneOf(e, isDeviceCategory(category));
@@ -161,23 +175,23 @@ void TraceBuilder::appendEvent(const RawTraceEvent& e, const TraceEvent& t,
     const RawTraceArgs& args = e.args;
     KinetoExtras extras;
     extras.category = category;
-    args.correlation.getInt(extras.correlation);
-    if (!args.external_id_upper.getInt(extras.external_id))
-        args.external_id_lower.getInt(extras.external_id);
+    args[RawArg::Correlation].getInt(extras.correlation);
+    if (!args[RawArg::ExternalIdUpper].getInt(extras.external_id))
+        args[RawArg::ExternalIdLower].getInt(extras.external_id);
     const bool linked = launchesDeviceWork(category) || category == KinetoCategory::Runtime ||
                         category == KinetoCategory::Driver;
     if (linked && extras.correlation < 0) uncorrelated_.emplace_back(index, flowKey(e, t.start_ns));
     if (e.has_args && launchesDeviceWork(category)) {
         DeviceLaunch d;
         int64_t v = -1;
-        if (args.device.getInt(v)) d.device = static_cast<int32_t>(v);
-        if (args.stream.getInt(v)) d.stream = static_cast<int32_t>(v);
+        if (args[RawArg::Device].getInt(v)) d.device = static_cast<int32_t>(v);
+        if (args[RawArg::Stream].getInt(v)) d.stream = static_cast<int32_t>(v);
         d.grid = args.grid;
         d.block = args.block;
-        if (args.registers.getInt(v)) d.registers = static_cast<int32_t>(v);
-        if (args.shared_memory.getInt(v)) d.shared_memory = static_cast<int32_t>(v);
-        d.blocks_per_sm = optionalFloat(args.blocks_per_sm);
-        d.occupancy = optionalFloat(args.occupancy);
+        if (args[RawArg::Registers].getInt(v)) d.registers = static_cast<int32_t>(v);
+        if (args[RawArg::SharedMemory].getInt(v)) d.shared_memory = static_cast<int32_t>(v);
+        d.blocks_per_sm = optionalFloat(args[RawArg::BlocksPerSm]);
+        d.occupancy = optionalFloat(args[RawArg::Occupancy]);
         extras.launch = d;
     }
     if (args.call_stack) {
@@ -193,13 +207,13 @@ void TraceBuilder::appendEvent(const RawTraceEvent& e, const TraceEvent& t,
 void TraceBuilder::notePythonFrame(const RawTraceEvent& e, int64_t ts, int64_t dur) {
     ++python_skipped_;
     PythonFrame f;
-    f.name = static_cast<int32_t>(trace_.internName(name_));
+    f.name = static_cast<int32_t>(trace_.internName(e.name));
     f.lane = laneOf(e, false);
     f.start_ns = ts;
     f.dur_ns = std::max<int64_t>(0, dur);
-    e.args.python_id.getInt(f.python_id);
-    e.args.python_parent_id.getInt(f.parent_id);
-    e.args.python_module_id.getInt(f.module_id);
+    e.args[RawArg::PythonId].getInt(f.python_id);
+    e.args[RawArg::PythonParentId].getInt(f.parent_id);
+    e.args[RawArg::PythonModuleId].getInt(f.module_id);
     trace_.kineto.python_frames.push_back(f);
 }
 
@@ -290,17 +304,18 @@ void TraceBuilder::readArgs(const RawTraceArgs& args, TraceEvent& t) {
         if (*dims) t.shapes = internText(**dims);
     if (args.input_type) t.types = internText(*args.input_type);
     if (args.concrete_inputs) t.args = internText(*args.concrete_inputs);
-    args.sequence.getInt(t.seq);
-    args.step.getInt(t.step);
-    args.device_ns.getInt(t.device_ns);
-    args.alloc_bytes.getInt(t.alloc_bytes);
-    args.free_bytes.getInt(t.free_bytes);
-    t.flops = args.flops.getDouble();
-    t.bytes = args.bytes.getDouble();
+    args[RawArg::Sequence].getInt(t.seq);
+    args[RawArg::Step].getInt(t.step);
+    args[RawArg::DeviceNs].getInt(t.device_ns);
+    args[RawArg::AllocBytes].getInt(t.alloc_bytes);
+    args[RawArg::FreeBytes].getInt(t.free_bytes);
+    t.flops = args[RawArg::Flops].getDouble();
+    t.bytes = args[RawArg::Bytes].getDouble();
     have_flops_ = have_flops_ || t.flops > 0;
     int64_t external = -1;
     // Kineto writes "External id" on CPU ops and "external id" on GPU events.
-    if (!args.external_id_upper.getInt(external) && !args.external_id_lower.getInt(external))
+    if (!args[RawArg::ExternalIdUpper].getInt(external) &&
+        !args[RawArg::ExternalIdLower].getInt(external))
         return;
     const bool device = t.lane >= 0 && trace_.lanes[t.lane].device;
     if (device && (t.kind == EventKind::Kernel || t.kind == EventKind::Memcpy ||
@@ -320,23 +335,30 @@ void TraceBuilder::addMemory(const RawTraceEvent& e) {
     const RawTraceArgs& args = e.args;
     MemorySample m;
     m.t_ns = ts;
-    if (args.live_bytes.getInt(m.live_bytes)) { // Trainscope's counter track
+    if (args[RawArg::LiveBytes].getInt(m.live_bytes)) { // Trainscope's counter track
         ++counter_samples_;
-        m.delta_bytes = trace_.memory.empty() ? 0 : m.live_bytes - trace_.memory.back().live_bytes;
+        m.delta_bytes = any_sample_ ? m.live_bytes - last_live_bytes_ : 0;
+        last_live_bytes_ = m.live_bytes, any_sample_ = true;
         growAhead(trace_.memory, growth_);
         trace_.memory.push_back(m);
         return;
     }
     int64_t device_type = 0;
-    args.device_type.getInt(device_type);
-    if (e.name == "[memory]") addDeviceMemory(e, ts);
+    args[RawArg::DeviceType].getInt(device_type);
+    const bool instant = e.name == "[memory]";
+    if (instant) addDeviceMemory(e, ts);
     if (device_type != 0) return; // CPU only (c10::DeviceType::CPU == 0)
-    args.total_allocated.getInt(m.live_bytes);
-    args.mem_bytes.getInt(m.delta_bytes);
+    args[RawArg::TotalAllocated].getInt(m.live_bytes);
+    args[RawArg::MemBytes].getInt(m.delta_bytes);
+    last_live_bytes_ = m.live_bytes, any_sample_ = true;
+    uint32_t index = static_cast<uint32_t>(trace_.kineto.memory.size() - 1);
+    if (!instant) {
+        index = kOdd | static_cast<uint32_t>(odd_samples_.size());
+        odd_samples_.push_back(OddSample{m, laneOf(e, false)});
+    }
     growAhead(pending_memory_, growth_);
-    growAhead(trace_.memory, growth_);
-    pending_memory_.push_back(PendingMemory{laneOf(e, false), trace_.memory.size()});
-    trace_.memory.push_back(m);
+    pending_memory_.push_back(
+        PendingMemory{index, static_cast<uint32_t>(trace_.memory.size()), m.live_bytes});
 }
 
 // Every "[memory]" instant (CPU and GPU) for the memory views.
@@ -346,12 +368,13 @@ void TraceBuilder::addDeviceMemory(const RawTraceEvent& e, int64_t ts) {
     m.t_ns = ts;
     m.lane = laneOf(e, false);
     int64_t v = -1;
-    if (args.device_type.getInt(v)) m.device_type = static_cast<int8_t>(v);
-    if (args.device_id.getInt(v) && v >= 0 && v <= INT16_MAX) m.device_id = static_cast<int16_t>(v);
-    args.addr.getInt(m.addr);
-    args.mem_bytes.getInt(m.bytes);
-    args.total_allocated.getInt(m.total_allocated);
-    args.total_reserved.getInt(m.total_reserved);
+    if (args[RawArg::DeviceType].getInt(v)) m.device_type = static_cast<int8_t>(v);
+    if (args[RawArg::DeviceId].getInt(v) && v >= 0 && v <= INT16_MAX)
+        m.device_id = static_cast<int16_t>(v);
+    args[RawArg::Addr].getInt(m.addr);
+    args[RawArg::MemBytes].getInt(m.bytes);
+    args[RawArg::TotalAllocated].getInt(m.total_allocated);
+    args[RawArg::TotalReserved].getInt(m.total_reserved);
     growAhead(trace_.kineto.memory, growth_);
     trace_.kineto.memory.push_back(m);
 }
@@ -435,37 +458,92 @@ void TraceBuilder::attributeDeviceTime(const std::vector<int32_t>& new_index) {
     }
 }
 
+void TraceBuilder::pendingAt(const PendingMemory& p, int32_t& lane, int64_t& t,
+                             int64_t& bytes) const {
+    if (p.index & kOdd) {
+        const OddSample& odd = odd_samples_[p.index & ~kOdd];
+        lane = odd.lane, t = odd.sample.t_ns, bytes = odd.sample.delta_bytes;
+    } else {
+        const DeviceMemoryEvent& m = trace_.kineto.memory[p.index];
+        lane = m.lane, t = m.t_ns, bytes = m.bytes;
+    }
+}
+
+// A trace with "CPU memory" counters (Trainscope's own), or with CPU memory
+// records but no Kineto instants, keeps a MemorySample per record: the
+// counters and the records merged in file order, then sorted by time as
+// Trace::finalize sorts them (stably, so finalize keeps this order).
+std::vector<uint32_t> TraceBuilder::memorySamples() {
+    std::vector<uint32_t> sample_of_pending;
+    if (counter_samples_ == 0 && !trace_.kineto.memory.empty()) return sample_of_pending;
+    std::vector<MemorySample> merged;
+    merged.reserve(trace_.memory.size() + pending_memory_.size());
+    std::vector<uint32_t> position(pending_memory_.size());
+    size_t counter = 0;
+    for (size_t k = 0; k < pending_memory_.size(); ++k) {
+        const PendingMemory& p = pending_memory_[k];
+        while (counter < p.samples_before)
+            merged.push_back(trace_.memory[counter++]);
+        MemorySample m;
+        int32_t lane = -1;
+        pendingAt(p, lane, m.t_ns, m.delta_bytes);
+        m.live_bytes = p.live_bytes;
+        position[k] = static_cast<uint32_t>(merged.size());
+        merged.push_back(m);
+    }
+    while (counter < trace_.memory.size())
+        merged.push_back(trace_.memory[counter++]);
+    std::vector<uint32_t> order(merged.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = static_cast<uint32_t>(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return merged[a].t_ns < merged[b].t_ns; });
+    std::vector<uint32_t> sorted_at(merged.size());
+    trace_.memory.clear();
+    trace_.memory.reserve(merged.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        sorted_at[order[i]] = static_cast<uint32_t>(i);
+        trace_.memory.push_back(merged[order[i]]);
+    }
+    sample_of_pending.resize(pending_memory_.size());
+    for (size_t k = 0; k < position.size(); ++k)
+        sample_of_pending[k] = sorted_at[position[k]];
+    return sample_of_pending;
+}
+
 // torch.profiler's [memory] instants count towards the innermost op open on
 // their thread at that time (its "Self CPU Mem").
-void TraceBuilder::attributeMemory() {
+void TraceBuilder::attributeMemory(const std::vector<uint32_t>& sample_of_pending) {
     const EventStore& events = trace_.events;
     std::vector<size_t> lane_begin(trace_.lanes.size() + 1, events.size());
     for (size_t i = events.size(); i-- > 0;)
         lane_begin[events.core(i).lane] = i;
     for (size_t l = trace_.lanes.size(); l-- > 0;)
         lane_begin[l] = std::min(lane_begin[l], lane_begin[l + 1]);
-    for (const PendingMemory& p : pending_memory_) {
-        MemorySample& m = trace_.memory[p.sample];
+    for (size_t k = 0; k < pending_memory_.size(); ++k) {
+        int32_t lane = -1;
+        int64_t t = 0, bytes = 0;
+        pendingAt(pending_memory_[k], lane, t, bytes);
         // Binary search for the last event of the lane starting at or before t.
-        size_t lo = lane_begin[p.lane], hi = lane_begin[p.lane + 1];
+        size_t lo = lane_begin[size_t(lane)], hi = lane_begin[size_t(lane) + 1];
         const size_t first = lo;
         while (lo < hi) {
             const size_t mid = lo + (hi - lo) / 2;
-            if (m.t_ns < events.core(mid).start_ns)
+            if (t < events.core(mid).start_ns)
                 hi = mid;
             else
                 lo = mid + 1;
         }
         if (lo == first) continue;
         auto event = static_cast<int32_t>(lo - 1);
-        while (event >= 0 && events.core(size_t(event)).end_ns() < m.t_ns)
+        while (event >= 0 && events.core(size_t(event)).end_ns() < t)
             event = events.core(size_t(event)).parent;
         if (event < 0) continue;
-        m.event = event;
-        if (m.delta_bytes > 0)
-            trace_.events.addAllocBytes(size_t(event), m.delta_bytes);
+        if (!sample_of_pending.empty()) trace_.memory[sample_of_pending[k]].event = event;
+        if (bytes > 0)
+            trace_.events.addAllocBytes(size_t(event), bytes);
         else
-            trace_.events.addFreeBytes(size_t(event), -m.delta_bytes);
+            trace_.events.addFreeBytes(size_t(event), -bytes);
     }
 }
 
@@ -478,6 +556,8 @@ void TraceBuilder::rebase() {
         first = std::min(first, s.start_ns);
     for (const MemorySample& m : trace_.memory)
         first = std::min(first, m.t_ns);
+    for (const OddSample& odd : odd_samples_)
+        first = std::min(first, odd.sample.t_ns);
     for (const DeviceMemoryEvent& m : trace_.kineto.memory)
         first = std::min(first, m.t_ns);
     if (first == std::numeric_limits<int64_t>::max()) first = 0;
@@ -490,6 +570,8 @@ void TraceBuilder::rebase() {
         s.start_ns -= first, s.end_ns -= first;
     for (MemorySample& m : trace_.memory)
         m.t_ns -= first;
+    for (OddSample& odd : odd_samples_)
+        odd.sample.t_ns -= first;
     for (DeviceMemoryEvent& m : trace_.kineto.memory)
         m.t_ns -= first;
     for (PythonFrame& f : trace_.kineto.python_frames)
@@ -515,20 +597,25 @@ Trace TraceBuilder::finish(TraceJsonRoot root) {
     if (!any_category_) trace_.events.clearCategories();
     rebase();
     stacksFromPythonFrames();
+    // Kineto's CPU [memory] instants are kept once, in kineto.memory (which
+    // the memory views and the timeline read): no MemorySample is made for
+    // them unless the trace keeps samples (memorySamples).
+    const std::vector<uint32_t> sample_of_pending = memorySamples();
     std::vector<int32_t> new_index;
     trace_.finalize(&new_index);
     attributeDeviceTime(new_index);
-    attributeMemory();
-    // Kineto's CPU [memory] instants are kept once, in kineto.memory (which
-    // the memory views and the timeline read): their samples only served to
-    // give operators their bytes, and a second copy cost 32 B per instant.
-    if (counter_samples_ == 0 && !trace_.kineto.memory.empty()) trace_.memory = {};
+    attributeMemory(sample_of_pending);
     new_index = {};
     device_work_ = {};
     pending_memory_ = {};
+    odd_samples_ = {};
     trace_.events.shrinkToFit();
     trace_.memory.shrink_to_fit();
     trace_.kineto.memory.shrink_to_fit();
+    // Finalizing copied columns and freed the old ones; glibc keeps such
+    // freed blocks in its heap, where the analysis that follows would count
+    // them twice in the peak.
+    returnFreedMemory();
     if (trainscope_.is_object()) {
         for (TraceLane& lane : trace_.lanes) // Trainscope's own lanes: pid 2 is no GPU id
             lane.gpu = -1, lane.stream = -1;

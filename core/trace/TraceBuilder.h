@@ -4,6 +4,7 @@
 // (meta). Both JSON readers feed this one builder, so the rules that turn
 // Kineto's JSON into a Trace (kinds, lanes, side tables, flows, memory
 // attribution, rebasing, notes) exist once.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -34,10 +35,19 @@ public:
     void inputRead(uint64_t done, uint64_t total);
 
 private:
-    // A memory instant waiting for the nesting (attributed after finalize()).
+    // A CPU memory record waiting for the nesting, to count towards its op
+    // (attributeMemory): a Kineto "[memory]" instant, kept in
+    // kineto.memory, or a "CPU memory" counter without live_bytes, kept in
+    // odd_samples_. 16 bytes, where a MemorySample per instant cost 48.
     struct PendingMemory {
+        uint32_t index;          // into kineto.memory, or odd_samples_ with kOdd
+        uint32_t samples_before; // live counter samples before it in the file
+        int64_t live_bytes;      // its "Total Allocated", for a sample of it
+    };
+    static constexpr uint32_t kOdd = 0x80000000u;
+    struct OddSample {
+        MemorySample sample;
         int32_t lane;
-        size_t sample;
     };
 
     void addComplete(const RawTraceEvent& e);
@@ -52,6 +62,7 @@ private:
     void linkThroughFlows();
     void readDeviceProperties(const nlohmann::json& list);
     int32_t laneOf(const RawTraceEvent& e, bool device);
+    int32_t findOrAddLane(const RawTraceEvent& e, bool device);
     const std::string& laneKey(const RawTraceEvent& e);
     std::string flowKey(const RawTraceEvent& e, int64_t ts_ns);
     KinetoCategory categoryOf(std::string_view cat);
@@ -61,7 +72,12 @@ private:
     EventKind kindOf(KinetoCategory category, uint32_t name);
     int32_t internText(std::string_view text);
     void attributeDeviceTime(const std::vector<int32_t>& new_index);
-    void attributeMemory();
+    void attributeMemory(const std::vector<uint32_t>& sample_of_pending);
+    // The memory records of traces that keep samples, as MemorySamples in
+    // file order and sorted by time; returns each pending record's sample.
+    std::vector<uint32_t> memorySamples();
+    // Where pending record p happened: lane, time and bytes (+ alloc, - free).
+    void pendingAt(const PendingMemory& p, int32_t& lane, int64_t& t, int64_t& bytes) const;
     void rebase();
 
     std::string origin_;
@@ -70,7 +86,12 @@ private:
     std::map<std::string, std::string> thread_names_;      // "pid|tid" -> name
     std::vector<std::pair<int32_t, int64_t>> device_work_; // (event, External id)
     std::vector<PendingMemory> pending_memory_;
+    std::vector<OddSample> odd_samples_;
     size_t counter_samples_ = 0; // from "CPU memory" counters (Trainscope's traces)
+    // The live bytes of the last sample a memory record made, as a counter's
+    // delta counts from it.
+    int64_t last_live_bytes_ = 0;
+    bool any_sample_ = false;
     // ac2g flows ("s" at the runtime call, "f" at the device work, id = the
     // correlation), keyed "pid|tid|ts_ns": they link events without a
     // correlation argument.
@@ -84,7 +105,15 @@ private:
     int64_t malformed_ = 0, python_skipped_ = 0, unsupported_ = 0;
     // Per-event scratch, reused so that building allocates only for what it
     // keeps; and the last category seen (consecutive events mostly share one).
-    std::string name_, key_, text_, last_cat_ = "\x01";
+    std::string name_, key_, last_cat_ = "\x01";
+    // The lanes of the last few (pid, tid) texts: most events repeat one of
+    // a few threads and streams, and laneOf's map wants a built key.
+    struct RecentLane {
+        std::string pid, tid;
+        int32_t lane = -1;
+    };
+    std::array<RecentLane, 4> recent_lanes_;
+    size_t next_recent_ = 0;
     KinetoCategory last_category_ = KinetoCategory::None;
     // By name index: the category and kind last found for it.
     std::vector<std::pair<KinetoCategory, EventKind>> kind_by_name_;

@@ -9,34 +9,34 @@
 
 namespace ts {
 
-bool RawNumber::getInt(int64_t& out) const {
-    switch (kind) {
-    case Kind::Int:
-        out = v.i;
-        return true;
-    case Kind::Uint:
-        out = static_cast<int64_t>(v.u);
-        return true;
-    case Kind::Float:
-        out = static_cast<int64_t>(std::llround(v.d));
-        return true;
-    default:
-        return false;
-    }
-}
-
-double RawNumber::getDouble(double fallback) const {
-    switch (kind) {
-    case Kind::Int:
-        return static_cast<double>(v.i);
-    case Kind::Uint:
-        return static_cast<double>(v.u);
-    case Kind::Float:
-        return v.d;
-    default:
-        return fallback;
-    }
-}
+const std::string_view kRawArgKeys[kRawArgCount] = {
+    "External id",
+    "external id",
+    "correlation",
+    "Sequence number",
+    "step",
+    "device_ns",
+    "alloc_bytes",
+    "free_bytes",
+    "flops",
+    "bytes",
+    "device",
+    "stream",
+    "registers per thread",
+    "shared memory",
+    "blocks per SM",
+    "est. achieved occupancy %",
+    "Python id",
+    "Python parent id",
+    "Python module id",
+    "Device Type",
+    "Device Id",
+    "Addr",
+    "Bytes",
+    "Total Allocated",
+    "Total Reserved",
+    "live_bytes",
+};
 
 EventKind kindFromCategory(KinetoCategory category, const std::string& name) {
     switch (category) {
