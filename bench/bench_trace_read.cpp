@@ -3,6 +3,8 @@
 // its peak RSS (wait4's ru_maxrss) is its own. Prints the median wall time,
 // MB/s, events and peak RSS of each. Torch-free: links the trace layer only.
 //   bench_trace_read FILE [--runs N] [--workers N] [--block-mb N]
+//   bench_trace_read FILE --blocks 1,2,4 [--runs N]: the fast reader only, with
+//   each block size in turn (the reader's memory against its speed)
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -66,19 +68,53 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
+void printRow(const char* name, const std::vector<Run>& rs, double mb) {
+    std::vector<double> t, rss;
+    for (const Run& r : rs)
+        t.push_back(r.seconds), rss.push_back(static_cast<double>(r.max_rss_kb) / 1024);
+    const double s = median(t), peak = *std::max_element(rss.begin(), rss.end());
+    std::printf("%-22s %10.3f %9.1f %10ld %12.1f %8.2f\n", name, s, mb / s, rs.front().events, peak,
+                peak / mb);
+}
+
+int compareBlocks(const std::string& path, double mb, ts::TraceReadOptions fast,
+                  const std::vector<size_t>& blocks_mb, int runs) {
+    std::vector<std::vector<Run>> rows(blocks_mb.size());
+    for (int i = 0; i < runs; ++i) // alternate, so that drift hits every size alike
+        for (size_t b = 0; b < blocks_mb.size(); ++b) {
+            fast.block_bytes = blocks_mb[b] << 20;
+            rows[b].push_back(readInChild(path, fast));
+        }
+    std::printf("%-22s %10s %9s %10s %12s %8s\n", "fast reader, block", "median s", "MB/s",
+                "events", "peak RSS MB", "RSS/file");
+    for (size_t b = 0; b < blocks_mb.size(); ++b)
+        printRow((std::to_string(blocks_mb[b]) + " MB").c_str(), rows[b], mb);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s FILE [--runs N] [--workers N] [--block-mb N]\n", argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s FILE [--runs N] [--workers N] [--block-mb N | --blocks A,B,...]\n",
+                     argv[0]);
         return 2;
     }
     const std::string path = argv[1];
     int runs = 3;
     ts::TraceReadOptions fast;
     fast.min_parallel_bytes = 0;
+    std::vector<size_t> blocks_mb; // --blocks: fast reader only, one row per size
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
+        if (!std::strcmp(argv[i], "--blocks"))
+            for (const char* p = argv[i + 1]; *p; p += *p == ',' ? 1 : 0) {
+                char* end = nullptr;
+                blocks_mb.push_back(std::strtoul(p, &end, 10));
+                if (end == p) return std::fprintf(stderr, "bad --blocks\n"), 2;
+                p = end;
+            }
         if (!std::strcmp(argv[i], "--workers")) fast.workers = std::atoi(argv[i + 1]);
         if (!std::strcmp(argv[i], "--block-mb"))
             fast.block_bytes = static_cast<size_t>(std::atoi(argv[i + 1])) << 20;
@@ -88,6 +124,7 @@ int main(int argc, char** argv) {
     const double mb = static_cast<double>(std::filesystem::file_size(path)) / (1 << 20);
     std::printf("file %s: %.1f MB; fast reader %s\n", path.c_str(), mb,
                 ts::fastTraceReaderAvailable() ? "with simdjson" : "unavailable (no simdjson)");
+    if (!blocks_mb.empty()) return compareBlocks(path, mb, fast, blocks_mb, runs);
     std::vector<Run> a, b;
     for (int i = 0; i < runs; ++i) { // alternate, so that drift hits both alike
         a.push_back(readInChild(path, old));
@@ -95,15 +132,7 @@ int main(int argc, char** argv) {
     }
     std::printf("%-22s %10s %9s %10s %12s %8s\n", "reader", "median s", "MB/s", "events",
                 "peak RSS MB", "RSS/file");
-    for (const auto& [name, rs] :
-         {std::pair<const char*, std::vector<Run>&>{"nlohmann (before #14)", a},
-          std::pair<const char*, std::vector<Run>&>{"fast (simdjson)", b}}) {
-        std::vector<double> t, rss;
-        for (const Run& r : rs)
-            t.push_back(r.seconds), rss.push_back(static_cast<double>(r.max_rss_kb) / 1024);
-        const double s = median(t), peak = *std::max_element(rss.begin(), rss.end());
-        std::printf("%-22s %10.3f %9.1f %10ld %12.1f %8.2f\n", name, s, mb / s, rs.front().events,
-                    peak, peak / mb);
-    }
+    printRow("nlohmann (before #14)", a, mb);
+    printRow("fast (simdjson)", b, mb);
     return 0;
 }

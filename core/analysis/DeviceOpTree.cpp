@@ -266,7 +266,7 @@ void TreeBuilder::removeDuplicates(int32_t index) {
 }
 
 void TreeBuilder::runtimeTimes() {
-    auto sum = [&](const std::vector<int32_t>& device, int64_t& all, int64_t& tc) {
+    auto sum = [&](const DevicePositions& device, int64_t& all, int64_t& tc) {
         for (int32_t p : device) {
             const KinetoEvent& d = events_.events[p];
             all += d.end - d.start;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/IndexSpan.h"
 #include "analysis/KinetoEvents.h"
 #include "analysis/LaunchLinks.h"
 
@@ -26,21 +27,7 @@ enum class OpNodeKind : uint8_t {
 
 // Node indices (children) or runtime-call indices of one node: a view into
 // one of the tree's flat lists, valid as long as the tree.
-class NodeIndices {
-public:
-    NodeIndices(const int32_t* first, uint32_t count) : first_(first), count_(count) {}
-    const int32_t* begin() const { return first_; }
-    const int32_t* end() const { return first_ + count_; }
-    size_t size() const { return count_; }
-    bool empty() const { return count_ == 0; }
-    int32_t operator[](size_t i) const { return first_[i]; }
-    int32_t front() const { return first_[0]; }
-    int32_t back() const { return first_[count_ - 1]; }
-
-private:
-    const int32_t* first_;
-    uint32_t count_;
-};
+using NodeIndices = IndexSpan;
 
 // 72 bytes: a large trace has millions of host ops, so a node holds no
 // vectors of its own (its children and runtime calls are ranges of the

@@ -22,8 +22,10 @@ struct TraceReadOptions {
     // Bytes read per block; a chunk is about one block. Each of the (workers
     // + 2) chunks in flight holds its bytes and its parsed events (~2x the
     // bytes), so this bounds the reader's own memory: 4 MB kept 40 MB off the
-    // peak of 8 MB at the same speed (840k events, 2 cores).
-    size_t block_bytes = size_t(4) << 20;
+    // peak of 8 MB at the same speed (840k events, 2 cores), and 2 MB another
+    // 26-41 MB of 4 MB's on 300 MB GPU traces, within the noise of its time
+    // (bench_trace_read --blocks 2,3,4).
+    size_t block_bytes = size_t(2) << 20;
     // Inputs below this size (compressed size x 4 for .json.gz) take the
     // nlohmann stream: threads do not pay off there.
     uint64_t min_parallel_bytes = uint64_t(8) << 20;

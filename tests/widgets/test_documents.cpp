@@ -15,6 +15,7 @@
 #include "operators/OpTableModel.h"
 #include "operators/OperatorsView.h"
 #include "shell/Application.h"
+#include "shell/DeferredViews.h"
 #include "shell/DocumentLoader.h"
 #include "shell/DocumentSelector.h"
 #include "shell/LoadIndicator.h"
@@ -100,6 +101,45 @@ private slots:
         choose(documents, 1);
         QCOMPARE(seen(window), seen_b);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("b.trace.json")));
+    }
+
+    // A trace above the loader's threshold opens with its Overview and
+    // Timeline only; each of the other tabs is analysed when it is first
+    // shown, and what was analysed stays with the document.
+    void largeTracesAnalyseEachTabWhenShown() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.loader()->setDeferViewsAbove(0);
+        const auto [a, b] = writeTwoTraces(fx.dir.path());
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(b);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        const auto doc = shown.at(0).at(0).value<OpenedDocument>();
+        QVERIFY(doc.deferred && !doc.deferred->done() && doc.deferred->overview);
+        QCOMPARE(window.currentView(), View::Overview);
+        QVERIFY(!window.timelineView()->timeline()->layout().rows().empty());
+        QCOMPARE(window.operatorsView()->model()->rowCount(), 0);
+        QVERIFY(window.deferredViews()->waiting(View::Operators));
+
+        window.showView(View::Operators);
+        QTRY_VERIFY_WITH_TIMEOUT(window.operatorsView()->model()->rowCount() > 5, kOpenTimeoutMs);
+        QVERIFY(doc.deferred->done());    // kept with the document
+        QVERIFY(!doc.deferred->overview); // the full analysis holds the Overview's
+        QVERIFY(!doc.deferred->memory);   // the Memory tab was not shown yet
+        QVERIFY(!window.deferredViews()->waiting(View::Operators));
+        window.showView(View::Memory);
+        QTRY_VERIFY_WITH_TIMEOUT(doc.deferred->memory != nullptr, kOpenTimeoutMs);
+
+        window.openPath(a);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, kOpenTimeoutMs);
+        window.showView(View::Operators); // a's analysis starts
+        QTRY_VERIFY_WITH_TIMEOUT(!window.deferredViews()->computing(), kOpenTimeoutMs);
+        const Seen seen_a = seen(window);
+        choose(*window.documents(), 0);
+        QVERIFY(window.operatorsView()->model()->rowCount() > 5); // at once: b was analysed
+        QVERIFY(!window.deferredViews()->computing());
+        choose(*window.documents(), 1);
+        QCOMPARE(seen(window), seen_a);
     }
 
     void opensEveryPathAskedForInOrder() {

@@ -76,6 +76,11 @@ void KernelsView::clear() {
     setAnalysis(nullptr, QString());
 }
 
+void KernelsView::showPending(const QString& message) {
+    setAnalysis(nullptr, QString());
+    message_->setText(message);
+}
+
 void KernelsView::setAnalysis(std::shared_ptr<const GpuTraceAnalysis> analysis,
                               const QString& description) {
     analysis_ = std::move(analysis);

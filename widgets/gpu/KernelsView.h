@@ -31,6 +31,9 @@ public:
 
     void setAnalysis(std::shared_ptr<const GpuTraceAnalysis> analysis, const QString& description);
     void clear();
+    // Empty, with `message` where the table goes: the trace is still being
+    // analysed for this tab (DeferredViews).
+    void showPending(const QString& message);
 
     KernelModel* byNameModel() const { return by_name_; }
     KernelOpModel* byOpModel() const { return by_op_; }

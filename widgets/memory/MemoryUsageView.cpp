@@ -100,6 +100,11 @@ void MemoryUsageView::clear() {
     setTrace(nullptr, nullptr, nullptr, QString());
 }
 
+void MemoryUsageView::showPending(const QString& message) {
+    clear();
+    frame_.show(QString(), message);
+}
+
 void MemoryUsageView::setTrace(std::shared_ptr<const Trace> trace,
                                std::shared_ptr<const GpuTraceAnalysis> analysis,
                                std::shared_ptr<const MemoryView> memory,

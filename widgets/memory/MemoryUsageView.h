@@ -43,6 +43,9 @@ public:
                   std::shared_ptr<const GpuTraceAnalysis> analysis,
                   std::shared_ptr<const MemoryView> memory, const QString& description);
     void clear();
+    // Empty, with `message` where the table goes: the trace is still being
+    // analysed for this tab (DeferredViews).
+    void showPending(const QString& message);
 
     int deviceCount() const;
     QString currentDevice() const;

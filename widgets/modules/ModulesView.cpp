@@ -83,6 +83,11 @@ void ModulesView::clear() {
     setView(nullptr, QString());
 }
 
+void ModulesView::showPending(const QString& message) {
+    setView(nullptr, QString());
+    frame_.show(QString(), message);
+}
+
 void ModulesView::setView(std::shared_ptr<const ModuleView> view, const QString& description) {
     view_ = std::move(view);
     model_->setView(view_);

@@ -34,6 +34,9 @@ public:
 
     void setView(std::shared_ptr<const ModuleView> view, const QString& description);
     void clear();
+    // Empty, with `message` where the table goes: the trace is still being
+    // analysed for this tab (DeferredViews).
+    void showPending(const QString& message);
 
     ModuleTreeModel* model() const { return model_; }
     SortFilterProxy* proxy() const { return proxy_; }

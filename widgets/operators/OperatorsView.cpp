@@ -147,6 +147,11 @@ void OperatorsView::clear() {
     updateColumnVisibility();
 }
 
+void OperatorsView::showPending(const QString& message) {
+    clear();
+    source_->setText(message);
+}
+
 void OperatorsView::setTrace(std::shared_ptr<const Trace> trace, const QString& description,
                              std::shared_ptr<const GpuTraceAnalysis> analysis) {
     trace_ = std::move(trace);

@@ -39,6 +39,9 @@ public:
     void setTrace(std::shared_ptr<const Trace> trace, const QString& description,
                   std::shared_ptr<const GpuTraceAnalysis> analysis = nullptr);
     void clear();
+    // Empty, with `message` where the table goes: the trace is still being
+    // analysed for this tab (DeferredViews).
+    void showPending(const QString& message);
 
     OpTableModel* model() const { return model_; }                    // Trainscope's traces
     DeviceOpTableModel* deviceModel() const { return device_model_; } // Kineto traces

@@ -149,6 +149,11 @@ void RooflineView::clear() {
     rebuild();
 }
 
+void RooflineView::showPending(const QString& message) {
+    clear();
+    source_->setText(message);
+}
+
 void RooflineView::setLowPrecisionRun(bool low) {
     low_precision_->setChecked(low); // rebuilds when it changes
 }

@@ -37,6 +37,9 @@ public:
     // Kernels of an Nsight Compute CSV export; false with the reason.
     bool importNcu(const QString& path, QString* error = nullptr);
     void clear();
+    // Empty, with `message` where the table goes: the trace is still being
+    // analysed for this tab (DeferredViews).
+    void showPending(const QString& message);
     // bf16/fp16 autocast run: convolutions and matmuls go against the reduced-precision roof.
     void setLowPrecisionRun(bool low);
     // The device whose peaks Measure takes ("cpu", "cuda:0").

@@ -7,6 +7,7 @@
 
 #include "runs/RunModels.h"
 #include "runs/RunsView.h"
+#include "shell/DeferredViews.h"
 #include "shell/DocumentLoader.h"
 #include "shell/MainWindow.h"
 #include "timeline/TimelineView.h"
@@ -83,12 +84,13 @@ void Automation::afterRun(const RunOutcome& outcome) {
     finishWhenSettled();
 }
 
-// Picks the tab, waits for background work that changes it (run scan), then
+// Picks the tab, waits for background work that changes it (run scan, a
+// large trace's tabs being analysed), then
 // leaves the charts a moment for their queued replots.
 void Automation::finishWhenSettled() {
     if (const auto view = viewFromName(options_.view)) window_.showView(*view);
     RunsView* runs = window_.runsView();
-    if (runs->isScanning() || window_.loader()->busy()) {
+    if (runs->isScanning() || window_.loader()->busy() || window_.deferredViews()->computing()) {
         QTimer::singleShot(kPollMs, this, &Automation::finishWhenSettled);
         return;
     }

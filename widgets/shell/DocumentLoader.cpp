@@ -57,8 +57,10 @@ void DocumentLoader::start(const QString& path) {
     };
     emit started(path);
     emit progressed(path, 0, 0);
-    watcher_.setFuture(QtConcurrent::run(
-        [path, progress = std::move(progress)] { return openDocument(path, progress); }));
+    watcher_.setFuture(
+        QtConcurrent::run([path, progress = std::move(progress), defer = defer_views_above_] {
+            return openDocument(path, progress, defer);
+        }));
     poll_.start();
 }
 

@@ -29,6 +29,9 @@ public:
     // Loading, or paths waiting in line.
     bool busy() const { return loading_active_ || !queued_.isEmpty(); }
     QString loadingPath() const { return loading_active_ ? loading_ : QString(); }
+    // Traces of more events leave their Operators, Kernels, Memory and
+    // Modules views for when they are first shown (tests lower it).
+    void setDeferViewsAbove(size_t events) { defer_views_above_ = events; }
 
 public slots:
     void open(const QString& path);
@@ -58,6 +61,7 @@ private:
     // still queued must not be replaced (its document would never arrive),
     // which QFutureWatcher::isRunning() alone does not tell.
     bool loading_active_ = false;
+    size_t defer_views_above_ = kDeferViewsAboveEvents;
 };
 
 } // namespace ts::gui

@@ -32,6 +32,7 @@
 #include "roofline/RooflineView.h"
 #include "runs/RunsView.h"
 #include "shell/AppActions.h"
+#include "shell/DeferredViews.h"
 #include "shell/DocumentLoader.h"
 #include "shell/DocumentSelector.h"
 #include "shell/ExperimentFiles.h"
@@ -152,6 +153,24 @@ void MainWindow::wireDocuments() {
     connect(loader_, &DocumentLoader::progressed, indicator, &LoadIndicator::showProgress);
     connect(indicator, &LoadIndicator::cancelClicked, loader_, &DocumentLoader::cancel);
     connect(loader_, &DocumentLoader::opened, this, &MainWindow::onOpened);
+    // A large trace's Operators, Kernels, Memory, Modules and Roofline tabs
+    // are filled when one of them is first shown.
+    deferred_ = new DeferredViews(
+        [this](View view, const std::shared_ptr<const Trace>& trace, const QString& description,
+               const DeferredAnalysis& all) { fillAnalysedView(view, trace, description, all); },
+        this);
+    connect(tabs_, &QTabWidget::currentChanged, this,
+            [this](int index) { deferred_->viewShown(View(index)); });
+    connect(deferred_, &DeferredViews::computingStarted, this, [this](const QString& what) {
+        status_->showMessage(tr("Analysing %1 …").arg(what));
+        const View view = currentView();
+        if (deferred_->waiting(view))
+            showAnalysisPending(view, tr("%1\nAnalysing it for this tab …").arg(what));
+    });
+    connect(deferred_, &DeferredViews::computingFinished, this, [this] {
+        status_->clearMessage();
+        deferred_->viewShown(currentView()); // another document may be waiting now
+    });
     connect(documents_, &DocumentSelector::chosen, this, &MainWindow::showDocument);
     connect(documents_, &DocumentSelector::emptied, this, &MainWindow::showNoDocument);
     // Closing (the menu, Ctrl+W or the box's × button) changes what Diff can compare.
@@ -332,18 +351,25 @@ void MainWindow::showNoDocument() {
 
 void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& description,
                            const OpenedDocument* views) {
+    deferred_->setPending(nullptr, QString(), nullptr);
     if (trace) {
-        gpu_analysis_ = views && views->gpu_analysis
-                            ? views->gpu_analysis
+        gpu_analysis_ = views && views->analysis()
+                            ? views->analysis()
                             : std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*trace));
-        operators_->setTrace(trace, description, gpu_analysis_);
-        kernels_->setAnalysis(gpu_analysis_, description);
-        memory_->setTrace(trace, gpu_analysis_, views ? views->memory : nullptr, description);
-        auto modules = views ? views->modules : nullptr;
-        if (!modules)
-            modules =
-                std::make_shared<const ModuleView>(computeModuleView(*trace, gpu_analysis_->tree));
-        modules_->setView(std::move(modules), description);
+        if (views && views->deferred) { // a large trace: each tab when it is shown
+            const QString waiting = tr("%1\nThis tab is analysed when it is first shown (a "
+                                       "large trace opens with its Overview and Timeline).")
+                                        .arg(description);
+            for (View view : allViews())
+                if (DeferredViews::isDeferred(view)) showAnalysisPending(view, waiting);
+            deferred_->setPending(trace, description, views->deferred);
+        } else {
+            DeferredAnalysis all;
+            all.full = gpu_analysis_;
+            all.memory = views ? views->memory : nullptr;
+            all.modules = views ? views->modules : nullptr;
+            fillAnalysedViews(trace, description, all);
+        }
         if (views && views->timeline_trace) {
             const Trace& ranks = *views->timeline_trace;
             timeline_->setTrace(views->timeline_trace,
@@ -355,7 +381,7 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& de
         } else {
             timeline_->setTrace(trace, description, views ? views->tracks : nullptr);
         }
-        roofline_->setTrace(trace, description);
+        deferred_->viewShown(currentView());
     } else {
         operators_->clear();
         gpu_analysis_.reset();
@@ -364,6 +390,53 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& de
         modules_->setView(nullptr, description);
         roofline_->clear();
         timeline_->setTrace(nullptr, description);
+    }
+}
+
+void MainWindow::showAnalysisPending(View view, const QString& message) {
+    switch (view) {
+    case View::Operators:
+        return operators_->showPending(message);
+    case View::Kernels:
+        return kernels_->showPending(message);
+    case View::Memory:
+        return memory_->showPending(message);
+    case View::Modules:
+        return modules_->showPending(message);
+    case View::Roofline:
+        return roofline_->showPending(message);
+    default:
+        return;
+    }
+}
+
+void MainWindow::fillAnalysedViews(const std::shared_ptr<const Trace>& trace,
+                                   const QString& description, const DeferredAnalysis& all) {
+    for (View view : allViews())
+        if (DeferredViews::isDeferred(view)) fillAnalysedView(view, trace, description, all);
+}
+
+// One tab that needs the full analysis; the memory and module views are
+// computed here when `all` lacks them (small traces, live runs).
+void MainWindow::fillAnalysedView(View view, const std::shared_ptr<const Trace>& trace,
+                                  const QString& description, const DeferredAnalysis& all) {
+    if (all.full) gpu_analysis_ = all.full; // a large trace's Overview analysis is let go
+    switch (view) {
+    case View::Operators:
+        return operators_->setTrace(trace, description, all.full);
+    case View::Kernels:
+        return kernels_->setAnalysis(all.full, description);
+    case View::Memory:
+        return memory_->setTrace(trace, all.full, all.memory, description);
+    case View::Modules:
+        return modules_->setView(all.modules ? all.modules
+                                             : std::make_shared<const ModuleView>(
+                                                   computeModuleView(*trace, all.full->tree)),
+                                 description);
+    case View::Roofline:
+        return roofline_->setTrace(trace, description);
+    default:
+        return;
     }
 }
 

@@ -21,6 +21,7 @@ class QTabWidget;
 namespace ts::gui {
 
 class AppSettings;
+class DeferredViews;
 class DocumentLoader;
 class DocumentSelector;
 class ExperimentForm;
@@ -68,6 +69,7 @@ public:
     RooflineView* rooflineView() const { return roofline_; }
     RunController* controller() const { return controller_; }
     DocumentLoader* loader() const { return loader_; }
+    DeferredViews* deferredViews() const { return deferred_; }
     DocumentSelector* documents() const { return documents_; }
     StatusBar* statusBarWidget() const { return status_; }
 
@@ -110,6 +112,12 @@ private:
     // `views`; the others are made here.
     void showTrace(std::shared_ptr<const Trace> trace, const QString& description,
                    const OpenedDocument* views = nullptr);
+    // A tab DeferredViews fills says why it is empty.
+    void showAnalysisPending(View view, const QString& message);
+    void fillAnalysedViews(const std::shared_ptr<const Trace>& trace, const QString& description,
+                           const DeferredAnalysis& all);
+    void fillAnalysedView(View view, const std::shared_ptr<const Trace>& trace,
+                          const QString& description, const DeferredAnalysis& all);
     // The Overview of what was opened: the trace's GPU steps when it has
     // them, else the run's phases, else the trace's CPU categories.
     void showOverview(const OpenedDocument& document);
@@ -131,6 +139,7 @@ private:
     RunsView* runs_;
     RunController* controller_;
     DocumentLoader* loader_;
+    DeferredViews* deferred_ = nullptr;
     DocumentSelector* documents_;
     StatusBar* status_;
     QTabWidget* tabs_;

@@ -24,23 +24,31 @@ QFileInfo documentInfo(const QString& path) {
     return info;
 }
 
-// The views computed off the GUI thread for doc.trace.
-void analyzeTrace(OpenedDocument& doc) {
-    doc.gpu_analysis = std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*doc.trace));
-    const DeviceOpTree& tree = doc.gpu_analysis->tree;
-    doc.memory = std::make_shared<const MemoryView>(computeMemoryView(*doc.trace, tree));
-    doc.modules = std::make_shared<const ModuleView>(computeModuleView(*doc.trace, tree));
+// The views computed off the GUI thread for doc.trace: all of them, or for
+// a large trace only what the Overview and the Timeline show.
+void analyzeTrace(OpenedDocument& doc, size_t defer_views_above) {
+    if (doc.trace->events.size() > defer_views_above) {
+        doc.deferred = std::make_shared<DeferredAnalysis>();
+        doc.deferred->overview = std::make_shared<const GpuTraceAnalysis>(
+            analyzeGpuTrace(*doc.trace, {}, GpuAnalysisScope::Overview));
+    } else {
+        DeferredAnalysis all = completeAnalysis(*doc.trace);
+        doc.gpu_analysis = all.full;
+        doc.memory = all.memory;
+        doc.modules = all.modules;
+    }
+    const GpuTraceAnalysis& analysis = *doc.analysis();
     doc.tracks = std::make_shared<const TimelineTracks>(
-        doc.timeline_trace
-            ? buildTimelineTracks(*doc.timeline_trace)
-            : buildTimelineTracks(*doc.trace, &doc.gpu_analysis->events, &doc.gpu_analysis->links));
+        doc.timeline_trace ? buildTimelineTracks(*doc.timeline_trace)
+                           : buildTimelineTracks(*doc.trace, &analysis.events, &analysis.links));
 }
 
-void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress& progress) {
+void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress& progress,
+                   size_t defer_views_above) {
     doc.trace_path = path;
     try {
         doc.trace = readTraceFile(path, progress);
-        analyzeTrace(doc);
+        analyzeTrace(doc, defer_views_above);
     } catch (const TraceReadCancelled&) {
         doc.cancelled = true;
     } catch (const std::exception& error) {
@@ -54,7 +62,7 @@ void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress&
 // no view (a collective missing on one of them) is left out, with the
 // reason; the other spans still open.
 void loadRankFolder(OpenedDocument& doc, const std::vector<RankSpan>& spans,
-                    const ReadProgress& progress) {
+                    const ReadProgress& progress, size_t defer_views_above) {
     auto views = std::make_shared<std::vector<DistributedView>>();
     QStringList problems;
     bool rank_trace = false; // doc.trace is the lowest rank's (none was open)
@@ -82,7 +90,7 @@ void loadRankFolder(OpenedDocument& doc, const std::vector<RankSpan>& spans,
                 rank_trace = true;
             }
         }
-        if (rank_trace) analyzeTrace(doc);
+        if (rank_trace) analyzeTrace(doc, defer_views_above);
     } catch (const TraceReadCancelled&) {
         doc.cancelled = true;
         return;
@@ -97,6 +105,14 @@ void loadRankFolder(OpenedDocument& doc, const std::vector<RankSpan>& spans,
 
 } // namespace
 
+DeferredAnalysis completeAnalysis(const Trace& trace) {
+    DeferredAnalysis all;
+    all.full = std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(trace));
+    all.memory = std::make_shared<const MemoryView>(computeMemoryView(trace, all.full->tree));
+    all.modules = std::make_shared<const ModuleView>(computeModuleView(trace, all.full->tree));
+    return all;
+}
+
 QString OpenedDocument::title() const {
     if (run)
         return QStringLiteral("%1 (%2)").arg(QString::fromStdString(run->info.config.name),
@@ -108,7 +124,8 @@ QString documentPath(const QString& path) {
     return documentInfo(path).absoluteFilePath();
 }
 
-OpenedDocument openDocument(const QString& path, const ReadProgress& progress) {
+OpenedDocument openDocument(const QString& path, const ReadProgress& progress,
+                            size_t defer_views_above) {
     OpenedDocument doc;
     const QFileInfo info = documentInfo(path);
     doc.path = info.absoluteFilePath();
@@ -129,11 +146,11 @@ OpenedDocument openDocument(const QString& path, const ReadProgress& progress) {
         }
         if (spans.size() == 1 && spans.front().files.size() == 1) {
             loadTraceInto(doc, QString::fromStdString(spans.front().files.front().path.string()),
-                          progress);
+                          progress, defer_views_above);
             if (!doc.trace && !doc.cancelled) doc.error = doc.trace_error;
             return doc;
         }
-        loadRankFolder(doc, spans, progress);
+        loadRankFolder(doc, spans, progress, defer_views_above);
         return doc;
     }
     if (info.isDir()) {
@@ -144,7 +161,7 @@ OpenedDocument openDocument(const QString& path, const ReadProgress& progress) {
             return doc;
         }
         const QString trace = QDir(doc.path).filePath(QString::fromLatin1(run_files::kTraceJson));
-        if (QFileInfo(trace).isFile()) loadTraceInto(doc, trace, progress);
+        if (QFileInfo(trace).isFile()) loadTraceInto(doc, trace, progress, defer_views_above);
         // A data-parallel run: its ranks' traces form the Distributed view,
         // and the lowest rank's is the trace of the other tabs.
         if (QFileInfo(QDir(doc.path).filePath(QStringLiteral("ranks"))).isDir()) {
@@ -155,11 +172,11 @@ OpenedDocument openDocument(const QString& path, const ReadProgress& progress) {
                 return doc; // its ranks were not profiled
             }
             if (!spans.empty() && spans.front().files.size() > 1)
-                loadRankFolder(doc, spans, progress);
+                loadRankFolder(doc, spans, progress, defer_views_above);
         }
         return doc;
     }
-    loadTraceInto(doc, doc.path, progress);
+    loadTraceInto(doc, doc.path, progress, defer_views_above);
     if (!doc.trace) doc.error = doc.trace_error;
     return doc;
 }

@@ -2,6 +2,7 @@
 // What opening a path produced: a run (its records, and its trace when it has
 // one) or a bare Chrome trace. Several can be open at once (DocumentSelector);
 // each keeps its trace and GPU analysis, so showing one again is cheap.
+#include <cstddef>
 #include <memory>
 #include <optional>
 
@@ -19,12 +20,38 @@
 
 namespace ts::gui {
 
+// What the Operators, Kernels, Memory and Modules tabs need beyond the
+// Overview and the Timeline: the full GPU analysis (its operator tree is the
+// largest part of it, 72 B per host op) and the memory and module views. A
+// large trace opens without them; the first of those tabs shown computes them
+// (DeferredViews) and keeps them here, for every copy of the document.
+struct DeferredAnalysis {
+    // What the Overview shows until `full` is made (GpuAnalysisScope::Overview).
+    std::shared_ptr<const GpuTraceAnalysis> overview;
+    std::shared_ptr<const GpuTraceAnalysis> full;
+    std::shared_ptr<const MemoryView> memory;
+    std::shared_ptr<const ModuleView> modules;
+
+    bool done() const { return full != nullptr; }
+    // The full analysis once made (it holds the Overview's too), the Overview's until then.
+    std::shared_ptr<const GpuTraceAnalysis> analysis() const { return full ? full : overview; }
+};
+// Computes all of them (off the GUI thread); never throws for a readable trace.
+DeferredAnalysis completeAnalysis(const Trace& trace);
+
+// Traces with more events than this open with the Overview and the Timeline
+// only (0: every trace; the default keeps small traces' tabs instant).
+inline constexpr size_t kDeferViewsAboveEvents = 500000;
+
 struct OpenedDocument {
     QString path;
     std::optional<RunRecord> run;
     std::shared_ptr<const Trace> trace;
-    // Of `trace`, made with it off the GUI thread.
+    // Of `trace`, made with it off the GUI thread (null when `deferred` is
+    // set: it holds the analysis then).
     std::shared_ptr<const GpuTraceAnalysis> gpu_analysis;
+    // A large trace's views still to compute (null: all were computed).
+    std::shared_ptr<DeferredAnalysis> deferred;
     std::shared_ptr<const MemoryView> memory;     // of `trace`, also off the GUI thread
     std::shared_ptr<const ModuleView> modules;    // likewise
     std::shared_ptr<const TimelineTracks> tracks; // the timeline's rows and launch links
@@ -41,6 +68,10 @@ struct OpenedDocument {
     bool cancelled = false; // the user stopped the load: nothing to show
 
     bool ok() const { return error.isEmpty() && !cancelled; }
+    // The GPU analysis of `trace` as far as it is made (null without a trace).
+    std::shared_ptr<const GpuTraceAnalysis> analysis() const {
+        return deferred ? deferred->analysis() : gpu_analysis;
+    }
     QString title() const;
 };
 
@@ -52,7 +83,10 @@ QString documentPath(const QString& path);
 // per-rank traces; a folder holding a single trace opens that trace). Blocking;
 // never throws: problems end up in error / trace_error, a cancel (through
 // `progress`, while the trace is read) in `cancelled`.
-OpenedDocument openDocument(const QString& path, const ReadProgress& progress = {});
+// Traces of more than `defer_views_above` events leave the full analysis and
+// the memory and module views to `deferred`.
+OpenedDocument openDocument(const QString& path, const ReadProgress& progress = {},
+                            size_t defer_views_above = kDeferViewsAboveEvents);
 
 } // namespace ts::gui
 

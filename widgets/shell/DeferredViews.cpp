@@ -1,0 +1,79 @@
+#include "shell/DeferredViews.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace ts::gui {
+
+DeferredViews::DeferredViews(Fill fill, QObject* parent) : QObject(parent), fill_(std::move(fill)) {
+    connect(&watcher_, &QFutureWatcher<DeferredAnalysis>::finished, this,
+            &DeferredViews::onComputed);
+}
+
+DeferredViews::~DeferredViews() {
+    watcher_.waitForFinished();
+}
+
+bool DeferredViews::isDeferred(View view) {
+    return view == View::Operators || view == View::Kernels || view == View::Memory ||
+           view == View::Modules || view == View::Roofline;
+}
+
+bool DeferredViews::ready(View view, const DeferredAnalysis& have) {
+    if (view == View::Roofline) return true; // the trace's own operator table
+    if (!have.full) return false;
+    if (view == View::Memory) return have.memory != nullptr;
+    if (view == View::Modules) return have.modules != nullptr;
+    return true;
+}
+
+DeferredAnalysis DeferredViews::complete(const Trace& trace, const DeferredAnalysis& have,
+                                         View view) {
+    DeferredAnalysis made;
+    made.full =
+        have.full ? have.full : std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(trace));
+    if (view == View::Memory && !have.memory)
+        made.memory = std::make_shared<const MemoryView>(computeMemoryView(trace, made.full->tree));
+    if (view == View::Modules && !have.modules)
+        made.modules =
+            std::make_shared<const ModuleView>(computeModuleView(trace, made.full->tree));
+    return made;
+}
+
+void DeferredViews::setPending(std::shared_ptr<const Trace> trace, const QString& description,
+                               std::shared_ptr<DeferredAnalysis> pending) {
+    trace_ = std::move(trace);
+    description_ = description;
+    pending_ = std::move(pending);
+    waiting_.clear();
+    if (pending_)
+        waiting_ = {View::Operators, View::Kernels, View::Memory, View::Modules, View::Roofline};
+}
+
+void DeferredViews::viewShown(View view) {
+    if (!waiting(view)) return;
+    if (ready(view, *pending_)) {
+        waiting_.erase(view);
+        fill_(view, trace_, description_, *pending_);
+        return;
+    }
+    if (watcher_.isRunning()) return; // computingFinished brings the current tab back here
+    computing_for_ = pending_;
+    emit computingStarted(description_);
+    watcher_.setFuture(QtConcurrent::run(
+        [trace = trace_, have = *pending_, view] { return complete(*trace, have, view); }));
+}
+
+void DeferredViews::onComputed() {
+    if (const std::shared_ptr<DeferredAnalysis> target = std::move(computing_for_)) {
+        const DeferredAnalysis made = watcher_.result();
+        if (!target->full) {
+            target->full = made.full;
+            target->overview.reset(); // the full analysis holds the Overview's too
+        }
+        if (made.memory) target->memory = made.memory;
+        if (made.modules) target->modules = made.modules;
+    }
+    emit computingFinished(); // the window shows its current tab again (viewShown)
+}
+
+} // namespace ts::gui
