@@ -4,6 +4,8 @@
 #include <limits>
 #include <unordered_map>
 
+#include "analysis/OpMemory.h"
+
 namespace ts {
 
 double OpStat::gflopsPerSec() const {
@@ -35,7 +37,7 @@ void addTo(int64_t& total, int64_t value) {
 // direct children, memory of the whole subtree, and whether the event runs
 // inside autograd's backward pass.
 struct EventTotals {
-    std::vector<int64_t> child_ns, child_device_ns, subtree_mem;
+    std::vector<int64_t> child_ns, child_device_ns, self_mem, subtree_mem;
     std::vector<char> backward;
 };
 
@@ -44,15 +46,21 @@ EventTotals eventTotals(const Trace& trace) {
     EventTotals t;
     t.child_ns.assign(n, 0);
     t.child_device_ns.assign(n, 0);
+    t.self_mem.assign(n, 0);
     t.subtree_mem.assign(n, 0);
     t.backward.assign(n, 0);
+    {
+        const std::vector<OpMemory> memory = opMemory(trace);
+        for (size_t i = 0; i < n; ++i)
+            t.self_mem[i] = saturatingSub(memory[i].alloc_bytes, memory[i].free_bytes);
+    }
     for (size_t i = 0; i < n; ++i) { // parents precede children
         const EventCore& e = trace.events.core(i);
         t.backward[i] = e.kind == EventKind::Backward || (e.parent >= 0 && t.backward[e.parent]);
     }
     for (size_t i = n; i-- > 0;) { // children are complete before their parent
         const TraceEvent& e = trace.events[i];
-        addTo(t.subtree_mem[i], saturatingSub(e.alloc_bytes, e.free_bytes));
+        addTo(t.subtree_mem[i], t.self_mem[i]);
         if (e.parent < 0) continue;
         addTo(t.child_ns[e.parent], e.dur_ns);
         addTo(t.child_device_ns[e.parent], e.device_ns);
@@ -131,7 +139,7 @@ OpTable computeOpStats(const Trace& trace, OpGrouping grouping, OpScope scope) {
                   std::max<int64_t>(0, saturatingSub(e.device_ns, totals.child_device_ns[i])));
             addTo(row.device_total_ns, e.device_ns);
         }
-        addTo(row.self_cpu_mem_bytes, saturatingSub(e.alloc_bytes, e.free_bytes));
+        addTo(row.self_cpu_mem_bytes, totals.self_mem[i]);
         addTo(row.cpu_mem_bytes, totals.subtree_mem[i]);
         row.flops += e.flops;
         row.bytes += e.bytes;

@@ -69,6 +69,14 @@ struct DeviceMemoryEvent {
     int32_t lane = -1;
     int16_t device_id = -1;  // -1 missing or outside int16
     int8_t device_type = -1; // 0 CPU, 1 CUDA, other values as written
+    uint8_t flags = 0;
+
+    // CPU memory ("Device Type" 0 or absent): it counts towards the op open
+    // on its thread (analysis/OpMemory.h).
+    static constexpr uint8_t kCountsTowardsOp = 1;
+    // "Total Allocated" was there (total_allocated -1 may be a value then).
+    static constexpr uint8_t kHasTotalAllocated = 2;
+    bool countsTowardsOp() const { return flags & kCountsTowardsOp; }
 };
 static_assert(sizeof(DeviceMemoryEvent) == 48, "one per memory instant: keep it small");
 

@@ -8,6 +8,7 @@
 #include "trace/GrowAhead.h"
 #include "trace/JsonFields.h"
 #include "trace/KinetoNames.h"
+#include "trace/LaneIndex.h"
 #include "trace/TraceReadError.h"
 #include "trace/TraceRules.h"
 #include "util/ProcessMemory.h"
@@ -336,29 +337,24 @@ void TraceBuilder::addMemory(const RawTraceEvent& e) {
     MemorySample m;
     m.t_ns = ts;
     if (args[RawArg::LiveBytes].getInt(m.live_bytes)) { // Trainscope's counter track
-        ++counter_samples_;
+        if (counter_samples_++ == 0) instants_before_counters_ = trace_.kineto.memory.size();
         m.delta_bytes = any_sample_ ? m.live_bytes - last_live_bytes_ : 0;
         last_live_bytes_ = m.live_bytes, any_sample_ = true;
         growAhead(trace_.memory, growth_);
         trace_.memory.push_back(m);
         return;
     }
-    int64_t device_type = 0;
-    args[RawArg::DeviceType].getInt(device_type);
-    const bool instant = e.name == "[memory]";
-    if (instant) addDeviceMemory(e, ts);
-    if (device_type != 0) return; // CPU only (c10::DeviceType::CPU == 0)
-    args[RawArg::TotalAllocated].getInt(m.live_bytes);
-    args[RawArg::MemBytes].getInt(m.delta_bytes);
-    last_live_bytes_ = m.live_bytes, any_sample_ = true;
-    uint32_t index = static_cast<uint32_t>(trace_.kineto.memory.size() - 1);
-    if (!instant) {
-        index = kOdd | static_cast<uint32_t>(odd_samples_.size());
-        odd_samples_.push_back(OddSample{m, laneOf(e, false)});
-    }
-    growAhead(pending_memory_, growth_);
-    pending_memory_.push_back(
-        PendingMemory{index, static_cast<uint32_t>(trace_.memory.size()), m.live_bytes});
+    // A "CPU memory" counter without its value is no memory record.
+    if (e.name != "[memory]") return void(++malformed_);
+    addDeviceMemory(e, ts);
+    const DeviceMemoryEvent& added = trace_.kineto.memory.back();
+    if (!added.countsTowardsOp()) return;
+    last_live_bytes_ =
+        added.flags & DeviceMemoryEvent::kHasTotalAllocated ? added.total_allocated : 0;
+    any_sample_ = true;
+    if (counter_samples_ > 0)
+        late_instants_.push_back(LateInstant{static_cast<uint32_t>(trace_.kineto.memory.size() - 1),
+                                             static_cast<uint32_t>(counter_samples_)});
 }
 
 // Every "[memory]" instant (CPU and GPU) for the memory views.
@@ -373,8 +369,13 @@ void TraceBuilder::addDeviceMemory(const RawTraceEvent& e, int64_t ts) {
         m.device_id = static_cast<int16_t>(v);
     args[RawArg::Addr].getInt(m.addr);
     args[RawArg::MemBytes].getInt(m.bytes);
-    args[RawArg::TotalAllocated].getInt(m.total_allocated);
+    if (args[RawArg::TotalAllocated].getInt(m.total_allocated))
+        m.flags |= DeviceMemoryEvent::kHasTotalAllocated;
     args[RawArg::TotalReserved].getInt(m.total_reserved);
+    // CPU only (c10::DeviceType::CPU == 0; no "Device Type" reads as CPU).
+    int64_t device_type = 0;
+    args[RawArg::DeviceType].getInt(device_type);
+    if (device_type == 0) m.flags |= DeviceMemoryEvent::kCountsTowardsOp;
     growAhead(trace_.kineto.memory, growth_);
     trace_.kineto.memory.push_back(m);
 }
@@ -458,92 +459,58 @@ void TraceBuilder::attributeDeviceTime(const std::vector<int32_t>& new_index) {
     }
 }
 
-void TraceBuilder::pendingAt(const PendingMemory& p, int32_t& lane, int64_t& t,
-                             int64_t& bytes) const {
-    if (p.index & kOdd) {
-        const OddSample& odd = odd_samples_[p.index & ~kOdd];
-        lane = odd.lane, t = odd.sample.t_ns, bytes = odd.sample.delta_bytes;
-    } else {
-        const DeviceMemoryEvent& m = trace_.kineto.memory[p.index];
-        lane = m.lane, t = m.t_ns, bytes = m.bytes;
-    }
-}
-
-// A trace with "CPU memory" counters (Trainscope's own), or with CPU memory
-// records but no Kineto instants, keeps a MemorySample per record: the
-// counters and the records merged in file order, then sorted by time as
-// Trace::finalize sorts them (stably, so finalize keeps this order).
-std::vector<uint32_t> TraceBuilder::memorySamples() {
-    std::vector<uint32_t> sample_of_pending;
-    if (counter_samples_ == 0 && !trace_.kineto.memory.empty()) return sample_of_pending;
+std::vector<std::pair<uint32_t, uint32_t>> TraceBuilder::memorySamples() {
+    std::vector<std::pair<uint32_t, uint32_t>> sample_of_instant;
+    if (counter_samples_ == 0) return sample_of_instant;
+    const std::vector<DeviceMemoryEvent>& instants = trace_.kineto.memory;
+    // The CPU instants in file order with the counter samples before each.
+    std::vector<LateInstant> order;
+    for (size_t i = 0; i < instants_before_counters_; ++i)
+        if (instants[i].countsTowardsOp()) order.push_back(LateInstant{uint32_t(i), 0});
+    order.insert(order.end(), late_instants_.begin(), late_instants_.end());
     std::vector<MemorySample> merged;
-    merged.reserve(trace_.memory.size() + pending_memory_.size());
-    std::vector<uint32_t> position(pending_memory_.size());
+    merged.reserve(trace_.memory.size() + order.size());
+    std::vector<uint32_t> position(order.size());
     size_t counter = 0;
-    for (size_t k = 0; k < pending_memory_.size(); ++k) {
-        const PendingMemory& p = pending_memory_[k];
-        while (counter < p.samples_before)
+    for (size_t k = 0; k < order.size(); ++k) {
+        while (counter < order[k].samples_before)
             merged.push_back(trace_.memory[counter++]);
+        const DeviceMemoryEvent& d = instants[order[k].instant];
         MemorySample m;
-        int32_t lane = -1;
-        pendingAt(p, lane, m.t_ns, m.delta_bytes);
-        m.live_bytes = p.live_bytes;
+        m.t_ns = d.t_ns;
+        m.live_bytes = d.flags & DeviceMemoryEvent::kHasTotalAllocated ? d.total_allocated : 0;
+        m.delta_bytes = d.bytes;
         position[k] = static_cast<uint32_t>(merged.size());
         merged.push_back(m);
     }
     while (counter < trace_.memory.size())
         merged.push_back(trace_.memory[counter++]);
-    std::vector<uint32_t> order(merged.size());
-    for (size_t i = 0; i < order.size(); ++i)
-        order[i] = static_cast<uint32_t>(i);
-    std::stable_sort(order.begin(), order.end(),
+    std::vector<uint32_t> sorted(merged.size());
+    for (size_t i = 0; i < sorted.size(); ++i)
+        sorted[i] = static_cast<uint32_t>(i);
+    std::stable_sort(sorted.begin(), sorted.end(),
                      [&](uint32_t a, uint32_t b) { return merged[a].t_ns < merged[b].t_ns; });
     std::vector<uint32_t> sorted_at(merged.size());
     trace_.memory.clear();
     trace_.memory.reserve(merged.size());
-    for (size_t i = 0; i < order.size(); ++i) {
-        sorted_at[order[i]] = static_cast<uint32_t>(i);
-        trace_.memory.push_back(merged[order[i]]);
+    for (size_t i = 0; i < sorted.size(); ++i) {
+        sorted_at[sorted[i]] = static_cast<uint32_t>(i);
+        trace_.memory.push_back(merged[sorted[i]]);
     }
-    sample_of_pending.resize(pending_memory_.size());
-    for (size_t k = 0; k < position.size(); ++k)
-        sample_of_pending[k] = sorted_at[position[k]];
-    return sample_of_pending;
+    for (size_t k = 0; k < order.size(); ++k)
+        sample_of_instant.emplace_back(order[k].instant, sorted_at[position[k]]);
+    return sample_of_instant;
 }
 
-// torch.profiler's [memory] instants count towards the innermost op open on
-// their thread at that time (its "Self CPU Mem").
-void TraceBuilder::attributeMemory(const std::vector<uint32_t>& sample_of_pending) {
-    const EventStore& events = trace_.events;
-    std::vector<size_t> lane_begin(trace_.lanes.size() + 1, events.size());
-    for (size_t i = events.size(); i-- > 0;)
-        lane_begin[events.core(i).lane] = i;
-    for (size_t l = trace_.lanes.size(); l-- > 0;)
-        lane_begin[l] = std::min(lane_begin[l], lane_begin[l + 1]);
-    for (size_t k = 0; k < pending_memory_.size(); ++k) {
-        int32_t lane = -1;
-        int64_t t = 0, bytes = 0;
-        pendingAt(pending_memory_[k], lane, t, bytes);
-        // Binary search for the last event of the lane starting at or before t.
-        size_t lo = lane_begin[size_t(lane)], hi = lane_begin[size_t(lane) + 1];
-        const size_t first = lo;
-        while (lo < hi) {
-            const size_t mid = lo + (hi - lo) / 2;
-            if (t < events.core(mid).start_ns)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        if (lo == first) continue;
-        auto event = static_cast<int32_t>(lo - 1);
-        while (event >= 0 && events.core(size_t(event)).end_ns() < t)
-            event = events.core(size_t(event)).parent;
-        if (event < 0) continue;
-        if (!sample_of_pending.empty()) trace_.memory[sample_of_pending[k]].event = event;
-        if (bytes > 0)
-            trace_.events.addAllocBytes(size_t(event), bytes);
-        else
-            trace_.events.addFreeBytes(size_t(event), -bytes);
+// The ops' bytes are not attributed here (analysis/OpMemory.h does it when a
+// view asks); a kept sample names its op.
+void TraceBuilder::sampleEvents(
+    const std::vector<std::pair<uint32_t, uint32_t>>& sample_of_instant) {
+    if (sample_of_instant.empty()) return;
+    const LaneIndex lanes(trace_);
+    for (const auto& [instant, sample] : sample_of_instant) {
+        const DeviceMemoryEvent& d = trace_.kineto.memory[instant];
+        trace_.memory[sample].event = lanes.innermostAt(d.lane, d.t_ns);
     }
 }
 
@@ -556,8 +523,6 @@ void TraceBuilder::rebase() {
         first = std::min(first, s.start_ns);
     for (const MemorySample& m : trace_.memory)
         first = std::min(first, m.t_ns);
-    for (const OddSample& odd : odd_samples_)
-        first = std::min(first, odd.sample.t_ns);
     for (const DeviceMemoryEvent& m : trace_.kineto.memory)
         first = std::min(first, m.t_ns);
     if (first == std::numeric_limits<int64_t>::max()) first = 0;
@@ -570,8 +535,6 @@ void TraceBuilder::rebase() {
         s.start_ns -= first, s.end_ns -= first;
     for (MemorySample& m : trace_.memory)
         m.t_ns -= first;
-    for (OddSample& odd : odd_samples_)
-        odd.sample.t_ns -= first;
     for (DeviceMemoryEvent& m : trace_.kineto.memory)
         m.t_ns -= first;
     for (PythonFrame& f : trace_.kineto.python_frames)
@@ -598,17 +561,16 @@ Trace TraceBuilder::finish(TraceJsonRoot root) {
     rebase();
     stacksFromPythonFrames();
     // Kineto's CPU [memory] instants are kept once, in kineto.memory (which
-    // the memory views and the timeline read): no MemorySample is made for
-    // them unless the trace keeps samples (memorySamples).
-    const std::vector<uint32_t> sample_of_pending = memorySamples();
+    // the memory views, the timeline and analysis/OpMemory read): no
+    // MemorySample is made for them unless the trace keeps samples.
+    const std::vector<std::pair<uint32_t, uint32_t>> sample_of_instant = memorySamples();
     std::vector<int32_t> new_index;
     trace_.finalize(&new_index);
     attributeDeviceTime(new_index);
-    attributeMemory(sample_of_pending);
+    sampleEvents(sample_of_instant);
     new_index = {};
     device_work_ = {};
-    pending_memory_ = {};
-    odd_samples_ = {};
+    late_instants_ = {};
     trace_.events.shrinkToFit();
     trace_.memory.shrink_to_fit();
     trace_.kineto.memory.shrink_to_fit();

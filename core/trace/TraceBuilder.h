@@ -35,19 +35,12 @@ public:
     void inputRead(uint64_t done, uint64_t total);
 
 private:
-    // A CPU memory record waiting for the nesting, to count towards its op
-    // (attributeMemory): a Kineto "[memory]" instant, kept in
-    // kineto.memory, or a "CPU memory" counter without live_bytes, kept in
-    // odd_samples_. 16 bytes, where a MemorySample per instant cost 48.
-    struct PendingMemory {
-        uint32_t index;          // into kineto.memory, or odd_samples_ with kOdd
-        uint32_t samples_before; // live counter samples before it in the file
-        int64_t live_bytes;      // its "Total Allocated", for a sample of it
-    };
-    static constexpr uint32_t kOdd = 0x80000000u;
-    struct OddSample {
-        MemorySample sample;
-        int32_t lane;
+    // A Kineto CPU [memory] instant read after the first "CPU memory"
+    // counter (only a trace that has both): where its sample goes among the
+    // counters' samples.
+    struct LateInstant {
+        uint32_t instant;        // into kineto.memory
+        uint32_t samples_before; // counter samples before it in the file
     };
 
     void addComplete(const RawTraceEvent& e);
@@ -72,12 +65,13 @@ private:
     EventKind kindOf(KinetoCategory category, uint32_t name);
     int32_t internText(std::string_view text);
     void attributeDeviceTime(const std::vector<int32_t>& new_index);
-    void attributeMemory(const std::vector<uint32_t>& sample_of_pending);
-    // The memory records of traces that keep samples, as MemorySamples in
-    // file order and sorted by time; returns each pending record's sample.
-    std::vector<uint32_t> memorySamples();
-    // Where pending record p happened: lane, time and bytes (+ alloc, - free).
-    void pendingAt(const PendingMemory& p, int32_t& lane, int64_t& t, int64_t& bytes) const;
+    // A trace with "CPU memory" counters (Trainscope's own) keeps a
+    // MemorySample per CPU [memory] instant too, merged in file order and
+    // sorted by time as Trace::finalize sorts them; returns (instant, its
+    // sample) pairs.
+    std::vector<std::pair<uint32_t, uint32_t>> memorySamples();
+    // The op of each such sample, once the trace is finalized.
+    void sampleEvents(const std::vector<std::pair<uint32_t, uint32_t>>& sample_of_instant);
     void rebase();
 
     std::string origin_;
@@ -85,9 +79,9 @@ private:
     std::map<std::string, int32_t> lanes_;                 // "pid|tid" -> lane
     std::map<std::string, std::string> thread_names_;      // "pid|tid" -> name
     std::vector<std::pair<int32_t, int64_t>> device_work_; // (event, External id)
-    std::vector<PendingMemory> pending_memory_;
-    std::vector<OddSample> odd_samples_;
-    size_t counter_samples_ = 0; // from "CPU memory" counters (Trainscope's traces)
+    std::vector<LateInstant> late_instants_;
+    size_t counter_samples_ = 0;          // from "CPU memory" counters (Trainscope's traces)
+    size_t instants_before_counters_ = 0; // kineto.memory's size at the first counter
     // The live bytes of the last sample a memory record made, as a counter's
     // delta counts from it.
     int64_t last_live_bytes_ = 0;

@@ -21,11 +21,12 @@ namespace ts {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'I', 'D', 'X', '\0'};
-constexpr uint32_t kFormatVersion = 7; // 2: the EventStore columns; 3: signatures, memory;
+constexpr uint32_t kFormatVersion = 8; // 2: the EventStore columns; 3: signatures, memory;
                                        // 4: no steps from gpu_user_annotation;
                                        // 5: call stacks from python_function frames;
                                        // 6: CUPTI's overhead lane named;
-                                       // 7: Kineto's CPU memory instants kept once
+                                       // 7: Kineto's CPU memory instants kept once;
+                                       // 8: ops' bytes from the instants on demand (flags)
 
 struct Header {
     char magic[8];
@@ -93,6 +94,7 @@ uint64_t layoutHash() {
     TS_FIELD(DeviceMemoryEvent, device_type), TS_FIELD(DeviceMemoryEvent, device_id);
     TS_FIELD(DeviceMemoryEvent, addr), TS_FIELD(DeviceMemoryEvent, bytes);
     TS_FIELD(DeviceMemoryEvent, total_allocated), TS_FIELD(DeviceMemoryEvent, total_reserved);
+    TS_FIELD(DeviceMemoryEvent, flags);
     TS_FIELD(PythonFrame, name), TS_FIELD(PythonFrame, lane), TS_FIELD(PythonFrame, start_ns);
     TS_FIELD(PythonFrame, dur_ns), TS_FIELD(PythonFrame, python_id);
     TS_FIELD(PythonFrame, parent_id), TS_FIELD(PythonFrame, module_id);

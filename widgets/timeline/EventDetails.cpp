@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QStringList>
 
+#include "analysis/OpMemory.h"
 #include "common/Format.h"
 #include "timeline/TimelineLayout.h"
 
@@ -107,10 +108,11 @@ QString eventDetailsHtml(const TimelineLayout& layout, int32_t event, const Laun
                     QObject::tr("%1 GFLOP/s").arg(format::number(e.flops / double(e.dur_ns), 4)));
     }
     if (e.bytes > 0) html += row(QObject::tr("Bytes moved"), format::bytes(e.bytes));
-    if (e.alloc_bytes > 0 || e.free_bytes > 0)
+    if (const OpMemory memory = opMemoryOf(trace, event);
+        memory.alloc_bytes > 0 || memory.free_bytes > 0)
         html += row(QObject::tr("Memory"), QObject::tr("+%1 / −%2")
-                                               .arg(format::bytes(double(e.alloc_bytes)),
-                                                    format::bytes(double(e.free_bytes))));
+                                               .arg(format::bytes(double(memory.alloc_bytes)),
+                                                    format::bytes(double(memory.free_bytes))));
     if (e.device_ns > 0) html += row(QObject::tr("Device time"), format::durationNs(e.device_ns));
     if (e.seq >= 0) html += row(QObject::tr("Autograd seq"), QString::number(e.seq));
     if (e.link >= 0 && size_t(e.link) < trace.events.size())
