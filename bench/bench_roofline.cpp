@@ -16,9 +16,9 @@
 
 #include "analysis/Roofline.h"
 #include "env/TorchCompat.h"
-#include "experiments/PeakBenchmark.h"
 #include "report/ChartRenderer.h"
 #include "report/RooflineReport.h"
+#include "runners/PeakBenchmark.h"
 #include "util/Statistics.h"
 
 #ifdef TRAINSCOPE_WITH_QT_CHARTS

@@ -12,7 +12,8 @@ if(WITH_GUI)
   list(APPEND expected bin/trainscope share/applications/trainscope.desktop
        share/icons/hicolor/scalable/apps/trainscope.svg
        share/icons/hicolor/48x48/apps/trainscope.png
-       share/icons/hicolor/256x256/apps/trainscope.png)
+       share/icons/hicolor/256x256/apps/trainscope.png
+       lib/trainscope/libtrainscope_torch_backend.so)
 endif()
 foreach(file IN LISTS expected)
   if(NOT EXISTS ${PREFIX}/${file})
@@ -25,5 +26,14 @@ execute_process(COMMAND ${PREFIX}/bin/trainscope-cli env --json RESULT_VARIABLE 
                 OUTPUT_VARIABLE output ERROR_VARIABLE errors)
 if(NOT result EQUAL 0 OR NOT output MATCHES "torch_version")
   message(FATAL_ERROR "installed trainscope-cli env failed (${result}): ${errors}${output}")
+endif()
+# The GUI's LibTorch module, loaded at run time from ../lib/trainscope: every
+# library it needs resolves.
+if(WITH_GUI)
+  execute_process(COMMAND ldd ${PREFIX}/lib/trainscope/libtrainscope_torch_backend.so
+                  OUTPUT_VARIABLE libraries RESULT_VARIABLE result)
+  if(NOT result EQUAL 0 OR libraries MATCHES "not found")
+    message(FATAL_ERROR "the installed TorchBackend module does not load (${result}):\n${libraries}")
+  endif()
 endif()
 message(STATUS "installed: ${expected}")

@@ -2,13 +2,8 @@
 # The `app.cli_torch_free` test: the front end links no LibTorch library, runs
 # the trace commands itself, and hands the others to the torch binary with
 # their exit codes (2 for bad input), or says plainly that it is missing.
-execute_process(COMMAND ldd ${CLI} OUTPUT_VARIABLE libraries RESULT_VARIABLE result)
-if(NOT result EQUAL 0)
-  message(FATAL_ERROR "ldd ${CLI} failed (${result})")
-endif()
-if(libraries MATCHES "(libtorch[^ ]*|libc10[^ ]*)")
-  message(FATAL_ERROR "trainscope-cli loads ${CMAKE_MATCH_1}; it must not link LibTorch")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/ExpectNoLibTorch.cmake)
+expect_no_libtorch(${CLI} trainscope-cli)
 
 function(run_cli expected_code expected_text)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -9,7 +9,7 @@
 # trace commands cannot reach LibTorch by accident.
 set(TRAINSCOPE_LAYERS
     util config records env distributed data models trace profiling analysis engine report inspect
-    experiments commands)
+    experiments runners commands)
 
 set(TRAINSCOPE_LAYER_util_DEPS "")
 set(TRAINSCOPE_LAYER_config_DEPS util)
@@ -28,10 +28,16 @@ set(TRAINSCOPE_LAYER_report_DEPS analysis)
 # trace-diff, presets): the front end trainscope-cli runs them without loading
 # LibTorch, and hands every other command to trainscope-cli-torch.
 set(TRAINSCOPE_LAYER_inspect_DEPS report)
-set(TRAINSCOPE_LAYER_experiments_DEPS engine report)
-set(TRAINSCOPE_LAYER_commands_DEPS experiments inspect)
+# Sweeps, the ladder and pruning studies as plans, results and reports: their
+# points run through a PointRunner, so the GUI shows and drives them without
+# LibTorch.
+set(TRAINSCOPE_LAYER_experiments_DEPS report)
+# What runs them on LibTorch: the Trainer's point runner, the pruning study,
+# the peak benchmark, the machine probe of the ladder.
+set(TRAINSCOPE_LAYER_runners_DEPS engine experiments)
+set(TRAINSCOPE_LAYER_commands_DEPS runners inspect)
 
-set(TRAINSCOPE_TORCH_LAYERS env distributed data models profiling engine experiments commands)
+set(TRAINSCOPE_TORCH_LAYERS env distributed data models profiling engine runners commands)
 
 # The include patterns every check below reads sources with.
 set(TRAINSCOPE_INCLUDE_LINE "^[ \t]*#[ \t]*include")
@@ -147,6 +153,88 @@ function(trainscope_torch_headers core_dir out)
   endwhile()
   list(REMOVE_DUPLICATES torchy)
   set(${out} ${torchy} PARENT_SCOPE)
+endfunction()
+
+# Sets `out` to those of the given source files that include LibTorch:
+# directly, through a core header that does (trainscope_torch_headers), or
+# through a header beside them (a test's support header). Only these get the
+# Torch precompiled header: forcing it on a file that needs no LibTorch costs
+# ~25 s a file in GCC's instantiation and code generation of what the headers
+# define inline, against ~10 s for the whole file without it.
+function(trainscope_torch_sources out)
+  get_property(torchy_known GLOBAL PROPERTY TRAINSCOPE_TORCH_HEADERS_KNOWN)
+  if(NOT torchy_known)
+    trainscope_torch_headers(${PROJECT_SOURCE_DIR}/core torchy)
+    set_property(GLOBAL PROPERTY TRAINSCOPE_TORCH_HEADERS "${torchy}")
+    set_property(GLOBAL PROPERTY TRAINSCOPE_TORCH_HEADERS_KNOWN TRUE)
+  endif()
+  get_property(torchy GLOBAL PROPERTY TRAINSCOPE_TORCH_HEADERS)
+  set(result "")
+  foreach(source IN LISTS ARGN)
+    set(queue ${source})
+    set(seen ${source})
+    set(uses FALSE)
+    while(queue AND NOT uses)
+      list(POP_FRONT queue file)
+      get_filename_component(dir ${file} DIRECTORY)
+      file(STRINGS ${file} lines REGEX "${TRAINSCOPE_INCLUDE_LINE}")
+      foreach(line IN LISTS lines)
+        if(line MATCHES "${TRAINSCOPE_TORCH_INCLUDE}")
+          set(uses TRUE)
+        elseif(line MATCHES "${TRAINSCOPE_CORE_HEADER_INCLUDE}")
+          if(CMAKE_MATCH_1 IN_LIST torchy)
+            set(uses TRUE)
+          endif()
+        elseif(line MATCHES "#[ \t]*include[ \t]*\"([A-Za-z0-9_]+\\.h)\"")
+          set(beside ${dir}/${CMAKE_MATCH_1})
+          if(EXISTS ${beside} AND NOT beside IN_LIST seen)
+            list(APPEND queue ${beside})
+            list(APPEND seen ${beside})
+          endif()
+        endif()
+      endforeach()
+    endwhile()
+    if(uses)
+      list(APPEND result ${source})
+    endif()
+  endforeach()
+  set(${out} ${result} PARENT_SCOPE)
+endfunction()
+
+# Gives `target` the Torch precompiled header (its own, or `REUSE_FROM other`)
+# for those of its C++ sources that include LibTorch, and none for the rest.
+function(trainscope_torch_pch target)
+  get_target_property(sources ${target} SOURCES)
+  get_target_property(source_dir ${target} SOURCE_DIR)
+  set(cpp "")
+  foreach(source IN LISTS sources)
+    if(source MATCHES "\\.cpp$")
+      if(NOT IS_ABSOLUTE ${source})
+        set(source ${source_dir}/${source})
+      endif()
+      list(APPEND cpp ${source})
+    endif()
+  endforeach()
+  trainscope_torch_sources(torch_cpp ${cpp})
+  set(torch_free ${cpp})
+  if(torch_cpp)
+    list(REMOVE_ITEM torch_free ${torch_cpp})
+  endif()
+  if(torch_free)
+    set_source_files_properties(${torch_free} TARGET_DIRECTORY ${target}
+                                PROPERTIES SKIP_PRECOMPILE_HEADERS ON
+                                           SKIP_UNITY_BUILD_INCLUSION ON)
+  endif()
+  # The files that include LibTorch compile a few to a translation unit: each
+  # unit pays the ~25 s of LibTorch's inline code once for all of them.
+  if(TRAINSCOPE_UNITY_TORCH)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 4)
+  endif()
+  if(ARGN)
+    target_precompile_headers(${target} ${ARGN})
+  else()
+    target_precompile_headers(${target} PRIVATE ${PROJECT_SOURCE_DIR}/core/env/TorchPch.h)
+  endif()
 endfunction()
 
 # The GUI never touches LibTorch: no file under widgets/ includes a LibTorch

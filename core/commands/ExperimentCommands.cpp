@@ -18,12 +18,10 @@
 #include "commands/ProgressPrinter.h"
 #include "config/ConfigError.h"
 #include "data/Dataset.h"
+#include "env/Devices.h"
 #include "experiments/LadderReport.h"
-#include "experiments/PeakBenchmark.h"
-#include "experiments/PruneStudy.h"
 #include "experiments/SweepReport.h"
 #include "experiments/SweepScaling.h"
-#include "experiments/TrainerPointRunner.h"
 #include "models/Model.h"
 #include "report/ChartRenderer.h"
 #include "report/CompareInputs.h"
@@ -32,6 +30,10 @@
 #include "report/MarkdownTable.h"
 #include "report/RooflineReport.h"
 #include "report/RunDirectory.h"
+#include "runners/LadderContext.h"
+#include "runners/PeakBenchmark.h"
+#include "runners/PruneStudyRun.h"
+#include "runners/TrainerPointRunner.h"
 #include "util/AtomicFile.h"
 
 namespace ts {
@@ -126,7 +128,8 @@ SweepSpec sweepSpec(const SweepOptions& o) {
 int sweepCommand(const SweepOptions& o, std::ostream& out, std::ostream& err) {
     return runGuarded(err, [&] {
         const SweepSpec spec = sweepSpec(o);
-        const auto points = expandSweep(spec); // bad keys and values fail before any run
+        const auto points =
+            expandSweep(spec, precisionSupportProblem); // bad keys and values fail before any run
         const OutputDir output = outputDir(o.out_dir, spec.base.name, "sweep");
         const RemoveIfRefused remove_if_refused(output);
         const fs::path& dir = output.path;

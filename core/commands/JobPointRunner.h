@@ -6,7 +6,7 @@
 // result is the job's run.json.
 #include <ostream>
 
-#include "experiments/TrainerPointRunner.h"
+#include "runners/TrainerPointRunner.h"
 
 namespace ts {
 
@@ -23,6 +23,7 @@ public:
         return single_.availableMemoryBytes(config);
     }
     bool cancelled() const override { return single_.cancelled(); }
+    DeviceSupportCheck deviceSupport() const override { return single_.deviceSupport(); }
 
 private:
     TrainerPointRunner& single_;

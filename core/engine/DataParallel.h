@@ -9,8 +9,8 @@
 
 #include "distributed/Communicator.h"
 #include "distributed/GradientReducer.h"
-#include "engine/EvalResult.h"
 #include "models/Model.h"
+#include "records/EvalResult.h"
 #include "records/Records.h"
 
 namespace ts {

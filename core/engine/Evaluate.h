@@ -6,8 +6,8 @@
 #include <torch/torch.h>
 
 #include "data/DataLoader.h"
-#include "engine/EvalResult.h"
 #include "models/Model.h"
+#include "records/EvalResult.h"
 
 namespace ts {
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include <c10/core/Device.h>
 #include <c10/core/DeviceType.h>
 #include <c10/core/ScalarType.h>
 #include <torch/version.h>
@@ -26,6 +27,10 @@ bool cudaBuilt(); // LibTorch compiled with CUDA (device may still be absent)
 std::string cudaDeviceName(int index);
 bool cudaSupportsBf16(int index);
 void cudaSynchronize(int index);
+// Waits for the work queued on `device` (nothing to wait for on the CPU).
+inline void synchronize(const c10::Device& device) {
+    if (device.is_cuda()) cudaSynchronize(device.index() < 0 ? 0 : device.index());
+}
 struct CudaMemory {
     int64_t allocated = 0;      // bytes held by tensors now
     int64_t peak_allocated = 0; // since the last reset

@@ -5,13 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-#include <torch/torch.h>
-
 #include "config/ConfigError.h"
-#include "config/ThreadChoice.h"
-#include "env/Devices.h"
-#include "env/Environment.h"
-#include "env/ValidateConfig.h"
 #include "experiments/MemoryGuard.h"
 
 namespace ts {
@@ -275,18 +269,6 @@ const std::vector<std::string>& ladderRungIds() {
     return kIds;
 }
 
-LadderContext probeLadderContext(const std::string& device) {
-    const auto env = probeEnvironment();
-    LadderContext c;
-    c.cuda = device.rfind("cuda", 0) == 0;
-    c.cuda_bf16 = c.cuda && precisionSupportProblem(device, "bf16").empty();
-    c.cpu_native_bf16 = env.cpuHasNativeBf16();
-    c.logical_cores = std::max(1, env.usable_cores > 0 ? env.usable_cores : env.logical_cores);
-    c.default_threads = chooseIntraOpThreads(0, 0, c.logical_cores).threads;
-    c.cpu_model = env.cpu_model.empty() ? "unknown model" : env.cpu_model;
-    return c;
-}
-
 namespace {
 
 struct Comparison {
@@ -403,8 +385,9 @@ LadderResult runLadder(const LadderSpec& spec, const LadderContext& context, Poi
     LadderResult result;
     result.spec = spec;
     result.context = context;
-    const auto issues = validateConfig(
-        measuredRunConfig(spec.base, spec.steps, spec.warmup, true, spec.val_batches));
+    const auto issues = validateConfigWith(
+        measuredRunConfig(spec.base, spec.steps, spec.warmup, true, spec.val_batches),
+        runner.deviceSupport());
     if (!issues.empty()) throw ConfigError("experiment \"" + spec.base.name + "\"", issues);
 
     result.best = spec.base;

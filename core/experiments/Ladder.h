@@ -31,9 +31,6 @@ struct LadderContext {
     std::string cpu_model;
 };
 
-// Probes this machine for `device`.
-LadderContext probeLadderContext(const std::string& device);
-
 struct LadderSpec {
     ExperimentConfig base;
     int64_t steps = 20;         // measured steps per run

@@ -48,6 +48,9 @@ public:
     // True once the user asked to stop: sweeps and the ladder then record the
     // points not yet run as skipped and return what was measured.
     virtual bool cancelled() const { return false; }
+    // Which device and precision this runner can run (config validation of
+    // its points): LibTorch's answer for the real runners.
+    virtual DeviceSupportCheck deviceSupport() const = 0;
 };
 
 // True for the messages allocators give when memory runs out (CUDA caching

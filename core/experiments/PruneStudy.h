@@ -1,9 +1,9 @@
 #pragma once
-// Prunes trained weights and measures what it did: per-layer sparsity,
-// accuracy before and after (evaluateModel), and inference latency before and
-// after (median of N forward passes on the configured device). Writes the
-// pruned weights as a Trainscope checkpoint that `pretrained`, `evaluate` and
-// `prune` itself can load. Torch stays out of this header (the GUI includes it).
+// A pruning study's options and result, its text, chart and report files.
+// The study itself (runners/PruneStudyRun.h) prunes trained weights and
+// measures what it did: per-layer sparsity, accuracy before and after, and
+// inference latency before and after. No LibTorch here: the GUI reads and
+// shows studies without it.
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -11,7 +11,7 @@
 
 #include "analysis/PruneTypes.h"
 #include "config/ExperimentConfig.h"
-#include "engine/EvalResult.h"
+#include "records/EvalResult.h"
 #include "report/ChartSpec.h"
 
 namespace ts {
@@ -41,10 +41,6 @@ struct PruneStudyResult {
     int64_t zerosBefore() const;
     int64_t zerosAfter() const;
 };
-
-// Throws ConfigError / DataError / ModelError / std::invalid_argument on bad input.
-PruneStudyResult runPruneStudy(const PruneStudyOptions& options,
-                               const std::filesystem::path& out_dir);
 
 std::string pruneText(const PruneStudyResult& result);
 // Sparsity per layer before (grey, only when some weights were zero before)

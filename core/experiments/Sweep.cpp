@@ -9,7 +9,6 @@
 
 #include "config/ConfigError.h"
 #include "config/ConfigJson.h"
-#include "env/ValidateConfig.h"
 #include "experiments/MemoryGuard.h"
 
 namespace ts {
@@ -86,7 +85,8 @@ std::vector<std::string> runOrder(const SweepAxis& axis) {
 }
 
 SweepPoint makePoint(const SweepSpec& spec, size_t index,
-                     std::vector<std::pair<std::string, std::string>> values) {
+                     std::vector<std::pair<std::string, std::string>> values,
+                     const DeviceSupportCheck& device_support) {
     SweepPoint p;
     p.index = index;
     p.values = std::move(values);
@@ -103,7 +103,7 @@ SweepPoint makePoint(const SweepSpec& spec, size_t index,
                                  spec.val_batches > 0 ? spec.val_batches : config.val_max_steps);
     p.config.name = spec.base.name + "-sweep" + suffix;
     p.dir_name = safeName("point_" + std::to_string(index) + suffix);
-    const auto issues = validateConfig(p.config);
+    const auto issues = validateConfigWith(p.config, device_support);
     if (!issues.empty()) throw ConfigError("sweep point " + p.label(), issues);
     return p;
 }
@@ -209,7 +209,8 @@ std::vector<std::string> parseSweepValues(const std::string& list, const std::st
     return values;
 }
 
-std::vector<SweepPoint> expandSweep(const SweepSpec& spec) {
+std::vector<SweepPoint> expandSweep(const SweepSpec& spec,
+                                    const DeviceSupportCheck& device_support) {
     if (spec.axes.empty() || spec.axes.size() > 2)
         throw ConfigError("a sweep needs one key (--key) or two (--key and --key2)");
     if (spec.axes.size() == 2 && spec.axes[0].key == spec.axes[1].key)
@@ -232,7 +233,7 @@ std::vector<SweepPoint> expandSweep(const SweepSpec& spec) {
         for (const auto& b : second) {
             std::vector<std::pair<std::string, std::string>> values = {{spec.axes[0].key, a}};
             if (spec.axes.size() == 2) values.emplace_back(spec.axes[1].key, b);
-            points.push_back(makePoint(spec, points.size(), std::move(values)));
+            points.push_back(makePoint(spec, points.size(), std::move(values), device_support));
         }
     return points;
 }
@@ -303,7 +304,7 @@ SweepResult runSweep(const SweepSpec& spec, PointRunner& runner,
     const auto start = std::chrono::steady_clock::now();
     SweepResult result;
     result.spec = spec;
-    for (const auto& point : expandSweep(spec)) {
+    for (const auto& point : expandSweep(spec, runner.deviceSupport())) {
         SweepRow row = guard(spec, point, result.rows, runner);
         if (runner.cancelled()) {
             row.result.outcome = PointOutcome::Skipped;

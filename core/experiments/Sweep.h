@@ -57,8 +57,11 @@ struct SweepPoint {
 std::vector<std::string> parseSweepValues(const std::string& list, const std::string& option);
 
 // Points in run order. Throws ConfigError naming the key or value when a key
-// is unknown, a value does not fit its key, or a point's config is invalid.
-std::vector<SweepPoint> expandSweep(const SweepSpec& spec);
+// is unknown, a value does not fit its key, or a point's config is invalid
+// (with `device_support` saying which devices and precisions run here:
+// env/Devices.h's precisionSupportProblem, or the runner's).
+std::vector<SweepPoint> expandSweep(const SweepSpec& spec,
+                                    const DeviceSupportCheck& device_support);
 
 struct SweepRow {
     SweepPoint point;

@@ -1,4 +1,4 @@
-#include "experiments/PeakBenchmark.h"
+#include "runners/PeakBenchmark.h"
 
 #include <algorithm>
 #include <chrono>
@@ -23,10 +23,6 @@ torch::Device deviceOf(const std::string& name) {
     }
 }
 
-void sync(const torch::Device& d) {
-    if (d.is_cuda()) compat::cudaSynchronize(d.index() < 0 ? 0 : d.index());
-}
-
 // Best wall time of `repeats` runs of `work`, seconds, after untimed warm-up
 // runs for at least 0.2 s: a CPU that idled needs that long to reach its
 // sustained clock (one warm-up run measured half the peak on a cloud VM).
@@ -34,13 +30,13 @@ double bestSeconds(const torch::Device& d, int repeats, const std::function<void
     const auto warm_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
     do {
         work();
-        sync(d);
+        compat::synchronize(d);
     } while (std::chrono::steady_clock::now() < warm_until);
     double best = 1e30;
     for (int i = 0; i < std::max(1, repeats); ++i) {
         const auto t0 = std::chrono::steady_clock::now();
         work();
-        sync(d);
+        compat::synchronize(d);
         best = std::min(
             best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }

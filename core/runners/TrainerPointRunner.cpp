@@ -1,10 +1,11 @@
-#include "experiments/TrainerPointRunner.h"
+#include "runners/TrainerPointRunner.h"
 
 #include <algorithm>
 
 #include <torch/torch.h>
 
 #include "engine/Trainer.h"
+#include "env/Devices.h"
 #include "env/TorchCompat.h"
 #include "experiments/HostMemory.h"
 #include "report/RunDirectory.h"
@@ -116,6 +117,10 @@ PointResult TrainerPointRunner::run(const ExperimentConfig& config,
     }
     at::set_num_threads(default_threads_);
     return result;
+}
+
+DeviceSupportCheck TrainerPointRunner::deviceSupport() const {
+    return precisionSupportProblem;
 }
 
 } // namespace ts

@@ -19,6 +19,7 @@ public:
     PointResult run(const ExperimentConfig& config, const std::filesystem::path& run_dir) override;
     int64_t availableMemoryBytes(const ExperimentConfig& config) override;
     bool cancelled() const override { return cancelled_; }
+    DeviceSupportCheck deviceSupport() const override; // LibTorch's (env/Devices.h)
     // Thread-safe: stops the running point within one step and every later one.
     void requestCancel();
 

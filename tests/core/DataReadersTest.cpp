@@ -2,6 +2,7 @@
 // the real Fashion-MNIST when installed, synthetic data and dispatch.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 
 #include "DataTestFiles.h"

@@ -12,7 +12,7 @@
 #include "engine/Checkpoint.h"
 #include "engine/Pruning.h"
 #include "engine/Trainer.h"
-#include "experiments/PruneStudy.h"
+#include "runners/PruneStudyRun.h"
 
 namespace {
 

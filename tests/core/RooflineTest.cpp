@@ -7,8 +7,8 @@
 #include "EngineTestSupport.h"
 #include "analysis/NcuCsv.h"
 #include "analysis/Roofline.h"
-#include "experiments/PeakBenchmark.h"
 #include "report/RooflineReport.h"
+#include "runners/PeakBenchmark.h"
 
 namespace {
 

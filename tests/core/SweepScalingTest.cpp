@@ -90,7 +90,7 @@ TEST(ProcessesSweep, CountsThatAreNotProcessesAreNamed) {
     FakeJobRunner runner;
     for (const char* bad : {"0", "1.5", "two", "2000", "-1"}) {
         try {
-            ts::expandSweep(processesSweep(std::string("1,") + bad));
+            ts::expandSweep(processesSweep(std::string("1,") + bad), ts::precisionSupportProblem);
             ADD_FAILURE() << bad << " was accepted";
         } catch (const ts::ConfigError& e) {
             EXPECT_NE(std::string(e.what()).find(std::string("\"") + bad + "\""), std::string::npos)
@@ -101,7 +101,7 @@ TEST(ProcessesSweep, CountsThatAreNotProcessesAreNamed) {
     auto unknown = processesSweep("1,2");
     unknown.axes[0].key = "procs";
     try {
-        ts::expandSweep(unknown);
+        ts::expandSweep(unknown, ts::precisionSupportProblem);
         ADD_FAILURE() << "procs was accepted";
     } catch (const ts::ConfigError& e) {
         EXPECT_NE(std::string(e.what()).find("nor processes"), std::string::npos) << e.what();

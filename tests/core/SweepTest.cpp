@@ -132,7 +132,7 @@ TEST(Sweep, CancelSkipsTheRemainingPointsAndKeepsTheMeasuredOnes) {
 TEST(Sweep, GridRunsFirstKeyOuterAndKeepsOtherKeysInGivenOrder) {
     auto spec = batchSweep("16,8");
     spec.axes.push_back({"workers", {"2", "0"}});
-    const auto points = ts::expandSweep(spec);
+    const auto points = ts::expandSweep(spec, ts::precisionSupportProblem);
     ASSERT_EQ(points.size(), 4u);
     EXPECT_EQ(points[0].label(), "batch_size=8, workers=2");
     EXPECT_EQ(points[1].label(), "batch_size=8, workers=0");
@@ -206,7 +206,7 @@ TEST(Sweep, FailedPointsDoNotStopTheSweepAndOtherKeysAreNotPredicted) {
 TEST(Sweep, BadKeysAndValuesAreConfigErrorsNamingThem) {
     auto expectError = [](ts::SweepSpec spec, const std::string& needle) {
         try {
-            ts::expandSweep(spec);
+            ts::expandSweep(spec, ts::precisionSupportProblem);
             ADD_FAILURE() << "no error for " << needle;
         } catch (const ts::ConfigError& e) {
             EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();

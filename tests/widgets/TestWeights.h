@@ -1,11 +1,12 @@
 #pragma once
 // Trained weights for the widget tests that prune: a few steps of a config
-// through ts::Trainer, its final.pt checkpoint written into a directory.
+// through the GUI's TorchBackend, its final.pt checkpoint written into a
+// directory.
 #include <filesystem>
 #include <string>
 
+#include "backend/TorchBackendLoader.h"
 #include "config/ExperimentConfig.h"
-#include "engine/Trainer.h"
 #include "records/TrainerObserver.h"
 
 namespace ts::testing {
@@ -16,10 +17,9 @@ inline std::string trainWeights(ExperimentConfig config, const std::filesystem::
     config.max_steps = steps;
     config.profile.enabled = false;
     TrainerObserver quiet;
-    Trainer trainer(config, quiet);
     std::filesystem::create_directories(dir);
-    trainer.setCheckpointDir(dir.string());
-    if (trainer.run().status != RunStatus::Completed) return {};
+    const auto training = gui::torchBackend().trainingRun(config, dir, quiet, true);
+    if (training->run().status != RunStatus::Completed) return {};
     const auto weights = dir / "final.pt";
     return std::filesystem::exists(weights) ? weights.string() : std::string();
 }

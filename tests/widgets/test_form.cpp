@@ -27,6 +27,18 @@ std::vector<DeviceOption> fakeDevices() {
     return {cpu, gpu, absent};
 }
 
+// What LibTorch would answer for the fake devices: a precision runs where the
+// device lists it.
+std::string fakeSupport(const std::string& device, const std::string& precision) {
+    for (const DeviceOption& option : fakeDevices()) {
+        if (option.id != device) continue;
+        for (const std::string& listed : option.precisions)
+            if (listed == precision) return {};
+        return precision + " does not run on " + device + " (test)";
+    }
+    return "no device " + device + " (test)";
+}
+
 bool hasIssue(const ExperimentForm& form, const std::string& key) {
     for (const ConfigIssue& issue : form.issues())
         if (issue.key == key) return true;
@@ -43,7 +55,7 @@ class FormTest : public QObject {
     Q_OBJECT
 private slots:
     void roundTripsTheConfig() {
-        ExperimentForm form(listPresets(), fakeDevices());
+        ExperimentForm form(listPresets(), fakeDevices(), fakeSupport);
         ExperimentConfig c = testing::tinyConfig();
         c.lr = 3e-4;
         c.optimizer = "adamw";
@@ -57,7 +69,7 @@ private slots:
     }
 
     void flagsTextThatIsNotANumber() {
-        ExperimentForm form(listPresets(), fakeDevices());
+        ExperimentForm form(listPresets(), fakeDevices(), fakeSupport);
         form.setConfig(testing::tinyConfig());
         auto* lr = qobject_cast<QLineEdit*>(form.fieldWidget("lr"));
         QVERIFY(lr);
@@ -74,7 +86,7 @@ private slots:
     }
 
     void flagsWhatValidateConfigRejects() {
-        ExperimentForm form(listPresets(), fakeDevices());
+        ExperimentForm form(listPresets(), fakeDevices(), fakeSupport);
         ExperimentConfig c = testing::tinyConfig();
         c.dataset = "fashion-mnist";
         c.data_dir = "/nonexistent/trainscope-data";
@@ -94,7 +106,7 @@ private slots:
     }
 
     void startIsBlockedWhileInvalid() {
-        ExperimentForm form(listPresets(), fakeDevices());
+        ExperimentForm form(listPresets(), fakeDevices(), fakeSupport);
         RunPanel panel;
         QObject::connect(&form, &ExperimentForm::issuesChanged, &panel,
                          [&](const std::vector<ConfigIssue>& issues) {
@@ -111,7 +123,7 @@ private slots:
     }
 
     void absentDevicesAreDisabledWithTheReason() {
-        DevicePicker picker(fakeDevices());
+        DevicePicker picker(fakeDevices(), fakeSupport);
         QComboBox* devices = picker.deviceBox();
         QCOMPARE(devices->count(), 3);
         QVERIFY(itemEnabled(devices, 0));
@@ -122,7 +134,7 @@ private slots:
     }
 
     void precisionsFollowTheDevice() {
-        DevicePicker picker(fakeDevices());
+        DevicePicker picker(fakeDevices(), fakeSupport);
         QComboBox* precisions = picker.precisionBox();
         picker.select("cpu", "fp32");
         QVERIFY(itemEnabled(precisions, 0));  // fp32
@@ -141,7 +153,7 @@ private slots:
     }
 
     void presetsLoadIntoTheForm() {
-        ExperimentForm form(listPresets(), fakeDevices());
+        ExperimentForm form(listPresets(), fakeDevices(), fakeSupport);
         QVERIFY(form.selectPreset(QStringLiteral("synthetic-smoke")));
         QCOMPARE(form.config().name, std::string("synthetic-smoke"));
         QCOMPARE(form.config().dataset, std::string("synthetic"));
@@ -153,7 +165,7 @@ private slots:
     }
 
     void dependentFieldsFollowChoices() {
-        ExperimentForm form(listPresets(), fakeDevices());
+        ExperimentForm form(listPresets(), fakeDevices(), fakeSupport);
         ExperimentConfig c = testing::tinyConfig();
         form.setConfig(c);
         QVERIFY(form.fieldWidget("image_size")->isEnabled());

@@ -3,9 +3,9 @@
 #include <exception>
 #include <filesystem>
 
+#include "backend/TorchBackendLoader.h"
 #include "experiments/LadderReport.h"
 #include "experiments/SweepReport.h"
-#include "experiments/TrainerPointRunner.h"
 #include "report/RunDirectory.h"
 
 namespace ts::gui {
@@ -56,7 +56,7 @@ bool ExperimentJob::start(const ExperimentRequest& request, const ExperimentConf
     try {
         if (request.mode == ExperimentMode::Sweep) {
             sweep = sweepSpecFor(request, base);
-            const auto points = expandSweep(sweep);
+            const auto points = expandSweep(sweep, torchBackend().deviceSupport());
             for (const SweepPoint& point : points)
                 labels.push_back(QString::fromStdString(point.label()));
             // Later rounds, in the order runSweep takes them (every other one backwards).
@@ -86,7 +86,7 @@ bool ExperimentJob::start(const ExperimentRequest& request, const ExperimentConf
     current_step_ = 0;
     outcome_ = ExperimentOutcome{mode_, dir_, {}, false, 0};
     live_ = std::make_unique<PointLiveBuffer>();
-    runner_ = std::make_unique<TrainerPointRunner>(live_.get());
+    runner_ = torchBackend().pointRunner(live_.get());
     if (mode_ == ExperimentMode::Sweep)
         job_.start([this] { runSweepWork(); });
     else
@@ -122,7 +122,7 @@ void ExperimentJob::runSweepWork() {
 void ExperimentJob::runLadderWork() {
     const std::filesystem::path dir = dir_.toStdString();
     try {
-        const LadderContext context = probeLadderContext(ladder_spec_.base.device);
+        const LadderContext context = torchBackend().probeLadderContext(ladder_spec_.base.device);
         const LadderResult result = runLadder(
             ladder_spec_, context, *runner_, dir,
             [this, &dir](const RungRow& row, const LadderResult& so_far) {

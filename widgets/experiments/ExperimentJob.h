@@ -1,6 +1,6 @@
 #pragma once
 // Runs one sweep or optimization ladder as a BackgroundJob through core's
-// runSweep / runLadder with a TrainerPointRunner, writing the report files
+// runSweep / runLadder with the TorchBackend's point runner, writing the report files
 // after every point exactly as trainscope-cli does. Like a single run, the
 // worker only appends: the running point's steps to a LiveBuffer (the
 // runner's observer), each finished point or rung to a queue; the job's
@@ -21,11 +21,9 @@
 #include "training/LiveBuffer.h"
 #include "training/LiveUpdate.h"
 
-namespace ts {
-class TrainerPointRunner;
-} // namespace ts
-
 namespace ts::gui {
+
+class StoppablePointRunner;
 
 struct ExperimentOutcome {
     ExperimentMode mode = ExperimentMode::Sweep;
@@ -95,7 +93,7 @@ private:
     std::unique_ptr<LiveBuffer> live_; // the runner's observer
     UpdateQueue<SweepRow> sweep_rows_;
     UpdateQueue<LadderRungUpdate> rungs_;
-    std::unique_ptr<TrainerPointRunner> runner_;
+    std::unique_ptr<StoppablePointRunner> runner_; // the TorchBackend's
     BackgroundJob job_; // last: stopped and joined before what the worker uses is destroyed
 };
 

@@ -6,8 +6,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "backend/TorchBackendLoader.h"
 #include "config/ConfigError.h"
-#include "env/ValidateConfig.h"
 
 namespace ts::gui {
 namespace {
@@ -71,7 +71,8 @@ SweepSpec sweepSpecFor(const ExperimentRequest& r, const ExperimentConfig& base)
     spec.warmup = r.warmup;
     spec.repeat = r.rounds;
     if (spec.repeat < 1) throw ConfigError("rounds must be at least 1");
-    expandSweep(spec); // unknown keys and bad values fail here, before any run
+    // Unknown keys and bad values fail here, before any run.
+    expandSweep(spec, torchBackend().deviceSupport()); // waits for LibTorch while it loads
     return spec;
 }
 
@@ -87,8 +88,8 @@ LadderSpec ladderSpecFor(const ExperimentRequest& r, const ExperimentConfig& bas
                           "noise would pass for a gain");
     if (spec.steps < 1) throw ConfigError("measured steps must be at least 1");
     if (spec.warmup < 0) throw ConfigError("warm-up steps must not be negative");
-    const auto issues =
-        validateConfig(measuredRunConfig(base, spec.steps, spec.warmup, true, spec.val_batches));
+    const auto issues = torchBackend().validate(
+        measuredRunConfig(base, spec.steps, spec.warmup, true, spec.val_batches));
     if (!issues.empty()) throw ConfigError("experiment \"" + base.name + "\"", issues);
     return spec;
 }
@@ -109,7 +110,7 @@ PruneStudyOptions pruneOptionsFor(const ExperimentRequest& r, const ExperimentCo
         throw ConfigError(e.what());
     }
     if (options.latency_runs < 1) throw ConfigError("latency runs must be at least 1");
-    const auto issues = validateConfig(base);
+    const auto issues = torchBackend().validate(base);
     if (!issues.empty()) throw ConfigError("experiment \"" + base.name + "\"", issues);
     return options;
 }

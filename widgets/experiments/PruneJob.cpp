@@ -3,6 +3,7 @@
 #include <exception>
 #include <filesystem>
 
+#include "backend/TorchBackendLoader.h"
 #include "report/RunDirectory.h"
 
 namespace ts::gui {
@@ -41,7 +42,7 @@ bool PruneJob::start(const ExperimentRequest& request, const ExperimentConfig& b
 void PruneJob::run(const PruneStudyOptions& options) {
     const std::filesystem::path dir = dir_.toStdString();
     try {
-        outcome_.result = runPruneStudy(options, dir);
+        outcome_.result = torchBackend().runPruneStudy(options, dir);
         writePruneReport(outcome_.result, dir);
     } catch (const std::exception& e) {
         outcome_.error = QString::fromUtf8(e.what());

@@ -21,16 +21,11 @@ void setItemEnabled(QComboBox* box, int index, bool enabled, const QString& reas
 
 } // namespace
 
-DevicePicker::DevicePicker(std::vector<DeviceOption> devices, QObject* parent)
-    : QObject(parent), devices_(std::move(devices)), device_box_(new QComboBox),
-      precision_box_(new QComboBox) {
-    for (const DeviceOption& option : devices_) {
-        QString text = QString::fromStdString(option.label.empty() ? option.id : option.label);
-        if (!option.available) text += tr(" — unavailable");
-        device_box_->addItem(text, QString::fromStdString(option.id));
-        setItemEnabled(device_box_, device_box_->count() - 1, option.available,
-                       QString::fromStdString(option.reason));
-    }
+DevicePicker::DevicePicker(std::vector<DeviceOption> devices, DeviceSupportCheck support,
+                           QObject* parent)
+    : QObject(parent), devices_(std::move(devices)), support_(std::move(support)),
+      device_box_(new QComboBox), precision_box_(new QComboBox) {
+    fillDevices();
     for (const char* precision : kPrecisions)
         precision_box_->addItem(QString::fromLatin1(precision));
     fillPrecisions(false);
@@ -39,6 +34,29 @@ DevicePicker::DevicePicker(std::vector<DeviceOption> devices, QObject* parent)
         emit changed();
     });
     connect(precision_box_, &QComboBox::currentIndexChanged, this, &DevicePicker::changed);
+}
+
+void DevicePicker::fillDevices() {
+    for (const DeviceOption& option : devices_) {
+        QString text = QString::fromStdString(option.label.empty() ? option.id : option.label);
+        if (!option.available) text += tr(" — unavailable");
+        device_box_->addItem(text, QString::fromStdString(option.id));
+        setItemEnabled(device_box_, device_box_->count() - 1, option.available,
+                       QString::fromStdString(option.reason));
+    }
+}
+
+void DevicePicker::setDevices(std::vector<DeviceOption> devices, DeviceSupportCheck support) {
+    const std::string device = this->device(), precision = this->precision();
+    devices_ = std::move(devices);
+    support_ = std::move(support);
+    {
+        const QSignalBlocker block(device_box_);
+        device_box_->clear();
+        fillDevices();
+    }
+    select(device, precision);
+    emit changed();
 }
 
 const DeviceOption* DevicePicker::currentOption() const {
@@ -60,7 +78,7 @@ void DevicePicker::fillPrecisions(bool fallback) {
         std::string problem;
         if (option && std::find(option->precisions.begin(), option->precisions.end(), precision) ==
                           option->precisions.end()) {
-            problem = precisionSupportProblem(option->id, precision);
+            problem = support_ ? support_(option->id, precision) : std::string();
             if (problem.empty()) problem = option->id + " does not run " + precision + ".";
         }
         setItemEnabled(precision_box_, i, problem.empty(), QString::fromStdString(problem));

@@ -7,6 +7,7 @@
 
 #include <QObject>
 
+#include "config/ExperimentConfig.h"
 #include "env/Devices.h"
 
 class QComboBox;
@@ -16,7 +17,11 @@ namespace ts::gui {
 class DevicePicker : public QObject {
     Q_OBJECT
 public:
-    explicit DevicePicker(std::vector<DeviceOption> devices, QObject* parent = nullptr);
+    // `support` words why a device does not run a precision.
+    DevicePicker(std::vector<DeviceOption> devices, DeviceSupportCheck support,
+                 QObject* parent = nullptr);
+    // The machine's devices once LibTorch has probed them; the selection stays.
+    void setDevices(std::vector<DeviceOption> devices, DeviceSupportCheck support);
 
     QComboBox* deviceBox() const { return device_box_; }
     QComboBox* precisionBox() const { return precision_box_; }
@@ -29,10 +34,12 @@ signals:
     void changed();
 
 private:
+    void fillDevices();
     void fillPrecisions(bool fallback);
     const DeviceOption* currentOption() const;
 
     std::vector<DeviceOption> devices_;
+    DeviceSupportCheck support_;
     QComboBox* device_box_;
     QComboBox* precision_box_;
 };

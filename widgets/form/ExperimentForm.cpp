@@ -13,7 +13,6 @@
 #include <QVBoxLayout>
 
 #include "config/ConfigError.h"
-#include "env/ValidateConfig.h"
 #include "form/DevicePicker.h"
 #include "form/FormFields.h"
 
@@ -25,9 +24,9 @@ constexpr int kRevalidateDelayMs = 150; // after the last keystroke
 } // namespace
 
 ExperimentForm::ExperimentForm(std::vector<PresetInfo> presets, std::vector<DeviceOption> devices,
-                               QWidget* parent)
+                               DeviceSupportCheck support, QWidget* parent)
     : QWidget(parent), presets_(std::move(presets)), fields_(new FormFields(this)),
-      devices_(new DevicePicker(std::move(devices), this)) {
+      devices_(new DevicePicker(std::move(devices), support, this)), support_(support) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(6, 6, 6, 6);
     buildPresetRow(outer);
@@ -297,6 +296,11 @@ void ExperimentForm::setProcesses(int processes) {
     processes_->setValue(processes); // clamped to the field's range
 }
 
+void ExperimentForm::setDevices(std::vector<DeviceOption> devices, DeviceSupportCheck support) {
+    support_ = support;
+    devices_->setDevices(std::move(devices), std::move(support)); // re-checks (changed)
+}
+
 void ExperimentForm::onEdited() {
     updateDependentFields();
     revalidate_timer_.start();
@@ -307,7 +311,7 @@ void ExperimentForm::revalidate() {
     revalidate_timer_.stop();
     ExperimentConfig config = base_;
     std::vector<ConfigIssue> issues = collect(config);
-    for (ConfigIssue& issue : validateConfig(config))
+    for (ConfigIssue& issue : validateConfigWith(config, support_))
         issues.push_back(std::move(issue));
     issues_ = std::move(issues);
 

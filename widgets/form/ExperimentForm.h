@@ -1,7 +1,8 @@
 #pragma once
 // The experiment form: preset picker and every setting of a run, grouped as a
 // user thinks about them. Invalid input is flagged on the field itself (and
-// listed below the form) before Start, using ts::validateConfig.
+// listed below the form) before Start, with validateConfigWith and the
+// machine's device support.
 #include <string>
 #include <vector>
 
@@ -27,7 +28,9 @@ class ExperimentForm : public QWidget {
     Q_OBJECT
 public:
     ExperimentForm(std::vector<PresetInfo> presets, std::vector<DeviceOption> devices,
-                   QWidget* parent = nullptr);
+                   DeviceSupportCheck support, QWidget* parent = nullptr);
+    // The machine's devices and their support once LibTorch has probed them.
+    void setDevices(std::vector<DeviceOption> devices, DeviceSupportCheck support);
 
     // The config as the form shows it (fields that do not parse keep the last value).
     ExperimentConfig config() const;
@@ -73,6 +76,7 @@ private:
     QSpinBox* processes_ = nullptr;
     ExperimentConfig base_; // keys the form does not show come from here
     std::vector<ConfigIssue> issues_;
+    DeviceSupportCheck support_;
     QTimer revalidate_timer_;
     bool running_ = false;
 };

@@ -7,6 +7,7 @@
 #include <QSignalBlocker>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "backend/TorchBackendLoader.h"
 #include "common/AppSettings.h"
 #include "common/Format.h"
 
@@ -28,7 +29,7 @@ QDoubleSpinBox* rateBox(const QString& suffix, const QString& tip) {
 PeakMeasurement runBenchmark(PeakOptions options) {
     PeakMeasurement m;
     try {
-        m.peaks = measurePeaks(options);
+        m.peaks = torchBackend().measurePeaks(options);
     } catch (const std::exception& e) {
         m.error = QString::fromUtf8(e.what());
     }

@@ -8,7 +8,7 @@
 #include <QWidget>
 
 #include "analysis/Roofline.h"
-#include "experiments/PeakBenchmark.h"
+#include "runners/PeakBenchmark.h"
 
 class QDoubleSpinBox;
 class QLabel;

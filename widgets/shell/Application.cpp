@@ -65,7 +65,9 @@ int runApplication(const QStringList& arguments) {
     std::unique_ptr<AppSettings> settings = makeSettings(*options);
     applyTheme(options->theme.isEmpty() ? settings->theme() : themeFromString(options->theme));
 
-    MainWindow window(*settings, Machine::probe());
+    // LibTorch loads after the window is up (probeMachineWhenIdle below):
+    // opening a trace never waits for it.
+    MainWindow window(*settings, Machine::beforeLibTorch());
     window.resize(kDefaultWindowSize);
     window.restoreSession();
     if (options->size.isValid()) window.resize(options->size);
@@ -84,6 +86,10 @@ int runApplication(const QStringList& arguments) {
         QObject::connect(automation.get(), &Automation::finished, qApp, &QCoreApplication::exit);
         QTimer::singleShot(0, automation.get(), &Automation::begin);
     }
+    // After the automation's opens have started, so that a trace is read
+    // first. A session that only shows traces and quits never needs it.
+    if (!(options->quit_when_done && !options->run))
+        QTimer::singleShot(0, &window, &MainWindow::probeMachineWhenIdle);
     return QApplication::exec();
 }
 

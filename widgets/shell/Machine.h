@@ -1,12 +1,16 @@
 #pragma once
-// What the GUI needs to know about this machine, probed once at start-up and
-// passed to the panels (tests pass a made-up one).
+// What the GUI needs to know about this machine: the presets, the devices
+// and precisions it runs, and its environment. LibTorch answers the last
+// two, so the window starts with what needs no LibTorch (beforeLibTorch) and
+// takes the probe once the TorchBackend has loaded (tests pass a made-up or
+// probed one).
 #include <string>
 #include <vector>
 
+#include "config/ExperimentConfig.h"
 #include "config/Presets.h"
 #include "env/Devices.h"
-#include "env/Environment.h"
+#include "records/EnvironmentInfo.h"
 
 namespace ts::gui {
 
@@ -14,8 +18,16 @@ struct Machine {
     std::vector<PresetInfo> presets;
     std::vector<DeviceOption> devices;
     EnvironmentInfo env;
+    // Which device runs which precision (config validation, the form).
+    DeviceSupportCheck support;
+    bool probed = false; // devices, env and support came from LibTorch
 
+    // Through the TorchBackend: waits for it to load. Throws what the loader
+    // throws when it cannot.
     static Machine probe();
+    // The presets and the CPU, every precision allowed until LibTorch says
+    // otherwise (the run itself is validated with LibTorch's answer).
+    static Machine beforeLibTorch();
     // "CPU (AMD EPYC, 2 threads)" for "cpu"; the id itself for devices not listed.
     std::string deviceLabel(const std::string& id) const;
 };

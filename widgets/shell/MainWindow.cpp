@@ -11,7 +11,9 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "charts/OffscreenChartRenderer.h"
 #include "common/AppSettings.h"
@@ -42,15 +44,21 @@
 #include "training/RunController.h"
 
 namespace ts::gui {
+namespace {
+
+// How often a LibTorch load waiting for a trace's read looks again.
+constexpr int kMachineProbeRetryMs = 200;
+
+} // namespace
 
 MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* parent)
     : QMainWindow(parent), settings_(settings), machine_(machine),
       actions_(std::make_unique<AppActions>(this)),
-      form_(new ExperimentForm(machine.presets, machine.devices)), run_panel_(new RunPanel),
-      live_(new LiveView), operators_(new OperatorsView), timeline_(new TimelineView),
-      runs_(new RunsView(settings)), controller_(new RunController(this)),
-      loader_(new DocumentLoader(this)), documents_(new DocumentSelector),
-      status_(new StatusBar(machine.env)), tabs_(new QTabWidget),
+      form_(new ExperimentForm(machine.presets, machine.devices, machine.support)),
+      run_panel_(new RunPanel), live_(new LiveView), operators_(new OperatorsView),
+      timeline_(new TimelineView), runs_(new RunsView(settings)),
+      controller_(new RunController(this)), loader_(new DocumentLoader(this)),
+      documents_(new DocumentSelector), status_(new StatusBar(machine.env)), tabs_(new QTabWidget),
       recent_(new QMenu(tr("Open &Recent"), this)) {
     setWindowTitle(tr("Trainscope"));
     setObjectName(QStringLiteral("mainWindow"));
@@ -90,6 +98,30 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
     wireActions();
     rebuildRecentMenu();
     runs_->rescan();
+}
+
+void MainWindow::probeMachineWhenIdle() {
+    if (machine_.probed || machine_probe_.isRunning()) return;
+    if (loader_->busy()) {
+        QTimer::singleShot(kMachineProbeRetryMs, this, &MainWindow::probeMachineWhenIdle);
+        return;
+    }
+    machine_probe_.setFuture(QtConcurrent::run([] {
+        MachineProbe probe;
+        try {
+            probe.machine = Machine::probe();
+        } catch (const std::exception& e) {
+            probe.error = QString::fromUtf8(e.what());
+        }
+        return probe;
+    }));
+}
+
+void MainWindow::setMachine(const Machine& machine) {
+    machine_ = machine;
+    form_->setDevices(machine.devices, machine.support);
+    status_->setEnvironment(machine.env);
+    status_->setDevice(QString::fromStdString(machine_.deviceLabel(form_->config().device)));
 }
 
 MainWindow::~MainWindow() = default;
@@ -153,6 +185,13 @@ void MainWindow::wireDocuments() {
     connect(loader_, &DocumentLoader::progressed, indicator, &LoadIndicator::showProgress);
     connect(indicator, &LoadIndicator::cancelClicked, loader_, &DocumentLoader::cancel);
     connect(loader_, &DocumentLoader::opened, this, &MainWindow::onOpened);
+    connect(&machine_probe_, &QFutureWatcher<MachineProbe>::finished, this, [this] {
+        const MachineProbe probe = machine_probe_.result();
+        if (probe.error.isEmpty())
+            setMachine(probe.machine);
+        else
+            reportError(tr("Training is unavailable: %1").arg(probe.error));
+    });
     // A large trace's Operators, Kernels, Memory, Modules and Roofline tabs
     // are filled when one of them is first shown.
     deferred_ = new DeferredViews(

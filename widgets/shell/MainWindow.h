@@ -6,6 +6,7 @@
 // Document selector in the tab bar's corner picks the one all tabs show.
 #include <memory>
 
+#include <QFutureWatcher>
 #include <QMainWindow>
 
 #include "analysis/GpuTraceAnalysis.h"
@@ -73,6 +74,16 @@ public:
     DocumentSelector* documents() const { return documents_; }
     StatusBar* statusBarWidget() const { return status_; }
 
+    // This machine as LibTorch probed it (the window starts with
+    // Machine::beforeLibTorch()): the form's devices, the status bar.
+    void setMachine(const Machine& machine);
+    const Machine& machine() const { return machine_; }
+    // Unless the window has LibTorch's machine already: probes it on a thread
+    // of its own (loading the TorchBackend) once no trace is being read, both
+    // wanting the CPU, then setMachine().
+    void probeMachineWhenIdle();
+    bool probingMachine() const { return machine_probe_.isRunning(); }
+
     void showView(View view);
     View currentView() const;
     // Restores geometry, dock layout, tab and the last experiment.
@@ -130,6 +141,12 @@ private:
 
     AppSettings& settings_;
     Machine machine_;
+    // Machine::probe() off the GUI thread; the error when LibTorch cannot load.
+    struct MachineProbe {
+        Machine machine;
+        QString error;
+    };
+    QFutureWatcher<MachineProbe> machine_probe_;
     std::unique_ptr<AppActions> actions_;
     ExperimentForm* form_;
     RunPanel* run_panel_;

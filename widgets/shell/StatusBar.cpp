@@ -24,13 +24,27 @@ StatusBar::StatusBar(const EnvironmentInfo& env, QWidget* parent)
     // Permanent, so that messages shown meanwhile do not hide it.
     addPermanentWidget(load_);
     device_ = permanentLabel(this, tr("Device of the current experiment"));
-    threads_ = permanentLabel(
-        this,
-        tr("Intra-op threads a run takes by default (%1) / inter-op threads")
-            .arg(QString::fromStdString(chooseIntraOpThreads(0, 0, env.usable_cores).reason)));
-    blas_ = permanentLabel(this, QString::fromStdString(env.blas_library));
+    threads_ = permanentLabel(this, QString());
+    blas_ = permanentLabel(this, QString());
     onednn_ = permanentLabel(this, tr("oneDNN (MKL-DNN) kernels for convolutions"));
     setDevice(QStringLiteral("cpu"));
+    setEnvironment(env);
+}
+
+void StatusBar::setEnvironment(const EnvironmentInfo& env) {
+    if (env.blas.empty() && env.blas_library.empty() && env.torch_version.empty()) {
+        threads_->setText(tr("LibTorch not loaded yet"));
+        threads_->setToolTip(tr("Training needs LibTorch; it loads in the background once no "
+                                "trace is being read, so that opening a trace does not wait "
+                                "for it."));
+        blas_->clear();
+        onednn_->clear();
+        return;
+    }
+    threads_->setToolTip(
+        tr("Intra-op threads a run takes by default (%1) / inter-op threads")
+            .arg(QString::fromStdString(chooseIntraOpThreads(0, 0, env.usable_cores).reason)));
+    blas_->setToolTip(QString::fromStdString(env.blas_library));
     threads_->setText(tr("threads %1 / %2")
                           .arg(chooseIntraOpThreads(0, 0, env.usable_cores).threads)
                           .arg(env.inter_op_threads));

@@ -1,10 +1,11 @@
 #pragma once
-// The status bar: the device, threads and math libraries in use (from
-// ts::probeEnvironment) on the right, run progress and messages on the left,
-// and while a trace opens its progress and Cancel (LoadIndicator).
+// The status bar: the device, threads and math libraries in use (LibTorch's
+// probe of the machine, once it has loaded) on the right, run progress and
+// messages on the left, and while a trace opens its progress and Cancel
+// (LoadIndicator).
 #include <QStatusBar>
 
-#include "env/Environment.h"
+#include "records/EnvironmentInfo.h"
 #include "training/LiveUpdate.h"
 
 class QLabel;
@@ -16,7 +17,9 @@ class LoadIndicator;
 class StatusBar : public QStatusBar {
     Q_OBJECT
 public:
+    // An environment not probed yet (no LibTorch version) says so.
     explicit StatusBar(const EnvironmentInfo& env, QWidget* parent = nullptr);
+    void setEnvironment(const EnvironmentInfo& env);
 
     void setDevice(const QString& device);
     QString environmentText() const;

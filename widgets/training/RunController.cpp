@@ -7,7 +7,7 @@
 #include <QDir>
 #include <QFileInfo>
 
-#include "env/ValidateConfig.h"
+#include "backend/TorchBackendLoader.h"
 #include "report/RunDirectory.h"
 #include "training/JobWorker.h"
 #include "training/RunWorker.h"
@@ -49,7 +49,13 @@ void RunController::start(const ExperimentConfig& config, int processes) {
         emit startFailed(tr("A run is already in progress; stop it first."));
         return;
     }
-    const std::vector<ConfigIssue> issues = validateConfig(config);
+    std::vector<ConfigIssue> issues;
+    try {
+        issues = torchBackend().validate(config); // waits for LibTorch if it is still loading
+    } catch (const std::exception& e) {
+        emit startFailed(QString::fromUtf8(e.what()));
+        return;
+    }
     if (!issues.empty()) {
         emit startFailed(describeIssues(issues));
         return;

@@ -2,8 +2,7 @@
 
 #include <exception>
 
-#include "engine/Trainer.h"
-#include "report/RunDirectory.h"
+#include "backend/TorchBackendLoader.h"
 
 namespace ts::gui {
 
@@ -15,7 +14,7 @@ RunWorker::RunWorker(ExperimentConfig config, std::filesystem::path runDir, Trai
 void RunWorker::requestStop() {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_requested_ = true;
-    if (trainer_) trainer_->requestCancel();
+    if (training_) training_->requestCancel();
 }
 
 void RunWorker::run() {
@@ -33,20 +32,16 @@ void RunWorker::run() {
 }
 
 RunSummary RunWorker::runTrainer() {
-    RunRecorder recorder(run_dir_);
-    ObserverList observers;
-    observers.add(&recorder);
-    observers.add(&live_);
-    Trainer trainer(config_, observers);
-    if (checkpoints_) trainer.setCheckpointDir(run_dir_.string());
+    const std::unique_ptr<TrainingRun> training =
+        torchBackend().trainingRun(config_, run_dir_, live_, checkpoints_);
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        trainer_ = &trainer;
-        if (stop_requested_) trainer.requestCancel();
+        training_ = training.get();
+        if (stop_requested_) training->requestCancel();
     }
-    RunSummary summary = trainer.run();
+    RunSummary summary = training->run();
     std::lock_guard<std::mutex> lock(mutex_);
-    trainer_ = nullptr;
+    training_ = nullptr;
     return summary;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-// One training run as a BackgroundJob's work: builds a ts::Trainer, runs it
-// with the run directory's recorder and the GUI's LiveBuffer as observers.
-// run() executes on the job's thread; requestStop() may come from any thread,
-// also before the Trainer exists (model loading).
+// One training run as a BackgroundJob's work: the TorchBackend's recorded
+// run (a ts::Trainer with the run directory's recorder) observed by the
+// GUI's LiveBuffer. run() executes on the job's thread; requestStop() may
+// come from any thread, also before the Trainer exists (model loading).
 #include <filesystem>
 #include <mutex>
 
@@ -11,11 +11,12 @@
 #include "training/TrainingWork.h"
 
 namespace ts {
-class Trainer;
 class TrainerObserver;
 } // namespace ts
 
 namespace ts::gui {
+
+class TrainingRun;
 
 class RunWorker : public TrainingWork {
 public:
@@ -36,7 +37,7 @@ private:
     bool checkpoints_;
     RunSummary summary_;
     std::mutex mutex_;
-    Trainer* trainer_ = nullptr; // guarded by mutex_; only set while run() uses it
+    TrainingRun* training_ = nullptr; // guarded by mutex_; only set while run() uses it
     bool stop_requested_ = false;
 };
 
