@@ -65,7 +65,9 @@ TEST(OpMemory, InstantsCountTowardsTheInnermostOpOfTheirThread) {
             EXPECT_EQ(row.self_cpu_mem_bytes, 78);
             EXPECT_EQ(row.cpu_mem_bytes, 78);
         }
-        if (row.name == "inner") EXPECT_EQ(row.self_cpu_mem_bytes, 0);
+        if (row.name == "inner") {
+            EXPECT_EQ(row.self_cpu_mem_bytes, 0);
+        }
     }
 }
 

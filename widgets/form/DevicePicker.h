@@ -23,6 +23,8 @@ public:
     // The machine's devices once LibTorch has probed them; the selection stays.
     void setDevices(std::vector<DeviceOption> devices, DeviceSupportCheck support);
 
+    // Why a device does not run a precision (empty: it does).
+    const DeviceSupportCheck& support() const { return support_; }
     QComboBox* deviceBox() const { return device_box_; }
     QComboBox* precisionBox() const { return precision_box_; }
 

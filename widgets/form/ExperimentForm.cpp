@@ -26,7 +26,7 @@ constexpr int kRevalidateDelayMs = 150; // after the last keystroke
 ExperimentForm::ExperimentForm(std::vector<PresetInfo> presets, std::vector<DeviceOption> devices,
                                DeviceSupportCheck support, QWidget* parent)
     : QWidget(parent), presets_(std::move(presets)), fields_(new FormFields(this)),
-      devices_(new DevicePicker(std::move(devices), support, this)), support_(support) {
+      devices_(new DevicePicker(std::move(devices), std::move(support), this)) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(6, 6, 6, 6);
     buildPresetRow(outer);
@@ -297,7 +297,6 @@ void ExperimentForm::setProcesses(int processes) {
 }
 
 void ExperimentForm::setDevices(std::vector<DeviceOption> devices, DeviceSupportCheck support) {
-    support_ = support;
     devices_->setDevices(std::move(devices), std::move(support)); // re-checks (changed)
 }
 
@@ -311,7 +310,7 @@ void ExperimentForm::revalidate() {
     revalidate_timer_.stop();
     ExperimentConfig config = base_;
     std::vector<ConfigIssue> issues = collect(config);
-    for (ConfigIssue& issue : validateConfigWith(config, support_))
+    for (ConfigIssue& issue : validateConfigWith(config, devices_->support()))
         issues.push_back(std::move(issue));
     issues_ = std::move(issues);
 

@@ -76,7 +76,6 @@ private:
     QSpinBox* processes_ = nullptr;
     ExperimentConfig base_; // keys the form does not show come from here
     std::vector<ConfigIssue> issues_;
-    DeviceSupportCheck support_;
     QTimer revalidate_timer_;
     bool running_ = false;
 };
