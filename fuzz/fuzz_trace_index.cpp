@@ -13,6 +13,7 @@
 
 #include "FuzzSupport.h"
 #include "TraceChecks.h"
+#include "trace/IndexChecksum.h"
 #include "trace/TraceIndex.h"
 #include "util/Hash64.h"
 
@@ -33,9 +34,8 @@ void put64(std::string& bytes, size_t at, uint64_t value) {
 void restamp(std::string& bytes) {
     const uint64_t body_length = bytes.size() - kHeaderSize;
     put64(bytes, kBodyLengthAt, body_length);
-    ts::Hash64 body;
-    body.add(bytes.data() + kHeaderSize, body_length);
-    put64(bytes, kBodyChecksumAt, body.digest());
+    put64(bytes, kBodyChecksumAt,
+          ts::indexChecksum(std::string_view(bytes).substr(kHeaderSize, body_length)));
     ts::Hash64 header(0x5453);
     header.add(bytes.data(), kHeaderChecksumAt);
     put64(bytes, kHeaderChecksumAt, header.digest());

@@ -95,6 +95,9 @@ std::string gpuSummaryText(const GpuMetrics& m) {
 } // namespace
 
 std::string microsText(double ns) {
+    // Whole microseconds (most costs) without printf: it was most of the
+    // Overview's output time on a trace of 16,000 steps. Same text.
+    if (std::fabs(ns) < 1e15 && std::fmod(ns, 1000) == 0) return std::to_string(int64_t(ns) / 1000);
     const double us = ns / 1000;
     if (std::fabs(us - std::round(us)) < 1e-9) return fixed(std::round(us), 0);
     return fixed(us, 3);

@@ -1,17 +1,23 @@
 #include "trace/TraceIndex.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstddef>
 #include <cstring>
 #include <functional>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "trace/ChromeTraceReader.h"
+#include "trace/IndexChecksum.h"
 #include "trace/TraceIndexCheck.h"
 #include "util/Hash64.h"
+#include "util/WorkQueue.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "the trace index stores records as little-endian memory bytes");
@@ -21,12 +27,13 @@ namespace ts {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'I', 'D', 'X', '\0'};
-constexpr uint32_t kFormatVersion = 8; // 2: the EventStore columns; 3: signatures, memory;
+constexpr uint32_t kFormatVersion = 9; // 2: the EventStore columns; 3: signatures, memory;
                                        // 4: no steps from gpu_user_annotation;
                                        // 5: call stacks from python_function frames;
                                        // 6: CUPTI's overhead lane named;
                                        // 7: Kineto's CPU memory instants kept once;
-                                       // 8: ops' bytes from the instants on demand (flags)
+                                       // 8: ops' bytes from the instants on demand (flags);
+                                       // 9: the checksum by 1 MiB blocks (IndexChecksum.h)
 
 struct Header {
     char magic[8];
@@ -152,7 +159,7 @@ private:
     }
 
     std::function<bool(const void*, size_t)> sink_;
-    Hash64 hash_;
+    IndexChecksum hash_;
     uint64_t length_ = 0;
     bool ok_ = true;
 };
@@ -228,64 +235,149 @@ struct Refused {
     std::string why;
 };
 
+// Reads `size` bytes at `offset` from the index's first byte; called from
+// several threads at once while the large sections load.
+using IndexSource = std::function<bool(uint64_t offset, void* data, size_t size)>;
+
+// Sections of at least this size are loaded after the walk over the body,
+// on up to kLoadThreads threads: a large trace's index is a few hundred MB,
+// and copying it and faulting in its pages was half of reopening the trace.
+constexpr size_t kLargeSection = size_t(1) << 20;
+constexpr unsigned kLoadThreads = 4;
+
+unsigned loadThreads() {
+    return std::clamp(std::thread::hardware_concurrency(), 1u, kLoadThreads);
+}
+
 class BodyReader {
 public:
-    BodyReader(std::function<bool(void*, size_t)> source, uint64_t length)
-        : source_(std::move(source)), remaining_(length) {}
+    BodyReader(IndexSource source, uint64_t begin, uint64_t length)
+        : source_(std::move(source)), begin_(begin), remaining_(length) {}
 
-    template <typename T> void pods(std::vector<T>& items) {
+    // Small sections are read at once; a large one only has its place
+    // noted, and `items` is filled by finish(): it must stay where it is
+    // until then (unless `now`).
+    template <typename T> void pods(std::vector<T>& items, bool now = false) {
         static_assert(std::is_trivially_copyable_v<T>);
         uint64_t count = 0, elem_size = 0;
         bytes(&count, sizeof count);
         bytes(&elem_size, sizeof elem_size);
         if (elem_size != sizeof(T)) throw Refused{"a section has records of another size"};
         if (count > remaining_ / sizeof(T)) throw Refused{"a section is longer than the file"};
-        items.resize(count);
-        bytes(items.data(), count * sizeof(T));
+        const size_t size = size_t(count) * sizeof(T);
+        if (size >= kLargeSection && !now) {
+            const size_t piece = pieces_.size();
+            pieces_.push_back(Piece{size, 0, false, nullptr});
+            const uint64_t at = begin_ + consumed_;
+            loads_.push_back(Load{size, [this, &items, count, at, piece, size] {
+                                      items.resize(size_t(count));
+                                      pieces_[piece].data = items.data();
+                                      return source_(at, items.data(), size);
+                                  }});
+            consume(size);
+        } else {
+            items.resize(size_t(count));
+            bytes(items.data(), size);
+        }
         align();
     }
     void strings(std::vector<std::string>& items) {
         std::vector<uint32_t> lengths;
-        pods(lengths);
+        pods(lengths, true);
         uint64_t total = 0;
         for (uint32_t n : lengths)
             total += n;
         if (total > remaining_) throw Refused{"a string section is longer than the file"};
+        // One read for all of them: a read per string is a system call each.
+        std::string all(total, '\0');
+        bytes(all.data(), all.size());
         items.resize(lengths.size());
+        size_t at = 0;
         for (size_t i = 0; i < lengths.size(); ++i) {
-            items[i].resize(lengths[i]);
-            bytes(items[i].data(), lengths[i]);
+            items[i].assign(all, at, lengths[i]);
+            at += lengths[i];
         }
         align();
     }
-    void finish() const {
+    // Loads the large sections, then checks the whole body's checksum.
+    void finish(uint64_t expected_checksum) {
         if (remaining_ != 0) throw Refused{"bytes left over after the last section"};
-        if (hash_.digest() != expected_checksum_) throw Refused{"checksum mismatch"};
+        runLoads();
+        std::vector<IndexBytes> body;
+        body.reserve(pieces_.size());
+        for (const Piece& p : pieces_)
+            body.push_back(IndexBytes{p.is_inline ? read_.data() + p.inline_at : p.data, p.size});
+        if (indexChecksum(body, loadThreads()) != expected_checksum)
+            throw Refused{"checksum mismatch"};
     }
-    void expectChecksum(uint64_t checksum) { expected_checksum_ = checksum; }
 
 private:
+    // A stretch of the body: bytes kept in read_ (small sections, headers,
+    // padding) or a large section's items.
+    struct Piece {
+        size_t size;
+        size_t inline_at;
+        bool is_inline;
+        const void* data;
+    };
+    struct Load {
+        size_t size;
+        std::function<bool()> run;
+    };
+
+    void consume(size_t size) {
+        if (size > remaining_) throw Refused{"the file ends early (truncated)"};
+        remaining_ -= size;
+        consumed_ += size;
+    }
     void bytes(void* data, size_t size) {
         if (size == 0) return;
         if (size > remaining_) throw Refused{"the file ends early (truncated)"};
-        if (!source_(data, size)) throw Refused{"the file ends early (truncated)"};
-        remaining_ -= size;
-        hash_.add(data, size);
-        consumed_ += size;
+        if (!source_(begin_ + consumed_, data, size))
+            throw Refused{"the file ends early (truncated)"};
+        // Kept for the checksum, which is computed once everything is read.
+        if (pieces_.empty() || !pieces_.back().is_inline)
+            pieces_.push_back(Piece{0, read_.size(), true, nullptr});
+        read_.append(static_cast<const char*>(data), size);
+        pieces_.back().size += size;
+        consume(size);
     }
     void align() {
         char pad[8];
         if (consumed_ % 8) bytes(pad, 8 - consumed_ % 8);
     }
+    // Largest first, each on whichever thread is free.
+    void runLoads() {
+        std::vector<size_t> order(loads_.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::sort(order.begin(), order.end(),
+                  [&](size_t a, size_t b) { return loads_[a].size > loads_[b].size; });
+        std::atomic<bool> failed{false}, out_of_memory{false};
+        runWorkQueue(order.size(), loadThreads(), [&](size_t i) {
+            if (failed) return;
+            try {
+                if (!loads_[order[i]].run()) failed = true;
+            } catch (const std::bad_alloc&) {
+                out_of_memory = failed = true;
+            }
+        });
+        if (out_of_memory) throw std::bad_alloc();
+        if (failed) throw Refused{"the file ends early (truncated)"};
+    }
 
-    std::function<bool(void*, size_t)> source_;
+    IndexSource source_;
+    uint64_t begin_;
     uint64_t remaining_;
     uint64_t consumed_ = 0;
-    Hash64 hash_;
-    uint64_t expected_checksum_ = 0;
+    std::string read_;
+    std::vector<Piece> pieces_;
+    std::vector<Load> loads_;
 };
 
-Trace readBody(BodyReader& r) {
+// Every section is read (or noted, for the large ones) before anything is
+// built from them: the large ones are filled in by finish().
+Trace readBody(BodyReader& r, uint64_t expected_checksum) {
     Trace t;
     KinetoInfo& k = t.kineto;
     std::vector<std::string> meta;
@@ -304,9 +396,6 @@ Trace readBody(BodyReader& r) {
     r.strings(lane_names);
     r.pods(lanes);
     if (lane_names.size() != lanes.size()) throw Refused{"lane names and lanes differ in number"};
-    for (size_t i = 0; i < lanes.size(); ++i)
-        t.lanes.push_back(TraceLane{std::move(lane_names[i]), lanes[i].tid, lanes[i].device != 0,
-                                    lanes[i].gpu, lanes[i].stream});
     EventStore::Columns c;
     r.pods(c.core);
     r.pods(c.extra);
@@ -319,10 +408,6 @@ Trace readBody(BodyReader& r) {
     r.pods(c.costs);
     r.pods(c.memory);
     r.pods(c.overflow);
-    if (c.extra.size() != c.core.size() || c.correlation.size() != c.core.size() ||
-        c.external.size() != c.core.size())
-        throw Refused{"event columns differ in length"};
-    t.events = EventStore::fromColumns(std::move(c));
     r.pods(t.memory);
     r.pods(t.steps);
     r.pods(k.memory);
@@ -331,6 +416,16 @@ Trace readBody(BodyReader& r) {
     r.strings(device_names);
     r.pods(devices);
     if (device_names.size() != devices.size()) throw Refused{"device names and devices differ"};
+    r.pods(k.python_frames);
+    r.finish(expected_checksum);
+
+    for (size_t i = 0; i < lanes.size(); ++i)
+        t.lanes.push_back(TraceLane{std::move(lane_names[i]), lanes[i].tid, lanes[i].device != 0,
+                                    lanes[i].gpu, lanes[i].stream});
+    if (c.extra.size() != c.core.size() || c.correlation.size() != c.core.size() ||
+        c.external.size() != c.core.size())
+        throw Refused{"event columns differ in length"};
+    t.events = EventStore::fromColumns(std::move(c));
     for (size_t i = 0; i < devices.size(); ++i) {
         DeviceProperties d;
         d.id = devices[i].id, d.name = std::move(device_names[i]);
@@ -339,8 +434,6 @@ Trace readBody(BodyReader& r) {
         d.num_sms = devices[i].num_sms, d.max_threads_per_sm = devices[i].max_threads_per_sm;
         k.devices.push_back(std::move(d));
     }
-    r.pods(k.python_frames);
-    r.finish();
     return t;
 }
 
@@ -353,21 +446,20 @@ void checkHeader(const Header& h, const TraceKey& expected) {
     if (h.key != expected) throw Refused{"made from another version of the trace (stale)"};
 }
 
-std::optional<Trace> readIndex(const std::function<bool(void*, size_t)>& source, uint64_t available,
+std::optional<Trace> readIndex(const IndexSource& source, uint64_t available,
                                const TraceKey& expected, std::string* why) {
     try {
         Header header{};
         const size_t head = std::min<uint64_t>(available, sizeof header);
-        if (!source(&header, head)) throw Refused{"cannot read the file"};
+        if (!source(0, &header, head)) throw Refused{"cannot read the file"};
         if (head >= sizeof kMagic && std::memcmp(header.magic, kMagic, sizeof kMagic) != 0)
             throw Refused{"not a trace index"};
         if (head < sizeof header) throw Refused{"the file ends early (truncated)"};
         checkHeader(header, expected);
         if (header.body_length != available - sizeof header)
             throw Refused{"the file's length differs from its header's (truncated?)"};
-        BodyReader reader(source, header.body_length);
-        reader.expectChecksum(header.body_checksum);
-        Trace trace = readBody(reader);
+        BodyReader reader(source, sizeof header, header.body_length);
+        Trace trace = readBody(reader, header.body_checksum);
         const std::string problem = traceIndexProblem(trace);
         if (!problem.empty()) throw Refused{problem};
         return trace;
@@ -412,12 +504,10 @@ bool writeTraceIndex(const Trace& trace, const TraceKey& key, std::FILE* file) {
 
 std::optional<Trace> readTraceIndex(std::string_view bytes, const TraceKey& expected,
                                     std::string* why) {
-    size_t at = 0;
     return readIndex(
-        [&](void* data, size_t size) {
-            if (size > bytes.size() - at) return false;
+        [&](uint64_t at, void* data, size_t size) {
+            if (at > bytes.size() || size > bytes.size() - at) return false;
             std::memcpy(data, bytes.data() + at, size);
-            at += size;
             return true;
         },
         bytes.size(), expected, why);
@@ -430,8 +520,20 @@ std::optional<Trace> readTraceIndex(std::FILE* file, const TraceKey& expected, s
         if (why) *why = "cannot read the file";
         return std::nullopt;
     }
+    // pread: the large sections are read on several threads at once.
+    const int fd = ::fileno(file);
     return readIndex(
-        [&](void* data, size_t size) { return std::fread(data, 1, size, file) == size; },
+        [&](uint64_t at, void* data, size_t size) {
+            auto* out = static_cast<char*>(data);
+            uint64_t offset = uint64_t(position) + at;
+            while (size > 0) {
+                const ssize_t got = ::pread(fd, out, size, off_t(offset));
+                if (got < 0 && errno == EINTR) continue;
+                if (got <= 0) return false;
+                out += got, offset += uint64_t(got), size -= size_t(got);
+            }
+            return true;
+        },
         static_cast<uint64_t>(st.st_size - position), expected, why);
 }
 
