@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "data/DataLoader.h"
-#include "data/Dataset.h"
+#include "datasets/Dataset.h"
 
 namespace {
 

@@ -8,7 +8,8 @@
 # the trace analysis and the reports) do not, so the GUI's trace views and the
 # trace commands cannot reach LibTorch by accident.
 set(TRAINSCOPE_LAYERS
-    util config records env distributed data models trace profiling analysis engine report inspect
+    util config records env distributed datasets data models trace profiling analysis engine report
+    inspect
     experiments runners commands)
 
 set(TRAINSCOPE_LAYER_util_DEPS "")
@@ -17,7 +18,9 @@ set(TRAINSCOPE_LAYER_records_DEPS config)
 set(TRAINSCOPE_LAYER_env_DEPS records)
 # Data-parallel training: the rendezvous, c10d's collectives, gradient buckets.
 set(TRAINSCOPE_LAYER_distributed_DEPS env)
-set(TRAINSCOPE_LAYER_data_DEPS config)
+# The dataset files read into memory (no LibTorch), and the batches made of them.
+set(TRAINSCOPE_LAYER_datasets_DEPS config)
+set(TRAINSCOPE_LAYER_data_DEPS datasets)
 set(TRAINSCOPE_LAYER_models_DEPS config)
 set(TRAINSCOPE_LAYER_trace_DEPS util)
 set(TRAINSCOPE_LAYER_profiling_DEPS trace env)

@@ -24,7 +24,7 @@ case "${1:-}" in
 --seeds) mode=seeds; shift ;;
 [0-9]*) seconds=$1; shift ;;
 esac
-all_targets=(chrome_trace trace_gzip trace_index config run_dir ncu_csv rank_folder)
+all_targets=(chrome_trace trace_gzip trace_index config run_dir ncu_csv rank_folder dataset_files)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 

@@ -17,7 +17,7 @@
 #include "commands/JobPointRunner.h"
 #include "commands/ProgressPrinter.h"
 #include "config/ConfigError.h"
-#include "data/Dataset.h"
+#include "datasets/Dataset.h"
 #include "env/Devices.h"
 #include "experiments/LadderReport.h"
 #include "experiments/SweepReport.h"

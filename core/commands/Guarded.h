@@ -12,7 +12,7 @@
 #include "analysis/NcuCsv.h"
 #include "commands/Commands.h"
 #include "config/ConfigError.h"
-#include "data/Dataset.h"
+#include "datasets/Dataset.h"
 #include "distributed/Communicator.h"
 #include "models/Model.h"
 #include "report/RunDirectory.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "data/SeededRandom.h"
+#include "datasets/SeededRandom.h"
 
 namespace ts {
 

@@ -9,7 +9,7 @@
 
 #include "data/BatchAssembler.h"
 #include "data/BatchPrefetcher.h"
-#include "data/SeededRandom.h"
+#include "datasets/SeededRandom.h"
 
 namespace ts {
 

@@ -11,7 +11,7 @@
 
 #include <torch/types.h>
 
-#include "data/Dataset.h"
+#include "datasets/Dataset.h"
 
 namespace ts {
 

@@ -9,7 +9,7 @@
 #include "config/ConfigJson.h"
 #include "config/ThreadChoice.h"
 #include "data/DataLoader.h"
-#include "data/Dataset.h"
+#include "datasets/Dataset.h"
 #include "engine/Checkpoint.h"
 #include "engine/Evaluate.h"
 #include "engine/OptimizerFactory.h"

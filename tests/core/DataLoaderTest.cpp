@@ -10,7 +10,7 @@
 
 #include "data/BatchPrefetcher.h"
 #include "data/DataLoader.h"
-#include "data/SeededRandom.h"
+#include "datasets/SeededRandom.h"
 
 namespace ts {
 namespace {

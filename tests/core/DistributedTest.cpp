@@ -8,7 +8,7 @@
 
 #include <torch/torch.h>
 
-#include "data/SeededRandom.h"
+#include "datasets/SeededRandom.h"
 #include "distributed/Communicator.h"
 #include "distributed/GradientReducer.h"
 

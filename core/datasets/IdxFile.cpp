@@ -1,11 +1,11 @@
-#include "data/IdxFile.h"
+#include "datasets/IdxFile.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
-#include "data/Dataset.h"
-#include "data/FileBytes.h"
+#include "datasets/Dataset.h"
+#include "datasets/FileBytes.h"
 
 namespace ts {
 

@@ -3,9 +3,9 @@
 #include <cstring>
 #include <string>
 
-#include "data/Dataset.h"
-#include "data/FileBytes.h"
-#include "data/IdxFile.h"
+#include "datasets/Dataset.h"
+#include "datasets/FileBytes.h"
+#include "datasets/IdxFile.h"
 
 namespace ts {
 

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <string>
 
-#include "data/Dataset.h"
-#include "data/FileBytes.h"
+#include "datasets/Dataset.h"
+#include "datasets/FileBytes.h"
 
 namespace ts {
 

@@ -7,8 +7,8 @@
 #include <random>
 #include <string>
 
-#include "data/Dataset.h"
-#include "data/SeededRandom.h"
+#include "datasets/Dataset.h"
+#include "datasets/SeededRandom.h"
 
 namespace ts {
 

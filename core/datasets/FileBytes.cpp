@@ -1,11 +1,11 @@
-#include "data/FileBytes.h"
+#include "datasets/FileBytes.h"
 
 #include <zlib.h>
 
 #include <algorithm>
 #include <memory>
 
-#include "data/Dataset.h"
+#include "datasets/Dataset.h"
 
 namespace ts {
 

@@ -6,7 +6,7 @@
 #include <functional>
 
 #include "DataTestFiles.h"
-#include "data/Dataset.h"
+#include "datasets/Dataset.h"
 
 namespace ts {
 namespace {

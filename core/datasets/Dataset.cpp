@@ -1,9 +1,9 @@
 // Dataset selection from an ExperimentConfig.
-#include "data/Dataset.h"
+#include "datasets/Dataset.h"
 
 #include <algorithm>
 
-#include "data/SeededRandom.h"
+#include "datasets/SeededRandom.h"
 
 namespace ts {
 

@@ -1,4 +1,4 @@
-#include "data/SeededRandom.h"
+#include "datasets/SeededRandom.h"
 
 #include <algorithm>
 #include <numeric>
