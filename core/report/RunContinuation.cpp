@@ -96,7 +96,7 @@ std::optional<RunContinuation> RunContinuation::open(const fs::path& dir, const 
     const RunRecord earlier = loadRun(dir);
     const json raw = readRunJson(dir);
 
-    RunContinuation c(info.config.warmup_steps_excluded);
+    RunContinuation c(dir, info.config.warmup_steps_excluded);
     c.earlier_info_ = earlier.info;
     c.resumed_epoch_ = info.start_epoch;
     c.earlier_time_s_ = earlier.summary.total_time_s;
@@ -212,7 +212,49 @@ RunSummary RunContinuation::summary(const RunSummary& resumed) const {
     s.peak_rss_bytes = std::max(s.peak_rss_bytes, resumed.peak_rss_bytes);
     s.peak_device_bytes = std::max(s.peak_device_bytes, resumed.peak_device_bytes);
     s.distributed = resumed.distributed;
+    continueRankFigures(s);
     return s;
+}
+
+// The ranks' figures the job gathered cover the resumed processes only. Each
+// rank's folder holds its whole history by now (every rank wrote its last
+// step before the gather that ends the job), so its figures are taken again
+// over all of it, and the job's rate is their sum, as for a job that was
+// never interrupted. A folder that cannot be read keeps the gathered figures.
+void RunContinuation::continueRankFigures(RunSummary& s) const {
+    DistributedSummary& d = s.distributed;
+    if (d.world_size <= 1 || d.ranks.empty()) return;
+    std::error_code error;
+    const fs::path ranks = fs::is_directory(dir_ / "ranks", error)    ? dir_ / "ranks"
+                           : dir_.parent_path().filename() == "ranks" ? dir_.parent_path()
+                                                                      : fs::path();
+    if (ranks.empty()) return;
+    size_t continued = 0;
+    for (RankSummary& rank : d.ranks) {
+        std::vector<StepRecord> steps;
+        try {
+            steps = readStepsCsv(ranks / std::to_string(rank.rank) / run_files::kStepsCsv);
+        } catch (const std::exception&) {
+            continue; // gone or unreadable: the gathered figures stand
+        }
+        if (steps.empty()) continue;
+        SummaryBuilder whole(warmup_);
+        for (const StepRecord& step : steps)
+            whole.addStep(step);
+        const RankSummary figures = whole.rankFigures();
+        rank.median_step_ms = figures.median_step_ms;
+        rank.median_images_per_sec = figures.median_images_per_sec;
+        rank.allreduce_ms_per_step = figures.allreduce_ms_per_step;
+        rank.comm_wait_ms_per_step = figures.comm_wait_ms_per_step;
+        rank.overlap_pct = figures.overlap_pct;
+        ++continued;
+    }
+    if (continued == d.ranks.size() && d.ranks.size() == size_t(d.world_size)) {
+        double global = 0;
+        for (const RankSummary& rank : d.ranks)
+            global += rank.median_images_per_sec;
+        s.median_images_per_sec = global;
+    }
 }
 
 } // namespace ts

@@ -55,8 +55,12 @@ public:
     const nlohmann::json& resumptions() const { return resumptions_; }
 
 private:
-    explicit RunContinuation(int warmup) : summary_(warmup) {}
+    RunContinuation(std::filesystem::path dir, int warmup)
+        : dir_(std::move(dir)), warmup_(warmup), summary_(warmup) {}
+    void continueRankFigures(RunSummary& s) const;
 
+    std::filesystem::path dir_;
+    int warmup_;
     RunInfo earlier_info_;
     std::vector<StepRecord> kept_steps_;
     std::vector<EpochRecord> epochs_;

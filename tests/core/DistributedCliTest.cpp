@@ -15,6 +15,7 @@
 #include "CliRunner.h"
 #include "EngineTestSupport.h"
 #include "engine/Checkpoint.h"
+#include "records/SummaryBuilder.h"
 #include "report/StepsCsv.h"
 
 namespace {
@@ -224,6 +225,22 @@ TEST(DistributedCli, ATwoRankRunResumedFromItsEpochCheckpointEqualsTheUninterrup
         for (size_t i = 0; i < steps.size(); ++i)
             EXPECT_EQ(steps[i].global_step, int64_t(i)) << rank;
     }
+    // Each rank's figures and the job's rate cover the whole job (both
+    // processes' steps in the rank's folder), not only the resumed process.
+    double global = 0;
+    for (int r = 0; r < 2; ++r) {
+        ts::SummaryBuilder whole(job["config"]["warmup_steps_excluded"].get<int>());
+        for (const auto& s : ts::readStepsCsv(full / "ranks" / std::to_string(r) / "steps.csv"))
+            whole.addStep(s);
+        const ts::RankSummary figures = whole.rankFigures();
+        const auto& recorded = job["distributed"]["ranks"][size_t(r)];
+        EXPECT_NEAR(recorded["median_step_ms"].get<double>(), figures.median_step_ms, 1e-6) << r;
+        EXPECT_NEAR(recorded["allreduce_ms_per_step"].get<double>(), figures.allreduce_ms_per_step,
+                    1e-6)
+            << r;
+        global += figures.median_images_per_sec;
+    }
+    EXPECT_NEAR(job["summary"]["median_images_per_sec"].get<double>(), global, 1e-6 * global);
     const auto c = ts::readCheckpointWeights(full / "final.pt");
     ASSERT_EQ(c.size(), b.size());
     for (size_t i = 0; i < c.size(); ++i)

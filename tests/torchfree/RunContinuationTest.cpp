@@ -360,3 +360,88 @@ TEST(RunContinuation, AnEpochResumedInTheMiddleCountsItsEarlierSteps) {
     EXPECT_NEAR(e.train_accuracy, 0.5 * 16 / 32, 1e-6);
     EXPECT_EQ(got.epochs[2].steps, kStepsPerEpoch); // untouched
 }
+
+// A 2-rank job killed after step 9 and resumed in place from its epoch-2
+// checkpoint: the ranks' figures the resumed processes gathered cover steps
+// 8-11 only; the job's run.json gives each rank's figures over its whole
+// history (its folder's steps.csv) and their sum as the job's rate, as the
+// same job uninterrupted does.
+TEST(RunContinuation, AResumedJobsRankFiguresCoverTheWholeRun) {
+    auto rankStep = [](int rank, int64_t global, int64_t clock_start) {
+        ts::StepRecord s = step(global, clock_start);
+        s.step_ms += 50.0 * rank + 7.0 * double(global % 3); // ranks and steps differ
+        s.images_per_sec = 8000 / s.step_ms;
+        s.allreduce_ms = 5 + double(global);
+        s.comm_wait_ms = 1 + 0.5 * double(global % 4);
+        return s;
+    };
+    const auto job = ts::test::freshDir("continue_job");
+    auto rankDir = [&](int r) { return job / "ranks" / std::to_string(r); };
+    // The earlier processes: steps 0-9, then killed.
+    {
+        ts::RunRecorder job_recorder(job), r0(rankDir(0)), r1(rankDir(1));
+        for (ts::RunRecorder* rec : {&job_recorder, &r0, &r1})
+            rec->onRunStarted(info("", 0));
+        for (int64_t g = 0; g < 10; ++g) {
+            r0.onStep(rankStep(0, g, 0));
+            r1.onStep(rankStep(1, g, 0));
+            ts::StepRecord whole = rankStep(0, g, 0);
+            whole.images_per_sec *= 2;
+            job_recorder.onStep(whole);
+        }
+    }
+    // Resumed from the job's directory at epoch 2 (step 8).
+    ts::SummaryBuilder resumed0(1), resumed1(1);
+    {
+        ts::RunRecorder job_recorder(job), r0(rankDir(0)), r1(rankDir(1));
+        for (ts::RunRecorder* rec : {&job_recorder, &r0, &r1})
+            rec->onRunStarted(info(job.string(), 2));
+        for (int64_t g = 8; g < 12; ++g) {
+            r0.onStep(rankStep(0, g, 8));
+            r1.onStep(rankStep(1, g, 8));
+            resumed0.addStep(rankStep(0, g, 8));
+            resumed1.addStep(rankStep(1, g, 8));
+            ts::StepRecord whole = rankStep(0, g, 8);
+            whole.images_per_sec *= 2;
+            job_recorder.onStep(whole);
+        }
+        ts::RunSummary gathered = finished(ts::RunStatus::Completed, 0.5);
+        gathered.distributed.world_size = 2;
+        gathered.distributed.backend = "gloo";
+        gathered.distributed.ranks = {resumed0.rankFigures(), resumed1.rankFigures()};
+        gathered.distributed.ranks[1].rank = 1;
+        gathered.distributed.ranks[1].host = "node-b";
+        for (ts::RunRecorder* rec : {&r0, &r1, &job_recorder})
+            rec->onRunFinished(gathered);
+    }
+    // The same ranks uninterrupted, steps 0-11.
+    ts::SummaryBuilder whole0(1), whole1(1);
+    for (int64_t g = 0; g < 12; ++g) {
+        whole0.addStep(rankStep(0, g, 0));
+        whole1.addStep(rankStep(1, g, 0));
+    }
+    const ts::RankSummary expected[] = {whole0.rankFigures(), whole1.rankFigures()};
+    ASSERT_NE(expected[1].median_step_ms, resumed1.rankFigures().median_step_ms)
+        << "the test needs the resumed part to differ from the whole";
+    for (const fs::path& dir : {job, rankDir(0), rankDir(1)}) {
+        SCOPED_TRACE(dir.string());
+        const nlohmann::json run = runJson(dir);
+        const auto& ranks = run["distributed"]["ranks"];
+        ASSERT_EQ(ranks.size(), 2u);
+        double global = 0;
+        for (int r = 0; r < 2; ++r) {
+            // steps.csv keeps times and rates to a few digits: 1e-6.
+            EXPECT_NEAR(ranks[r]["median_step_ms"].get<double>(), expected[r].median_step_ms, 1e-6);
+            EXPECT_NEAR(ranks[r]["median_images_per_sec"].get<double>(),
+                        expected[r].median_images_per_sec, 1e-6);
+            EXPECT_NEAR(ranks[r]["allreduce_ms_per_step"].get<double>(),
+                        expected[r].allreduce_ms_per_step, 1e-6);
+            EXPECT_NEAR(ranks[r]["comm_wait_ms_per_step"].get<double>(),
+                        expected[r].comm_wait_ms_per_step, 1e-6);
+            EXPECT_NEAR(ranks[r]["overlap_pct"].get<double>(), expected[r].overlap_pct, 1e-6);
+            global += expected[r].median_images_per_sec;
+        }
+        EXPECT_EQ(ranks[1]["host"], "node-b"); // the gathered identity stays
+        EXPECT_NEAR(run["summary"]["median_images_per_sec"].get<double>(), global, 1e-6);
+    }
+}
