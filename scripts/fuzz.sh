@@ -6,7 +6,13 @@
 # input is kept under build/fuzz/artifacts/<target>/.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]   default 60 s, every target
-#   scripts/fuzz.sh --ci                               CI: 15 s per target
+#   scripts/fuzz.sh --ci                               CI: 15 s per target, then the
+#                                                      sanitized tests (below)
+#   scripts/fuzz.sh --tests                            the sanitized tests only
+#
+# The sanitized tests are a subset of the torch-free tests (the readers of
+# outside data, the records a run keeps; fuzz/CMakeLists.txt) built against
+# the same ASan+UBSan libraries.
 #   scripts/fuzz.sh --seeds                            rewrite the generated seeds
 #
 # Inputs the fuzzer finds go to build/fuzz/corpus/<target>/ (reused by the
@@ -19,9 +25,11 @@ mode=run
 # CI explores the same sequence of inputs every time (a fixed seed), so that a
 # run fails for a change, not for luck; exploratory runs draw a new seed.
 seed_args=()
+tests=0
 case "${1:-}" in
---ci) seconds=15; seed_args=(-seed=1); shift ;;
+--ci) seconds=15; seed_args=(-seed=1); tests=1; shift ;;
 --seeds) mode=seeds; shift ;;
+--tests) mode=tests; tests=1; shift ;;
 [0-9]*) seconds=$1; shift ;;
 esac
 all_targets=(chrome_trace trace_gzip trace_index config run_dir ncu_csv rank_folder dataset_files)
@@ -33,8 +41,13 @@ start=$(date +%s)
 if [ ! -f $build/build.ninja ]; then
   cmake --preset fuzz >/dev/null
 fi
-nice -n 10 ninja -C $build -j "${FUZZ_JOBS:-$(nproc)}" $(printf 'fuzz_%s ' "${targets[@]}") \
-  fuzz_make_seeds | grep -v '^\[' || true
+build_targets=(fuzz_make_seeds)
+[ $mode = tests ] || build_targets+=($(printf 'fuzz_%s ' "${targets[@]}"))
+[ $tests = 0 ] || build_targets+=(trainscope_sanitized_tests)
+set +e
+nice -n 10 ninja -C $build -j "${FUZZ_JOBS:-$(nproc)}" "${build_targets[@]}" | grep -v '^\['
+[ "${PIPESTATUS[0]}" = 0 ] || { echo "fuzz.sh: the build failed" >&2; exit 1; }
+set -e
 echo "fuzz.sh: build took $(( $(date +%s) - start )) s"
 
 if [ $mode = seeds ]; then
@@ -45,6 +58,23 @@ fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 failed=()
+run_tests() {
+  local log=$build/logs/sanitized_tests.log t0
+  t0=$(date +%s)
+  mkdir -p "$(dirname "$log")"
+  if nice -n 10 $build/fuzz/trainscope_sanitized_tests --gtest_brief=1 >"$log" 2>&1; then
+    echo "fuzz.sh: sanitized tests: $(grep -a -E '^\[  PASSED  \]' "$log" | tail -1), $(( $(date +%s) - t0 )) s"
+  else
+    echo "fuzz.sh: sanitized tests FAILED ($(( $(date +%s) - t0 )) s), log $log:" >&2
+    grep -a -E 'FAILED|ERROR: (Address|Leak)Sanitizer|runtime error' "$log" | head -20 >&2
+    failed+=("sanitized tests")
+  fi
+}
+if [ $mode = tests ]; then
+  run_tests
+  [ ${#failed[@]} -eq 0 ] || exit 1
+  exit 0
+fi
 printf '%-14s %10s %8s %8s %14s %s\n' target executions exec/s cov corpus result
 for target in "${targets[@]}"; do
   work=$build/corpus/$target artifacts=$build/artifacts/$target
@@ -69,6 +99,7 @@ for target in "${targets[@]}"; do
   printf '%-14s %10s %8s %8s %14s %s\n' "$target" "${execs:-?}" "${rate:-?}" "${cov:-?}" \
     "${corp:-?}" "$result"
 done
+[ $tests = 0 ] || run_tests
 echo "fuzz.sh: ${#targets[@]} targets, $seconds s each; total $(( $(date +%s) - start )) s"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz.sh: findings in: ${failed[*]}" >&2

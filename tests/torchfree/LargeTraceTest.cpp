@@ -134,15 +134,19 @@ TEST(LargeTrace, SoundnessCheckReportsTheFirstProblemInEventOrder) {
     EXPECT_EQ(traceIndexProblem(bad), "an event's duration is negative");
     bad.events.edit(10, [&](TraceEvent& e) { e.name = uint32_t(bad.names.size()); });
     EXPECT_EQ(traceIndexProblem(bad), "an event's name is out of range"); // first half first
-    // A column's problem comes after every event's.
-    bad = trace;
-    {
-        EventStore::Columns c = bad.events.columns().copy();
+    // A column's problem comes after every event's. (The event is edited
+    // before the column is spoiled: edit() reads the event's op row.)
+    auto spoilExtra = [](Trace& t) {
+        EventStore::Columns c = t.events.columns().copy();
         c.extra.back() = static_cast<int32_t>(c.op.size());
-        bad.events = EventStore::fromColumns(std::move(c));
-    }
+        t.events = EventStore::fromColumns(std::move(c));
+    };
+    bad = trace;
+    spoilExtra(bad);
     EXPECT_EQ(traceIndexProblem(bad), "an event's extra row is out of range");
+    bad = trace;
     bad.events.edit(kEvents - 1, [](TraceEvent& e) { e.depth = -1; });
+    spoilExtra(bad);
     EXPECT_EQ(traceIndexProblem(bad), "an event's depth is negative");
 }
 
