@@ -376,7 +376,8 @@ private:
 };
 
 // Every section is read (or noted, for the large ones) before anything is
-// built from them: the large ones are filled in by finish().
+// built from them: the large ones are filled in by finish(). The few records
+// checked before that (the header's numbers, lanes, devices) are read at once.
 Trace readBody(BodyReader& r, uint64_t expected_checksum) {
     Trace t;
     KinetoInfo& k = t.kineto;
@@ -385,7 +386,7 @@ Trace readBody(BodyReader& r, uint64_t expected_checksum) {
     if (meta.size() != 3) throw Refused{"a malformed header section"};
     t.source = meta[0], k.distributed_info = meta[1], k.framework = meta[2];
     std::vector<MetaRecord> numbers;
-    r.pods(numbers);
+    r.pods(numbers, true);
     if (numbers.size() != 1) throw Refused{"a malformed header section"};
     t.origin_ns = numbers[0].origin_ns, k.ac2g_links = numbers[0].ac2g_links;
     r.strings(t.notes);
@@ -394,7 +395,7 @@ Trace readBody(BodyReader& r, uint64_t expected_checksum) {
     std::vector<std::string> lane_names;
     std::vector<LaneRecord> lanes;
     r.strings(lane_names);
-    r.pods(lanes);
+    r.pods(lanes, true);
     if (lane_names.size() != lanes.size()) throw Refused{"lane names and lanes differ in number"};
     EventStore::Columns c;
     r.pods(c.core);
@@ -414,7 +415,7 @@ Trace readBody(BodyReader& r, uint64_t expected_checksum) {
     std::vector<std::string> device_names;
     std::vector<DeviceRecord> devices;
     r.strings(device_names);
-    r.pods(devices);
+    r.pods(devices, true);
     if (device_names.size() != devices.size()) throw Refused{"device names and devices differ"};
     r.pods(k.python_frames);
     r.finish(expected_checksum);

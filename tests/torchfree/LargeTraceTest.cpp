@@ -83,6 +83,29 @@ TEST(LargeTrace, IndexRoundTripLoadsLargeSectionsOnThreads) {
     EXPECT_EQ(writeTraceIndex(*from_file, someKey()), bytes);
 }
 
+// The lanes' records are checked against their names before the large
+// sections load: 50,000 lanes (1.2 MB of records) are read at once too.
+TEST(LargeTrace, AnIndexOfFiftyThousandLanesRoundTrips) {
+    Trace t;
+    const uint32_t name = t.internName("work");
+    for (int i = 0; i < 50'000; ++i) {
+        TraceEvent e;
+        e.name = name;
+        e.lane = t.laneFor(i, false, "thread " + std::to_string(i));
+        e.start_ns = i;
+        e.dur_ns = 1;
+        t.events.push_back(e);
+    }
+    t.finalize();
+    const std::string bytes = writeTraceIndex(t, someKey());
+    std::string why;
+    const std::optional<Trace> back = readTraceIndex(bytes, someKey(), &why);
+    ASSERT_TRUE(back) << why;
+    ASSERT_EQ(back->lanes.size(), 50'000u);
+    EXPECT_EQ(back->lanes.back().name, "thread 49999");
+    EXPECT_EQ(writeTraceIndex(*back, someKey()), bytes);
+}
+
 TEST(LargeTrace, IndexWithALargeSectionCutOrFlippedIsRefused) {
     const std::string bytes = writeTraceIndex(sharedTrace(), someKey());
     std::mt19937_64 random(7);
