@@ -53,19 +53,6 @@ private:
     const std::string& name(const KinetoEvent& e) const {
         return trace_.names[trace_.events.core(size_t(e.event)).name];
     }
-    // The few names the overview looks for, marked once per interned name:
-    // comparing each event's name was a fifth of the overview's time.
-    enum Mark : uint8_t { kDataParallel = 1, kDistributedDataParallel = 2, kProfilerRange = 4 };
-    std::vector<uint8_t> markNames() const {
-        std::vector<uint8_t> marks(trace_.names.size(), 0);
-        for (size_t i = 0; i < trace_.names.size(); ++i) {
-            const std::string& n = trace_.names[i];
-            if (n == "DataParallel.forward") marks[i] = kDataParallel;
-            if (n == "DistributedDataParallel.forward") marks[i] = kDistributedDataParallel;
-            if (n == "PyTorch Profiler (0)") marks[i] = kProfilerRange;
-        }
-        return marks;
-    }
     void roleRanges();
     void extendSteps();
     void splitCosts();
@@ -94,10 +81,8 @@ void OverviewBuilder::roleRanges() {
     auto add = [&](GpuRole role, const KinetoEvent& e) {
         raw_[static_cast<size_t>(role)].add(e.start, e.end);
     };
-    const std::vector<uint8_t> marks = markNames();
     for (const KinetoEvent& e : events_.events) {
         const uint32_t name_id = trace_.events.core(size_t(e.event)).name;
-        const uint8_t mark = name_id < marks.size() ? marks[name_id] : 0;
         global_min = std::min(global_min, e.start);
         global_max = std::max(global_max, e.end);
         if (e.type == PluginType::Python || e.type == PluginType::Operator ||
@@ -110,15 +95,13 @@ void OverviewBuilder::roleRanges() {
             const TraceLane& l = trace_.lanes[lane];
             out_.used_devices.insert(l.gpu >= 0 ? l.gpu : 0);
         }
-        if (mark == kDataParallel) out_.use_dp = true;
-        if (mark == kDistributedDataParallel) out_.use_ddp = true;
+        if (flags_.dataParallelForward(name_id)) out_.use_dp = true;
+        if (flags_.ddpForward(name_id)) out_.use_ddp = true;
         switch (e.type) {
         case PluginType::Kernel: {
             const int64_t external_id = comm_ids.empty() ? -1 : kinetoIds(trace_, e).external_id;
-            const bool comm =
-                (external_id >= 0 && comm_ids.count(external_id)) ||
-                (!options_.plugin_compatible &&
-                 flags_.communicationKernel(trace_.events.core(size_t(e.event)).name));
+            const bool comm = (external_id >= 0 && comm_ids.count(external_id)) ||
+                              (!options_.plugin_compatible && flags_.communicationKernel(name_id));
             add(comm ? GpuRole::Communication : GpuRole::Kernel, e);
             break;
         }
@@ -137,7 +120,7 @@ void OverviewBuilder::roleRanges() {
             break;
         case PluginType::Operator:
         case PluginType::UserAnnotation:
-            if (flags_.dataLoader(trace_.events.core(size_t(e.event)).name)) {
+            if (flags_.dataLoader(name_id)) {
                 add(GpuRole::DataLoader, e);
                 break;
             }
@@ -146,7 +129,7 @@ void OverviewBuilder::roleRanges() {
             add(collective(e) ? GpuRole::Communication : GpuRole::CpuExec, e);
             break;
         case PluginType::Trace:
-            if (mark == kProfilerRange) {
+            if (flags_.profilerRange(name_id)) {
                 profiler_range = true;
                 out_.global_start_ns = e.start;
                 out_.global_end_ns = e.end;

@@ -1,12 +1,12 @@
 #include "analysis/KinetoEvents.h"
 
 #include <algorithm>
-#include <future>
 #include <numeric>
 #include <optional>
-#include <thread>
 
 #include "analysis/NameFlags.h"
+#include "util/CpuAffinity.h"
+#include "util/WorkQueue.h"
 
 namespace ts {
 
@@ -105,23 +105,11 @@ constexpr size_t kEventsPerThread = size_t(1) << 20;
 
 // [0, n) cut into one contiguous range per thread.
 std::vector<std::pair<size_t, size_t>> threadRanges(size_t n) {
-    const size_t threads = std::clamp<size_t>(
-        n / kEventsPerThread, 1, std::max(1u, std::min(2u, std::thread::hardware_concurrency())));
+    const size_t threads =
+        std::clamp<size_t>(n / kEventsPerThread, 1, size_t(std::min(2, usableCores())));
     std::vector<std::pair<size_t, size_t>> out;
     for (size_t p = 0; p < threads; ++p)
         out.emplace_back(n * p / threads, n * (p + 1) / threads);
-    return out;
-}
-
-// Runs work(p) for every range p, the first on this thread.
-template <typename Result, typename Work>
-std::vector<Result> forEachRange(size_t ranges, const Work& work) {
-    std::vector<std::future<Result>> others;
-    for (size_t p = 1; p < ranges; ++p)
-        others.push_back(std::async(std::launch::async | std::launch::deferred, work, p));
-    std::vector<Result> out{work(size_t{0})};
-    for (auto& other : others)
-        out.push_back(other.get());
     return out;
 }
 
@@ -136,8 +124,9 @@ KinetoEvents collectKinetoEvents(const Trace& trace, const GpuAnalysisOptions& o
     std::vector<uint8_t> types(trace.events.size(), kNoType);
     const NameFlags flags(trace.names, options.plugin_compatible);
     const auto ranges = threadRanges(trace.events.size());
-    const std::vector<size_t> counts = forEachRange<size_t>(ranges.size(), [&](size_t p) {
-        size_t count = 0;
+    std::vector<size_t> counts(ranges.size(), 0);
+    runWorkQueue(ranges.size(), unsigned(ranges.size()), [&](size_t p) {
+        size_t& count = counts[p];
         for (size_t i = ranges[p].first; i < ranges[p].second; ++i) {
             const EventCore& e = trace.events.core(i);
             const bool device_lane = e.lane < trace.lanes.size() && trace.lanes[e.lane].device;
@@ -148,7 +137,6 @@ KinetoEvents collectKinetoEvents(const Trace& trace, const GpuAnalysisOptions& o
             types[i] = static_cast<uint8_t>(*type);
             ++count;
         }
-        return count;
     });
     std::vector<size_t> offsets(counts.size() + 1, 0);
     std::partial_sum(counts.begin(), counts.end(), offsets.begin() + 1);
@@ -162,7 +150,8 @@ KinetoEvents collectKinetoEvents(const Trace& trace, const GpuAnalysisOptions& o
     // Sized once (its zeroing is the one extra pass), then each range's
     // thread fills its part and checks that it is in order.
     out.events.resize(offsets.back());
-    const std::vector<bool> sorted = forEachRange<bool>(ranges.size(), [&](size_t p) {
+    std::vector<uint8_t> sorted(ranges.size(), 0); // not vector<bool>: written concurrently
+    runWorkQueue(ranges.size(), unsigned(ranges.size()), [&](size_t p) {
         size_t at = offsets[p];
         for (size_t i = ranges[p].first; i < ranges[p].second; ++i) {
             if (types[i] == kNoType) continue;
@@ -171,9 +160,9 @@ KinetoEvents collectKinetoEvents(const Trace& trace, const GpuAnalysisOptions& o
                 static_cast<int32_t>(i), static_cast<PluginType>(types[i]), e.start_ns, e.end_ns()};
         }
         const auto begin = out.events.begin() + std::ptrdiff_t(offsets[p]);
-        return std::is_sorted(begin, out.events.begin() + std::ptrdiff_t(at), before);
+        sorted[p] = std::is_sorted(begin, out.events.begin() + std::ptrdiff_t(at), before);
     });
-    bool in_order = std::all_of(sorted.begin(), sorted.end(), [](bool b) { return b; });
+    bool in_order = std::all_of(sorted.begin(), sorted.end(), [](uint8_t b) { return b != 0; });
     for (size_t p = 1; p < ranges.size() && in_order; ++p) // where the parts meet
         if (offsets[p] > 0 && offsets[p] < out.events.size())
             in_order = !before(out.events[offsets[p]], out.events[offsets[p] - 1]);

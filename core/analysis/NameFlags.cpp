@@ -8,7 +8,7 @@ namespace ts {
 NameFlags::NameFlags(const std::vector<std::string>& names, bool plugin_compatible) {
     flags_.reserve(names.size());
     for (const std::string& n : names) {
-        uint8_t f = 0;
+        uint16_t f = 0;
         if (plugin_compatible ? isPluginCommunicationOp(n) : isCommunicationOpName(n))
             f |= kCollective;
         if (isCommunicationKernelName(n)) f |= kCommKernel;
@@ -20,6 +20,9 @@ NameFlags::NameFlags(const std::vector<std::string>& names, bool plugin_compatib
             n.rfind("Optimizer.", 0) == 0)
             f |= kNotAnOperator;
         if (isProfilerStepName(n)) f |= kProfilerStep;
+        if (n == "DataParallel.forward") f |= kDataParallelForward;
+        if (n == "DistributedDataParallel.forward") f |= kDdpForward;
+        if (n == "PyTorch Profiler (0)") f |= kProfilerRange;
         flags_.push_back(f);
     }
 }

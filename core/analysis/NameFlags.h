@@ -23,9 +23,14 @@ public:
     // Wrappers the operator views leave out (DataParallel.forward, Optimizer.*).
     bool notAnOperator(uint32_t name) const { return has(name, kNotAnOperator); }
     bool profilerStep(uint32_t name) const { return has(name, kProfilerStep); } // ProfilerStep#N
+    // The Overview's marks: DataParallel.forward, DistributedDataParallel.forward
+    // and Kineto's "PyTorch Profiler (0)" range.
+    bool dataParallelForward(uint32_t name) const { return has(name, kDataParallelForward); }
+    bool ddpForward(uint32_t name) const { return has(name, kDdpForward); }
+    bool profilerRange(uint32_t name) const { return has(name, kProfilerRange); }
 
 private:
-    enum : uint8_t {
+    enum : uint16_t {
         kCollective = 1,
         kCommKernel = 2,
         kDataLoader = 4,
@@ -34,11 +39,14 @@ private:
         kOptimizerStep = 32,
         kNotAnOperator = 64,
         kProfilerStep = 128,
+        kDataParallelForward = 256,
+        kDdpForward = 512,
+        kProfilerRange = 1024,
     };
-    bool has(uint32_t name, uint8_t flag) const {
+    bool has(uint32_t name, uint16_t flag) const {
         return name < flags_.size() && (flags_[name] & flag) != 0;
     }
-    std::vector<uint8_t> flags_;
+    std::vector<uint16_t> flags_;
 };
 
 } // namespace ts

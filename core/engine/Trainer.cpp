@@ -436,12 +436,7 @@ void Trainer::Impl::gatherRanks(const SummaryBuilder& summary, RunSummary& resul
                            std::string("the ranks' figures could not be gathered: ") + e.what());
         result.distributed = parallel->gather(summary.rankFigures(), false);
     }
-    if (result.distributed.ranks.size() == size_t(parallel->worldSize())) {
-        double global = 0;
-        for (const auto& rank : result.distributed.ranks)
-            global += rank.median_images_per_sec;
-        result.median_images_per_sec = global;
-    }
+    if (const auto rate = jobImagesPerSec(result.distributed)) result.median_images_per_sec = *rate;
 }
 
 Trainer::Trainer(ExperimentConfig config, TrainerObserver& observer)

@@ -93,4 +93,12 @@ RunSummary SummaryBuilder::build(RunStatus status, const std::string& error,
     return s;
 }
 
+std::optional<double> jobImagesPerSec(const DistributedSummary& job) {
+    if (job.ranks.size() != size_t(job.world_size)) return std::nullopt;
+    double global = 0;
+    for (const RankSummary& rank : job.ranks)
+        global += rank.median_images_per_sec;
+    return global;
+}
+
 } // namespace ts

@@ -1,6 +1,7 @@
 #pragma once
 // Accumulates step and epoch records into the run summary (steady-state
 // medians, peaks, final metrics). Torch-free so it is unit-testable.
+#include <optional>
 #include <vector>
 
 #include "records/Records.h"
@@ -17,6 +18,7 @@ public:
     // runs); host and checksum are left for the caller. The overlap is the
     // share of allreduce time that was not waited for after backward.
     RankSummary rankFigures() const;
+    int warmupStepsExcluded() const { return warmup_; }
 
 private:
     int warmup_;
@@ -25,5 +27,9 @@ private:
     std::vector<EpochRecord> epochs_;
     RunSummary peaks_;
 };
+
+// A data-parallel job's rate: the sum of its ranks' rates, when every rank
+// reported (after a failure a rank may be gone); nullopt otherwise.
+std::optional<double> jobImagesPerSec(const DistributedSummary& job);
 
 } // namespace ts

@@ -238,23 +238,19 @@ void RunContinuation::continueRankFigures(RunSummary& s) const {
             continue; // gone or unreadable: the gathered figures stand
         }
         if (steps.empty()) continue;
-        SummaryBuilder whole(warmup_);
+        SummaryBuilder whole(summary_.warmupStepsExcluded());
         for (const StepRecord& step : steps)
             whole.addStep(step);
-        const RankSummary figures = whole.rankFigures();
-        rank.median_step_ms = figures.median_step_ms;
-        rank.median_images_per_sec = figures.median_images_per_sec;
-        rank.allreduce_ms_per_step = figures.allreduce_ms_per_step;
-        rank.comm_wait_ms_per_step = figures.comm_wait_ms_per_step;
-        rank.overlap_pct = figures.overlap_pct;
+        // The figures measured anew, the rank's identity as gathered.
+        RankSummary figures = whole.rankFigures();
+        figures.rank = rank.rank;
+        figures.host = std::move(rank.host);
+        figures.param_checksum = std::move(rank.param_checksum);
+        rank = std::move(figures);
         ++continued;
     }
-    if (continued == d.ranks.size() && d.ranks.size() == size_t(d.world_size)) {
-        double global = 0;
-        for (const RankSummary& rank : d.ranks)
-            global += rank.median_images_per_sec;
-        s.median_images_per_sec = global;
-    }
+    if (continued == d.ranks.size())
+        if (const auto rate = jobImagesPerSec(d)) s.median_images_per_sec = *rate;
 }
 
 } // namespace ts

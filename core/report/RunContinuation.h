@@ -56,11 +56,10 @@ public:
 
 private:
     RunContinuation(std::filesystem::path dir, int warmup)
-        : dir_(std::move(dir)), warmup_(warmup), summary_(warmup) {}
+        : dir_(std::move(dir)), summary_(warmup) {}
     void continueRankFigures(RunSummary& s) const;
 
     std::filesystem::path dir_;
-    int warmup_;
     RunInfo earlier_info_;
     std::vector<StepRecord> kept_steps_;
     std::vector<EpochRecord> epochs_;

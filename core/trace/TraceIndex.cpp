@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstring>
 #include <functional>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -16,6 +15,7 @@
 #include "trace/ChromeTraceReader.h"
 #include "trace/IndexChecksum.h"
 #include "trace/TraceIndexCheck.h"
+#include "util/CpuAffinity.h"
 #include "util/Hash64.h"
 #include "util/WorkQueue.h"
 
@@ -246,7 +246,7 @@ constexpr size_t kLargeSection = size_t(1) << 20;
 constexpr unsigned kLoadThreads = 4;
 
 unsigned loadThreads() {
-    return std::clamp(std::thread::hardware_concurrency(), 1u, kLoadThreads);
+    return unsigned(std::min(usableCores(), int(kLoadThreads)));
 }
 
 class BodyReader {

@@ -1,6 +1,8 @@
 #include "trace/TraceIndexCheck.h"
 
-#include <future>
+#include <string>
+
+#include "util/WorkQueue.h"
 
 namespace ts {
 
@@ -60,12 +62,18 @@ std::string traceIndexProblem(const Trace& t) {
     // problem, else the columns'.
     const size_t n = t.events.size();
     const size_t half = n >= kEventsForTwoThreads ? n / 2 : n;
-    auto rest = std::async(std::launch::async | std::launch::deferred, [&] {
-        if (const char* p = eventsProblem(t, half, n)) return std::string(p);
-        return t.events.columnsProblem(t.strings.size());
+    std::string problems[2];
+    runWorkQueue(2, half < n ? 2 : 1, [&](size_t part) {
+        if (part == 0) {
+            if (const char* p = eventsProblem(t, 0, half)) problems[0] = p;
+        } else if (const char* p = eventsProblem(t, half, n)) {
+            problems[1] = p;
+        } else {
+            problems[1] = t.events.columnsProblem(t.strings.size());
+        }
     });
-    if (const char* p = eventsProblem(t, 0, half)) return p;
-    if (std::string p = rest.get(); !p.empty()) return p;
+    for (const std::string& p : problems)
+        if (!p.empty()) return p;
     for (const MemorySample& m : t.memory)
         if (!inRange(m.event, t.events.size())) return "a memory sample's event is out of range";
     return kinetoProblem(t);
