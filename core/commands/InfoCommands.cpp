@@ -65,8 +65,12 @@ int envCommand(const EnvOptions& o, std::ostream& out, std::ostream&) {
                        std::to_string(env.inter_op_threads));
     row("memory", formatBytes(env.host_memory_total) + " total, " +
                       formatBytes(env.host_memory_available) + " available");
-    for (const auto& d : listDevices())
-        row(d.id == "cpu" ? "device" : "", d.id + ": " + (d.available ? d.label : d.reason));
+    for (const auto& d : listDevices()) {
+        // A CUDA device's label starts with its id (the GUI shows it alone).
+        std::string text = d.available ? d.label : d.reason;
+        if (text.rfind(d.id + " ", 0) == 0) text.erase(0, d.id.size() + 1);
+        row(d.id == "cpu" ? "device" : "", d.id + ": " + text);
+    }
     return exit_code::kOk;
 }
 

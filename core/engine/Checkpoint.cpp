@@ -24,13 +24,22 @@ c10::Dict<std::string, at::Tensor> modelTensors(Model& model) {
     return dict;
 }
 
+// Why LibTorch could not open a checkpoint, in plain words. A file that is not
+// a zip archive at all (garbage, cut short) is the common case; LibTorch calls
+// it "failed finding central directory" and, in 2.x, blames miniz.
+std::string checkpointReadProblem(const std::string& what) {
+    if (what.find("central directory") != std::string::npos)
+        return "not a zip archive: the file is damaged, cut short or not written by PyTorch";
+    return briefTorchMessage(what);
+}
+
 torch::serialize::InputArchive openArchive(const std::filesystem::path& path) {
     torch::serialize::InputArchive archive;
     try {
         archive.load_from(path.string());
     } catch (const std::exception& e) {
         throw ModelError(path.string() + ": not a readable checkpoint (" +
-                         withoutTorchFrames(e.what()).substr(0, 200) + ")");
+                         checkpointReadProblem(e.what()) + ")");
     }
     c10::IValue format;
     if (!archive.try_read("format", format) || !format.isString() ||

@@ -1,5 +1,7 @@
 #include "env/Devices.h"
 
+#include <cstdio>
+
 #include <torch/torch.h>
 
 #include "config/ThreadChoice.h"
@@ -39,7 +41,11 @@ std::vector<DeviceOption> listDevices() {
     for (const auto& device : env.cuda_devices) {
         DeviceOption cuda;
         cuda.id = "cuda:" + std::to_string(device.index);
-        cuda.label = cuda.id + " " + compat::cudaDeviceName(device.index);
+        // The GUI's device picker shows the label alone: it starts with the id.
+        char memory[32];
+        std::snprintf(memory, sizeof(memory), "%.1f GiB", double(device.total_memory) / (1 << 30));
+        cuda.label = cuda.id + " " + device.name + " (compute " + std::to_string(device.major) +
+                     "." + std::to_string(device.minor) + ", " + memory + ")";
         cuda.available = true;
         cuda.precisions = {"fp32", "fp16"};
         if (compat::cudaSupportsBf16(device.index)) cuda.precisions.push_back("bf16");

@@ -16,6 +16,7 @@
 #include <torch/torch.h>
 #include <torch/version.h>
 
+#include "env/TorchCompat.h"
 #include "util/CpuAffinity.h"
 
 namespace ts {
@@ -94,6 +95,8 @@ void detectBlas(EnvironmentInfo& env) {
         env.blas_library = path;
         if (!env.reference_blas) return;
     }
+    // PyTorch's wheels link MKL into libtorch_cpu itself: no library to find.
+    if (env.blas.empty() && at::hasMKL()) env.blas = "MKL (inside LibTorch)";
     if (env.blas.empty()) env.blas = "none detected (LibTorch's own kernels)";
 }
 
@@ -106,8 +109,7 @@ void detectOneDnn(EnvironmentInfo& env) {
         env.onednn_version = match[1];
     if (std::regex_search(config, match, std::regex("CUDA Runtime ([0-9.]+)")))
         env.cuda_version = match[1];
-    if (std::regex_search(config, match, std::regex("CuDNN ([0-9.]+)")))
-        env.cudnn_version = match[1];
+    env.cudnn_version = compat::cudnnVersion();
 }
 
 std::string osName() {
@@ -144,9 +146,13 @@ EnvironmentInfo probeEnvironment() {
     env.cuda_available = torch::cuda::is_available();
     if (env.cuda_available) {
         for (int i = 0; i < static_cast<int>(torch::cuda::device_count()); ++i) {
+            const compat::CudaProperties p = compat::cudaProperties(i);
             CudaDeviceInfo device;
             device.index = i;
-            device.name = "cuda:" + std::to_string(i);
+            device.name = p.name;
+            device.total_memory = p.total_memory;
+            device.major = p.major;
+            device.minor = p.minor;
             env.cuda_devices.push_back(device);
         }
     }

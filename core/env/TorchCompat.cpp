@@ -2,6 +2,7 @@
 
 #include <ATen/Context.h>
 #include <ATen/autocast_mode.h>
+#include <ATen/detail/CUDAHooksInterface.h>
 #include <torch/cuda.h>
 
 #ifdef TRAINSCOPE_WITH_CUDA
@@ -47,17 +48,31 @@ bool cudaBuilt() {
 #endif
 }
 
-std::string cudaDeviceName(int index) {
+CudaProperties cudaProperties(int index) {
+    CudaProperties p;
 #ifdef TRAINSCOPE_WITH_CUDA
-    return at::cuda::getDeviceProperties(index)->name;
+    const cudaDeviceProp* prop = at::cuda::getDeviceProperties(index);
+    p.name = prop->name;
+    p.total_memory = static_cast<int64_t>(prop->totalGlobalMem);
+    p.major = prop->major;
+    p.minor = prop->minor;
 #else
-    return "cuda:" + std::to_string(index);
+    p.name = "cuda:" + std::to_string(index);
 #endif
+    return p;
+}
+
+std::string cudnnVersion() {
+    if (!at::globalContext().hasCuDNN()) return "";
+    const long v = at::detail::getCUDAHooks().versionCuDNN();
+    const long major = v >= 90000 ? v / 10000 : v / 1000;
+    const long minor = v >= 90000 ? v / 100 % 100 : v / 100 % 10;
+    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(v % 100);
 }
 
 bool cudaSupportsBf16(int index) {
 #ifdef TRAINSCOPE_WITH_CUDA
-    return at::cuda::getDeviceProperties(index)->major >= 8;
+    return cudaProperties(index).major >= 8;
 #else
     (void)index;
     return false;

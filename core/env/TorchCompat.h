@@ -24,7 +24,16 @@ void clearAutocastCache();
 
 // --- CUDA -----------------------------------------------------------------
 bool cudaBuilt(); // LibTorch compiled with CUDA (device may still be absent)
-std::string cudaDeviceName(int index);
+struct CudaProperties {
+    std::string name;         // "NVIDIA H200"
+    int64_t total_memory = 0; // bytes
+    int major = 0, minor = 0; // compute capability
+};
+CudaProperties cudaProperties(int index);
+// "9.19.0"; "" without cuDNN. cuDNN 9 numbers its versions major*10000 +
+// minor*100 + patch, earlier ones major*1000 + minor*100 + patch (LibTorch
+// 2.11's show_config reads 91900 the old way, as "91.9").
+std::string cudnnVersion();
 bool cudaSupportsBf16(int index);
 void cudaSynchronize(int index);
 // Waits for the work queued on `device` (nothing to wait for on the CPU).

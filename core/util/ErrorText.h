@@ -15,6 +15,25 @@ inline std::string withoutTorchFrames(const std::string& what) {
     return text;
 }
 
+// A LibTorch message brief enough for one line: without its frames, up to the
+// end of its first sentence, and if that is still longer than `limit`, cut at
+// a space with "..." (never mid-word). LibTorch 2.x appends advice to some
+// messages ("This is an internal miniz error. If you are seeing this error,
+// ...") that a cut by characters left half-said.
+inline std::string briefTorchMessage(const std::string& what, size_t limit = 160) {
+    std::string text = withoutTorchFrames(what);
+    const size_t line = text.find('\n');
+    if (line != std::string::npos) text.erase(line);
+    const size_t sentence = text.find(". ");
+    if (sentence != std::string::npos) text.erase(sentence);
+    if (text.size() > limit) {
+        const size_t space = text.rfind(' ', limit);
+        text.erase(space != std::string::npos && space > 0 ? space : limit);
+        text += "...";
+    }
+    return text;
+}
+
 // A write that failed, in plain words: "PATH: cannot write (No space left on
 // device)". `error_number`: the errno the failed call left (0: not known).
 inline std::string writeError(const std::string& path, int error_number) {

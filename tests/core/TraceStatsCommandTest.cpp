@@ -1,6 +1,7 @@
 // `trace-stats FILE`: the operator table of a trace file in three formats.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -119,6 +120,38 @@ TEST_F(TraceStatsCommand, MemoryViewAndItsOptions) {
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("--start-us"), std::string::npos) << err_.str();
     EXPECT_TRUE(out_.str().empty());
+}
+
+// Trainscope's own trace of a CUDA run: operators timed on the GPU, no kernels.
+// Its GPU views say why they count no GPU time; a CPU run's trace and a
+// torch.profiler trace get no such note, and JSON stays JSON.
+TEST_F(TraceStatsCommand, OwnTraceOfACudaRunSaysWhyItsGpuViewsCountNoGpuTime) {
+    const std::filesystem::path own = dir_ / "cuda_run.json";
+    std::ofstream(own) << R"({"traceEvents": [
+      {"name": "ProfilerStep#1", "ph": "X", "cat": "user_annotation", "ts": 0, "dur": 1000,
+       "pid": 1, "tid": 1},
+      {"name": "aten::conv2d", "ph": "X", "cat": "cpu_op", "ts": 10, "dur": 400, "pid": 1,
+       "tid": 1, "args": {"device_ns": 350000}}]})";
+    options_.file = own.string();
+    options_.cache = false;
+    const std::string note = "records no kernels";
+    for (const char* view : {"overview", "kernels", "operators"}) {
+        options_.view = view;
+        ASSERT_EQ(run(), 0) << view << ": " << err_.str();
+        EXPECT_NE(out_.str().find(note), std::string::npos) << view << ": " << out_.str();
+    }
+    options_.format = "json";
+    ASSERT_EQ(run(), 0) << err_.str();
+    EXPECT_NO_THROW((void)nlohmann::json::parse(out_.str())) << out_.str();
+
+    options_.format = "text";
+    for (const std::string& file :
+         {(dir_ / "trace.json").string(),
+          std::string(TRAINSCOPE_TEST_DATA_DIR) + "/h100/resnet50_bs64_bf16.pt.trace.json.gz"}) {
+        options_.file = file;
+        ASSERT_EQ(run(), 0) << file << ": " << err_.str();
+        EXPECT_EQ(out_.str().find(note), std::string::npos) << file << ": " << out_.str();
+    }
 }
 
 // --view modules on the TensorBoard plugin's module fixture (the tree in
