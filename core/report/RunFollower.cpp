@@ -8,8 +8,9 @@ namespace ts {
 
 namespace fs = std::filesystem;
 
-RunFollower::RunFollower(fs::path dir)
-    : dir_(std::move(dir)), steps_(dir_ / run_files::kStepsCsv) {}
+RunFollower::RunFollower(fs::path dir, int64_t not_before_ns)
+    : dir_(std::move(dir)), not_before_ns_(not_before_ns),
+      steps_(dir_ / run_files::kStepsCsv, not_before_ns) {}
 
 RunProgressFromFiles RunFollower::poll() {
     RunProgressFromFiles out;
@@ -58,7 +59,7 @@ std::map<int, std::vector<StepRecord>> loadRankSteps(const fs::path& dir) {
 
 void RunFollower::pollRanks(RunProgressFromFiles& out) {
     for (const auto& [rank, rank_dir] : rankDirs(dir_))
-        ranks_.try_emplace(rank, rank_dir / run_files::kStepsCsv);
+        ranks_.try_emplace(rank, rank_dir / run_files::kStepsCsv, not_before_ns_);
     for (auto& [rank, tail] : ranks_) {
         for (const StepRecord& step : tail.readNew())
             out.rank_steps.emplace_back(rank, step);
@@ -70,6 +71,9 @@ void RunFollower::pollRanks(RunProgressFromFiles& out) {
 void RunFollower::pollRunJson(RunProgressFromFiles& out) {
     if (finished_) return;
     const fs::path file = dir_ / run_files::kRunJson;
+    // The interrupted run's record, before the resumed job rewrites it: its
+    // status (cancelled, or running if killed) is not this job's.
+    if (not_before_ns_ > 0 && fileWriteTimeNs(file) < not_before_ns_) return;
     std::error_code error;
     const auto time = fs::last_write_time(file, error);
     if (error) return;

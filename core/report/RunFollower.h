@@ -36,7 +36,11 @@ std::map<int, std::vector<StepRecord>> loadRankSteps(const std::filesystem::path
 
 class RunFollower {
 public:
-    explicit RunFollower(std::filesystem::path dir);
+    // `not_before_ns` (fileWriteTimeNs of a file written as the job started):
+    // files last written before it are left from an earlier process (a job
+    // resumed in its folder finds the interrupted run's run.json, steps.csv
+    // and rank folders) and are not reported until the job rewrites them.
+    explicit RunFollower(std::filesystem::path dir, int64_t not_before_ns = 0);
     // Never throws for files being written; a malformed complete file (not a
     // Trainscope run) throws RunFormatError naming it.
     RunProgressFromFiles poll();
@@ -47,6 +51,7 @@ private:
     void readSteps(RunProgressFromFiles& out);
 
     std::filesystem::path dir_;
+    int64_t not_before_ns_;
     StepsCsvTail steps_;
     std::map<int, StepsCsvTail> ranks_;
     std::filesystem::file_time_type run_json_time_{};

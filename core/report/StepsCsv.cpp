@@ -1,8 +1,13 @@
 #include "report/StepsCsv.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/RunDirectory.h"
 
@@ -161,12 +166,57 @@ std::vector<StepRecord> readStepsCsv(const std::filesystem::path& path) {
     return steps;
 }
 
+int64_t fileWriteTimeNs(const std::filesystem::path& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return -1;
+    return int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+namespace {
+
+// The bytes of an open file from `offset` to its end.
+std::string readFrom(int fd, size_t offset, size_t size) {
+    std::string chunk(size > offset ? size - offset : 0, '\0');
+    size_t done = 0;
+    while (done < chunk.size()) {
+        const ssize_t n =
+            ::pread(fd, chunk.data() + done, chunk.size() - done, off_t(offset + done));
+        if (n <= 0) break; // cut short meanwhile: what was read
+        done += size_t(n);
+    }
+    chunk.resize(done);
+    return chunk;
+}
+
+} // namespace
+
 std::vector<StepRecord> StepsCsvTail::readNew() {
     std::vector<StepRecord> steps;
-    std::ifstream in(path_, std::ios::binary);
-    if (!in) return steps; // not written yet
-    in.seekg(std::streamoff(offset_));
-    std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // One descriptor for the checks and the read: the file renamed over
+    // between them cannot mix two files.
+    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return steps; // not written yet
+    struct stat st {};
+    const bool stated = ::fstat(fd, &st) == 0;
+    const int64_t written_ns = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    if (!stated || (not_before_ns_ > 0 && written_ns < not_before_ns_)) {
+        ::close(fd);
+        return steps; // an earlier process's file: not this job's yet
+    }
+    not_before_ns_ = 0;
+    const bool replaced =
+        offset_ > 0 && (uint64_t(st.st_dev) != device_ || uint64_t(st.st_ino) != inode_ ||
+                        size_t(st.st_size) < offset_);
+    if (replaced) {
+        offset_ = 0;
+        columns_ = 0;
+        line_no_ = 0;
+        repeated_through_ = last_step_;
+    }
+    device_ = uint64_t(st.st_dev);
+    inode_ = uint64_t(st.st_ino);
+    const std::string chunk = readFrom(fd, offset_, size_t(st.st_size));
+    ::close(fd);
     // Only whole lines: the writer may be in the middle of the next one.
     const size_t end = chunk.rfind('\n');
     if (end == std::string::npos) return steps;
@@ -188,7 +238,10 @@ std::vector<StepRecord> StepsCsvTail::readNew() {
                 throw RunFormatError(path_.string() + ":" + std::to_string(line_no_) +
                                      ": expected " + std::to_string(columns_) + " columns, found " +
                                      std::to_string(v.size()));
-            steps.push_back(stepOf(v, columns_));
+            const StepRecord step = stepOf(v, columns_);
+            if (repeated_through_ && step.global_step <= *repeated_through_) continue;
+            last_step_ = std::max(last_step_.value_or(step.global_step), step.global_step);
+            steps.push_back(step);
         } catch (const RunFormatError& e) {
             errors_.emplace_back(e.what());
         }

@@ -2,6 +2,7 @@
 // job it launched): steps.csv read line by line as it grows, a partly written
 // row left for the next poll, run.json's start, epochs and end each reported
 // once, and every rank's own steps.
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -127,4 +128,96 @@ TEST(RunFollower, ReportsEachStepEpochAndTheEndOnceAsTheJobWritesThem) {
     EXPECT_EQ(ranks.at(0).size(), 1u);
     EXPECT_EQ(ranks.at(1).size(), 2u);
     EXPECT_TRUE(ts::loadRankSteps(dir / "ranks" / "0").empty()); // a single process has none
+}
+
+// A file replaced by a shorter one (a resumed job cuts steps.csv back to its
+// checkpoint, aside and renamed) is read again from its start; the steps
+// already returned are not repeated, the new ones come.
+TEST(StepsCsvTail, AFileCutBackIsReadAgainWithoutRepeatingSteps) {
+    const auto dir = ts::test::freshDir("follow_cut_back");
+    const auto file = dir / "steps.csv";
+    {
+        std::ofstream out(file);
+        out << ts::stepsCsvHeader();
+        for (int i = 0; i < 6; ++i)
+            out << ts::stepsCsvRow(step(i, 100 + i));
+    }
+    ts::StepsCsvTail tail(file);
+    EXPECT_EQ(tail.readNew().size(), 6u);
+    {
+        std::ofstream out(dir / "steps.csv.tmp");
+        out << ts::stepsCsvHeader();
+        for (int i = 0; i < 4; ++i)
+            out << ts::stepsCsvRow(step(i, 100 + i));
+        for (int i = 4; i < 8; ++i) // steps 4 and 5 done again, then 6 and 7
+            out << ts::stepsCsvRow(step(i, 200 + i));
+    }
+    fs::rename(dir / "steps.csv.tmp", file);
+    const auto got = tail.readNew();
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_EQ(got[0].global_step, 6);
+    EXPECT_DOUBLE_EQ(got[0].step_ms, 206);
+    EXPECT_EQ(got[1].global_step, 7);
+    EXPECT_TRUE(tail.takeErrors().empty());
+
+    // Cut shorter in place (truncated), then written on.
+    {
+        std::ofstream out(file, std::ios::trunc);
+        out << ts::stepsCsvHeader() << ts::stepsCsvRow(step(0, 100))
+            << ts::stepsCsvRow(step(8, 308));
+    }
+    const auto after = tail.readNew();
+    ASSERT_EQ(after.size(), 1u);
+    EXPECT_EQ(after[0].global_step, 8);
+}
+
+// The GUI resuming a job in its folder: the interrupted run's run.json
+// (cancelled), steps.csv and rank folders are there before the job starts.
+// None of it is reported (not a start, not an end, not its steps past the
+// checkpoint) until the job rewrites it; then the job's whole history comes.
+TEST(RunFollower, AResumedJobsOldRecordsWaitUntilTheJobRewritesThem) {
+    const auto dir = ts::test::freshDir("follow_resumed");
+    {
+        ts::RunRecorder old_job(dir);
+        ts::RunRecorder old_rank(dir / "ranks" / "0");
+        old_job.onRunStarted(info());
+        old_rank.onRunStarted(info());
+        for (int i = 0; i < 6; ++i) {
+            old_job.onStep(step(i, 50));
+            old_rank.onStep(step(i, 100));
+        }
+        ts::RunSummary stopped;
+        stopped.status = ts::RunStatus::Cancelled;
+        stopped.steps_completed = 6;
+        old_job.onRunFinished(stopped);
+    }
+    // The old records are older than the job's launch file.
+    const auto past = fs::file_time_type::clock::now() - std::chrono::seconds(30);
+    for (const auto& f :
+         {dir / "run.json", dir / "steps.csv", dir / "ranks/0/steps.csv", dir / "ranks/0/run.json"})
+        fs::last_write_time(f, past);
+    std::ofstream(dir / "launch_config.json") << "{}";
+    ts::RunFollower follower(dir, ts::fileWriteTimeNs(dir / "launch_config.json"));
+    EXPECT_TRUE(follower.poll().empty());
+
+    // The job resumes from its checkpoint at step 4: each recorder cuts its
+    // records back to steps 0-3, then the steps go on.
+    ts::RunInfo resumed = info();
+    resumed.config.resume = dir.string();
+    resumed.start_epoch = 1;
+    resumed.start_global_step = 4;
+    ts::RunRecorder job(dir);
+    ts::RunRecorder rank(dir / "ranks" / "0");
+    job.onRunStarted(resumed);
+    rank.onRunStarted(resumed);
+    job.onStep(step(4, 60));
+    rank.onStep(step(4, 110));
+    auto news = follower.poll();
+    ASSERT_TRUE(news.started);
+    EXPECT_FALSE(news.finished) << "the interrupted run's end is not the job's";
+    ASSERT_EQ(news.steps.size(), 5u);
+    EXPECT_DOUBLE_EQ(news.steps[4].step_ms, 60);
+    ASSERT_EQ(news.rank_steps.size(), 5u);
+    EXPECT_DOUBLE_EQ(news.rank_steps[4].second.step_ms, 110);
+    EXPECT_TRUE(follower.poll().empty());
 }

@@ -134,6 +134,48 @@ private slots:
         }
     }
 
+    // A job stopped after its first epoch's checkpoint and resumed from the
+    // GUI into its folder: the Live view shows the job's whole history once
+    // (the steps up to the checkpoint, then the resumed ones), never the
+    // interrupted run's steps past the checkpoint or its end.
+    void aJobResumedInItsFolderShowsItsHistoryOnce() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.controller()->setCliPath(QStringLiteral(TRAINSCOPE_CLI_PATH));
+        constexpr int64_t kSteps = 20; // per epoch
+        ExperimentConfig c = jobConfig(kSteps);
+        c.epochs = 3;
+        c.checkpoint_every = 1;
+        window.form()->setConfig(c);
+        window.form()->setProcesses(2);
+        QSignalSpy finished(window.controller(), &RunController::runFinished);
+        QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(window.liveView()->history().steps.size() >= kSteps + 4 ||
+                                     finished.count() == 1,
+                                 kJobTimeoutMs);
+        QTest::mouseClick(window.runPanel()->stopButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 90000);
+        const auto stopped = finished.at(0).at(0).value<RunOutcome>();
+        QCOMPARE(stopped.summary.status, RunStatus::Cancelled);
+        QVERIFY(stopped.summary.steps_completed > kSteps);
+        QVERIFY(stopped.summary.steps_completed < 2 * kSteps);
+
+        c.resume = stopped.runDir.toStdString();
+        window.form()->setConfig(c);
+        QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, kJobTimeoutMs);
+        const auto resumed = finished.at(1).at(0).value<RunOutcome>();
+        QCOMPARE(resumed.summary.status, RunStatus::Completed);
+        QCOMPARE(resumed.runDir, stopped.runDir);
+        const LiveView& live = *window.liveView();
+        QCOMPARE(live.history().steps.size(), size_t(3 * kSteps));
+        for (size_t i = 0; i < live.history().steps.size(); ++i)
+            QCOMPARE(live.history().steps[i].global_step, int64_t(i));
+        for (int rank : {0, 1})
+            QCOMPARE(live.history().rank_steps.at(rank).size(), size_t(3 * kSteps));
+        QCOMPARE(live.history().epochs.size(), size_t(3));
+    }
+
     // Stop pressed while the ranks are still meeting: the job ends at once as
     // cancelled.
     void stopWhileTheJobStartsCancelsIt() {

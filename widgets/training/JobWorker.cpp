@@ -90,7 +90,9 @@ pid_t JobWorker::launch() {
 }
 
 void JobWorker::follow(pid_t pid) {
-    RunFollower follower(run_dir_);
+    // The launch config was written just before the job started: records
+    // older than it are an interrupted run's that a resumed job rewrites.
+    RunFollower follower(run_dir_, fileWriteTimeNs(run_dir_ / kConfigFile));
     bool stop_sent = false, started = false;
     int status = 0;
     for (;;) {
