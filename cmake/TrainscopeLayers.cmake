@@ -8,7 +8,8 @@
 # the trace analysis and the reports) do not, so the GUI's trace views and the
 # trace commands cannot reach LibTorch by accident.
 set(TRAINSCOPE_LAYERS
-    util config records env distributed datasets data models trace profiling analysis engine report
+    util config records env distributed datasets data pickle models trace profiling analysis engine
+    report
     inspect
     experiments runners commands)
 
@@ -21,7 +22,10 @@ set(TRAINSCOPE_LAYER_distributed_DEPS env)
 # The dataset files read into memory (no LibTorch), and the batches made of them.
 set(TRAINSCOPE_LAYER_datasets_DEPS config)
 set(TRAINSCOPE_LAYER_data_DEPS datasets)
-set(TRAINSCOPE_LAYER_models_DEPS config)
+# The pickle machine of torch.save files (no LibTorch), and the models and
+# weights built on it.
+set(TRAINSCOPE_LAYER_pickle_DEPS util)
+set(TRAINSCOPE_LAYER_models_DEPS config pickle)
 set(TRAINSCOPE_LAYER_trace_DEPS util)
 set(TRAINSCOPE_LAYER_profiling_DEPS trace env)
 set(TRAINSCOPE_LAYER_analysis_DEPS trace records)

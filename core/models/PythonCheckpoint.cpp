@@ -5,7 +5,9 @@
 #include <map>
 
 #include "models/Model.h"
-#include "models/Unpickler.h"
+#include "models/TensorPayload.h"
+#include "pickle/PickleError.h"
+#include "pickle/Unpickler.h"
 
 namespace ts {
 namespace {
@@ -65,8 +67,12 @@ public:
         hooks.call = [this](const std::string& f, const std::vector<ValuePtr>& args) {
             return call(f, args);
         };
-        return pickle::unpickle(static_cast<const uint8_t*>(data.get()), size,
-                                "'" + path_ + "' (data.pkl)", hooks);
+        try {
+            return pickle::unpickle(static_cast<const uint8_t*>(data.get()), size,
+                                    "'" + path_ + "' (data.pkl)", hooks);
+        } catch (const pickle::PickleError& e) {
+            throw ModelError(e.what());
+        }
     }
 
 private:
@@ -103,9 +109,9 @@ private:
         if (numel < 0 || size < needed)
             fail("record " + record + " holds " + std::to_string(size) +
                  " bytes but its storage needs " + std::to_string(needed));
-        auto storage = Value::make(Kind::Storage);
-        storage->dtype = *dtype;
-        storage->tensor = torch::from_blob(data.get(), {int64_t(needed)}, torch::kUInt8).clone();
+        auto storage = pickle::makeTensorValue(
+            Kind::Storage, torch::from_blob(data.get(), {int64_t(needed)}, torch::kUInt8).clone(),
+            *dtype);
         storages_.emplace(key, storage);
         return storage;
     }
@@ -132,13 +138,15 @@ private:
         if (args.size() < 4 || args[0]->kind != Kind::Storage)
             fail("a tensor is not built from a storage");
         const ValuePtr& storage = args[0];
-        const c10::ScalarType type = dtype.value_or(storage->dtype);
+        if (!storage->payload) fail("a tensor is not built from a storage");
+        const c10::ScalarType type = dtype.value_or(storage->payload->dtype);
+        const torch::Tensor& bytes = storage->payload->tensor;
         const int64_t offset = intAt(args, 1);
         const std::vector<int64_t> size = intTuple(args[2], "size");
         const std::vector<int64_t> stride = intTuple(args[3], "stride");
         if (offset < 0 || size.size() != stride.size())
             fail("a tensor has an invalid offset or stride");
-        const int64_t elements = storage->tensor.numel() / int64_t(c10::elementSize(type));
+        const int64_t elements = bytes.numel() / int64_t(c10::elementSize(type));
         int64_t last = offset;
         bool empty = false;
         for (size_t d = 0; d < size.size(); ++d) {
@@ -147,8 +155,8 @@ private:
         }
         if (!empty && last >= elements) fail("a tensor reaches past the end of its storage");
         const torch::Tensor flat =
-            storage->tensor.narrow(0, 0, elements * int64_t(c10::elementSize(type))).view(type);
-        return Value::makeTensor(flat.as_strided(size, stride, offset));
+            bytes.narrow(0, 0, elements * int64_t(c10::elementSize(type))).view(type);
+        return pickle::makeTensorValue(Kind::Tensor, flat.as_strided(size, stride, offset));
     }
 
     ValuePtr call(const std::string& f, const std::vector<ValuePtr>& args) {

@@ -3,7 +3,7 @@
 // data.pkl unpickled, tensors rebuilt from the data/<key> storage records.
 #include <string>
 
-#include "models/PickleValue.h"
+#include "pickle/PickleValue.h"
 
 namespace caffe2::serialize {
 class PyTorchStreamReader;

@@ -10,6 +10,7 @@
 #include "models/Model.h"
 #include "models/NamedTensors.h"
 #include "models/PythonCheckpoint.h"
+#include "models/TensorPayload.h"
 #include "models/TorchScriptModel.h"
 
 namespace ts {
@@ -58,7 +59,7 @@ StateDict tensorsOf(const ValuePtr& dict, const std::string& path) {
         if (value->kind != Kind::Tensor || key->kind != Kind::String) continue; // e.g. _extra_state
         std::string name = key->text;
         if (name.rfind(kDataParallelPrefix, 0) == 0) name.erase(0, kDataParallelPrefix.size());
-        out.emplace_back(std::move(name), value->tensor);
+        out.emplace_back(std::move(name), pickle::tensorOf(*value));
     }
     if (out.empty()) unknownFormat(path, "holds a dict without any tensors");
     return out;

@@ -17,7 +17,7 @@ std::map<std::string, torch::Tensor> asMap(const StateDict& dict) {
     return std::map<std::string, torch::Tensor>(dict.begin(), dict.end());
 }
 
-std::vector<std::string> namesOf(const StateDict& dict) {
+std::vector<std::string> dictNames(const StateDict& dict) {
     std::vector<std::string> names;
     for (const auto& item : dict)
         names.push_back(item.first);
@@ -36,7 +36,7 @@ std::string readError(const std::filesystem::path& path) {
 
 TEST(ModelStateDict, ReadsEveryDtypeAndStridedViews) {
     const StateDict dict = readStateDict(test::modelFixture("dtypes.pt").string());
-    EXPECT_EQ(namesOf(dict),
+    EXPECT_EQ(dictNames(dict),
               (std::vector<std::string>{"f32", "f64", "f16", "bf16", "i64", "i32", "u8", "bool",
                                         "transposed", "base", "view", "scalar", "empty"}));
     auto t = asMap(dict);
@@ -60,7 +60,7 @@ TEST(ModelStateDict, ReadsEveryDtypeAndStridedViews) {
 
 // The two-tensor "head" dict the fixtures nest in several layouts.
 void expectHead(const StateDict& dict) {
-    ASSERT_EQ(namesOf(dict), (std::vector<std::string>{"fc.weight", "fc.bias"}));
+    ASSERT_EQ(dictNames(dict), (std::vector<std::string>{"fc.weight", "fc.bias"}));
     EXPECT_TRUE(dict[0].second.equal(torch::arange(6, torch::kFloat).reshape({2, 3})));
     EXPECT_TRUE(dict[1].second.equal(torch::tensor({1.0f, 2.0f})));
 }
@@ -72,7 +72,7 @@ TEST(ModelStateDict, FindsNestedStateDictsAndStripsDataParallelPrefix) {
     expectHead(readStateDict(test::modelFixture("model_key_p5.pt").string()));
     SCOPED_TRACE("state_dict(keep_vars=True): nn.Parameter values");
     const StateDict params = readStateDict(test::modelFixture("keep_vars.pt").string());
-    EXPECT_EQ(namesOf(params), (std::vector<std::string>{"weight", "bias"}));
+    EXPECT_EQ(dictNames(params), (std::vector<std::string>{"weight", "bias"}));
     EXPECT_TRUE(params[0].second.equal(torch::arange(6, torch::kFloat).reshape({2, 3})));
 }
 

@@ -1,11 +1,12 @@
-#include "models/Unpickler.h"
+#include "pickle/Unpickler.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
-#include "models/Model.h"
+#include "pickle/PickleError.h"
 
 namespace ts::pickle {
 namespace {
@@ -137,9 +138,9 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string& what) const {
-        throw ModelError("Cannot read " + origin_ + ": " + what + " at pickle byte " +
-                         std::to_string(op_pos_) +
-                         " (a corrupt file, or a pickle feature this reader does not support).");
+        throw PickleError("Cannot read " + origin_ + ": " + what + " at pickle byte " +
+                          std::to_string(op_pos_) +
+                          " (a corrupt file, or a pickle feature this reader does not support).");
     }
     static std::string hex(uint8_t b) {
         const char* digits = "0123456789abcdef";
@@ -246,6 +247,7 @@ private:
     void pushBinFloat();
     void pushTextFloat(const std::string& line);
     void pushText(Kind kind, std::string text) { push(Value::makeText(kind, std::move(text))); }
+    void refuseCycles(const Value* target, const std::vector<ValuePtr>& inserted) const;
     void setItems(const ValuePtr& target, const std::vector<ValuePtr>& kv);
     void appendItems(const ValuePtr& target, const std::vector<ValuePtr>& items);
     void pushGlobal(const std::string& module, const std::string& name);
@@ -579,11 +581,33 @@ void Machine::pushPersistent(const ValuePtr& pid) {
     push(hooks_.persistent_load(pid));
 }
 
+// Python may pickle a list or dict that holds itself; values here are shared
+// pointers, which such a cycle would leak. No checkpoint has one: refused.
+void Machine::refuseCycles(const Value* target, const std::vector<ValuePtr>& inserted) const {
+    std::vector<const Value*> todo;
+    std::unordered_set<const Value*> seen;
+    for (const ValuePtr& v : inserted)
+        if (!v->items.empty() || !v->entries.empty() || v.get() == target) todo.push_back(v.get());
+    while (!todo.empty()) {
+        const Value* v = todo.back();
+        todo.pop_back();
+        if (v == target) fail("an object that holds itself, which no checkpoint has");
+        if (!seen.insert(v).second) continue;
+        for (const ValuePtr& item : v->items)
+            todo.push_back(item.get());
+        for (const auto& [key, value] : v->entries) {
+            todo.push_back(key.get());
+            todo.push_back(value.get());
+        }
+    }
+}
+
 void Machine::setItems(const ValuePtr& target, const std::vector<ValuePtr>& kv) {
     if (kv.size() % 2) fail("odd number of items for a dict");
     if (target->kind == Kind::Opaque) return; // a dict subclass we do not model
     if (target->kind != Kind::Dict)
         fail(std::string("dict items set on a ") + kindName(target->kind));
+    refuseCycles(target.get(), kv);
     for (size_t i = 0; i < kv.size(); i += 2)
         target->setItem(kv[i], kv[i + 1]);
 }
@@ -592,6 +616,7 @@ void Machine::appendItems(const ValuePtr& target, const std::vector<ValuePtr>& i
     if (target->kind == Kind::Opaque) return;
     if (target->kind != Kind::List)
         fail(std::string("list items appended to a ") + kindName(target->kind));
+    refuseCycles(target.get(), items);
     target->items.insert(target->items.end(), items.begin(), items.end());
 }
 

@@ -1,4 +1,4 @@
-#include "models/PickleValue.h"
+#include "pickle/PickleValue.h"
 
 namespace ts::pickle {
 namespace {
@@ -36,12 +36,6 @@ ValuePtr Value::makeInt(int64_t v) {
 ValuePtr Value::makeText(Kind kind, std::string text) {
     auto out = make(kind);
     out->text = std::move(text);
-    return out;
-}
-
-ValuePtr Value::makeTensor(torch::Tensor t) {
-    auto out = make(Kind::Tensor);
-    out->tensor = std::move(t);
     return out;
 }
 

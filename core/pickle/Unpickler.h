@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "models/PickleValue.h"
+#include "pickle/PickleValue.h"
 
 namespace ts::pickle {
 
@@ -22,7 +22,8 @@ struct UnpickleHooks {
 };
 
 // Runs the pickle program in data[0, size). `origin` names the file in every
-// error (ModelError), e.g. "'model.pt' (data.pkl)".
+// error (PickleError), e.g. "'model.pt' (data.pkl)". What the hooks throw
+// passes through.
 ValuePtr unpickle(const uint8_t* data, size_t size, const std::string& origin,
                   const UnpickleHooks& hooks);
 

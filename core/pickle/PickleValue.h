@@ -9,9 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include <torch/torch.h>
-
 namespace ts::pickle {
+
+// What a storage or tensor holds: defined by the reader whose hooks build
+// them (models/TensorPayload.h, on LibTorch). The machine only passes it on.
+struct TensorPayload;
 
 enum class Kind {
     None,
@@ -41,13 +43,11 @@ struct Value {
     std::vector<ValuePtr> items; // Tuple, List (and sets)
     std::vector<std::pair<ValuePtr, ValuePtr>> entries; // Dict, in insertion order
     std::unordered_map<std::string, size_t> index;      // Dict: hashable key -> entry
-    torch::Tensor tensor;                               // Tensor; Storage: 1-D uint8 bytes
-    c10::ScalarType dtype = c10::ScalarType::Byte;      // Storage element type
+    std::shared_ptr<TensorPayload> payload;             // Storage, Tensor: the reader's
 
     static ValuePtr make(Kind kind);
     static ValuePtr makeInt(int64_t v);
     static ValuePtr makeText(Kind kind, std::string text);
-    static ValuePtr makeTensor(torch::Tensor t);
 
     bool isTextual() const { return kind == Kind::String || kind == Kind::Bytes; }
     // Dict insertion with Python semantics: an existing key keeps its place.
