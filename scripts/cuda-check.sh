@@ -18,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 deps=$root/.cuda-deps
-out=${OUT:-$root/build/cuda-check-out}
+out=$(realpath -m "${OUT:-$root/build/cuda-check-out}")
 build=$root/build/cuda
 cli=$build/app/trainscope-cli
 mkdir -p "$out"
@@ -113,8 +113,9 @@ runs() {
     --set device=cuda --nproc-per-node 2 --set max_steps=20
   # Bad input on a CUDA build: plain words, exit 2.
   step bad-device "$cli" run --preset synthetic-smoke --out "$r/bad" --set device=cuda:7
-  step bad-checkpoint bash -c "head -c 4096 /dev/urandom >$r/junk.pt &&
-    $cli run --preset synthetic-smoke --out $r/bad2 --set device=cuda --set resume=$r/junk.pt"
+  head -c 4096 /dev/urandom >"$r/junk.pt"
+  step bad-checkpoint "$cli" run --preset synthetic-smoke --out "$r/bad2" --set device=cuda \
+    --set resume="$r/junk.pt"
   # The recorded runs read back: the GPU trace views and the operator table.
   for v in overview operators kernels memory; do
     step "amp-trace-$v" "$cli" trace-stats "$r/amp/trace.json" --view "$v" --limit 12
@@ -134,8 +135,7 @@ runs() {
 }
 
 tests() {
-  cd "$build" || return 1
-  ctest -j "$(nproc)" --timeout 200 --output-on-failure >"$out/ctest.log" 2>&1
+  (cd "$build" && ctest -j "$(nproc)" --timeout 200 --output-on-failure) >"$out/ctest.log" 2>&1
   echo "ctest exit $?"
   grep -E "tests passed|tests failed|\(Failed\)|\(Timeout\)|\*\*\*" "$out/ctest.log" | head -40
 }
@@ -152,7 +152,9 @@ all() {
 
 # Everything in $out into one archive beside the run records worth reading.
 pack_logs() {
-  (cd "$out" && tar czf ../cuda-check-logs.tgz --exclude='*.tgz' . && mv ../cuda-check-logs.tgz . &&
+  local archive
+  archive=$(mktemp /tmp/cuda-check-logs.XXXXXX)
+  (cd "$out" && tar czf "$archive" --exclude='*.tgz' . && mv "$archive" cuda-check-logs.tgz &&
     find . -maxdepth 1 -type f ! -name '*.tgz' ! -name '*-run.json' -delete)
 }
 

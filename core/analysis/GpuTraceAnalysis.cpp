@@ -22,6 +22,14 @@ bool anyKernel(const KinetoEvents& events) {
 // The tree and the overview need only the events and links, the metrics
 // and kernel tables only those and the tree: each pair runs on two threads,
 // which halves the wait on a large trace (they only read what they share).
+bool opsTimedOnDeviceWithoutKernels(const Trace& trace) {
+    for (const TraceLane& lane : trace.lanes)
+        if (lane.device) return false;
+    for (const EventOpFields& op : trace.events.columns().op)
+        if (op.device_ns != 0) return true;
+    return false;
+}
+
 GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& options,
                                  GpuAnalysisScope scope) {
     GpuTraceAnalysis a;
@@ -44,6 +52,7 @@ GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& o
         computeGpuMetrics(trace, a.events, a.links, a.tree, a.overview, options.plugin_compatible);
     if (kernels.valid()) a.kernels = kernels.get();
     a.recommendations = recommendForTrace(trace, a.overview, a.metrics);
+    a.device_time_without_kernels = opsTimedOnDeviceWithoutKernels(trace);
     return a;
 }
 

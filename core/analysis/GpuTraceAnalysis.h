@@ -31,6 +31,11 @@ struct GpuTraceAnalysis {
     GpuMetrics metrics;
     KernelTables kernels;
     std::vector<TraceRecommendation> recommendations;
+    // Trainscope's own profiler on a CUDA run times each operator on the GPU
+    // (device_ns, the operator table's CUDA columns) but records no kernels:
+    // these views then count the GPU's work as CPU Exec and list no kernels,
+    // which the CLI and the GUI say.
+    bool device_time_without_kernels = false;
 
     // Has the trace anything for the GPU views (Kineto categories or kinds)?
     bool empty() const { return events.empty(); }
@@ -38,6 +43,9 @@ struct GpuTraceAnalysis {
     DeviceOpTable operators(const Trace& trace,
                             DeviceOpGrouping grouping = DeviceOpGrouping::Name) const;
 };
+
+// No device lanes, and some operator carries device time (device_ns).
+bool opsTimedOnDeviceWithoutKernels(const Trace& trace);
 
 GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& options = {},
                                  GpuAnalysisScope scope = GpuAnalysisScope::All);

@@ -185,18 +185,6 @@ void printDistributedView(const TraceStatsOptions& o, std::ostream& out) {
         out << (o.format == "csv" ? distributedCsv(view, o.limit) : distributedText(view, o.limit));
 }
 
-// Trainscope's own profiler on a CUDA run times each operator on the GPU
-// (device_ns, the operator table's CUDA columns) but records no kernels: the
-// GPU views of its trace would count the GPU's work as CPU Exec and list no
-// kernels without saying why.
-bool opsTimedOnDeviceWithoutKernels(const Trace& trace) {
-    for (const TraceLane& lane : trace.lanes)
-        if (lane.device) return false;
-    for (const EventOpFields& op : trace.events.columns().op)
-        if (op.device_ns != 0) return true;
-    return false;
-}
-
 constexpr const char* kOwnDeviceTimeNote =
     "note: Trainscope's profiler timed this run's operators on the GPU but records no kernels: "
     "this view counts no GPU time (the overview shows the GPU's work as CPU Exec). The operator "
@@ -222,7 +210,7 @@ void printGpuView(const Trace& trace, const TraceStatsOptions& o, std::ostream& 
         throw std::invalid_argument(o.file + ": no torch.profiler (Kineto) events for --view " +
                                     o.view + " (kernels, runtime calls, cpu_op events).");
     const bool csv = o.format == "csv", json = o.format == "json";
-    if (!csv && !json && opsTimedOnDeviceWithoutKernels(trace)) out << kOwnDeviceTimeNote;
+    if (!csv && !json && a.device_time_without_kernels) out << kOwnDeviceTimeNote;
     if (o.view == "overview") {
         if (json)
             out << gpuOverviewJson(a).dump(2) << '\n';

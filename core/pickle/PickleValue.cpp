@@ -21,6 +21,27 @@ std::string indexKey(const Value& key) {
 
 } // namespace
 
+Value::~Value() {
+    std::vector<ValuePtr> pending;
+    const auto takeChildren = [&pending](Value& v) {
+        for (ValuePtr& item : v.items)
+            pending.push_back(std::move(item));
+        for (auto& [key, value] : v.entries) {
+            pending.push_back(std::move(key));
+            pending.push_back(std::move(value));
+        }
+        v.items.clear();
+        v.entries.clear();
+    };
+    takeChildren(*this);
+    while (!pending.empty()) {
+        ValuePtr v = std::move(pending.back());
+        pending.pop_back();
+        // The last owner: its children wait here, so it dies without recursing.
+        if (v && v.use_count() == 1) takeChildren(*v);
+    }
+}
+
 ValuePtr Value::make(Kind kind) {
     auto v = std::make_shared<Value>();
     v->kind = kind;

@@ -45,6 +45,13 @@ struct Value {
     std::unordered_map<std::string, size_t> index;      // Dict: hashable key -> entry
     std::shared_ptr<TensorPayload> payload;             // Storage, Tensor: the reader's
 
+    Value() = default;
+    Value(const Value&) = delete;
+    Value& operator=(const Value&) = delete;
+    // Releases what it holds level by level: a pickle nests as deep as its
+    // bytes allow (2 bytes a level), deeper than recursion could go.
+    ~Value();
+
     static ValuePtr make(Kind kind);
     static ValuePtr makeInt(int64_t v);
     static ValuePtr makeText(Kind kind, std::string text);

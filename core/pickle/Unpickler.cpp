@@ -185,6 +185,12 @@ private:
     }
 
     void push(ValuePtr v) { stack_.push_back(std::move(v)); }
+    // A value that may already sit inside a container (memo, DUP, a hook's
+    // result): only such a value can become a container that holds itself.
+    void pushAgain(ValuePtr v) {
+        if (v && (v->kind == Kind::List || v->kind == Kind::Dict)) pushed_again_.insert(v.get());
+        push(std::move(v));
+    }
     ValuePtr pop() {
         if (stack_.size() <= (marks_.empty() ? 0 : marks_.back())) fail("pop from an empty stack");
         ValuePtr v = std::move(stack_.back());
@@ -269,6 +275,7 @@ private:
     std::vector<ValuePtr> stack_;
     std::vector<size_t> marks_;
     std::unordered_map<uint64_t, ValuePtr> memo_;
+    std::unordered_set<const Value*> pushed_again_; // lists and dicts (pushAgain)
 };
 
 bool Machine::numberOp(uint8_t op) {
@@ -405,7 +412,7 @@ bool Machine::stackOp(uint8_t op) {
         popMark();
         break;
     case DUP:
-        push(top());
+        pushAgain(top());
         break;
     case EMPTY_TUPLE:
         push(makeTuple({}));
@@ -521,7 +528,7 @@ bool Machine::memoOp(uint8_t op) {
         const auto found = memo_.find(key);
         if (found == memo_.end())
             fail("memo entry " + std::to_string(key) + " read before it was stored");
-        push(found->second);
+        pushAgain(found->second);
     } else {
         memo_[key] = top();
     }
@@ -578,12 +585,16 @@ void Machine::pushStackGlobal() {
 
 void Machine::pushPersistent(const ValuePtr& pid) {
     if (!hooks_.persistent_load) fail("persistent id in a pickle without storages");
-    push(hooks_.persistent_load(pid));
+    pushAgain(hooks_.persistent_load(pid));
 }
 
 // Python may pickle a list or dict that holds itself; values here are shared
 // pointers, which such a cycle would leak. No checkpoint has one: refused.
 void Machine::refuseCycles(const Value* target, const std::vector<ValuePtr>& inserted) const {
+    // A container pushed once was taken off the stack by whatever holds it:
+    // it can only be the target again through the memo, DUP or a hook. The
+    // others need no walk (a deep nest of fresh lists stays linear).
+    if (pushed_again_.count(target) == 0) return;
     std::vector<const Value*> todo;
     std::unordered_set<const Value*> seen;
     for (const ValuePtr& v : inserted)
@@ -631,7 +642,7 @@ void Machine::pushCall(const std::vector<ValuePtr>& callable_args) {
     if (!built)
         built = Value::makeText(Kind::Opaque, callable->kind == Kind::Global ? callable->text
                                                                              : "result of a call");
-    push(built);
+    pushAgain(built); // a hook may return a value it was given
 }
 
 } // namespace

@@ -174,6 +174,14 @@ int64_t fileWriteTimeNs(const std::filesystem::path& path) {
 
 namespace {
 
+// Closes a descriptor on every way out, a bad_alloc of the read included.
+struct ClosedAtEnd {
+    int fd;
+    ~ClosedAtEnd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
 // The bytes of an open file from `offset` to its end.
 std::string readFrom(int fd, size_t offset, size_t size) {
     std::string chunk(size > offset ? size - offset : 0, '\0');
@@ -196,13 +204,12 @@ std::vector<StepRecord> StepsCsvTail::readNew() {
     // between them cannot mix two files.
     const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return steps; // not written yet
+    const ClosedAtEnd closed{fd};
     struct stat st {};
     const bool stated = ::fstat(fd, &st) == 0;
     const int64_t written_ns = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-    if (!stated || (not_before_ns_ > 0 && written_ns < not_before_ns_)) {
-        ::close(fd);
+    if (!stated || (not_before_ns_ > 0 && written_ns < not_before_ns_))
         return steps; // an earlier process's file: not this job's yet
-    }
     not_before_ns_ = 0;
     const bool replaced =
         offset_ > 0 && (uint64_t(st.st_dev) != device_ || uint64_t(st.st_ino) != inode_ ||
@@ -216,7 +223,6 @@ std::vector<StepRecord> StepsCsvTail::readNew() {
     device_ = uint64_t(st.st_dev);
     inode_ = uint64_t(st.st_ino);
     const std::string chunk = readFrom(fd, offset_, size_t(st.st_size));
-    ::close(fd);
     // Only whole lines: the writer may be in the middle of the next one.
     const size_t end = chunk.rfind('\n');
     if (end == std::string::npos) return steps;

@@ -31,7 +31,11 @@ int64_t fileWriteTimeNs(const std::filesystem::path& path);
 //
 // A file replaced or cut shorter than what was read (a job resumed in its
 // folder rewrites steps.csv up to its checkpoint, aside and renamed) is read
-// again from its start, without repeating the steps already returned.
+// again from its start, without repeating the steps already returned: the
+// rows up to the highest global step returned are skipped, so a step done
+// again after the cut keeps the value first read. A file truncated in place
+// and grown past the offset read between two calls is not noticed (Trainscope
+// replaces its records by renaming).
 // `not_before_ns` (fileWriteTimeNs's clock): a file last written before then
 // is left from an earlier process and reads as not written yet, until the
 // job being followed writes it.

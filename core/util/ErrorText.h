@@ -1,6 +1,7 @@
 #pragma once
 // LibTorch's exceptions (c10::Error) append where they were raised and a stack
 // of C++ frames to their message: users get the sentence, never the frames.
+#include <cctype>
 #include <cstring>
 #include <string>
 
@@ -16,16 +17,29 @@ inline std::string withoutTorchFrames(const std::string& what) {
 }
 
 // A LibTorch message brief enough for one line: without its frames, up to the
-// end of its first sentence, and if that is still longer than `limit`, cut at
-// a space with "..." (never mid-word). LibTorch 2.x appends advice to some
-// messages ("This is an internal miniz error. If you are seeing this error,
-// ...") that a cut by characters left half-said.
+// end of its first sentence (". " before a capital letter), and if that is
+// still longer than `limit`, cut at a space with "..." (never mid-word).
+// LibTorch 2.x appends advice to some messages ("This is an internal miniz
+// error. If you are seeing this error, ...") that a cut by characters left
+// half-said. An enforce failure ("[enforce fail at alloc_cpu.cpp:124] data.
+// DefaultCPUAllocator: not enough memory: ...") keeps the words after its
+// location and condition.
 inline std::string briefTorchMessage(const std::string& what, size_t limit = 160) {
     std::string text = withoutTorchFrames(what);
     const size_t line = text.find('\n');
     if (line != std::string::npos) text.erase(line);
-    const size_t sentence = text.find(". ");
-    if (sentence != std::string::npos) text.erase(sentence);
+    if (text.rfind("[enforce fail at ", 0) == 0) {
+        const size_t condition = text.find("] ");
+        const size_t words =
+            condition == std::string::npos ? condition : text.find(". ", condition);
+        if (words != std::string::npos) text.erase(0, words + 2);
+    }
+    for (size_t at = text.find(". "); at != std::string::npos; at = text.find(". ", at + 2)) {
+        if (at + 2 < text.size() && std::isupper(static_cast<unsigned char>(text[at + 2]))) {
+            text.erase(at);
+            break;
+        }
+    }
     if (text.size() > limit) {
         const size_t space = text.rfind(' ', limit);
         text.erase(space != std::string::npos && space > 0 ? space : limit);

@@ -27,6 +27,17 @@ TEST(ErrorText, ABriefMessageEndsWithItsFirstSentence) {
               "PytorchStreamReader failed reading zip archive: failed finding central directory");
 }
 
+TEST(ErrorText, AnEnforceFailureKeepsItsWords) {
+    const std::string what =
+        "[enforce fail at alloc_cpu.cpp:124] data. DefaultCPUAllocator: not enough memory: you "
+        "tried to allocate 4096 bytes.";
+    EXPECT_EQ(briefTorchMessage(what),
+              "DefaultCPUAllocator: not enough memory: you tried to allocate 4096 bytes.");
+    // A ". " inside a sentence (a path, "e.g. x") is no sentence's end.
+    EXPECT_EQ(briefTorchMessage("cannot open runs/a. b/x.pt: e.g. missing"),
+              "cannot open runs/a. b/x.pt: e.g. missing");
+}
+
 TEST(ErrorText, ALongSentenceIsCutAtAWord) {
     std::string what;
     for (int i = 0; i < 40; ++i)

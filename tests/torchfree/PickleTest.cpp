@@ -117,6 +117,23 @@ TEST(Pickle, AnObjectHoldingItselfIsRefused) {
     EXPECT_EQ(top->get("x"), top->get("y")->items.at(0));
 }
 
+// 200,000 lists, each appended to the one before (EMPTY_LIST x n, APPEND x
+// n-1): read in linear time (no search for cycles through fresh lists) and
+// released without recursing 200,000 levels deep.
+TEST(Pickle, ADeepNestReadsAndIsReleasedWithoutRecursion) {
+    constexpr size_t kDepth = 200000;
+    std::string bytes = "\x80\x02";
+    bytes.append(kDepth, ']');
+    bytes.append(kDepth - 1, 'a');
+    bytes += '.';
+    ValuePtr top = run(bytes);
+    size_t depth = 1;
+    for (const pickle::Value* v = top.get(); !v->items.empty(); v = v->items[0].get())
+        ++depth;
+    EXPECT_EQ(depth, kDepth);
+    top.reset();
+}
+
 TEST(Pickle, DuplicateDictKeysKeepTheirPlace) {
     // pickle of {'k': 1} then SETITEM 'j'=2 and SETITEM 'k'=3 (hand-assembled).
     const char bytes[] =

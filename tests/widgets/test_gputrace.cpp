@@ -215,7 +215,34 @@ private slots:
         QVERIFY(!view.messageText().isEmpty());
         view.setAnalysis(analyzeFixture("test_pure_cpu"), QStringLiteral("cpu"));
         QVERIFY(!view.messageText().isEmpty());
+        QVERIFY(!view.messageText().contains(QStringLiteral("records no kernels")));
         QCOMPARE(view.proxy()->rowCount(), 0);
+    }
+
+    // Trainscope's own trace of a CUDA run: operators timed on the GPU, no
+    // kernels. The Overview and the Kernels tab say why they show no GPU time.
+    void ownTraceOfACudaRunSaysWhyItHasNoKernels() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cuda_run.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        // Plain literals: moc misreads raw strings holding quotes and braces.
+        file.write("{\"traceEvents\": [{\"name\": \"ProfilerStep#1\", \"ph\": \"X\", "
+                   "\"cat\": \"user_annotation\", \"ts\": 0, \"dur\": 1000, \"pid\": 1, "
+                   "\"tid\": 1}, {\"name\": \"aten::conv2d\", \"ph\": \"X\", \"cat\": "
+                   "\"cpu_op\", \"ts\": 10, \"dur\": 400, \"pid\": 1, \"tid\": 1, "
+                   "\"args\": {\"device_ns\": 350000}}]}");
+        file.close();
+        const auto analysis = std::make_shared<const GpuTraceAnalysis>(
+            analyzeGpuTrace(readChromeTraceFile(path.toStdString())));
+        QVERIFY(analysis->device_time_without_kernels);
+        const OverviewContent c = overviewOfTrace(*analysis);
+        QVERIFY2(c.source.contains(QStringLiteral("records no kernels")), qPrintable(c.source));
+        KernelsView view;
+        view.setAnalysis(analysis, QStringLiteral("own"));
+        QVERIFY2(view.messageText().contains(QStringLiteral("records no kernels")),
+                 qPrintable(view.messageText()));
+        QVERIFY(!analyzeFixture("test_gpu_utilization")->device_time_without_kernels);
     }
 
     // test_tensor_core in expected.json (ops_by_name) and `trace-stats --view

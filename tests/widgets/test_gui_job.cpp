@@ -160,11 +160,34 @@ private slots:
         QVERIFY(stopped.summary.steps_completed > kSteps);
         QVERIFY(stopped.summary.steps_completed < 2 * kSteps);
 
+        // Resumed with its checkpoints spoilt, the job is refused: it failed,
+        // whatever the interrupted run's run.json (cancelled) says.
+        QDir dir(stopped.runDir);
+        const QStringList checkpoints = dir.entryList({QStringLiteral("*.pt")}, QDir::Files);
+        QVERIFY(!checkpoints.isEmpty());
+        for (const QString& name : checkpoints) {
+            QVERIFY(QFile::copy(dir.filePath(name), dir.filePath(name + QStringLiteral(".kept"))));
+            QFile spoilt(dir.filePath(name));
+            QVERIFY(spoilt.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            spoilt.write("not a checkpoint");
+        }
         c.resume = stopped.runDir.toStdString();
         window.form()->setConfig(c);
         QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, kJobTimeoutMs);
-        const auto resumed = finished.at(1).at(0).value<RunOutcome>();
+        const auto refused = finished.at(1).at(0).value<RunOutcome>();
+        QCOMPARE(refused.summary.status, RunStatus::Failed);
+        QVERIFY(!refused.summary.error.empty());
+        QCOMPARE(refused.summary.steps_completed, int64_t(0));
+        for (const QString& name : checkpoints) {
+            QVERIFY(QFile::remove(dir.filePath(name)));
+            QVERIFY(
+                QFile::rename(dir.filePath(name + QStringLiteral(".kept")), dir.filePath(name)));
+        }
+
+        QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, kJobTimeoutMs);
+        const auto resumed = finished.at(2).at(0).value<RunOutcome>();
         QCOMPARE(resumed.summary.status, RunStatus::Completed);
         QCOMPARE(resumed.runDir, stopped.runDir);
         const LiveView& live = *window.liveView();

@@ -87,10 +87,15 @@ void KernelsView::setAnalysis(std::shared_ptr<const GpuTraceAnalysis> analysis,
     source_->setText(description);
     source_->setVisible(!description.isEmpty());
     const bool none = !analysis_ || analysis_->kernels.by_name.empty();
-    message_->setText(!analysis_ ? tr("No trace yet: open a Kineto (torch.profiler) trace or a "
-                                      "profiled run to see its GPU kernels.")
-                                 : tr("This trace has no GPU kernels (a CPU-only run, or a trace "
-                                      "without Kineto's kernel events)."));
+    message_->setText(
+        !analysis_ ? tr("No trace yet: open a Kineto (torch.profiler) trace or a profiled run to "
+                        "see its GPU kernels.")
+        : analysis_->device_time_without_kernels
+            ? tr("Trainscope's profiler timed this run's operators on the GPU but records no "
+                 "kernels: the Operators tab has each operator's CUDA time; a torch.profiler "
+                 "trace (ProfilerActivity.CUDA) has the kernels.")
+            : tr("This trace has no GPU kernels (a CPU-only run, or a trace without Kineto's "
+                 "kernel events)."));
     message_->setVisible(none);
     body_->setVisible(!none);
     by_name_->setRows(analysis_ ? analysis_->kernels.by_name : std::vector<KernelRow>{});

@@ -49,6 +49,11 @@ OverviewContent overviewOfTrace(const GpuTraceAnalysis& analysis) {
     content.source =
         o.showsGpu()
             ? tr("Kineto trace: %1 steps on %2 GPUs").arg(o.steps.size()).arg(o.used_devices.size())
+        : analysis.device_time_without_kernels
+            ? tr("Trainscope trace of a CUDA run: %1 steps. Its profiler times operators on the "
+                 "GPU but records no kernels, so the GPU's work shows as CPU Exec; the "
+                 "Operators tab has each operator's CUDA time.")
+                  .arg(o.steps.size())
             : tr("Kineto trace without GPU work: %1 steps, CPU categories").arg(o.steps.size());
     content.gpus = analysis.metrics.gpus;
     content.recommendations = analysis.recommendations;

@@ -53,6 +53,9 @@ void JobWorker::requestStop() {
 
 pid_t JobWorker::launch() {
     saveConfigFile(config_, run_dir_ / kConfigFile);
+    // Written just before the job starts: records older than it are an
+    // interrupted run's, which a job resumed in its folder rewrites.
+    launched_ns_ = fileWriteTimeNs(run_dir_ / kConfigFile);
     // Everything the child needs is built before fork: a multithreaded parent's
     // child may only make async-signal-safe calls before exec.
     const std::vector<std::string> args = {cli_.string(),
@@ -90,9 +93,7 @@ pid_t JobWorker::launch() {
 }
 
 void JobWorker::follow(pid_t pid) {
-    // The launch config was written just before the job started: records
-    // older than it are an interrupted run's that a resumed job rewrites.
-    RunFollower follower(run_dir_, fileWriteTimeNs(run_dir_ / kConfigFile));
+    RunFollower follower(run_dir_, launched_ns_);
     bool stop_sent = false, started = false;
     int status = 0;
     for (;;) {
@@ -137,7 +138,10 @@ RunSummary JobWorker::finalSummary(int status) {
                                 : cli_.filename().string() + " " + describeStatus(status);
     RunSummary summary;
     summary.status = RunStatus::Failed;
-    if (std::filesystem::exists(run_dir_ / run_files::kRunJson)) {
+    // A resumed job refused before it started leaves the interrupted run's
+    // run.json as it was: its "cancelled" is not this job's outcome.
+    const int64_t run_json_ns = fileWriteTimeNs(run_dir_ / run_files::kRunJson);
+    if (run_json_ns >= 0 && run_json_ns >= launched_ns_) {
         try {
             summary = loadRun(run_dir_, false).summary;
         } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 
 #include "config/ExperimentConfig.h"
@@ -41,6 +42,7 @@ private:
     std::filesystem::path cli_;
     LiveBuffer& live_;
     RunSummary summary_;
+    int64_t launched_ns_ = 0; // the launch config's write time (fileWriteTimeNs)
     std::atomic<bool> stop_requested_{false};
 };
 
