@@ -19,9 +19,6 @@ bool anyKernel(const KinetoEvents& events) {
 
 } // namespace
 
-// The tree and the overview need only the events and links, the metrics
-// and kernel tables only those and the tree: each pair runs on two threads,
-// which halves the wait on a large trace (they only read what they share).
 bool opsTimedOnDeviceWithoutKernels(const Trace& trace) {
     for (const TraceLane& lane : trace.lanes)
         if (lane.device) return false;
@@ -30,6 +27,9 @@ bool opsTimedOnDeviceWithoutKernels(const Trace& trace) {
     return false;
 }
 
+// The tree and the overview need only the events and links, the metrics
+// and kernel tables only those and the tree: each pair runs on two threads,
+// which halves the wait on a large trace (they only read what they share).
 GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& options,
                                  GpuAnalysisScope scope) {
     GpuTraceAnalysis a;

@@ -89,7 +89,7 @@ void writeArchive(torch::serialize::OutputArchive& archive, const std::filesyste
         caffe2::serialize::PyTorchStreamReader check(tmp.string());
     } catch (const std::exception& e) {
         throw std::runtime_error(path.string() + ": the checkpoint written does not read back (" +
-                                 withoutTorchFrames(e.what()).substr(0, 200) + "); not saved");
+                                 checkpointReadProblem(e.what()) + "); not saved");
     }
 }
 
