@@ -1,7 +1,5 @@
 #include "jobs/BackgroundJob.h"
 
-#include <QMetaObject>
-
 namespace ts::gui {
 
 BackgroundJob::BackgroundJob(QObject* parent) : QObject(parent) {
@@ -9,6 +7,9 @@ BackgroundJob::BackgroundJob(QObject* parent) : QObject(parent) {
     connect(&timer_, &QTimer::timeout, this, [this] {
         if (drain_) drain_();
     });
+    // Queued to the owner's thread; dropped if this object is destroyed
+    // first (the destructor joins instead).
+    connect(this, &BackgroundJob::workReturned, this, &BackgroundJob::finish, Qt::QueuedConnection);
 }
 
 BackgroundJob::~BackgroundJob() {
@@ -21,10 +22,7 @@ bool BackgroundJob::start(std::function<void()> work) {
     running_ = true;
     thread_ = std::thread([this, work = std::move(work)] {
         work();
-        // Queued to the owner's thread; dropped if this object is destroyed
-        // first (the destructor joins instead).
-        QMetaObject::invokeMethod(
-            this, [this] { finish(); }, Qt::QueuedConnection);
+        emit workReturned(QPrivateSignal());
     });
     timer_.start();
     return true;

@@ -53,6 +53,11 @@ signals:
     void stopping();
     // Owner's thread: the worker was joined and drained for the last time.
     void finished();
+    // Internal: the worker's last act, queued to finish() on the owner's
+    // thread. A signal rather than a posted lambda: the lambda would be
+    // written by the worker and read by the owner through Qt's event queue,
+    // a hand-over ThreadSanitizer cannot see (tests/tsan/README.md).
+    void workReturned(QPrivateSignal);
 
 private:
     void finish();

@@ -1,0 +1,70 @@
+// The trace commands' threads under ThreadSanitizer, beyond the reader's own
+// tests (FastTraceReaderTest, TraceIndexTest, built into the same program):
+// `trace-stats` reads a trace of more than 16 MB in parallel, analyses it
+// (the GPU analysis fills its tables on a work queue) while the trace's
+// index is written on a thread beside it (inspect/TraceInput), and the next
+// run reads that index on threads; both print the same views.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include "inspect/TraceStatsCommand.h"
+
+using namespace ts;
+
+namespace {
+
+// The H100 ResNet-50 sample (15 MB of JSON) padded with trailing spaces past
+// the trace cache's 16 MB threshold.
+std::filesystem::path largeGpuTrace(const std::filesystem::path& dir) {
+    const std::string gz =
+        std::string(TRAINSCOPE_TEST_DATA_DIR) + "/h100/resnet50_bs64_bf16.pt.trace.json.gz";
+    gzFile in = gzopen(gz.c_str(), "rb");
+    EXPECT_NE(in, nullptr) << gz;
+    std::string text;
+    char buffer[1 << 16];
+    for (int n; in && (n = gzread(in, buffer, sizeof buffer)) > 0;)
+        text.append(buffer, size_t(n));
+    if (in) gzclose(in);
+    text.append((size_t(17) << 20) - std::min(text.size(), size_t(17) << 20), ' ');
+    const auto path = dir / "resnet50_padded.json";
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+
+std::string viewOf(const std::filesystem::path& trace, const std::string& view, bool& from_index) {
+    TraceStatsOptions options;
+    options.file = trace.string();
+    options.view = view;
+    options.timings = true; // says whether the trace came from its index
+    std::ostringstream out, err;
+    EXPECT_EQ(runTraceStats(options, out, err), 0) << err.str();
+    from_index = err.str().find("from its index") != std::string::npos;
+    return out.str();
+}
+
+} // namespace
+
+TEST(TraceThreads, AnalysedBesideItsIndexWriterThenReopenedFromTheIndex) {
+    const auto dir = std::filesystem::path(::testing::TempDir()) / "tsan_trace_threads";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    ASSERT_EQ(setenv("TRAINSCOPE_CACHE_DIR", (dir / "cache").c_str(), 1), 0);
+    const auto trace = largeGpuTrace(dir);
+    for (const std::string view : {"overview", "kernels"}) {
+        std::filesystem::remove_all(dir / "cache");
+        bool from_index = true;
+        const std::string fresh = viewOf(trace, view, from_index);
+        EXPECT_FALSE(from_index);
+        EXPECT_NE(fresh.find(view == "overview" ? "GPU utilization" : "Kernel"), std::string::npos)
+            << fresh.substr(0, 400);
+        const std::string again = viewOf(trace, view, from_index);
+        EXPECT_TRUE(from_index) << "no index was kept for the second run";
+        EXPECT_EQ(again, fresh) << view;
+    }
+}

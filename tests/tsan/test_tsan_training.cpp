@@ -1,0 +1,211 @@
+// The GUI's training bridge under ThreadSanitizer: RunController starts a run
+// on its BackgroundJob's thread (RunWorker over the backend's training run),
+// the run reports through the LiveBuffer, the ~30 Hz drain takes it on this
+// thread, and Stop or the controller's destruction come at any moment. Built
+// twice (tests/tsan/CMakeLists.txt): over the real engine (Trainer, data
+// loader workers, checkpoints, run recorder) and over a scripted backend
+// without LibTorch, which CI runs. Besides what ThreadSanitizer reports, each
+// run must end once, with every step drained once and in order. GoogleTest,
+// not QtTest: QtTest's watchdog thread is joined inside Qt where TSan cannot
+// see it, which it reports as a race.
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <QCoreApplication>
+#include <QTemporaryDir>
+#include <QThread>
+#include <gtest/gtest.h>
+
+#include "EngineTestSupport.h"
+#include "backend/TorchBackendLoader.h"
+#include "config/ExperimentConfig.h"
+#include "report/RunDirectory.h"
+#include "training/RunController.h"
+
+#if TRAINSCOPE_TSAN_ENGINE
+namespace ts::gui {
+const TorchBackend* linkedTorchBackend(); // app/gui/TorchBackendModule.cpp
+} // namespace ts::gui
+#else
+#include "ScriptedBackend.h"
+#endif
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+// Uninstrumented LibTorch code runs a few hundred times slower than the
+// instrumented rest would suggest; minutes, not seconds, for a stuck run.
+constexpr int kTimeoutMs = 300000;
+
+// EngineTestSupport's tiny run (ResNet-18, CIFAR stem, 16x16 synthetic
+// images, batch 8, one thread), made to exercise the threads.
+ExperimentConfig tinyConfig() {
+    ExperimentConfig c = ts::test::tinyConfig();
+    c.name = "tsan";
+    c.epochs = 2;
+#if TRAINSCOPE_TSAN_ENGINE
+    // Two data loader workers, a profiled step, validation and checkpoints
+    // at each epoch's end.
+    c.synthetic_samples = 48;
+    c.workers = 2;
+    c.profile.enabled = true;
+    c.profile.wait = 1;
+    c.profile.warmup = 0;
+    c.profile.active = 1;
+#else
+    c.synthetic_samples = 8 * 400; // 400 scripted steps an epoch, ~0.5 ms each
+#endif
+    return c;
+}
+
+// What the GUI saw of one run.
+struct Seen {
+    std::vector<int64_t> steps; // global steps, in the order drained
+    int epochs = 0;
+    int started = 0;
+    int finished_updates = 0;
+    int outcomes = 0;
+    RunOutcome outcome;
+};
+
+void watch(RunController& controller, Seen& seen) {
+    QObject::connect(&controller, &RunController::updated, [&seen](const LiveUpdate& u) {
+        seen.started += u.started ? 1 : 0;
+        for (const StepRecord& s : u.steps)
+            seen.steps.push_back(s.global_step);
+        seen.epochs += int(u.epochs.size());
+        seen.finished_updates += u.finished ? 1 : 0;
+    });
+    QObject::connect(&controller, &RunController::runFinished, [&seen](const RunOutcome& o) {
+        ++seen.outcomes;
+        seen.outcome = o;
+    });
+}
+
+// Runs this thread's event loop (the drain's timer, queued signals) until
+// `done` or the timeout.
+template <typename Done> bool waitFor(Done done, int timeout_ms = kTimeoutMs) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > until) return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        QThread::msleep(1);
+    }
+    return true;
+}
+
+void spin(int ms) {
+    waitFor([] { return false; }, ms);
+}
+
+bool consecutiveFromZero(const std::vector<int64_t>& steps) {
+    for (size_t i = 0; i < steps.size(); ++i)
+        if (steps[i] != int64_t(i)) return false;
+    return true;
+}
+
+} // namespace
+
+#if TRAINSCOPE_TSAN_ENGINE
+constexpr int kStopMoments[] = {0, 200, 2000, 8000};
+#else
+constexpr int kStopMoments[] = {0, 1, 5, 40, 150, 300};
+#endif
+
+class TrainingThreads : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+#if TRAINSCOPE_TSAN_ENGINE
+        registerTorchBackend(linkedTorchBackend());
+#else
+        registerTorchBackend(&ts::test::scriptedBackend());
+#endif
+    }
+    QString runsRoot(const QString& name) const {
+        return root_.filePath(name);
+    }
+
+private:
+    QTemporaryDir root_;
+};
+
+TEST_F(TrainingThreads, ARunDrainedByTheGuiShowsEveryStepOnceInOrder) {
+    RunController controller;
+    controller.setRunsRoot(runsRoot(QStringLiteral("whole")));
+    Seen seen;
+    watch(controller, seen);
+    controller.start(tinyConfig());
+    ASSERT_TRUE(controller.isRunning());
+    ASSERT_TRUE(waitFor([&] { return seen.outcomes == 1; }));
+    EXPECT_EQ(seen.outcome.summary.status, RunStatus::Completed) << seen.outcome.summary.error;
+    EXPECT_EQ(seen.started, 1);
+    EXPECT_EQ(seen.finished_updates, 1);
+    EXPECT_EQ(seen.epochs, 2);
+    EXPECT_TRUE(consecutiveFromZero(seen.steps));
+    EXPECT_EQ(int64_t(seen.steps.size()), seen.outcome.summary.steps_completed);
+    const RunRecord run = loadRun(seen.outcome.runDir.toStdString());
+    EXPECT_EQ(run.summary.status, RunStatus::Completed);
+    EXPECT_EQ(run.steps.size(), seen.steps.size());
+    EXPECT_FALSE(controller.isRunning());
+}
+
+// Stop while the model loads, in the first steps, mid-epoch and near the
+// end: the worker is joined, the run ends once as cancelled (or completed,
+// when the stop came after its last step) and keeps what it reported.
+TEST_F(TrainingThreads, StopAtAnyMomentEndsTheRunOnceAndKeepsItsSteps) {
+    int cancelled_mid_run = 0; // stops that came while steps were running
+    for (int wait_ms : kStopMoments) {
+        SCOPED_TRACE(wait_ms);
+        RunController controller;
+        controller.setRunsRoot(runsRoot(QStringLiteral("stop%1").arg(wait_ms)));
+        Seen seen;
+        watch(controller, seen);
+        int stops = 0;
+        QObject::connect(&controller, &RunController::stopRequested, [&stops] { ++stops; });
+        controller.start(tinyConfig());
+        if (wait_ms > 0) spin(wait_ms);
+        controller.stop();
+        controller.stop(); // twice, as an impatient user does
+        ASSERT_TRUE(waitFor([&] { return seen.outcomes == 1; }));
+        EXPECT_TRUE(seen.outcome.summary.status == RunStatus::Cancelled ||
+                    seen.outcome.summary.status == RunStatus::Completed)
+            << seen.outcome.summary.error;
+        EXPECT_TRUE(consecutiveFromZero(seen.steps));
+        EXPECT_EQ(int64_t(seen.steps.size()), seen.outcome.summary.steps_completed);
+        EXPECT_GE(stops, 1);
+        EXPECT_FALSE(controller.isRunning());
+        spin(2 * RunController::kTickMs); // nothing arrives after the end
+        EXPECT_EQ(seen.outcomes, 1);
+        if (seen.outcome.summary.status == RunStatus::Cancelled && !seen.steps.empty())
+            ++cancelled_mid_run;
+    }
+    EXPECT_GE(cancelled_mid_run, 2) << "the stops must land in training, not only before or after";
+}
+
+// Closing the window mid-run destroys the controller: it stops and joins
+// the worker before what the worker uses goes away.
+TEST_F(TrainingThreads, DestroyingTheControllerMidRunJoinsTheWorker) {
+    for (int wait_ms : kStopMoments) {
+        SCOPED_TRACE(wait_ms);
+        auto controller = std::make_unique<RunController>();
+        controller->setRunsRoot(runsRoot(QStringLiteral("closed%1").arg(wait_ms)));
+        Seen seen;
+        watch(*controller, seen);
+        controller->start(tinyConfig());
+        if (wait_ms > 0) spin(wait_ms);
+        controller.reset();
+        spin(2 * RunController::kTickMs);
+        EXPECT_TRUE(consecutiveFromZero(seen.steps));
+    }
+}
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
