@@ -73,13 +73,10 @@ void RunFollower::pollRunJson(RunProgressFromFiles& out) {
     const fs::path file = dir_ / run_files::kRunJson;
     // The interrupted run's record, before the resumed job rewrites it: its
     // status (cancelled, or running if killed) is not this job's.
-    if (not_before_ns_ > 0 && fileWriteTimeNs(file) < not_before_ns_) return;
-    std::error_code error;
-    const auto time = fs::last_write_time(file, error);
-    if (error) return;
-    const auto size = fs::file_size(file, error);
+    const std::optional<FileStamp> stamp = fileStamp(file);
+    if (!stamp || (not_before_ns_ > 0 && stamp->write_ns < not_before_ns_)) return;
     // Two writes within one tick of the file system's clock differ in size.
-    if (error || (started_ && time == run_json_time_ && size == run_json_size_)) return;
+    if (started_ && *stamp == run_json_stamp_) return;
     // run.json is replaced atomically (written aside, then renamed): what is
     // read is always a whole file.
     RunRecord record;
@@ -89,8 +86,7 @@ void RunFollower::pollRunJson(RunProgressFromFiles& out) {
         if (!fs::exists(file)) return; // removed between the two calls
         throw;
     }
-    run_json_time_ = time;
-    run_json_size_ = size;
+    run_json_stamp_ = *stamp;
     if (!started_) {
         out.started = record.info;
         started_ = true;

@@ -54,8 +54,7 @@ private:
     int64_t not_before_ns_;
     StepsCsvTail steps_;
     std::map<int, StepsCsvTail> ranks_;
-    std::filesystem::file_time_type run_json_time_{};
-    uintmax_t run_json_size_ = 0;
+    FileStamp run_json_stamp_; // of the run.json read last
     bool started_ = false;
     bool finished_ = false;
     size_t epochs_seen_ = 0;

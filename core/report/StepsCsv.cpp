@@ -166,10 +166,16 @@ std::vector<StepRecord> readStepsCsv(const std::filesystem::path& path) {
     return steps;
 }
 
-int64_t fileWriteTimeNs(const std::filesystem::path& path) {
+std::optional<FileStamp> fileStamp(const std::filesystem::path& path) {
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return -1;
-    return int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    return FileStamp{int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+                     uint64_t(st.st_size)};
+}
+
+int64_t fileWriteTimeNs(const std::filesystem::path& path) {
+    const std::optional<FileStamp> stamp = fileStamp(path);
+    return stamp ? stamp->write_ns : -1;
 }
 
 namespace {

@@ -23,6 +23,15 @@ std::vector<StepRecord> readStepsCsv(const std::filesystem::path& path);
 // with a coarser clock that can lag behind it by a few milliseconds.
 int64_t fileWriteTimeNs(const std::filesystem::path& path);
 
+// The write time (as fileWriteTimeNs) and size of a file, from one stat();
+// nullopt if it cannot be read.
+struct FileStamp {
+    int64_t write_ns = 0;
+    uint64_t size = 0;
+    bool operator==(const FileStamp& o) const { return write_ns == o.write_ns && size == o.size; }
+};
+std::optional<FileStamp> fileStamp(const std::filesystem::path& path);
+
 // Reads a steps.csv that another process is still writing: each readNew()
 // returns the rows completed since the previous call (none while the file
 // does not exist yet; a partly written last line waits for the next call).
