@@ -4,8 +4,8 @@
 #
 #   scripts/tsan.sh          everything: the trace reader's threads, the GUI
 #                            bridge over a scripted backend and over the real
-#                            engine (LibTorch layers built with TSan: ~15 min
-#                            on 2 cores the first time)
+#                            engine (LibTorch layers built with TSan: about 7
+#                            minutes on 2 cores the first time, 3 to run)
 #   scripts/tsan.sh --ci     what CI runs: the trace reader's threads and the
 #                            GUI bridge over the scripted backend (no LibTorch
 #                            layer is compiled)
