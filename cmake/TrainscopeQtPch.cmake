@@ -5,6 +5,7 @@
 # files that reach <qcustomplot.h>, directly or through the project's own
 # headers, use it; the rest compile as before.
 
+include(TrainscopeLayers) # TRAINSCOPE_INCLUDE_LINE
 set(TRAINSCOPE_QCP_INCLUDE "#[ \t]*include[ \t]*<qcustomplot.h>")
 set(TRAINSCOPE_QUOTED_INCLUDE "#[ \t]*include[ \t]*\"([A-Za-z0-9_/]+\\.h)\"")
 
@@ -67,6 +68,12 @@ function(trainscope_qt_pch target owner)
   set(others ${cpp})
   if(qcp)
     list(REMOVE_ITEM others ${qcp})
+  endif()
+  # The generated sources of targets whose moc output is empty (tests include
+  # their own .moc) or holds no chart, and the resource file, skip it too.
+  if(NOT target STREQUAL "trainscope_widgets")
+    get_target_property(binary_dir ${target} BINARY_DIR)
+    list(APPEND others ${binary_dir}/${target}_autogen/mocs_compilation.cpp)
   endif()
   if(others)
     set_source_files_properties(${others} TARGET_DIRECTORY ${target}

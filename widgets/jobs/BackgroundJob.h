@@ -57,6 +57,8 @@ signals:
     // thread. A signal rather than a posted lambda: the lambda would be
     // written by the worker and read by the owner through Qt's event queue,
     // a hand-over ThreadSanitizer cannot see (tests/tsan/README.md).
+    // So never block a job's signals or disconnect it wholesale: finish()
+    // would not come, and the job would stay running until destroyed.
     void workReturned(QPrivateSignal);
 
 private:
