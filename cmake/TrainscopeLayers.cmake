@@ -208,9 +208,8 @@ function(trainscope_torch_sources out)
   set(${out} ${result} PARENT_SCOPE)
 endfunction()
 
-# Gives `target` the Torch precompiled header (its own, or `REUSE_FROM other`)
-# for those of its C++ sources that include LibTorch, and none for the rest.
-function(trainscope_torch_pch target)
+# Sets `out` to the C++ sources (.cpp) of `target`, as absolute paths.
+function(trainscope_target_cpp target out)
   get_target_property(sources ${target} SOURCES)
   get_target_property(source_dir ${target} SOURCE_DIR)
   set(cpp "")
@@ -222,6 +221,13 @@ function(trainscope_torch_pch target)
       list(APPEND cpp ${source})
     endif()
   endforeach()
+  set(${out} ${cpp} PARENT_SCOPE)
+endfunction()
+
+# Gives `target` the Torch precompiled header (its own, or `REUSE_FROM other`)
+# for those of its C++ sources that include LibTorch, and none for the rest.
+function(trainscope_torch_pch target)
+  trainscope_target_cpp(${target} cpp)
   trainscope_torch_sources(torch_cpp ${cpp})
   set(torch_free ${cpp})
   if(torch_cpp)
