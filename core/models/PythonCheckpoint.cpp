@@ -7,6 +7,7 @@
 #include "models/Model.h"
 #include "models/TensorPayload.h"
 #include "pickle/PickleError.h"
+#include "pickle/TensorLayout.h"
 #include "pickle/Unpickler.h"
 
 namespace ts {
@@ -105,8 +106,11 @@ private:
         if (!archive_.hasRecord(record)) fail("the record " + record + " is missing");
         const auto [data, size] = archive_.getRecord(record);
         const int64_t numel = f[4]->integer;
-        const uint64_t needed = uint64_t(numel) * c10::elementSize(*dtype);
-        if (numel < 0 || size < needed)
+        uint64_t needed = 0;
+        if (!pickle::storageBytes(numel, c10::elementSize(*dtype), needed))
+            fail("record " + record + " claims " + std::to_string(numel) +
+                 " elements, more than any file holds");
+        if (size < needed)
             fail("record " + record + " holds " + std::to_string(size) +
                  " bytes but its storage needs " + std::to_string(needed));
         auto storage = pickle::makeTensorValue(
@@ -116,47 +120,25 @@ private:
         return storage;
     }
 
-    static int64_t intAt(const std::vector<ValuePtr>& args, size_t i) {
-        return i < args.size() && args[i]->kind == Kind::Int ? args[i]->integer : -1;
-    }
-
-    std::vector<int64_t> intTuple(const ValuePtr& v, const char* what) const {
-        if (v->kind != Kind::Tuple) fail(std::string("a tensor's ") + what + " is not a tuple");
-        std::vector<int64_t> out;
-        for (const auto& item : v->items) {
-            if (item->kind != Kind::Int || item->integer < 0)
-                fail(std::string("a tensor's ") + what + " holds a non-integer or negative entry");
-            out.push_back(item->integer);
-        }
-        return out;
-    }
-
     // _rebuild_tensor[_v2|_v3](storage, offset, size, stride, ...): a strided
     // view of the storage, checked against its bounds first.
     ValuePtr rebuildTensor(const std::vector<ValuePtr>& args,
                            std::optional<c10::ScalarType> dtype) {
-        if (args.size() < 4 || args[0]->kind != Kind::Storage)
+        if (args.size() < 4 || args[0]->kind != Kind::Storage || !args[0]->payload)
             fail("a tensor is not built from a storage");
-        const ValuePtr& storage = args[0];
-        if (!storage->payload) fail("a tensor is not built from a storage");
-        const c10::ScalarType type = dtype.value_or(storage->payload->dtype);
-        const torch::Tensor& bytes = storage->payload->tensor;
-        const int64_t offset = intAt(args, 1);
-        const std::vector<int64_t> size = intTuple(args[2], "size");
-        const std::vector<int64_t> stride = intTuple(args[3], "stride");
-        if (offset < 0 || size.size() != stride.size())
-            fail("a tensor has an invalid offset or stride");
+        const pickle::TensorPayload& storage = *args[0]->payload;
+        const c10::ScalarType type = dtype.value_or(storage.dtype);
+        const torch::Tensor& bytes = storage.tensor;
+        pickle::TensorLayout layout;
+        if (std::string problem = pickle::readTensorLayout(args, layout); !problem.empty())
+            fail(problem);
         const int64_t elements = bytes.numel() / int64_t(c10::elementSize(type));
-        int64_t last = offset;
-        bool empty = false;
-        for (size_t d = 0; d < size.size(); ++d) {
-            empty = empty || size[d] == 0;
-            last += (size[d] - 1) * stride[d];
-        }
-        if (!empty && last >= elements) fail("a tensor reaches past the end of its storage");
+        if (std::string problem = pickle::checkTensorLayout(layout, elements); !problem.empty())
+            fail(problem);
         const torch::Tensor flat =
             bytes.narrow(0, 0, elements * int64_t(c10::elementSize(type))).view(type);
-        return pickle::makeTensorValue(Kind::Tensor, flat.as_strided(size, stride, offset));
+        return pickle::makeTensorValue(
+            Kind::Tensor, flat.as_strided(layout.sizes, layout.strides, layout.offset));
     }
 
     ValuePtr call(const std::string& f, const std::vector<ValuePtr>& args) {

@@ -113,6 +113,17 @@ TEST(ModelStateDict, RejectsLegacyAndNonStateDictFilesWithAdvice) {
     EXPECT_NE(module_error.find("state_dict()"), std::string::npos) << module_error;
 }
 
+// Size 2^62 + 1 with stride 4 over 4 floats: the reach wraps to 0 in int64
+// arithmetic. Our check must refuse it in plain words, not leave it to
+// LibTorch's as_strided (whose message names its own internals).
+TEST(ModelStateDict, AViewWhoseSizeTimesStrideOverflowsIsRefused) {
+    const auto path = test::modelFixture("overflowing_view.pt");
+    const std::string error = readError(path);
+    EXPECT_NE(error.find(path.string()), std::string::npos) << error;
+    EXPECT_NE(error.find("overflow 64 bits"), std::string::npos) << error;
+    EXPECT_EQ(error.find("Storage size calculation"), std::string::npos) << error;
+}
+
 class ModelStateDictBroken : public ::testing::Test {
 protected:
     void SetUp() override { dir_ = test::freshTempDir("model_broken"); }

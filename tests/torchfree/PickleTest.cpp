@@ -1,8 +1,11 @@
 // The pickle machine on plain Python data (bytes from pickle.dumps), without
 // LibTorch: the weights readers build tensors through its hooks.
+#include <cstdint>
+
 #include <gtest/gtest.h>
 
 #include "pickle/PickleError.h"
+#include "pickle/TensorLayout.h"
 #include "pickle/Unpickler.h"
 
 namespace ts {
@@ -143,6 +146,92 @@ TEST(Pickle, DuplicateDictKeysKeepTheirPlace) {
     EXPECT_EQ(top->entries[0].first->text, "k");
     EXPECT_EQ(top->entries[0].second->integer, 3);
     EXPECT_EQ(top->get("j")->integer, 2);
+}
+
+// The arguments (storage, offset, size, stride) of a rebuild call.
+std::vector<ValuePtr> rebuildArgs(const pickle::ValuePtr& offset, std::vector<int64_t> sizes,
+                                  std::vector<int64_t> strides) {
+    auto tuple = [](const std::vector<int64_t>& xs) {
+        ValuePtr t = pickle::Value::make(Kind::Tuple);
+        for (const int64_t x : xs)
+            t->items.push_back(pickle::Value::makeInt(x));
+        return t;
+    };
+    return {pickle::Value::make(Kind::Storage), offset, tuple(sizes), tuple(strides)};
+}
+
+pickle::TensorLayout layoutOf(int64_t offset, std::vector<int64_t> sizes,
+                              std::vector<int64_t> strides) {
+    return {offset, std::move(sizes), std::move(strides)};
+}
+
+TEST(TensorLayout, ReadsOffsetSizeAndStrideOrSaysWhatIsWrong) {
+    pickle::TensorLayout layout;
+    EXPECT_EQ(
+        pickle::readTensorLayout(rebuildArgs(pickle::Value::makeInt(2), {3, 4}, {4, 1}), layout),
+        "");
+    EXPECT_EQ(layout.offset, 2);
+    EXPECT_EQ(layout.sizes, (std::vector<int64_t>{3, 4}));
+    EXPECT_EQ(layout.strides, (std::vector<int64_t>{4, 1}));
+
+    auto args = rebuildArgs(pickle::Value::makeInt(0), {3}, {1});
+    args[2] = pickle::Value::makeText(Kind::String, "3");
+    EXPECT_EQ(pickle::readTensorLayout(args, layout), "a tensor's size is not a tuple");
+    args = rebuildArgs(pickle::Value::makeInt(0), {3}, {1});
+    args[3]->items[0] = pickle::Value::makeInt(-1);
+    EXPECT_EQ(pickle::readTensorLayout(args, layout),
+              "a tensor's stride holds a non-integer or negative entry");
+    EXPECT_EQ(
+        pickle::readTensorLayout(rebuildArgs(pickle::Value::make(Kind::None), {3}, {1}), layout),
+        "a tensor has an invalid offset or stride");
+    EXPECT_EQ(pickle::readTensorLayout(rebuildArgs(pickle::Value::makeInt(0), {3, 1}, {1}), layout),
+              "a tensor has an invalid offset or stride");
+    args.resize(3);
+    EXPECT_EQ(pickle::readTensorLayout(args, layout), "a tensor lacks its offset, size or stride");
+}
+
+TEST(TensorLayout, AViewInsideItsStoragePassesAndOnePastTheEndDoesNot) {
+    // 3 x 4 row-major over 12 elements; from offset 1 it needs 13.
+    EXPECT_EQ(pickle::checkTensorLayout(layoutOf(0, {3, 4}, {4, 1}), 12), "");
+    EXPECT_EQ(pickle::checkTensorLayout(layoutOf(1, {3, 4}, {4, 1}), 12),
+              "a tensor reaches past the end of its storage");
+    // A transposed view and a broadcast (stride 0) one reach the same last element.
+    EXPECT_EQ(pickle::checkTensorLayout(layoutOf(0, {4, 3}, {1, 4}), 12), "");
+    EXPECT_EQ(pickle::checkTensorLayout(layoutOf(11, {1000}, {0}), 12), "");
+    // A scalar is its offset; an empty view reaches nothing, whatever its offset.
+    EXPECT_EQ(pickle::checkTensorLayout(layoutOf(11, {}, {}), 12), "");
+    EXPECT_NE(pickle::checkTensorLayout(layoutOf(12, {}, {}), 12), "");
+    EXPECT_EQ(pickle::checkTensorLayout(layoutOf(500, {0, 7}, {7, 1}), 12), "");
+    EXPECT_NE(pickle::checkTensorLayout(layoutOf(0, {1}, {1}), 0), "");
+}
+
+// Numbers from the file that wrap int64 arithmetic must not pass as small:
+// (2^62 + 1 - 1) * 4 is 2^64, which wraps to 0.
+TEST(TensorLayout, SizesAndStridesThatOverflowAreRefused) {
+    const std::string overflow =
+        "a tensor's size and stride reach past any storage (they overflow 64 bits)";
+    constexpr int64_t kMax = INT64_MAX;
+    EXPECT_EQ(pickle::checkTensorLayout(layoutOf(0, {(int64_t(1) << 62) + 1}, {4}), 4), overflow);
+    EXPECT_EQ(pickle::checkTensorLayout(layoutOf(kMax, {2}, {1}), 4), overflow);
+    EXPECT_EQ(pickle::checkTensorLayout(layoutOf(0, {kMax, kMax}, {1, 1}), 4), overflow);
+    // Two dimensions whose reaches each fit but whose sum does not.
+    EXPECT_EQ(pickle::checkTensorLayout(layoutOf(0, {2, 2}, {kMax / 2 + 1, kMax / 2 + 1}), 4),
+              overflow);
+    // Large but representable: refused as past the end, not as overflow.
+    EXPECT_EQ(pickle::checkTensorLayout(layoutOf(0, {int64_t(1) << 40}, {1}), 4),
+              "a tensor reaches past the end of its storage");
+}
+
+TEST(TensorLayout, StorageBytesRefusesNegativeAndOverflowingCounts) {
+    uint64_t bytes = 7;
+    EXPECT_TRUE(pickle::storageBytes(5, 4, bytes));
+    EXPECT_EQ(bytes, 20u);
+    EXPECT_TRUE(pickle::storageBytes(0, 8, bytes));
+    EXPECT_EQ(bytes, 0u);
+    bytes = 7;
+    EXPECT_FALSE(pickle::storageBytes(-1, 4, bytes));
+    EXPECT_FALSE(pickle::storageBytes(int64_t(1) << 62, 8, bytes));
+    EXPECT_EQ(bytes, 7u);
 }
 
 } // namespace

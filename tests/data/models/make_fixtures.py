@@ -81,6 +81,25 @@ class NanAfter(NoNorm):
         return out
 
 
+def overflowing_view(path):
+    """A state dict whose tensor claims size (2**62 + 1,) and stride (4,) over a
+    storage of 4 floats: (size - 1) * stride wraps to 0 in int64 arithmetic, so a
+    bounds check without overflow tests lets it through. torch.save cannot write
+    this, so the saved pickle is edited (the zip is rewritten: its CRCs change)."""
+    import zipfile
+    torch.save(collections.OrderedDict(w=torch.zeros(4)), path)
+    with zipfile.ZipFile(path) as z:
+        records = [(info, z.read(info)) for info in z.infolist()]
+    size_stride = b"K\x04\x85q\tK\x01\x85q\n"  # (4,) (1,)
+    huge = b"\x8a\x08" + (2 ** 62 + 1).to_bytes(8, "little") + b"\x85q\tK\x04\x85q\n"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
+        for info, data in records:
+            if info.filename.endswith("data.pkl"):
+                assert size_stride in data, "torch.save wrote another pickle; update the edit"
+                data = data.replace(size_stride, huge)
+            z.writestr(info.filename, data)
+
+
 def main():
     torch.manual_seed(0)
     torch.save(dtypes(), "dtypes.pt")
@@ -95,6 +114,7 @@ def main():
     torch.save(linear.state_dict(keep_vars=True), "keep_vars.pt")
     torch.save(head(), "legacy.pt", _use_new_zipfile_serialization=False)
     torch.save(linear, "whole_module.pt")
+    overflowing_view("overflowing_view.pt")
 
     tiny = Tiny()
     with torch.no_grad():
