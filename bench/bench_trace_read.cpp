@@ -3,8 +3,8 @@
 // its peak RSS (wait4's ru_maxrss) is its own. Prints the median wall time,
 // MB/s, events and peak RSS of each. Torch-free: links the trace layer only.
 //   bench_trace_read FILE [--runs N] [--workers N] [--block-mb N]
-//   bench_trace_read FILE --blocks 1,2,4 [--runs N]: the fast reader only, with
-//   each block size in turn (the reader's memory against its speed)
+//   bench_trace_read FILE --blocks 256k,1,2,4 [--runs N]: the fast reader only, with
+//   each block size in turn, in MB or KB (the reader's memory against its speed)
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,7 +27,12 @@ struct Run {
     double seconds = 0;
     long events = 0;
     long max_rss_kb = 0;
+    double cpu_seconds = 0; // user + system, all threads: the work, less noisy than wall time
 };
+
+double seconds(const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+}
 
 // One read in a child; the child reports its time and event count through a pipe.
 Run readInChild(const std::string& path, const ts::TraceReadOptions& options) {
@@ -60,6 +65,7 @@ Run readInChild(const std::string& path, const ts::TraceReadOptions& options) {
     Run r;
     std::sscanf(line, "%lf %ld", &r.seconds, &r.events);
     r.max_rss_kb = usage.ru_maxrss;
+    r.cpu_seconds = seconds(usage.ru_utime) + seconds(usage.ru_stime);
     return r;
 }
 
@@ -69,26 +75,33 @@ double median(std::vector<double> v) {
 }
 
 void printRow(const char* name, const std::vector<Run>& rs, double mb) {
-    std::vector<double> t, rss;
-    for (const Run& r : rs)
-        t.push_back(r.seconds), rss.push_back(static_cast<double>(r.max_rss_kb) / 1024);
+    std::vector<double> t, rss, cpu;
+    for (const Run& r : rs) {
+        t.push_back(r.seconds);
+        rss.push_back(static_cast<double>(r.max_rss_kb) / 1024);
+        cpu.push_back(r.cpu_seconds);
+    }
     const double s = median(t), peak = *std::max_element(rss.begin(), rss.end());
-    std::printf("%-22s %10.3f %9.1f %10ld %12.1f %8.2f\n", name, s, mb / s, rs.front().events, peak,
-                peak / mb);
+    std::printf("%-22s %10.3f %9.1f %10ld %12.1f %8.2f %8.2f\n", name, s, mb / s, rs.front().events,
+                peak, peak / mb, median(cpu));
+}
+
+std::string sizeLabel(size_t kb) {
+    return kb % 1024 == 0 ? std::to_string(kb / 1024) + " MB" : std::to_string(kb) + " KB";
 }
 
 int compareBlocks(const std::string& path, double mb, ts::TraceReadOptions fast,
-                  const std::vector<size_t>& blocks_mb, int runs) {
-    std::vector<std::vector<Run>> rows(blocks_mb.size());
+                  const std::vector<size_t>& blocks_kb, int runs) {
+    std::vector<std::vector<Run>> rows(blocks_kb.size());
     for (int i = 0; i < runs; ++i) // alternate, so that drift hits every size alike
-        for (size_t b = 0; b < blocks_mb.size(); ++b) {
-            fast.block_bytes = blocks_mb[b] << 20;
+        for (size_t b = 0; b < blocks_kb.size(); ++b) {
+            fast.block_bytes = blocks_kb[b] << 10;
             rows[b].push_back(readInChild(path, fast));
         }
-    std::printf("%-22s %10s %9s %10s %12s %8s\n", "fast reader, block", "median s", "MB/s",
-                "events", "peak RSS MB", "RSS/file");
-    for (size_t b = 0; b < blocks_mb.size(); ++b)
-        printRow((std::to_string(blocks_mb[b]) + " MB").c_str(), rows[b], mb);
+    std::printf("%-22s %10s %9s %10s %12s %8s %8s\n", "fast reader, block", "median s", "MB/s",
+                "events", "peak RSS MB", "RSS/file", "CPU s");
+    for (size_t b = 0; b < blocks_kb.size(); ++b)
+        printRow(sizeLabel(blocks_kb[b]).c_str(), rows[b], mb);
     return 0;
 }
 
@@ -105,15 +118,18 @@ int main(int argc, char** argv) {
     int runs = 3;
     ts::TraceReadOptions fast;
     fast.min_parallel_bytes = 0;
-    std::vector<size_t> blocks_mb; // --blocks: fast reader only, one row per size
+    // --blocks: fast reader only, one row per size; MB, or KB with a "k" ("256k,2")
+    std::vector<size_t> blocks_kb;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
         if (!std::strcmp(argv[i], "--blocks"))
             for (const char* p = argv[i + 1]; *p; p += *p == ',' ? 1 : 0) {
                 char* end = nullptr;
-                blocks_mb.push_back(std::strtoul(p, &end, 10));
-                if (end == p) return std::fprintf(stderr, "bad --blocks\n"), 2;
-                p = end;
+                const size_t n = std::strtoul(p, &end, 10);
+                if (end == p || n == 0) return std::fprintf(stderr, "bad --blocks\n"), 2;
+                const bool kb = *end == 'k' || *end == 'K';
+                blocks_kb.push_back(kb ? n : n << 10);
+                p = end + (kb ? 1 : 0);
             }
         if (!std::strcmp(argv[i], "--workers")) fast.workers = std::atoi(argv[i + 1]);
         if (!std::strcmp(argv[i], "--block-mb"))
@@ -124,14 +140,14 @@ int main(int argc, char** argv) {
     const double mb = static_cast<double>(std::filesystem::file_size(path)) / (1 << 20);
     std::printf("file %s: %.1f MB; fast reader %s\n", path.c_str(), mb,
                 ts::fastTraceReaderAvailable() ? "with simdjson" : "unavailable (no simdjson)");
-    if (!blocks_mb.empty()) return compareBlocks(path, mb, fast, blocks_mb, runs);
+    if (!blocks_kb.empty()) return compareBlocks(path, mb, fast, blocks_kb, runs);
     std::vector<Run> a, b;
     for (int i = 0; i < runs; ++i) { // alternate, so that drift hits both alike
         a.push_back(readInChild(path, old));
         b.push_back(readInChild(path, fast));
     }
-    std::printf("%-22s %10s %9s %10s %12s %8s\n", "reader", "median s", "MB/s", "events",
-                "peak RSS MB", "RSS/file");
+    std::printf("%-22s %10s %9s %10s %12s %8s %8s\n", "reader", "median s", "MB/s", "events",
+                "peak RSS MB", "RSS/file", "CPU s");
     printRow("nlohmann (before #14)", a, mb);
     printRow("fast (simdjson)", b, mb);
     return 0;
