@@ -1,7 +1,9 @@
 #include "trace/Trace.h"
 
 #include <algorithm>
+#include <climits>
 #include <numeric>
+#include <unordered_map>
 
 namespace ts {
 
@@ -156,6 +158,58 @@ void computeNesting(EventStore& events) {
     }
 }
 
+// Sorts `items` by `start` (stably) when it is made of runs already sorted
+// by it, one after another (the events of each lane, after finalize's
+// sort): adjacent runs merge pairwise, log2(runs) passes over the items
+// instead of a full sort. std::merge takes from the first range on ties, so
+// the order is the one std::stable_sort gives.
+template <typename T, typename Start>
+void mergeSortedRuns(std::vector<T>& items, const std::vector<size_t>& run_begins, Start start) {
+    std::vector<size_t> runs = run_begins;
+    runs.push_back(items.size());
+    std::vector<T> buffer(items.size());
+    const auto before = [&](const T& a, const T& b) { return start(a) < start(b); };
+    while (runs.size() > 2) {
+        std::vector<size_t> merged{0};
+        for (size_t r = 0; r + 1 < runs.size(); r += 2) {
+            const size_t end = r + 2 < runs.size() ? runs[r + 2] : runs[r + 1];
+            const auto at = [&](size_t i) { return items.begin() + std::ptrdiff_t(i); };
+            std::merge(at(runs[r]), at(runs[r + 1]), at(runs[r + 1]), at(end),
+                       buffer.begin() + std::ptrdiff_t(runs[r]), before);
+            merged.push_back(end);
+        }
+        items.swap(buffer);
+        runs.swap(merged);
+    }
+}
+
+// The latest candidate op by sequence number: a dense table when the
+// numbers span a range not much larger than their count (PyTorch numbers
+// each thread's autograd nodes from 0), a hash map otherwise.
+class SeqCandidates {
+public:
+    SeqCandidates(int64_t min, int64_t max, size_t count) : min_(min) {
+        const uint64_t span = uint64_t(max) - uint64_t(min) + 1;
+        if (count > 0 && span <= 4 * uint64_t(count) + 4096) dense_.assign(size_t(span), -1);
+    }
+    int32_t find(int64_t seq) const {
+        if (!dense_.empty()) return dense_[size_t(seq - min_)];
+        const auto it = sparse_.find(seq);
+        return it == sparse_.end() ? -1 : it->second;
+    }
+    void set(int64_t seq, int32_t event) {
+        if (!dense_.empty())
+            dense_[size_t(seq - min_)] = event;
+        else
+            sparse_[seq] = event;
+    }
+
+private:
+    int64_t min_;
+    std::vector<int32_t> dense_;
+    std::unordered_map<int64_t, int32_t> sparse_;
+};
+
 // Forward op <-> backward node by autograd sequence number. Several nested
 // ops share one number (aten::conv2d > aten::convolution > ...) and ops that
 // create no node repeat the current number, so the candidate for a number is
@@ -167,52 +221,70 @@ void linkBackward(EventStore& events) {
         bool forward;
     };
     std::vector<Numbered> by_time;
+    std::vector<size_t> lane_runs; // where each lane's ops begin in by_time
+    int64_t min_seq = INT64_MAX, max_seq = INT64_MIN;
     for (size_t i = 0; i < events.size(); ++i) {
         const EventKind kind = events.core(i).kind;
         if (kind != EventKind::Operator && kind != EventKind::Backward) continue;
         const int64_t seq = events.seq(i);
-        if (seq >= 0) by_time.push_back({int32_t(i), seq, kind == EventKind::Operator});
+        if (seq < 0) continue;
+        if (by_time.empty() ||
+            events.core(size_t(by_time.back().event)).lane != events.core(i).lane)
+            lane_runs.push_back(by_time.size());
+        by_time.push_back({int32_t(i), seq, kind == EventKind::Operator});
+        min_seq = std::min(min_seq, seq);
+        max_seq = std::max(max_seq, seq);
     }
-    std::stable_sort(by_time.begin(), by_time.end(), [&](const Numbered& a, const Numbered& b) {
-        return events.core(size_t(a.event)).start_ns < events.core(size_t(b.event)).start_ns;
-    });
-    std::unordered_map<int64_t, int32_t> candidate;
+    // finalize sorted the events by lane, then start: each lane's run is in
+    // time order already.
+    mergeSortedRuns(by_time, lane_runs,
+                    [&](const Numbered& n) { return events.core(size_t(n.event)).start_ns; });
+    SeqCandidates candidate(min_seq, max_seq, by_time.size());
     for (const Numbered& n : by_time) {
         const int32_t i = n.event;
         const EventCore& e = events.core(size_t(i));
+        const int32_t found = candidate.find(n.seq);
         if (n.forward) {
-            auto it = candidate.find(n.seq);
-            const bool nested = it != candidate.end() &&
-                                events.core(size_t(it->second)).lane == e.lane &&
-                                e.start_ns < events.core(size_t(it->second)).end_ns();
-            if (!nested) candidate[n.seq] = i;
+            const bool nested = found >= 0 && events.core(size_t(found)).lane == e.lane &&
+                                e.start_ns < events.core(size_t(found)).end_ns();
+            if (!nested) candidate.set(n.seq, i);
             continue;
         }
-        auto it = candidate.find(n.seq);
-        if (it == candidate.end() || events.link(size_t(i)) >= 0) continue;
-        events.setLink(size_t(i), it->second);
+        if (found < 0 || events.link(size_t(i)) >= 0) continue;
+        events.setLink(size_t(i), found);
         // torch.profiler gives the engine's wrapper ("autograd::engine::
         // evaluate_function: X") the node's number too: the op links to the
         // innermost of them, the node itself.
-        const int32_t forward_link = events.link(size_t(it->second));
+        const int32_t forward_link = events.link(size_t(found));
         if (forward_link < 0 || (events.core(size_t(forward_link)).lane == e.lane &&
                                  e.start_ns < events.core(size_t(forward_link)).end_ns()))
-            events.setLink(size_t(it->second), i);
+            events.setLink(size_t(found), i);
     }
 }
 
-// Events without a step get the step whose time range holds their start.
+// Events without a step get the step whose time range holds their start:
+// the last step that starts at or before it. Within a lane the events are in
+// time order (finalize sorted them), so that step only moves forward: a scan
+// per lane instead of a binary search per event.
 void assignSteps(EventStore& events, const std::vector<StepMark>& steps) {
     if (steps.empty()) return;
+    size_t next = 0; // steps[next] is the first step that starts after the last event seen
+    int32_t lane = -1;
+    int64_t last_start = INT64_MIN;
     for (size_t i = 0; i < events.size(); ++i) {
-        const uint16_t code = events.core(i).step_code; // 0: step -1, 0xFFFF: any other
+        const EventCore& e = events.core(i);
+        if (e.lane != lane || e.start_ns < last_start) { // a new lane (or no order): from the top
+            lane = e.lane;
+            next = 0;
+        }
+        last_start = e.start_ns;
+        const uint16_t code = e.step_code; // 0: step -1, 0xFFFF: any other
         if (code != 0 && (code != 0xFFFF || events.step(i) >= 0)) continue;
-        const int64_t start = events.core(i).start_ns;
-        auto it = std::upper_bound(steps.begin(), steps.end(), start,
-                                   [](int64_t t, const StepMark& s) { return t < s.start_ns; });
-        if (it == steps.begin()) continue;
-        --it;
-        if (start < it->end_ns) events.setStep(i, it->step);
+        while (next < steps.size() && steps[next].start_ns <= e.start_ns)
+            ++next;
+        if (next == 0) continue;
+        const StepMark& step = steps[next - 1];
+        if (e.start_ns < step.end_ns) events.setStep(i, step.step);
     }
 }
 

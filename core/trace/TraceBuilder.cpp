@@ -572,8 +572,8 @@ Trace TraceBuilder::finish(TraceJsonRoot root) {
     device_work_ = {};
     late_instants_ = {};
     trace_.events.shrinkToFit();
-    trace_.memory.shrink_to_fit();
-    trace_.kineto.memory.shrink_to_fit();
+    shrinkIfRoomy(trace_.memory);
+    shrinkIfRoomy(trace_.kineto.memory);
     // Finalizing copied columns and freed the old ones; glibc keeps such
     // freed blocks in its heap, where the analysis that follows would count
     // them twice in the peak.

@@ -70,6 +70,49 @@ TEST(ProfTraceModel, BackwardNodeLinksToOutermostLatestForwardOpWithItsSequenceN
     EXPECT_EQ(t.events[findEvent(t, "aten::relu")].link, -1);
 }
 
+// Links follow time across lanes, not lane order: the forward op on lane 2
+// comes after the backward node's lane in the sorted events, yet it ran
+// earlier than the node and later than the op on lane 0, so it is the one
+// linked. The same with sequence numbers too far apart for a dense table.
+TEST(ProfTraceModel, BackwardLinksFollowTimeAcrossLanesWhateverTheNumbers) {
+    for (const int64_t scale : {int64_t(1), int64_t(1000000000000)}) {
+        Trace t;
+        addEvent(t, "early_op", EventKind::Operator, 0, 10, 0, 5 * scale);
+        addEvent(t, "node", EventKind::Backward, 100, 10, 1, 5 * scale);
+        addEvent(t, "late_op", EventKind::Operator, 50, 10, 2, 5 * scale);
+        addEvent(t, "other_op", EventKind::Operator, 20, 10, 4, 9 * scale);
+        addEvent(t, "other_node", EventKind::Backward, 40, 10, 3, 9 * scale);
+        addEvent(t, "unmatched_node", EventKind::Backward, 5, 10, 3, 7 * scale);
+        t.finalize();
+        SCOPED_TRACE("scale " + std::to_string(scale));
+        EXPECT_EQ(t.events[findEvent(t, "node")].link, findEvent(t, "late_op"));
+        EXPECT_EQ(t.events[findEvent(t, "late_op")].link, findEvent(t, "node"));
+        EXPECT_EQ(t.events[findEvent(t, "early_op")].link, -1);
+        EXPECT_EQ(t.events[findEvent(t, "other_node")].link, findEvent(t, "other_op"));
+        EXPECT_EQ(t.events[findEvent(t, "unmatched_node")].link, -1);
+    }
+}
+
+// Steps by start time on every lane: each lane's events are matched from the
+// first step again, whatever the lane before them reached.
+TEST(ProfTraceModel, StepsAreAssignedOnEveryLaneFromTheFirstStep) {
+    Trace t;
+    addEvent(t, "lane0_late", EventKind::Operator, 150, 10, 0);
+    addEvent(t, "lane0_gap", EventKind::Operator, 260, 10, 0);
+    addEvent(t, "lane1_early", EventKind::Operator, 50, 10, 1);
+    addEvent(t, "lane1_before", EventKind::Operator, -5, 10, 1);
+    addEvent(t, "lane1_late", EventKind::Operator, 199, 10, 1);
+    t.steps.push_back(StepMark{2, 100, 200});
+    t.steps.push_back(StepMark{1, 0, 100});
+    t.steps.push_back(StepMark{3, 300, 400});
+    t.finalize();
+    EXPECT_EQ(t.events[findEvent(t, "lane0_late")].step, 2);
+    EXPECT_EQ(t.events[findEvent(t, "lane0_gap")].step, -1); // between steps 2 and 3
+    EXPECT_EQ(t.events[findEvent(t, "lane1_before")].step, -1);
+    EXPECT_EQ(t.events[findEvent(t, "lane1_early")].step, 1);
+    EXPECT_EQ(t.events[findEvent(t, "lane1_late")].step, 2);
+}
+
 TEST(ProfTraceModel, FinalizeRenumbersMemorySamplesAndExistingLinksAndAssignsSteps) {
     Trace t;
     const auto late = addEvent(t, "late", EventKind::Operator, 300, 10);
