@@ -165,6 +165,7 @@ void computeNesting(EventStore& events) {
 // the order is the one std::stable_sort gives.
 template <typename T, typename Start>
 void mergeSortedRuns(std::vector<T>& items, const std::vector<size_t>& run_begins, Start start) {
+    if (run_begins.size() < 2) return; // one lane: in order already
     std::vector<size_t> runs = run_begins;
     runs.push_back(items.size());
     std::vector<T> buffer(items.size());
