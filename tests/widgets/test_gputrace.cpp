@@ -105,6 +105,39 @@ private slots:
         QVERIFY(view.gpuText().contains(QStringLiteral("34.17 %")));
     }
 
+    // Each legend entry of the average-step bar gets its whole text: fewer
+    // columns on a narrow chart rather than clipped entries.
+    void averageShareLegendFitsItsWidth() {
+        OverviewContent content;
+        content.categories = {QStringLiteral("Kernel"),   QStringLiteral("Memcpy"),
+                              QStringLiteral("Memset"),   QStringLiteral("Communication"),
+                              QStringLiteral("Runtime"),  QStringLiteral("DataLoader"),
+                              QStringLiteral("CPU Exec"), QStringLiteral("Other")};
+        content.average_us = {105160, 637.5, 14, 168493.5, 3044, 0, 329971.5, 7799.5};
+        AverageShareChart chart;
+        chart.setContent(content);
+        chart.show(); // a hidden widget gets its resize events only when shown
+        for (const int width : {1200, 530, 250}) {
+            chart.resize(width, 240);
+            chart.replot();
+            QVERIFY(chart.legendColumns() >= 1 && chart.legendColumns() <= 4);
+            int entries = 0;
+            for (int i = 0; i < chart.legend->itemCount(); ++i) {
+                QCPAbstractLegendItem* item = chart.legend->item(i);
+                if (!item) continue; // a gap in the last row
+                ++entries;
+                QVERIFY2(
+                    item->outerRect().width() >= item->minimumOuterSizeHint().width(),
+                    qPrintable(QStringLiteral("width %1: entry %2 clipped").arg(width).arg(i)));
+            }
+            QCOMPARE(entries, 8);
+        }
+        chart.resize(1200, 240);
+        QCOMPARE(chart.legendColumns(), 4);
+        chart.resize(250, 240);
+        QVERIFY(chart.legendColumns() < 4);
+    }
+
     void overviewListsTheRecommendations() {
         const auto analysis = analyzeFixture("test_gpu_utilization");
         OverviewView view;

@@ -1,13 +1,23 @@
 #include "gpu/AverageShareChart.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
+#include <QResizeEvent>
 #include <QToolTip>
 
 #include "common/ThemePalette.h"
 
 namespace ts::gui {
+
+namespace {
+
+constexpr int kMinimumHeight = 160;
+// The title, the bar and its axis with its label, above the legend (pixels).
+constexpr int kBarAndTitle = 120;
+
+} // namespace
 
 AverageShareChart::AverageShareChart(QWidget* parent) : ThemedPlot(parent) {
     setMouseTracking(true); // hover without a button pressed
@@ -23,7 +33,7 @@ AverageShareChart::AverageShareChart(QWidget* parent) : ThemedPlot(parent) {
     plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
     plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
     titleElement()->setText(tr("Average step"));
-    setMinimumHeight(160);
+    setMinimumHeight(kMinimumHeight);
     connect(this, &QCustomPlot::mouseMove, this, &AverageShareChart::showHover);
 }
 
@@ -46,7 +56,40 @@ void AverageShareChart::setContent(const OverviewContent& content) {
         below = bars;
         bars_ << bars;
     }
+    fitLegendColumns(width());
     refresh();
+}
+
+void AverageShareChart::resizeEvent(QResizeEvent* event) {
+    fitLegendColumns(event->size().width());
+    ThemedPlot::resizeEvent(event);
+}
+
+void AverageShareChart::fitLegendColumns(int width) {
+    constexpr int kMaxColumns = 4;
+    int widest = 0, tallest = 0, entries = 0;
+    for (int i = 0; i < legend->itemCount(); ++i) { // the grid's cells: the last row may have gaps
+        if (const QCPAbstractLegendItem* item = legend->item(i)) {
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+            tallest = std::max(tallest, item->minimumOuterSizeHint().height());
+            ++entries;
+        }
+    }
+    const QMargins margins = legend->margins();
+    const int room = width - margins.left() - margins.right() - 2 * legend->borderPen().width();
+    const int columns =
+        widest > 0
+            ? std::clamp((room + legend->columnSpacing()) / (widest + legend->columnSpacing()), 1,
+                         kMaxColumns)
+            : kMaxColumns;
+    // Room for every row of the legend under the title, the bar and its axis,
+    // which would otherwise be squeezed (the title cut) as the rows grow.
+    const int rows = (entries + columns - 1) / columns;
+    setMinimumHeight(
+        std::max(kMinimumHeight, kBarAndTitle + rows * (tallest + legend->rowSpacing())));
+    if (columns == legend->wrap()) return;
+    legend->setWrap(columns);
+    legend->setFillOrder(legend->fillOrder(), true); // setWrap alone leaves entries where they are
 }
 
 QString AverageShareChart::describeAt(double percent) const {
