@@ -70,8 +70,9 @@ void AverageShareChart::fitLegendColumns(int width) {
     int widest = 0, tallest = 0, entries = 0;
     for (int i = 0; i < legend->itemCount(); ++i) { // the grid's cells: the last row may have gaps
         if (const QCPAbstractLegendItem* item = legend->item(i)) {
-            widest = std::max(widest, item->minimumOuterSizeHint().width());
-            tallest = std::max(tallest, item->minimumOuterSizeHint().height());
+            const QSize hint = item->minimumOuterSizeHint(); // measures its text each call
+            widest = std::max(widest, hint.width());
+            tallest = std::max(tallest, hint.height());
             ++entries;
         }
     }
