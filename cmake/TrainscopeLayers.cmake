@@ -243,6 +243,14 @@ function(trainscope_torch_pch target)
   if(TRAINSCOPE_UNITY_TORCH)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 4)
   endif()
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "EXECUTABLE")
+    # GCC refuses the layers' header (precompiled with -fPIC) in a file
+    # compiled with CMake's -fPIE for executables; -fPIC code links into a
+    # position-independent executable all the same.
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE OFF)
+    target_compile_options(${target} PRIVATE -fPIC)
+  endif()
   if(ARGN)
     target_precompile_headers(${target} ${ARGN})
   else()

@@ -16,6 +16,12 @@ double msBetween(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
+} // namespace
+
+// Named, not anonymous: State (declared in the header, so it has linkage)
+// holds buckets, and GCC warns of a type without linkage inside it.
+namespace reducer_detail {
+
 struct Slot {
     size_t parameter = 0; // index into the reducer's parameters
     int64_t offset = 0;   // first element in the bucket's flat buffer
@@ -30,6 +36,13 @@ struct Bucket {
     Clock::time_point launched_at;
     std::unique_ptr<PendingCollective> pending;
 };
+
+} // namespace reducer_detail
+
+namespace {
+
+using reducer_detail::Bucket;
+using reducer_detail::Slot;
 
 // Total length of the union of [begin, end) intervals, and the part of that
 // union inside [window_begin, window_end).

@@ -80,7 +80,8 @@ void MemoryTracker::reportDevice(int64_t total_allocated) {
 }
 
 struct MemoryTracker::Scope::Impl {
-    std::shared_ptr<ReportingBridge> bridge;
+    // The base class: Impl has linkage, ReportingBridge does not.
+    std::shared_ptr<c10::MemoryReportingInfoBase> bridge;
     std::unique_ptr<c10::DebugInfoGuard> guard;
 };
 

@@ -25,7 +25,7 @@ void ok(simdjson::error_code error) {
 
 // By value: simdjson's results are small and trivially copyable.
 template <typename T> T take(simdjson::simdjson_result<T> result) {
-    T value;
+    T value{}; // set by get(); initialized so GCC sees no path without it
     ok(std::move(result).get(value));
     return value;
 }

@@ -142,7 +142,7 @@ TEST_F(TraceStatsCommand, OwnTraceOfACudaRunSaysWhyItsGpuViewsCountNoGpuTime) {
     }
     options_.format = "json";
     ASSERT_EQ(run(), 0) << err_.str();
-    EXPECT_NO_THROW((void)nlohmann::json::parse(out_.str())) << out_.str();
+    EXPECT_TRUE(nlohmann::json::accept(out_.str())) << out_.str();
 
     options_.format = "text";
     for (const std::string& file :

@@ -190,7 +190,9 @@ TEST_F(TrainingThreads, StopAtAnyMomentEndsTheRunOnceAndKeepsItsSteps) {
         EXPECT_FALSE(controller.isRunning());
         spin(2 * RunController::kTickMs); // nothing arrives after the end
         EXPECT_EQ(seen.outcomes, 1);
-        if (at >= 1) EXPECT_GE(int(seen.steps.size()), at);
+        if (at >= 1) {
+            EXPECT_GE(int(seen.steps.size()), at);
+        }
     }
 }
 
