@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "LegendChecks.h"
 #include "SyntheticRecords.h"
 #include "common/TableModel.h"
 #include "distributed/DistributedModels.h"
@@ -164,6 +165,27 @@ private slots:
         QVERIFY(ranks.lanes.size() > doc.trace->lanes.size());
         QVERIFY(QString::fromStdString(ranks.lanes.front().name).startsWith("rank 0: "));
         QVERIFY(QString::fromStdString(ranks.lanes.back().name).startsWith("rank 1: "));
+    }
+
+    // The legend of the rank bars sits under them: at any width the view
+    // gives a chart (two side by side), every part's name shows whole.
+    void rankBarsShowEveryLegendEntryWhole() {
+        RankBarsChart chart;
+        chart.setBars({QStringLiteral("Computation / communication, average step"),
+                       {QStringLiteral("Computation"), QStringLiteral("Overlapping"),
+                        QStringLiteral("Communication"), QStringLiteral("Other")},
+                       {QStringLiteral("rank 0"), QStringLiteral("rank 1")},
+                       {{75, 30, 170, 340}, {98, 38, 150, 330}}});
+        chart.show();
+        for (const int width : {1200, 480, 380, 250}) {
+            chart.resize(width, 300);
+            chart.replot();
+            int entries = 0;
+            const QString clipped = testing::clippedLegendEntries(chart, &entries);
+            QVERIFY2(clipped.isEmpty(),
+                     qPrintable(QStringLiteral("at %1 px: %2").arg(width).arg(clipped)));
+            QCOMPARE(entries, 4);
+        }
     }
 
     void foldersThatFormNoView() {

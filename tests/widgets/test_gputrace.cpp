@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "LegendChecks.h"
 #include "SyntheticTrace.h"
 #include "analysis/GpuTraceAnalysis.h"
 #include "common/SortFilterProxy.h"
@@ -122,14 +123,9 @@ private slots:
             chart.replot();
             QVERIFY(chart.legendColumns() >= 1 && chart.legendColumns() <= 4);
             int entries = 0;
-            for (int i = 0; i < chart.legend->itemCount(); ++i) {
-                QCPAbstractLegendItem* item = chart.legend->item(i);
-                if (!item) continue; // a gap in the last row
-                ++entries;
-                QVERIFY2(
-                    item->outerRect().width() >= item->minimumOuterSizeHint().width(),
-                    qPrintable(QStringLiteral("width %1: entry %2 clipped").arg(width).arg(i)));
-            }
+            const QString clipped = testing::clippedLegendEntries(chart, &entries);
+            QVERIFY2(clipped.isEmpty(),
+                     qPrintable(QStringLiteral("at %1 px: %2").arg(width).arg(clipped)));
             QCOMPARE(entries, 8);
         }
         chart.resize(1200, 240);

@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "LegendChecks.h"
 #include "SyntheticRecords.h"
 #include "live/LiveCharts.h"
 #include "live/LiveView.h"
@@ -223,6 +224,33 @@ private slots:
         QCOMPARE(faults->data()->at(1)->value, 40.0);
         QVERIFY(memory->yAxis2->visible());
         QVERIFY(memory->yAxis2->range().upper >= 30000.0);
+    }
+
+    // Each chart's legend sits in a row under its title: at any width the
+    // charts get, every entry shows whole (fewer columns, more rows).
+    void everyLegendShowsItsEntriesWholeAtAnyWidth() {
+        LiveView view;
+        RunRecord record;
+        record.info = info(1, 50);
+        record.steps = testing::syntheticSteps(0, 50);
+        record.epochs = {testing::syntheticEpoch(0)};
+        view.showRun(record);
+        QVERIFY(showOnScreen(view));
+        for (const int width : {1800, 900, 640, 500}) { // two charts side by side
+            view.resize(width, 900);
+            QCoreApplication::processEvents(); // the grid lays the charts out
+            for (HistoryChart* chart : view.charts()) {
+                if (chart->isHidden()) continue; // the ranks' chart of a one-process run
+                chart->replot();
+                int entries = 0;
+                const QString clipped = testing::clippedLegendEntries(*chart, &entries);
+                QVERIFY2(clipped.isEmpty(), qPrintable(QStringLiteral("%1, %2 px wide: %3")
+                                                           .arg(chart->titleElement()->text())
+                                                           .arg(chart->width())
+                                                           .arg(clipped)));
+                QVERIFY(entries > 0);
+            }
+        }
     }
 
     void showsAFinishedRunAndClears() {

@@ -1,5 +1,8 @@
 #include "charts/ThemedPlot.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace ts::gui {
 namespace {
 
@@ -38,9 +41,29 @@ void styleLegend(QCPLegend* legend, const QPalette& p) {
     }
 }
 
+// The most columns, up to `max_columns`, in which entries of these widths,
+// placed row by row, fit `room` pixels: each column as wide as its widest
+// entry (QCustomPlot's grid gives a column what its widest cell needs).
+int columnsThatFit(const std::vector<int>& widths, int room, int spacing, int max_columns) {
+    for (int columns = std::min<int>(max_columns, int(widths.size())); columns > 1; --columns) {
+        std::vector<int> column(size_t(columns), 0);
+        for (size_t i = 0; i < widths.size(); ++i)
+            column[i % size_t(columns)] = std::max(column[i % size_t(columns)], widths[i]);
+        int needed = spacing * (columns - 1);
+        for (const int w : column)
+            needed += w;
+        if (needed <= room) return columns;
+    }
+    return widths.empty() ? max_columns : 1;
+}
+
 } // namespace
 
-ThemedPlot::ThemedPlot(QWidget* parent) : QCustomPlot(parent) {}
+ThemedPlot::ThemedPlot(QWidget* parent) : QCustomPlot(parent) {
+    // Before every replot, which lays the plot out: entries come and go
+    // (a rank joins) and the font and width change between replots.
+    connect(this, &QCustomPlot::beforeReplot, this, [this] { fitLegendColumns(width()); });
+}
 
 QCPTextElement* ThemedPlot::titleElement() {
     if (!title_) {
@@ -55,6 +78,51 @@ QCPTextElement* ThemedPlot::titleElement() {
 void ThemedPlot::refresh() {
     applyTheme();
     replot(rpQueuedReplot);
+}
+
+void ThemedPlot::legendInRow(int row, int max_columns) {
+    if (auto* inset = qobject_cast<QCPLayoutInset*>(legend->layout())) inset->take(legend);
+    plotLayout()->insertRow(row);
+    plotLayout()->addElement(row, 0, legend);
+    plotLayout()->setRowStretchFactor(row, 0.001);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(max_columns);
+    legend->setVisible(true);
+    legend_max_columns_ = max_columns;
+}
+
+void ThemedPlot::setMinimumHeightBesidesLegend(int besides_legend, int at_least) {
+    height_besides_legend_ = besides_legend;
+    minimum_height_ = at_least;
+}
+
+void ThemedPlot::fitLegendColumns(int width) {
+    if (legend_max_columns_ == 0) return;
+    std::vector<int> widths; // the entries in order; the grid's last row may have gaps
+    int tallest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (const QCPAbstractLegendItem* item = legend->item(i)) {
+            const QSize hint = item->minimumOuterSizeHint(); // measures its text each call
+            widths.push_back(hint.width());
+            tallest = std::max(tallest, hint.height());
+        }
+    }
+    const QMargins margins = legend->margins();
+    const int room = width - margins.left() - margins.right() - 2 * legend->borderPen().width();
+    const int columns = columnsThatFit(widths, room, legend->columnSpacing(), legend_max_columns_);
+    if (height_besides_legend_ > 0) {
+        const int rows = (int(widths.size()) + columns - 1) / columns;
+        const int height = std::max(minimum_height_, height_besides_legend_ +
+                                                         rows * (tallest + legend->rowSpacing()));
+        // Later, not during the replot: a taller minimum resizes the plot at
+        // once, and QCustomPlot ignores the replot that resize asks for.
+        if (height != minimumHeight())
+            QMetaObject::invokeMethod(
+                this, [this, height] { setMinimumHeight(height); }, Qt::QueuedConnection);
+    }
+    if (columns == legend->wrap()) return;
+    legend->setWrap(columns);
+    legend->setFillOrder(legend->fillOrder(), true); // setWrap alone leaves entries where they are
 }
 
 void ThemedPlot::applyTheme() {

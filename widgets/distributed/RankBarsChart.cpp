@@ -9,17 +9,20 @@
 #include "common/ThemePalette.h"
 
 namespace ts::gui {
+namespace {
+
+// Pixels: the title and the time axis with its label, and a rank's bar.
+constexpr int kTitleAndAxis = 86;
+constexpr int kRankHeight = 26;
+
+} // namespace
 
 RankBarsChart::RankBarsChart(QWidget* parent) : ThemedPlot(parent) {
     setMouseTracking(true);
     xAxis->setLabel(tr("Time per step (ms)"));
     yAxis->grid()->setVisible(false);
-    legend->setVisible(true);
-    legend->setFillOrder(QCPLegend::foColumnsFirst);
-    legend->setWrap(4);
-    plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
-    plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
-    setMinimumHeight(150);
+    legendInRow(plotLayout()->rowCount(), 4); // under the bars
+    setMinimumHeightBesidesLegend(kTitleAndAxis, 150);
     connect(this, &QCustomPlot::mouseMove, this, &RankBarsChart::showHover);
 }
 
@@ -52,7 +55,7 @@ void RankBarsChart::setBars(RankBars bars) {
         widest = std::max(widest, std::accumulate(rank.begin(), rank.end(), 0.0));
     xAxis->setRange(0, widest > 0 ? widest * 1.05 : 1.0);
     titleElement()->setText(bars_.title);
-    setMinimumHeight(110 + 26 * n);
+    setMinimumHeightBesidesLegend(kTitleAndAxis + kRankHeight * n, 150);
     refresh();
 }
 

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <numeric>
 
-#include <QResizeEvent>
 #include <QToolTip>
 
 #include "common/ThemePalette.h"
@@ -26,14 +25,9 @@ AverageShareChart::AverageShareChart(QWidget* parent) : ThemedPlot(parent) {
     xAxis->setRange(0, 100);
     xAxis->setLabel(tr("Share of the average step (%)"));
     xAxis->grid()->setVisible(false);
-    legend->setVisible(true);
-    legend->setFillOrder(QCPLegend::foColumnsFirst);
-    legend->setWrap(4);
-    // The legend below the bar, not over it.
-    plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
-    plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
+    legendInRow(plotLayout()->rowCount(), 4); // below the bar, not over it
     titleElement()->setText(tr("Average step"));
-    setMinimumHeight(kMinimumHeight);
+    setMinimumHeightBesidesLegend(kBarAndTitle, kMinimumHeight);
     connect(this, &QCustomPlot::mouseMove, this, &AverageShareChart::showHover);
 }
 
@@ -56,41 +50,7 @@ void AverageShareChart::setContent(const OverviewContent& content) {
         below = bars;
         bars_ << bars;
     }
-    fitLegendColumns(width());
     refresh();
-}
-
-void AverageShareChart::resizeEvent(QResizeEvent* event) {
-    fitLegendColumns(event->size().width());
-    ThemedPlot::resizeEvent(event);
-}
-
-void AverageShareChart::fitLegendColumns(int width) {
-    constexpr int kMaxColumns = 4;
-    int widest = 0, tallest = 0, entries = 0;
-    for (int i = 0; i < legend->itemCount(); ++i) { // the grid's cells: the last row may have gaps
-        if (const QCPAbstractLegendItem* item = legend->item(i)) {
-            const QSize hint = item->minimumOuterSizeHint(); // measures its text each call
-            widest = std::max(widest, hint.width());
-            tallest = std::max(tallest, hint.height());
-            ++entries;
-        }
-    }
-    const QMargins margins = legend->margins();
-    const int room = width - margins.left() - margins.right() - 2 * legend->borderPen().width();
-    const int columns =
-        widest > 0
-            ? std::clamp((room + legend->columnSpacing()) / (widest + legend->columnSpacing()), 1,
-                         kMaxColumns)
-            : kMaxColumns;
-    // Room for every row of the legend under the title, the bar and its axis,
-    // which would otherwise be squeezed (the title cut) as the rows grow.
-    const int rows = (entries + columns - 1) / columns;
-    setMinimumHeight(
-        std::max(kMinimumHeight, kBarAndTitle + rows * (tallest + legend->rowSpacing())));
-    if (columns == legend->wrap()) return;
-    legend->setWrap(columns);
-    legend->setFillOrder(legend->fillOrder(), true); // setWrap alone leaves entries where they are
 }
 
 QString AverageShareChart::describeAt(double percent) const {

@@ -13,14 +13,8 @@ LiveChart::LiveChart(const QString& title, QWidget* parent)
     : ThemedPlot(parent), cursor_(new QCPItemStraightLine(this)) {
     titleElement()->setText(title);
     // The legend gets its own row under the title, items side by side, so it never hides data.
-    axisRect()->insetLayout()->take(legend);
-    plotLayout()->insertRow(1);
-    plotLayout()->addElement(1, 0, legend);
-    plotLayout()->setRowStretchFactor(1, 0.001);
-    legend->setFillOrder(QCPLegend::foColumnsFirst);
-    legend->setWrap(kLegendColumns);
+    legendInRow(1, kLegendColumns);
     legend->setMargins(QMargins(4, 0, 4, 0));
-    legend->setVisible(true);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
@@ -31,7 +25,8 @@ LiveChart::LiveChart(const QString& title, QWidget* parent)
     setPlottingHint(QCP::phFastPolylines, true);
     cursor_->setVisible(false);
     cursor_->setSelectable(false);
-    setMinimumSize(240, 160);
+    setMinimumWidth(240);
+    setMinimumHeightBesidesLegend(125, 160); // the title and a plot that still reads
     applyTheme();
 }
 

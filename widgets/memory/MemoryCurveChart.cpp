@@ -43,11 +43,8 @@ MemoryCurveChart::MemoryCurveChart(QWidget* parent) : ThemedPlot(parent) {
         p->setTypeY(QCPItemPosition::ptAxisRectRatio);
     }
     selection_rect_->setVisible(false);
-    legend->setVisible(true);
-    legend->setFillOrder(QCPLegend::foColumnsFirst);
     // Below the axes: inside, it would cover the peak's label wherever the peak is.
-    plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
-    plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
+    legendInRow(plotLayout()->rowCount(), 4);
     setMinimumHeight(200);
     connect(this, &QCustomPlot::mousePress, this, &MemoryCurveChart::onPress);
     connect(this, &QCustomPlot::mouseMove, this, &MemoryCurveChart::onMove);
