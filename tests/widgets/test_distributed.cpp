@@ -185,6 +185,16 @@ private slots:
             QVERIFY2(clipped.isEmpty(),
                      qPrintable(QStringLiteral("at %1 px: %2").arg(width).arg(clipped)));
             QCOMPARE(entries, 4);
+            // The title wraps inside the chart instead of running off both ends.
+            const QCPTextElement* title = chart.titleElement();
+            QVERIFY2(chart.viewport().contains(title->outerRect()),
+                     qPrintable(QStringLiteral("at %1 px: the title spans %2 px")
+                                    .arg(width)
+                                    .arg(title->outerRect().width())));
+            const QRect text = QFontMetrics(title->font())
+                                   .boundingRect(title->rect(), Qt::TextWordWrap, title->text());
+            QVERIFY2(title->rect().contains(text),
+                     qPrintable(QStringLiteral("at %1 px: the title is cut").arg(width)));
         }
     }
 

@@ -57,6 +57,39 @@ int columnsThatFit(const std::vector<int>& widths, int room, int spacing, int ma
     return widths.empty() ? max_columns : 1;
 }
 
+// A title that wraps at spaces when the plot is narrower than its text:
+// QCustomPlot's own asks for its whole width, and the plot clips it at both
+// ends ("Collectives: data transfer / synchronizing, average step" beside
+// another chart). It spans the plot, so the plot's width is its room.
+class WrappingTitle : public QCPTextElement {
+public:
+    explicit WrappingTitle(QCustomPlot* plot) : QCPTextElement(plot) {
+        setTextFlags(Qt::AlignCenter | Qt::TextWordWrap);
+    }
+
+protected:
+    QSize minimumOuterSizeHint() const override {
+        QSize text = textSize();
+        text.rwidth() += mMargins.left() + mMargins.right();
+        text.rheight() += mMargins.top() + mMargins.bottom();
+        return text;
+    }
+    QSize maximumOuterSizeHint() const override {
+        return {QWIDGETSIZE_MAX, minimumOuterSizeHint().height()};
+    }
+
+private:
+    QSize textSize() const {
+        const QFontMetrics metrics(mFont);
+        const QSize whole = metrics.boundingRect(0, 0, 0, 0, Qt::TextDontClip, mText).size();
+        const int room = mParentPlot->viewport().width() - mMargins.left() - mMargins.right();
+        if (whole.width() <= room || room <= 0) return whole;
+        const QRect wrapped =
+            metrics.boundingRect(QRect(0, 0, room, QWIDGETSIZE_MAX), Qt::TextWordWrap, mText);
+        return {std::min(wrapped.width(), room), wrapped.height()};
+    }
+};
+
 } // namespace
 
 ThemedPlot::ThemedPlot(QWidget* parent) : QCustomPlot(parent) {
@@ -67,7 +100,7 @@ ThemedPlot::ThemedPlot(QWidget* parent) : QCustomPlot(parent) {
 
 QCPTextElement* ThemedPlot::titleElement() {
     if (!title_) {
-        title_ = new QCPTextElement(this);
+        title_ = new WrappingTitle(this);
         plotLayout()->insertRow(0);
         plotLayout()->addElement(0, 0, title_);
         plotLayout()->setRowStretchFactor(0, 0.001);
