@@ -7,6 +7,7 @@
 #include <caffe2/serialize/inline_container.h>
 
 #include "engine/LossScaler.h"
+#include "models/TorchScriptModel.h"
 #include "util/AtomicFile.h"
 #include "util/ErrorText.h"
 
@@ -36,7 +37,10 @@ std::string checkpointReadProblem(const std::string& what) {
 torch::serialize::InputArchive openArchive(const std::filesystem::path& path) {
     torch::serialize::InputArchive archive;
     try {
+        checkArchivePickles(path.string());
         archive.load_from(path.string());
+    } catch (const ModelError&) {
+        throw;
     } catch (const std::exception& e) {
         throw ModelError(path.string() + ": not a readable checkpoint (" +
                          checkpointReadProblem(e.what()) + ")");

@@ -2,18 +2,58 @@
 
 #include <filesystem>
 
+#include <caffe2/serialize/inline_container.h>
+
 #include "models/NamedTensors.h"
+#include "pickle/PickleError.h"
+#include "pickle/Unpickler.h"
 
 namespace ts {
+
+// LibTorch's unpickler trusts the archive: a pickle whose counts or indices
+// are wrong crashes it (SIGSEGV in torch::jit::Unpickler::readInstruction on
+// a variant of tests/data/models/tiny_script.pt, WeightsMutationTest). Ours,
+// fuzzed and bounds-checked, runs each pickle first, without building
+// anything (tensors and classes stay opaque), and refuses a corrupt one.
+void checkArchivePickles(const std::string& path) {
+    caffe2::serialize::PyTorchStreamReader archive(path);
+    pickle::UnpickleHooks hooks;
+    hooks.persistent_load = [](const pickle::ValuePtr&) {
+        return pickle::Value::make(pickle::Kind::None);
+    };
+    hooks.call = [](const std::string&, const std::vector<pickle::ValuePtr>&) {
+        return pickle::ValuePtr(); // an Opaque value naming the callable
+    };
+    for (const char* record : {"data.pkl", "constants.pkl"}) {
+        if (!archive.hasRecord(record)) continue;
+        const auto [data, size] = archive.getRecord(record);
+        try {
+            pickle::unpickle(static_cast<const uint8_t*>(data.get()), size,
+                             "'" + path + "' (" + record + ")", hooks);
+        } catch (const pickle::PickleError& e) {
+            throw ModelError(e.what()); // names the file and the record
+        }
+    }
+}
 
 torch::jit::Module loadTorchScript(const std::string& path) {
     if (!std::filesystem::is_regular_file(path))
         throw ModelError("TorchScript file '" + path + "' does not exist or is not a file.");
     try {
+        checkArchivePickles(path);
         return torch::jit::load(path, torch::kCPU);
+    } catch (const ModelError&) {
+        throw;
     } catch (const c10::Error& e) {
         throw ModelError("Cannot load TorchScript module from '" + path +
                          "': " + e.what_without_backtrace());
+    } catch (const std::exception& e) {
+        // The archive's code did not compile (torch::jit::ErrorReport, not a
+        // c10::Error): its first line says why; the rest quotes the code.
+        const std::string what = e.what();
+        throw ModelError(
+            "Cannot load TorchScript module from '" + path +
+            "' (corrupt?): its code does not compile: " + what.substr(0, what.find('\n')));
     }
 }
 

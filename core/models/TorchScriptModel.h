@@ -27,4 +27,12 @@ private:
 // torch::jit::load with errors that name the file; shared with readStateDict.
 torch::jit::Module loadTorchScript(const std::string& path);
 
+// Runs the archive's pickles (data.pkl, constants.pkl) through Trainscope's
+// own bounds-checked unpickler, building nothing, and throws ModelError
+// naming the file when one is corrupt: LibTorch's unpickler crashes on some
+// (docs/reliability.md). Call it before torch::jit::load and
+// InputArchive::load_from; a file that is not a PyTorch archive throws
+// LibTorch's c10::Error.
+void checkArchivePickles(const std::string& path);
+
 } // namespace ts

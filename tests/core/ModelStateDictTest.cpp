@@ -9,6 +9,7 @@
 
 #include "core/ModelTestSupport.h"
 #include "models/Model.h"
+#include "models/TorchScriptModel.h"
 
 namespace ts {
 namespace {
@@ -122,6 +123,18 @@ TEST(ModelStateDict, AViewWhoseSizeTimesStrideOverflowsIsRefused) {
     EXPECT_NE(error.find(path.string()), std::string::npos) << error;
     EXPECT_NE(error.find("overflow 64 bits"), std::string::npos) << error;
     EXPECT_EQ(error.find("Storage size calculation"), std::string::npos) << error;
+}
+
+// A TorchScript archive whose data.pkl has four bytes changed (a variant
+// WeightsMutationTest found): LibTorch's torch::jit::load, and PyTorch 1.13's
+// torch.jit.load, die of SIGSEGV in their unpickler. Our unpickler reads the
+// archive's pickles first and refuses it in plain words.
+TEST(ModelStateDict, ACorruptTorchScriptPickleIsRefusedNotCrashedOn) {
+    const auto path = test::modelFixture("corrupt_script_pickle.pt");
+    const std::string error = readError(path);
+    EXPECT_NE(error.find(path.string()), std::string::npos) << error;
+    EXPECT_NE(error.find("data.pkl"), std::string::npos) << error;
+    EXPECT_THROW(loadTorchScript(path.string()), ModelError); // --model FILE goes this way
 }
 
 class ModelStateDictBroken : public ::testing::Test {
