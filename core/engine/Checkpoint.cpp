@@ -5,6 +5,7 @@
 #include <map>
 
 #include <caffe2/serialize/inline_container.h>
+#include <torch/csrc/jit/frontend/error_report.h>
 
 #include "engine/LossScaler.h"
 #include "models/TorchScriptModel.h"
@@ -41,6 +42,11 @@ torch::serialize::InputArchive openArchive(const std::filesystem::path& path) {
         archive.load_from(path.string());
     } catch (const ModelError&) {
         throw;
+    } catch (const torch::jit::ErrorReport&) {
+        // Not e.what(): on a corrupt archive it throws inside noexcept and
+        // ends the process (models/TorchScriptModel.cpp, loadTorchScript).
+        throw ModelError(path.string() + ": not a readable checkpoint (it holds code that does "
+                                         "not compile: a TorchScript module, or corrupt)");
     } catch (const std::exception& e) {
         throw ModelError(path.string() + ": not a readable checkpoint (" +
                          checkpointReadProblem(e.what()) + ")");

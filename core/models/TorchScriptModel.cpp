@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include <caffe2/serialize/inline_container.h>
+#include <torch/csrc/jit/frontend/error_report.h>
 
 #include "models/NamedTensors.h"
 #include "pickle/PickleError.h"
@@ -47,13 +48,20 @@ torch::jit::Module loadTorchScript(const std::string& path) {
     } catch (const c10::Error& e) {
         throw ModelError("Cannot load TorchScript module from '" + path +
                          "': " + e.what_without_backtrace());
+    } catch (const torch::jit::ErrorReport&) {
+        // The archive's code did not compile. Its what() is not asked for:
+        // it reads the archive's debug pickles to quote the code, and on a
+        // corrupt one LibTorch throws from inside that noexcept call, which
+        // ends the process (found by WeightsMutationTest).
+        throw ModelError("Cannot load TorchScript module from '" + path +
+                         "': its code does not compile with this LibTorch (a corrupt file, or "
+                         "one saved by a newer PyTorch?).");
     } catch (const std::exception& e) {
-        // The archive's code did not compile (torch::jit::ErrorReport, not a
-        // c10::Error): its first line says why; the rest quotes the code.
+        // E.g. a class name that does not parse (a std::runtime_error): its
+        // first line says why; the rest quotes the archive.
         const std::string what = e.what();
-        throw ModelError(
-            "Cannot load TorchScript module from '" + path +
-            "' (corrupt?): its code does not compile: " + what.substr(0, what.find('\n')));
+        throw ModelError("Cannot load TorchScript module from '" + path +
+                         "' (corrupt?): " + what.substr(0, what.find('\n')));
     }
 }
 

@@ -8,6 +8,7 @@
 #include <torch/torch.h>
 
 #include "core/ModelTestSupport.h"
+#include "engine/Checkpoint.h"
 #include "models/Model.h"
 #include "models/TorchScriptModel.h"
 
@@ -135,6 +136,17 @@ TEST(ModelStateDict, ACorruptTorchScriptPickleIsRefusedNotCrashedOn) {
     EXPECT_NE(error.find(path.string()), std::string::npos) << error;
     EXPECT_NE(error.find("data.pkl"), std::string::npos) << error;
     EXPECT_THROW(loadTorchScript(path.string()), ModelError); // --model FILE goes this way
+}
+
+// Another variant: its code fails to compile, and the ErrorReport's what()
+// reads a corrupt debug pickle, throws inside noexcept and aborts (so does
+// PyTorch 1.13's torch.jit.load). Refused without asking what().
+TEST(ModelStateDict, ACorruptTorchScriptDebugPickleIsRefusedNotAbortedOn) {
+    const auto path = test::modelFixture("corrupt_script_debug_pickle.pt");
+    const std::string error = readError(path);
+    EXPECT_NE(error.find(path.string()), std::string::npos) << error;
+    EXPECT_NE(error.find("does not compile"), std::string::npos) << error;
+    EXPECT_FALSE(isTrainscopeCheckpoint(path)); // evaluate and run --resume ask this first
 }
 
 class ModelStateDictBroken : public ::testing::Test {

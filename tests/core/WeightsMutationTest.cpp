@@ -17,6 +17,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -142,7 +143,8 @@ std::string readProblem(const std::string& path, int& read, int& refused) {
             if (what.find(leak) != std::string::npos) return "LibTorch's text leaked: " + what;
         return "";
     } catch (const std::exception& e) {
-        return std::string("an exception other than ModelError: ") + e.what();
+        return std::string("an exception other than ModelError (") + typeid(e).name() +
+               "): " + e.what();
     } catch (...) {
         return "an exception of an unknown type";
     }
