@@ -9,12 +9,13 @@
 // TorchScript's loader. TRAINSCOPE_WEIGHTS_MUTATIONS=N changes the count per
 // fixture (docs/reliability.md has a long run's figures). Each variant also
 // goes through isTrainscopeCheckpoint, LibTorch's InputArchive path.
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <optional>
 #include <random>
 #include <string>
 #include <typeinfo>

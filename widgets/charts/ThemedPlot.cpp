@@ -126,7 +126,7 @@ void ThemedPlot::legendInRow(int row, int max_columns) {
 
 void ThemedPlot::setMinimumHeightBesidesLegend(int besides_legend, int at_least) {
     height_besides_legend_ = besides_legend;
-    minimum_height_ = at_least;
+    height_at_least_ = at_least;
 }
 
 void ThemedPlot::fitLegendColumns(int width) {
@@ -145,8 +145,8 @@ void ThemedPlot::fitLegendColumns(int width) {
     const int columns = columnsThatFit(widths, room, legend->columnSpacing(), legend_max_columns_);
     if (height_besides_legend_ > 0) {
         const int rows = (int(widths.size()) + columns - 1) / columns;
-        const int height = std::max(minimum_height_, height_besides_legend_ +
-                                                         rows * (tallest + legend->rowSpacing()));
+        const int height = std::max(height_at_least_, height_besides_legend_ +
+                                                          rows * (tallest + legend->rowSpacing()));
         // Later, not during the replot: a taller minimum resizes the plot at
         // once, and QCustomPlot ignores the replot that resize asks for.
         if (height != minimumHeight())

@@ -42,7 +42,7 @@ private:
     QCPTextElement* title_ = nullptr;
     int legend_max_columns_ = 0; // 0: the legend is not in a row of its own
     int height_besides_legend_ = 0;
-    int minimum_height_ = 0;
+    int height_at_least_ = 0;
 };
 
 } // namespace ts::gui
