@@ -4,6 +4,7 @@
 #include <chrono>
 #include <thread>
 
+#include "ScriptedSteps.h"
 #include "report/RunDirectory.h"
 #include "trace/Trace.h"
 
@@ -29,24 +30,13 @@ public:
         int64_t step = 0;
         for (int epoch = 0; epoch < config_.epochs && !cancel_; ++epoch) {
             for (int64_t i = 0; i < info.steps_per_epoch && !cancel_; ++i) {
-                StepRecord s;
-                s.epoch = epoch;
-                s.step = i;
-                s.global_step = step++;
-                s.batch_size = config_.batch_size;
-                s.step_ms = 0.5;
-                s.phases.forward_ms = 0.2;
-                s.phases.backward_ms = 0.3;
-                s.loss = 1.0 / double(step);
+                const StepRecord s = scriptedStep(epoch, i, step++, config_.batch_size, 0.5);
                 observers_.onStep(s);
                 if (s.global_step == 3) observers_.onProfile(profileWindow(s.global_step));
                 std::this_thread::sleep_for(std::chrono::microseconds(500));
             }
             if (cancel_) break;
-            EpochRecord e;
-            e.epoch = epoch;
-            e.train_loss = 1.0 / double(step);
-            observers_.onEpoch(e);
+            observers_.onEpoch(scriptedEpoch(epoch, step));
             observers_.onMessage(LogLevel::Info, "epoch " + std::to_string(epoch) + " done");
             ++summary.epochs_completed;
         }

@@ -10,6 +10,7 @@
 // see it, which it reports as a race.
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -71,6 +72,7 @@ struct Seen {
     int finished_updates = 0;
     int outcomes = 0;
     RunOutcome outcome;
+    std::map<int, std::vector<int64_t>> rank_steps; // a job's ranks' own steps
 };
 
 void watch(RunController& controller, Seen& seen) {
@@ -80,6 +82,8 @@ void watch(RunController& controller, Seen& seen) {
             seen.steps.push_back(s.global_step);
         seen.epochs += int(u.epochs.size());
         seen.finished_updates += u.finished ? 1 : 0;
+        for (const auto& [rank, step] : u.rank_steps)
+            seen.rank_steps[rank].push_back(step.global_step);
     });
     QObject::connect(&controller, &RunController::runFinished, [&seen](const RunOutcome& o) {
         ++seen.outcomes;
@@ -166,60 +170,160 @@ TEST_F(TrainingThreads, ARunDrainedByTheGuiShowsEveryStepOnceInOrder) {
     EXPECT_FALSE(controller.isRunning());
 }
 
+namespace {
+
+// What the GUI starts: a run in this process, or with `processes` > 1 a
+// data-parallel job, launched as tsan_scripted_launcher where it is built.
+struct Launch {
+    ExperimentConfig config;
+    int processes = 1;
+};
+
+void startIn(RunController& controller, const Launch& launch) {
+#ifdef TRAINSCOPE_SCRIPTED_LAUNCHER
+    controller.setCliPath(QString::fromUtf8(TRAINSCOPE_SCRIPTED_LAUNCHER));
+#endif
+    controller.start(launch.config, launch.processes);
+}
+
+// Stop (twice, as an impatient user does) at the moment `at`: the worker is
+// joined, the run ends once as cancelled and keeps what it reported.
+Seen stopAt(const QString& runs_root, const Launch& launch, int at) {
+    RunController controller;
+    controller.setRunsRoot(runs_root);
+    Seen seen;
+    watch(controller, seen);
+    int stops = 0;
+    QObject::connect(&controller, &RunController::stopRequested, [&stops] { ++stops; });
+    startIn(controller, launch);
+    waitForMoment(at, seen);
+    controller.stop();
+    controller.stop();
+    EXPECT_TRUE(waitFor([&] { return seen.outcomes == 1; }));
+    EXPECT_EQ(seen.outcome.summary.status, RunStatus::Cancelled) << seen.outcome.summary.error;
+    EXPECT_TRUE(consecutiveFromZero(seen.steps));
+    EXPECT_EQ(int64_t(seen.steps.size()), seen.outcome.summary.steps_completed);
+    EXPECT_EQ(stops, 2); // the run was still going: each click was taken
+    EXPECT_FALSE(controller.isRunning());
+    spin(2 * RunController::kTickMs); // nothing arrives after the end
+    EXPECT_EQ(seen.outcomes, 1);
+    if (at >= 1) {
+        EXPECT_GE(int(seen.steps.size()), at);
+    }
+    return seen;
+}
+
+// Closing the window at the moment `at` destroys the controller: it stops
+// and joins the worker before what the worker uses goes away, and the run
+// recorded its end (cancelled) before that.
+Seen destroyAt(const QString& runs_root, const Launch& launch, int at) {
+    auto controller = std::make_unique<RunController>();
+    controller->setRunsRoot(runs_root);
+    Seen seen;
+    watch(*controller, seen);
+    startIn(*controller, launch);
+    const std::filesystem::path dir = controller->currentRunDir().toStdString();
+    waitForMoment(at, seen);
+    controller.reset();
+    spin(2 * RunController::kTickMs);
+    EXPECT_EQ(seen.outcomes, 0); // the queued end went with the controller
+    EXPECT_TRUE(consecutiveFromZero(seen.steps));
+    if (std::filesystem::exists(dir / run_files::kRunJson)) {
+        const RunRecord run = loadRun(dir);
+        EXPECT_EQ(run.summary.status, RunStatus::Cancelled);
+        EXPECT_GE(run.steps.size(), seen.steps.size());
+    }
+    return seen;
+}
+
+} // namespace
+
 // Stop while the model loads, in the first steps, mid-epoch and near the
-// end: the worker is joined, the run ends once as cancelled (or completed,
-// when the stop came after its last step) and keeps what it reported.
+// end.
 TEST_F(TrainingThreads, StopAtAnyMomentEndsTheRunOnceAndKeepsItsSteps) {
     for (int at : kStopMoments) {
         SCOPED_TRACE(at);
-        RunController controller;
-        controller.setRunsRoot(runsRoot(QStringLiteral("stop%1").arg(at + 2)));
-        Seen seen;
-        watch(controller, seen);
-        int stops = 0;
-        QObject::connect(&controller, &RunController::stopRequested, [&stops] { ++stops; });
-        controller.start(tinyConfig());
-        waitForMoment(at, seen);
-        controller.stop();
-        controller.stop(); // twice, as an impatient user does
-        ASSERT_TRUE(waitFor([&] { return seen.outcomes == 1; }));
-        EXPECT_EQ(seen.outcome.summary.status, RunStatus::Cancelled) << seen.outcome.summary.error;
-        EXPECT_TRUE(consecutiveFromZero(seen.steps));
-        EXPECT_EQ(int64_t(seen.steps.size()), seen.outcome.summary.steps_completed);
-        EXPECT_EQ(stops, 2); // the run was still going: each click was taken
-        EXPECT_FALSE(controller.isRunning());
-        spin(2 * RunController::kTickMs); // nothing arrives after the end
-        EXPECT_EQ(seen.outcomes, 1);
-        if (at >= 1) {
-            EXPECT_GE(int(seen.steps.size()), at);
-        }
+        stopAt(runsRoot(QStringLiteral("stop%1").arg(at + 2)), Launch{tinyConfig()}, at);
     }
 }
 
-// Closing the window mid-run destroys the controller: it stops and joins
-// the worker before what the worker uses goes away.
 TEST_F(TrainingThreads, DestroyingTheControllerMidRunJoinsTheWorker) {
     for (int at : kStopMoments) {
         SCOPED_TRACE(at);
-        auto controller = std::make_unique<RunController>();
-        controller->setRunsRoot(runsRoot(QStringLiteral("closed%1").arg(at + 2)));
-        Seen seen;
-        watch(*controller, seen);
-        controller->start(tinyConfig());
-        const std::filesystem::path dir = controller->currentRunDir().toStdString();
-        waitForMoment(at, seen);
-        controller.reset();
-        spin(2 * RunController::kTickMs);
-        EXPECT_EQ(seen.outcomes, 0); // the queued end went with the controller
-        EXPECT_TRUE(consecutiveFromZero(seen.steps));
-        // The worker recorded its end before it was joined.
-        if (std::filesystem::exists(dir / run_files::kRunJson)) {
-            const RunRecord run = loadRun(dir);
-            EXPECT_EQ(run.summary.status, RunStatus::Cancelled);
-            EXPECT_GE(run.steps.size(), seen.steps.size());
-        }
+        destroyAt(runsRoot(QStringLiteral("closed%1").arg(at + 2)), Launch{tinyConfig()}, at);
     }
 }
+
+#ifdef TRAINSCOPE_SCRIPTED_LAUNCHER
+// A data-parallel job started from the GUI (JobWorker): its ranks are
+// processes, here tsan_scripted_launcher's, which the job's thread follows
+// through the run directory while the drain takes what it found on this
+// thread; Stop is a signal to the launcher (SIGTERM while it starts, SIGINT
+// once it trains). Not in the engine build: the real launcher's ranks need
+// LibTorch and Gloo uninstrumented.
+namespace {
+
+constexpr int kRanks = 2;
+// Of the job's 400 steps (2 ms each). JobWorker reads the run directory
+// every 100 ms, so the GUI sees a step some 50 steps after the launcher took
+// it: the last moment leaves 250 (half a second) for Stop to land mid-job.
+constexpr int kJobStopMoments[] = {kAtOnce, kStarted, 1, 50, 150};
+
+ExperimentConfig jobConfig() {
+    ExperimentConfig c = tinyConfig();
+    c.synthetic_samples = 8 * 200; // 200 steps an epoch, two epochs
+    return c;
+}
+
+// Every rank's own steps, each consecutive from zero and as many as the
+// job's.
+void expectRankSteps(const Seen& seen) {
+    ASSERT_EQ(int(seen.rank_steps.size()), seen.steps.empty() ? 0 : kRanks);
+    for (const auto& [rank, steps] : seen.rank_steps) {
+        SCOPED_TRACE(rank);
+        EXPECT_TRUE(consecutiveFromZero(steps));
+        EXPECT_EQ(steps.size(), seen.steps.size());
+    }
+}
+
+} // namespace
+
+TEST_F(TrainingThreads, ADataParallelJobIsFollowedToItsEndEveryStepOnce) {
+    RunController controller;
+    controller.setRunsRoot(runsRoot(QStringLiteral("job")));
+    Seen seen;
+    watch(controller, seen);
+    startIn(controller, Launch{jobConfig(), kRanks});
+    ASSERT_TRUE(controller.isRunning());
+    ASSERT_TRUE(waitFor([&] { return seen.outcomes == 1; }));
+    EXPECT_EQ(seen.outcome.summary.status, RunStatus::Completed) << seen.outcome.summary.error;
+    EXPECT_EQ(seen.started, 1);
+    EXPECT_EQ(seen.epochs, 2);
+    EXPECT_EQ(seen.steps.size(), 400u);
+    EXPECT_TRUE(consecutiveFromZero(seen.steps));
+    EXPECT_EQ(int64_t(seen.steps.size()), seen.outcome.summary.steps_completed);
+    expectRankSteps(seen);
+    EXPECT_FALSE(controller.isRunning());
+}
+
+// Stop while the launcher starts (its ranks not yet listening: SIGTERM) and
+// while it trains (SIGINT): the job's thread signals it and waits for it;
+// the ranks' steps are all there too.
+TEST_F(TrainingThreads, StoppingADataParallelJobAtAnyMomentEndsItOnce) {
+    for (int at : kJobStopMoments) {
+        SCOPED_TRACE(at);
+        expectRankSteps(
+            stopAt(runsRoot(QStringLiteral("jobstop%1").arg(at + 2)), {jobConfig(), kRanks}, at));
+    }
+}
+
+TEST_F(TrainingThreads, DestroyingTheControllerMidJobJoinsItsThread) {
+    for (int at : kJobStopMoments) {
+        SCOPED_TRACE(at);
+        destroyAt(runsRoot(QStringLiteral("jobclosed%1").arg(at + 2)), {jobConfig(), kRanks}, at);
+    }
+}
+#endif
 
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
