@@ -6,7 +6,7 @@
 # input is kept under build/fuzz/artifacts/<target>/.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]   default 60 s, every target
-#   scripts/fuzz.sh --ci                               CI: 15 s per target, then the
+#   scripts/fuzz.sh --ci                               CI: 12 s per target, then the
 #                                                      sanitized tests (below)
 #   scripts/fuzz.sh --tests                            the sanitized tests only
 #
@@ -27,7 +27,7 @@ mode=run
 seed_args=()
 tests=0
 case "${1:-}" in
---ci) seconds=15; seed_args=(-seed=1); tests=1; shift ;;
+--ci) seconds=12; seed_args=(-seed=1); tests=1; shift ;;
 --seeds) mode=seeds; shift ;;
 --tests) mode=tests; tests=1; shift ;;
 [0-9]*) seconds=$1; shift ;;

@@ -15,7 +15,7 @@ export QT_QPA_PLATFORM=offscreen
 ctest --preset default --timeout 900 -j 2
 echo "test.sh: build + clang-tidy + tests took $(( $(date +%s) - start )) s"
 # The readers of outside data under libFuzzer with ASan+UBSan (no LibTorch),
-# 15 s per target over the checked-in seeds: see docs/reliability.md.
+# 12 s per target over the checked-in seeds: see docs/reliability.md.
 scripts/fuzz.sh --ci
 echo "test.sh: build + clang-tidy + tests + fuzzing took $(( $(date +%s) - start )) s"
 # ThreadSanitizer over the GUI's training bridge (scripted backend) and the
