@@ -199,7 +199,10 @@ Seen stopAt(const QString& runs_root, const Launch& launch, int at) {
     waitForMoment(at, seen);
     controller.stop();
     controller.stop();
-    EXPECT_TRUE(waitFor([&] { return seen.outcomes == 1; }));
+    if (!waitFor([&] { return seen.outcomes == 1; })) {
+        ADD_FAILURE() << "the stopped run did not end";
+        return seen;
+    }
     EXPECT_EQ(seen.outcome.summary.status, RunStatus::Cancelled) << seen.outcome.summary.error;
     EXPECT_TRUE(consecutiveFromZero(seen.steps));
     EXPECT_EQ(int64_t(seen.steps.size()), seen.outcome.summary.steps_completed);
