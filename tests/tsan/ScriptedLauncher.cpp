@@ -55,49 +55,49 @@ bool parse(int argc, char** argv, Arguments& a) {
     return !a.config.empty() && !a.out.empty() && a.processes > 0;
 }
 
-// Every rank's recorder and the job's own (rank 0 writes the job's records).
+// Every rank's recorder and the job's own (rank 0 writes the job's records),
+// fed through one ObserverList.
 class ScriptedJob {
 public:
     ScriptedJob(const fs::path& out, int ranks) : job_(out) {
+        observers_.add(&job_);
         for (int r = 0; r < ranks; ++r) {
             const fs::path dir = out / "ranks" / std::to_string(r);
             fs::create_directories(dir);
             ranks_.push_back(std::make_unique<RunRecorder>(dir));
+            observers_.add(ranks_.back().get());
         }
     }
-    template <typename Call> void all(Call call) {
-        call(job_);
-        for (auto& rank : ranks_)
-            call(*rank);
-    }
+    TrainerObserver& observers() { return observers_; }
 
 private:
     RunRecorder job_;
     std::vector<std::unique_ptr<RunRecorder>> ranks_;
+    ObserverList observers_;
 };
 
-RunSummary train(const ExperimentConfig& config, ScriptedJob& job, const std::atomic<bool>& stop) {
+RunSummary train(const ExperimentConfig& config, TrainerObserver& job,
+                 const std::atomic<bool>& stop) {
     RunInfo info;
     info.config = config;
     info.train_samples = config.synthetic_samples;
     info.steps_per_epoch = std::max<int64_t>(1, config.synthetic_samples / config.batch_size);
-    job.all([&](RunRecorder& r) { r.onRunStarted(info); });
+    job.onRunStarted(info);
     RunSummary summary;
     int64_t step = 0;
     for (int epoch = 0; epoch < config.epochs && !stop; ++epoch) {
         for (int64_t i = 0; i < info.steps_per_epoch && !stop; ++i) {
             const StepRecord s = test::scriptedStep(epoch, i, step++, config.batch_size, 2.0);
-            job.all([&](RunRecorder& r) { r.onStep(s); });
+            job.onStep(s);
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
         if (stop) break;
-        const EpochRecord e = test::scriptedEpoch(epoch, step);
-        job.all([&](RunRecorder& r) { r.onEpoch(e); });
+        job.onEpoch(test::scriptedEpoch(epoch, step));
         ++summary.epochs_completed;
     }
     summary.steps_completed = step;
     summary.status = stop ? RunStatus::Cancelled : RunStatus::Completed;
-    job.all([&](RunRecorder& r) { r.onRunFinished(summary); });
+    job.onRunFinished(summary);
     return summary;
 }
 
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
     try {
         const ExperimentConfig config = loadConfigFile(args.config);
         ScriptedJob job(args.out, args.processes);
-        const RunSummary summary = train(config, job, stop);
+        const RunSummary summary = train(config, job.observers(), stop);
         std::printf("{\"status\": \"%s\"}\n",
                     summary.status == RunStatus::Completed ? "completed" : "cancelled");
     } catch (const std::exception& e) {
