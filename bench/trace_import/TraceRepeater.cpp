@@ -23,6 +23,9 @@ namespace {
 using json = nlohmann::json;
 namespace fs = std::filesystem;
 
+// Written to a generated trace's .meta.json: how its ids were numbered.
+constexpr const char* kIdScheme = "dense";
+
 void appendInt(std::string& out, int64_t value) {
     char buf[24];
     const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
@@ -124,7 +127,7 @@ public:
     }
 
     int64_t events() const { return events_; }
-    int64_t idStride() const { return max_id_ + 1; }
+    int64_t firstNewId() const { return max_id_ + 1; }
     int64_t steps() const { return max_step_ < min_step_ ? 0 : max_step_ - min_step_ + 1; }
     // The span of one repetition plus a gap (a tenth of it, at least 1 ms),
     // in whole microseconds so integer timestamps stay integers.
@@ -190,6 +193,7 @@ private:
         text_.clear();
         current_.holes.push_back(kind);
         current_.bases.push_back(base);
+        current_.ranks.push_back(0);
     }
 
     EventTemplate current_;
@@ -285,6 +289,26 @@ private:
 
 } // namespace
 
+namespace {
+
+// Sets each id hole's rank among the distinct ids of `events`; returns how
+// many there are.
+int64_t rankIds(std::vector<EventTemplate>& events) {
+    std::vector<int64_t> ids;
+    for (const EventTemplate& t : events)
+        for (size_t i = 0; i < t.holes.size(); ++i)
+            if (t.holes[i] == EventTemplate::Hole::Id) ids.push_back(t.bases[i]);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    for (EventTemplate& t : events)
+        for (size_t i = 0; i < t.holes.size(); ++i)
+            if (t.holes[i] == EventTemplate::Hole::Id)
+                t.ranks[i] = std::lower_bound(ids.begin(), ids.end(), t.bases[i]) - ids.begin();
+    return int64_t(ids.size());
+}
+
+} // namespace
+
 TraceRepeater::TraceRepeater(const fs::path& source) {
     SourceCollector collected;
     ts::TraceJsonRoot root = ts::TraceJsonRoot::Other;
@@ -321,7 +345,8 @@ TraceRepeater::TraceRepeater(const fs::path& source) {
         root_head_ += "\"traceEvents\": [";
         root_tail_ = "\n]}\n";
     }
-    id_stride_ = builder.idStride();
+    first_new_id_ = builder.firstNewId();
+    distinct_ids_ = rankIds(events_);
     summary_.events = builder.events();
     summary_.steps = builder.steps();
     summary_.period_ns = builder.periodNs();
@@ -329,8 +354,8 @@ TraceRepeater::TraceRepeater(const fs::path& source) {
 
 namespace {
 
-void render(const EventTemplate& t, int64_t k, int64_t period_ns, int64_t id_stride, int64_t steps,
-            std::string& out) {
+void render(const EventTemplate& t, int64_t k, int64_t period_ns, int64_t first_new_id,
+            int64_t distinct_ids, int64_t steps, std::string& out) {
     for (size_t i = 0; i < t.holes.size(); ++i) {
         out += t.texts[i];
         const int64_t base = t.bases[i];
@@ -339,7 +364,7 @@ void render(const EventTemplate& t, int64_t k, int64_t period_ns, int64_t id_str
             appendMicros(out, base + k * period_ns);
             break;
         case EventTemplate::Hole::Id:
-            appendInt(out, base + k * id_stride);
+            appendInt(out, k == 0 ? base : first_new_id + (k - 1) * distinct_ids + t.ranks[i]);
             break;
         case EventTemplate::Hole::StepName:
             out += "\"ProfilerStep#";
@@ -365,7 +390,7 @@ GeneratedTrace TraceRepeater::write(const fs::path& out, uint64_t target_bytes, 
     const auto put = [&](const EventTemplate& t, int64_t k) {
         buf += first ? "\n" : ",\n";
         first = false;
-        render(t, k, summary_.period_ns, id_stride_, summary_.steps, buf);
+        render(t, k, summary_.period_ns, first_new_id_, distinct_ids_, summary_.steps, buf);
     };
     for (const EventTemplate& t : metadata_)
         put(t, 0);
@@ -405,7 +430,9 @@ std::optional<GeneratedTrace> findGeneratedTrace(const fs::path& path) {
     if (!fs::exists(path, ec) || !fs::exists(meta_path, ec)) return std::nullopt;
     std::ifstream in(meta_path);
     const json meta = json::parse(in, nullptr, false);
-    if (!meta.is_object() || meta.value("file_bytes", uint64_t(0)) != fs::file_size(path))
+    // Traces of the earlier id scheme (offset by the largest id + 1) are made again.
+    if (!meta.is_object() || meta.value("file_bytes", uint64_t(0)) != fs::file_size(path) ||
+        meta.value("ids", std::string()) != kIdScheme)
         return std::nullopt;
     GeneratedTrace g;
     g.path = path;
@@ -434,7 +461,8 @@ GeneratedTrace generateTrace(const fs::path& source, const fs::path& path, uint6
                 {"steps", g.steps},
                 {"events_per_repetition", g.repetition.events},
                 {"steps_per_repetition", g.repetition.steps},
-                {"period_ns", g.repetition.period_ns}}
+                {"period_ns", g.repetition.period_ns},
+                {"ids", kIdScheme}}
                .dump(2)
         << "\n";
     return g;

@@ -2,7 +2,9 @@
 // A large Kineto trace made from a small real one, for bench_trace_import:
 // the source's events written again and again, repetition k shifted in time
 // by k * period, its ids (correlation, External id, flow id, Python ids)
-// offset by k * (largest id + 1) and its ProfilerStep#N renumbered by
+// numbered anew above the source's largest (repetition k >= 1 gives the
+// source's distinct ids, in their order, the next block of consecutive
+// numbers; equal ids stay equal) and its ProfilerStep#N renumbered by
 // k * steps, so a reader finds K times the source's events and steps, each
 // repetition with the source's figures. Metadata events (ph "M") and the
 // root object's other keys are written once.
@@ -26,6 +28,11 @@ struct EventTemplate {
     std::vector<std::string> texts; // holes.size() + 1 pieces
     std::vector<Hole> holes;
     std::vector<int64_t> bases; // per hole: ts in ns, the id, the step number
+    // Per hole: an id's rank among the source's distinct ids (0 otherwise).
+    // Offsetting by (largest id + 1) instead took a trace whose ids reach
+    // 7.2 M (a late window of a long job) past int32 within 300
+    // repetitions, which a real trace of that size never does.
+    std::vector<int64_t> ranks;
 };
 
 // Figures of one repetition, which the generated trace holds K times.
@@ -65,7 +72,8 @@ private:
     std::string root_tail_; // after the event list
     std::vector<EventTemplate> metadata_;
     std::vector<EventTemplate> events_;
-    int64_t id_stride_ = 1; // largest id + 1
+    int64_t first_new_id_ = 1; // largest id + 1: repetition 1's first id
+    int64_t distinct_ids_ = 0; // ids each repetition after the first numbers
     RepetitionSummary summary_;
 };
 
