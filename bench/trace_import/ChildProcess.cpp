@@ -70,6 +70,7 @@ ChildRun runChild(const std::vector<std::string>& argv,
 
     ChildRun run;
     const auto start = std::chrono::steady_clock::now();
+    run.spawned_at_s = std::chrono::duration<double>(start.time_since_epoch()).count();
     pid_t pid = 0;
     const int spawn_error =
         posix_spawn(&pid, args[0].c_str(), &actions, nullptr, arg_ptrs.data(), var_ptrs.data());

@@ -11,8 +11,9 @@
 namespace bench {
 
 struct ChildRun {
-    int exit_code = -1; // 128 + signal when it was killed
-    double wall_s = 0;  // spawn to reaped
+    int exit_code = -1;      // 128 + signal when it was killed
+    double wall_s = 0;       // spawn to reaped
+    double spawned_at_s = 0; // the steady clock (CLOCK_MONOTONIC) at spawn, in seconds
     long long peak_rss_kb = 0;
     std::string out;      // its stdout when captured
     std::string err_tail; // the end of its stderr

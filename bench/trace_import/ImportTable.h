@@ -25,6 +25,9 @@ struct ImportBench {
     ToolRuns trainscope; // cold: a fresh TRAINSCOPE_CACHE_DIR each run
     ToolRuns warm;       // the same cache dir again (--warm); empty if not run
     ToolRuns python;     // empty when no Python was found
+    // The GUI (--gui): spawn to its first drawn Timeline frame, cold and
+    // reopened; empty when not asked for.
+    ToolRuns gui, gui_warm;
     // Each tool once on the small source trace: what a process costs before
     // the trace's size counts (LibTorch's libraries, the interpreter).
     ChildRun trainscope_floor, python_floor;

@@ -6,14 +6,16 @@
 // then runs `trainscope-cli trace-stats FILE --view overview` and
 // bench/trace_import_reference.py alternately as child processes, and prints
 // wall time, MB/s, peak RSS and the speedup as a markdown table (--json for
-// scripts). --smoke is the ctest: a small trace, both tools once, the same
-// event count from both, and the generated trace checked event by event.
-// Exit 2 on bad arguments; the targets are printed, never an exit status.
+// scripts). --gui also opens it in the GUI, offscreen, and times it to the
+// first drawn Timeline frame, cold and reopened. --smoke is the ctest: a small trace, both tools
+// once, the same event count from both, and the generated trace checked event by event. Exit 2 on
+// bad arguments; the targets are printed, never an exit status.
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <regex>
 #include <stdexcept>
@@ -42,7 +44,8 @@ const char* const kUsage =
 
   bench_trace_import [--make SIZE] [--gz] [--source FILE] [--work-dir DIR]
                      [--runs N] [--warm] [--cli PATH] [--python PATH] [--script PATH]
-                     [--no-python] [--json] [--generate-only] [--smoke]
+                     [--no-python] [--gui] [--gui-app PATH] [--json] [--generate-only]
+                     [--smoke]
 
   --make SIZE      JSON size of the generated trace: 300M, 1G, 5G (decimal; default 1G)
   --gz             write it gzip-compressed (zlib level 1)
@@ -54,6 +57,9 @@ const char* const kUsage =
   --python PATH    the Python for the reference (default /usr/bin/python3)
   --script PATH    the reference script (default bench/trace_import_reference.py)
   --no-python      run Trainscope only
+  --gui            also open it in the GUI (offscreen, --view timeline --timings): the
+                   time from spawn to its first drawn Timeline frame, cold and reopened
+  --gui-app PATH   trainscope (default: ../app/trainscope next to this program)
   --json           print JSON instead of markdown
   --generate-only  generate (or find) the trace, print its path and stop
   --smoke          the ctest: 2M unless --make, one run each, counts compared
@@ -72,6 +78,8 @@ struct Options {
     bool python_given = false;
     fs::path script = fs::path(TRAINSCOPE_SOURCE_DIR) / "bench/trace_import_reference.py";
     bool no_python = false;
+    bool gui = false;
+    fs::path gui_app = bench::programDir() / "../app/trainscope";
     bool json = false;
     bool generate_only = false;
     bool smoke = false;
@@ -110,6 +118,11 @@ Options parseArgs(int argc, char** argv) {
             o.script = value();
         } else if (arg == "--no-python") {
             o.no_python = true;
+        } else if (arg == "--gui") {
+            o.gui = true;
+        } else if (arg == "--gui-app") {
+            o.gui_app = value();
+            o.gui = true;
         } else if (arg == "--json") {
             o.json = true;
         } else if (arg == "--generate-only") {
@@ -153,6 +166,45 @@ fs::path freshCacheDir(const fs::path& work_dir) {
     return pattern;
 }
 
+// The GUI opening `file`, offscreen, with its own settings file (not the
+// user's saved session); it prints when its Timeline first drew the trace.
+std::vector<std::string> guiOn(const Options& o, const fs::path& file) {
+    return {o.gui_app.string(),
+            "--open",
+            file.string(),
+            "--view",
+            "timeline",
+            "--size",
+            "1600x900",
+            "--timings",
+            "--quit-when-done",
+            "--settings",
+            (o.work_dir / "gui_settings.ini").string()};
+}
+
+// A GUI run's figure is the time from spawn to its first drawn Timeline
+// frame (the monotonic clock it prints), not its wall time, which includes
+// the settling before it quits; a run without that line failed.
+bench::ChildRun guiRun(const Options& o, const fs::path& file,
+                       const std::vector<std::pair<std::string, std::string>>& env,
+                       const fs::path& err) {
+    std::vector<std::pair<std::string, std::string>> gui_env = env;
+    gui_env.emplace_back("QT_QPA_PLATFORM", "offscreen");
+    bench::ChildRun r = bench::runChild(guiOn(o, file), gui_env, false, err);
+    std::ifstream in(err);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::smatch m;
+    if (std::regex_search(
+            text, m,
+            std::regex(R"(timeline drawn [0-9.]+ s after start \(monotonic ([0-9.]+) s\))"))) {
+        r.wall_s = std::stod(m[1]) - r.spawned_at_s;
+    } else if (r.exit_code == 0) {
+        r.exit_code = 1;
+        r.err_tail = "no 'timeline drawn' line on stderr: " + r.err_tail;
+    }
+    return r;
+}
+
 bench::ImportBench runBench(const Options& o, const bench::GeneratedTrace& g,
                             const std::string& source_name, bool run_python) {
     bench::ImportBench b;
@@ -161,6 +213,9 @@ bench::ImportBench runBench(const Options& o, const bench::GeneratedTrace& g,
     b.trainscope.label = "Trainscope `trace-stats --view overview` (cold)";
     b.warm.label = "Trainscope, reopened with the same TRAINSCOPE_CACHE_DIR (warm)";
     b.python.label = "Python `json.load` + aggregation (" + o.python.string() + ")";
+    b.gui.label = "Trainscope GUI `--open FILE --view timeline`, spawn to the first drawn "
+                  "Timeline frame (cold, offscreen)";
+    b.gui_warm.label = "Trainscope GUI, reopened with the same TRAINSCOPE_CACHE_DIR";
     const fs::path err = o.work_dir / "child_stderr.txt";
     const auto cli_on = [&](const fs::path& file) {
         return std::vector<std::string>{o.cli.string(), "trace-stats", file.string(), "--view",
@@ -193,6 +248,16 @@ bench::ImportBench runBench(const Options& o, const bench::GeneratedTrace& g,
         }
         b.cache_written = b.cache_written || !fs::is_empty(cache);
         fs::remove_all(cache);
+        if (o.gui) {
+            const fs::path gui_cache = freshCacheDir(o.work_dir);
+            const std::vector<std::pair<std::string, std::string>> gui_env = {
+                {"TRAINSCOPE_CACHE_DIR", gui_cache.string()}};
+            b.gui.runs.push_back(guiRun(o, g.path, gui_env, err));
+            report("GUI (to the drawn timeline)", b.gui.runs.back());
+            b.gui_warm.runs.push_back(guiRun(o, g.path, gui_env, err));
+            report("GUI reopened", b.gui_warm.runs.back());
+            fs::remove_all(gui_cache);
+        }
         if (run_python) {
             b.python.runs.push_back(bench::runChild(python_on(g.path), {}, true, err));
             report("Python", b.python.runs.back());
@@ -369,6 +434,9 @@ int main(int argc, char** argv) {
         if (measure && !executable(o.cli))
             throw std::invalid_argument("--cli: no trainscope-cli at " + o.cli.string() +
                                         "; build it (ninja trainscope-cli) or give its path");
+        if (measure && o.gui && !executable(o.gui_app))
+            throw std::invalid_argument("--gui-app: no trainscope at " + o.gui_app.string() +
+                                        "; build it (ninja trainscope) or give its path");
         bool run_python = measure && !o.no_python;
         std::string python_note;
         if (run_python && !executable(o.python)) {

@@ -17,6 +17,11 @@ public:
     // Samples must come in time order; a sample at the time of the previous
     // one replaces it.
     void add(int64_t t_ns, double value);
+    // Room for n samples (a series filled from a list of known length).
+    void reserve(size_t n) {
+        times_.reserve(n);
+        values_.reserve(n);
+    }
     // Call once after the last add (builds the block maxima).
     void finish();
 

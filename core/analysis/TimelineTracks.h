@@ -50,4 +50,11 @@ struct TimelineTracks {
 TimelineTracks buildTimelineTracks(const Trace& trace, const KinetoEvents* events = nullptr,
                                    const LaunchLinks* links = nullptr);
 
+// The same in two halves, for a caller that makes the first beside the GPU
+// analysis: the counter rows (GPU busy, memory), which need no analysis, and
+// then the launches and step spans, which use its `events` and `links`.
+TimelineTracks buildTimelineCounters(const Trace& trace);
+void addTimelineLaunches(TimelineTracks& tracks, const Trace& trace,
+                         const KinetoEvents* events = nullptr, const LaunchLinks* links = nullptr);
+
 } // namespace ts

@@ -129,6 +129,52 @@ TEST(TimelineTracks, GpuUtilizationAndMemoryRows) {
     EXPECT_EQ(tracks.counterRows(), 3u);
 }
 
+// Instants out of time order and two devices taking turns: each device's
+// row is in time order (the reader keeps them sorted; the rows must not rely
+// on it), and the split into the building halves gives the same rows.
+TEST(TimelineTracks, MemoryRowsOfInstantsOutOfOrderFromDevicesTakingTurns) {
+    Trace t;
+    const auto instant = [](int64_t t_ns, int type, int id, int64_t total) {
+        DeviceMemoryEvent m;
+        m.t_ns = t_ns;
+        m.device_type = int8_t(type);
+        m.device_id = int16_t(id);
+        m.bytes = 1;
+        m.total_allocated = total;
+        m.total_reserved = total * 2;
+        return m;
+    };
+    t.kineto.memory = {instant(30, 0, -1, 300), instant(10, 1, 0, 1000), instant(20, 0, -1, 200),
+                       instant(5, 1, 0, 500),   instant(40, 1, 1, 7),    instant(25, 1, 0, 2500),
+                       instant(1, 0, -1, 100)};
+    const TimelineTracks tracks = buildTimelineTracks(t);
+    ASSERT_EQ(tracks.memory.size(), 3u);
+    const auto times = [](const CounterSeries& s) {
+        std::vector<std::pair<int64_t, double>> out;
+        for (size_t i = 0; i < s.size(); ++i)
+            out.emplace_back(s.timeAt(i), s.valueAt(i));
+        return out;
+    };
+    using Samples = std::vector<std::pair<int64_t, double>>;
+    EXPECT_EQ(tracks.memory[0].label, "GPU 0 memory");
+    EXPECT_EQ(times(tracks.memory[0].allocated), (Samples{{5, 500}, {10, 1000}, {25, 2500}}));
+    EXPECT_EQ(times(tracks.memory[0].reserved), (Samples{{5, 1000}, {10, 2000}, {25, 5000}}));
+    EXPECT_EQ(tracks.memory[0].allocated.peak(), 2500);
+    EXPECT_EQ(tracks.memory[1].label, "GPU 1 memory");
+    EXPECT_EQ(times(tracks.memory[1].allocated), (Samples{{40, 7}}));
+    EXPECT_EQ(tracks.memory[2].label, "CPU memory");
+    EXPECT_EQ(times(tracks.memory[2].allocated), (Samples{{1, 100}, {20, 200}, {30, 300}}));
+
+    TimelineTracks halves = buildTimelineCounters(t);
+    addTimelineLaunches(halves, t);
+    ASSERT_EQ(halves.memory.size(), tracks.memory.size());
+    for (size_t i = 0; i < halves.memory.size(); ++i) {
+        EXPECT_EQ(halves.memory[i].label, tracks.memory[i].label);
+        EXPECT_EQ(times(halves.memory[i].allocated), times(tracks.memory[i].allocated));
+    }
+    EXPECT_EQ(halves.steps.size(), tracks.steps.size());
+}
+
 TEST(TimelineTracks, OwnTracesGetTheirCpuMemoryRowAndNoGpuRows) {
     Trace t;
     t.memory = {{0, 100, 100, -1}, {10, 300, 200, -1}, {20, 50, -250, -1}};

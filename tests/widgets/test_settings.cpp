@@ -83,6 +83,9 @@ private slots:
         QVERIFY2(several, qPrintable(error));
         QCOMPARE(several->open, (QStringList{"a.json", "b.json.gz", "run"}));
         QVERIFY(several->automated());
+        QVERIFY(!several->timings);
+        const auto timed = parseLaunchOptions({"trainscope", "--timings", "t.json"}, &error, &help);
+        QVERIFY2(timed && timed->timings, qPrintable(error));
     }
 
     void rejectsBadOptionsWithASentence() {

@@ -2,6 +2,7 @@
 // pixel, hit testing, search, details; and the widget's mouse and keys.
 #include <functional>
 #include <random>
+#include <tuple>
 
 #include <QTextBrowser>
 #include <QtTest>
@@ -124,6 +125,85 @@ private slots:
         QCOMPARE(layout.rowAt(61), -1); // the gap between lanes
         QCOMPARE(layout.rowAt(70), 3);
         QCOMPARE(layout.rowOf(findEvent(*trace, "aten::mm")), 2);
+    }
+
+    void layoutSummariesMatchABruteForceScanInAnyStoreOrder() {
+        // The layout fills its rows in one pass in store order and sorts a
+        // row only when it finds it out of start order. A finalized trace
+        // (store in start order) and the same events stored shuffled, without
+        // finalize, must both give rows in start order with the running
+        // latest end, the sampled starts and the blocks of a plain scan.
+        std::mt19937 rng(11);
+        std::vector<TraceEvent> events;
+        Trace sorted;
+        const int32_t lanes[2] = {sorted.laneFor(1, false, "a"), sorted.laneFor(2, false, "b")};
+        for (int i = 0; i < 3000; ++i) {
+            TraceEvent e;
+            e.name = sorted.internName("op");
+            e.lane = lanes[rng() % 2];
+            e.start_ns = int64_t(rng() % 1000000);
+            e.dur_ns = 1 + int64_t(rng() % 5000);
+            e.depth = int16_t(rng() % 3);
+            events.push_back(e);
+        }
+        Trace shuffled = sorted; // the same lanes and names
+        for (const TraceEvent& e : events)
+            shuffled.events.push_back(e);
+        std::sort(events.begin(), events.end(), [](const TraceEvent& a, const TraceEvent& b) {
+            return std::tie(a.lane, a.start_ns) < std::tie(b.lane, b.start_ns);
+        });
+        for (const TraceEvent& e : events)
+            sorted.events.push_back(e);
+        for (const Trace* trace : {&sorted, &shuffled}) {
+            TimelineLayout layout;
+            layout.setTrace(std::make_shared<const Trace>(*trace));
+            const Trace& t = *layout.trace();
+            QCOMPARE(int(layout.rows().size()), 6);
+            size_t total = 0;
+            for (const TimelineLayout::Row& row : layout.rows()) {
+                total += row.ids.size();
+                QCOMPARE(row.max_end.size(), row.ids.size());
+                int64_t running = INT64_MIN;
+                std::vector<int64_t> sampled, block_start, block_end;
+                for (size_t i = 0; i < row.ids.size(); ++i) {
+                    const EventCore& e = t.events.core(size_t(row.ids[i]));
+                    QCOMPARE(int(e.lane), row.lane);
+                    QCOMPARE(int(e.depth), row.depth);
+                    if (i > 0)
+                        QVERIFY(t.events.core(size_t(row.ids[i - 1])).start_ns <= e.start_ns);
+                    running = std::max(running, e.end_ns());
+                    QCOMPARE(row.max_end[i], running);
+                    if (i % TimelineLayout::kSampleStride == 0) sampled.push_back(e.start_ns);
+                    if (i % TimelineLayout::kBlock == 0) block_start.push_back(e.start_ns);
+                    if (i % TimelineLayout::kBlock == TimelineLayout::kBlock - 1 ||
+                        i + 1 == row.ids.size())
+                        block_end.push_back(running);
+                }
+                QCOMPARE(row.sampled_start, sampled);
+                QCOMPARE(row.block_start, block_start);
+                QCOMPARE(row.block_end, block_end);
+            }
+            QCOMPARE(total, t.events.size());
+        }
+    }
+
+    void traceDrawnOnceForEachTraceSet() {
+        // --timings and bench_trace_import --gui time the first frame of a
+        // trace by this signal: once per setTrace, not per repaint, and never
+        // for the empty timeline.
+        auto trace = std::make_shared<const Trace>(testing::makeTinyTrace());
+        TimelineWidget widget;
+        widget.resize(600, 300);
+        QSignalSpy drawn(&widget, &TimelineWidget::traceDrawn);
+        widget.grab();
+        QCOMPARE(drawn.count(), 0);
+        widget.setTrace(trace);
+        widget.grab();
+        widget.grab();
+        QCOMPARE(drawn.count(), 1);
+        widget.setTrace(trace);
+        widget.grab();
+        QCOMPARE(drawn.count(), 2);
     }
 
     void hitTestFindsTheInnermostEvent() {

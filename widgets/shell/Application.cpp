@@ -15,6 +15,9 @@
 #include "shell/ExperimentFiles.h"
 #include "shell/LaunchOptions.h"
 #include "shell/MainWindow.h"
+#include "shell/OpenTimings.h"
+#include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
 #include "training/RunController.h"
 
 // Q_INIT_RESOURCE must be called from the global namespace.
@@ -34,6 +37,17 @@ std::unique_ptr<AppSettings> makeSettings(const LaunchOptions& options) {
     if (!options.runs_dir.isEmpty())
         settings->overrideRunsRoot(QDir(options.runs_dir).absolutePath());
     return settings;
+}
+
+// --timings: a line when a document is shown, another when the Timeline first
+// draws its trace (only when the Timeline is the tab shown).
+void printOpenTimings(MainWindow& window) {
+    QObject::connect(&window, &MainWindow::documentShown, &window, [](const OpenedDocument& doc) {
+        if (doc.trace)
+            std::fprintf(stderr, "%s\n", qPrintable(shownTimingLine(doc.trace_path, doc.times)));
+    });
+    QObject::connect(window.timelineView()->timeline(), &TimelineWidget::traceDrawn, &window,
+                     [] { std::fprintf(stderr, "%s\n", qPrintable(drawnTimingLine())); });
 }
 
 } // namespace
@@ -78,14 +92,18 @@ int runApplication(const QStringList& arguments) {
         return 2;
     }
     if (options->processes > 0) window.form()->setProcesses(options->processes);
-    window.show();
+    if (options->timings) printOpenTimings(window);
 
+    // Begun before the window is first shown and painted, so that the traces
+    // to open are being read meanwhile; nothing of it ends before exec()
+    // (the loader and the settle timer report through the event loop).
     std::unique_ptr<Automation> automation;
     if (options->automated()) {
         automation = std::make_unique<Automation>(window, *options);
         QObject::connect(automation.get(), &Automation::finished, qApp, &QCoreApplication::exit);
-        QTimer::singleShot(0, automation.get(), &Automation::begin);
+        automation->begin();
     }
+    window.show();
     // After the automation's opens have started, so that a trace is read
     // first. A session that only shows traces and quits never needs it.
     if (!(options->quit_when_done && !options->run))

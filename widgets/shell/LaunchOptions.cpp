@@ -70,11 +70,15 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
         QStringLiteral("processes"),
         QObject::tr("Train as a data-parallel job of N local processes (1 to 64)."),
         QStringLiteral("N"));
+    const QCommandLineOption timings(
+        QStringLiteral("timings"),
+        QObject::tr("Print to stderr when each opened trace was read, analysed and shown, and "
+                    "when the Timeline first drew it."));
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QObject::tr("Run directories or traces to open."),
                                  QStringLiteral("[PATH...]"));
     parser.addOptions({preset, config, set, run, open, view, find, screenshot, quit, runs, theme,
-                       settings, size, no_checkpoints, processes});
+                       settings, size, no_checkpoints, processes, timings});
 
     if (!parser.parse(arguments)) {
         *error = parser.errorText() + QLatin1Char('.');
@@ -101,6 +105,7 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     o.theme = parser.value(theme);
     o.settings_file = parser.value(settings);
     o.no_checkpoints = parser.isSet(no_checkpoints);
+    o.timings = parser.isSet(timings);
     if (parser.isSet(processes)) {
         bool ok = false;
         o.processes = parser.value(processes).toInt(&ok);

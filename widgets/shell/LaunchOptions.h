@@ -5,6 +5,7 @@
 //   trainscope --open A.json --open B.json.gz   (or: trainscope A.json B.json.gz)
 //   trainscope --open T.json --view timeline --find aten::conv2d --screenshot t.png
 //   trainscope --preset P --processes 2 --run   (a data-parallel job of two local ranks)
+//   trainscope --open T.json --view timeline --timings --quit-when-done   (open times)
 #include <optional>
 
 #include <QSize>
@@ -27,7 +28,8 @@ struct LaunchOptions {
     QString settings_file; // ini file instead of the user's settings
     QSize size;            // window size for screenshots (invalid = saved/default)
     bool no_checkpoints = false;
-    int processes = 0; // --processes: local data-parallel ranks (0 = the form's, as saved)
+    int processes = 0;    // --processes: local data-parallel ranks (0 = the form's, as saved)
+    bool timings = false; // --timings: print when each document was read, shown and drawn
 
     bool automated() const {
         return run || !open.isEmpty() || !screenshot.isEmpty() || quit_when_done;

@@ -15,6 +15,7 @@
 #include "analysis/ModuleView.h"
 #include "analysis/TimelineTracks.h"
 #include "report/RunDirectory.h"
+#include "shell/OpenTimings.h"
 #include "trace/ReadProgress.h"
 #include "trace/Trace.h"
 
@@ -66,6 +67,7 @@ struct OpenedDocument {
     QString error;          // the path could not be opened at all
     QString trace_error;    // the run opened, its trace did not
     bool cancelled = false; // the user stopped the load: nothing to show
+    OpenTimes times;        // of the trace's read and analysis (--timings)
 
     bool ok() const { return error.isEmpty() && !cancelled; }
     // The GPU analysis of `trace` as far as it is made (null without a trace).

@@ -12,7 +12,9 @@
 namespace ts::gui {
 
 // Throws (std::exception with a sentence naming the file) when unreadable,
-// TraceReadCancelled when `progress` cancels.
-std::shared_ptr<const Trace> readTraceFile(const QString& path, const ReadProgress& progress = {});
+// TraceReadCancelled when `progress` cancels. `from_index` (when given) says
+// whether the trace came from its index.
+std::shared_ptr<const Trace> readTraceFile(const QString& path, const ReadProgress& progress = {},
+                                           bool* from_index = nullptr);
 
 } // namespace ts::gui

@@ -55,6 +55,7 @@ void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace,
     scene_.view.setBounds(double(layout_.startNs()), double(layout_.endNs()));
     scene_.view.setWidth(width() - scene_.gutter_px);
     scene_.view.fit();
+    drawn_ = false;
     changed();
 }
 
@@ -164,6 +165,10 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter_.paint(painter, size(), scene_, palette());
     frames_.record(double(timer.nsecsElapsed()) / 1e6);
+    if (tracks_ && !drawn_) {
+        drawn_ = true;
+        emit traceDrawn();
+    }
 }
 
 void TimelineWidget::resizeEvent(QResizeEvent* event) {

@@ -51,6 +51,8 @@ signals:
     void eventSelected(int32_t event);
     void viewChanged();
     void scrollRangeChanged(int maximum, int page);
+    // The first frame painted of the trace set last (once per setTrace).
+    void traceDrawn();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -88,6 +90,7 @@ private:
     QPointF press_pos_;
     QPointF last_drag_pos_;
     bool dragging_ = false;
+    bool drawn_ = false; // traceDrawn() was emitted for this trace
 };
 
 } // namespace ts::gui
