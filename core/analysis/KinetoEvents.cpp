@@ -6,6 +6,7 @@
 
 #include "analysis/NameFlags.h"
 #include "util/CpuAffinity.h"
+#include "util/SortedRuns.h"
 #include "util/WorkQueue.h"
 
 namespace ts {
@@ -166,9 +167,12 @@ KinetoEvents collectKinetoEvents(const Trace& trace, const GpuAnalysisOptions& o
     for (size_t p = 1; p < ranges.size() && in_order; ++p) // where the parts meet
         if (offsets[p] > 0 && offsets[p] < out.events.size())
             in_order = !before(out.events[offsets[p]], out.events[offsets[p] - 1]);
-    // A trace read by Trainscope is in time order already: the check spares
-    // the sort and its buffer of half the list.
-    if (!in_order) std::stable_sort(out.events.begin(), out.events.end(), before);
+    // A trace of one lane read by Trainscope is in time order already: the
+    // check spares the sort. Otherwise its events come lane by lane, each
+    // lane in time order: merging those runs (the same order) is a few passes
+    // instead of a full stable sort, which was a tenth of reopening a 1 GB
+    // GPU trace.
+    if (!in_order) mergeSortedRuns(out.events, sortedRunBegins(out.events, before), before);
     return out;
 }
 

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "util/SortedRuns.h"
+
 namespace ts {
 
 const char* toString(EventKind kind) {
@@ -158,32 +160,6 @@ void computeNesting(EventStore& events) {
     }
 }
 
-// Sorts `items` by `start` (stably) when it is made of runs already sorted
-// by it, one after another (the events of each lane, after finalize's
-// sort): adjacent runs merge pairwise, log2(runs) passes over the items
-// instead of a full sort. std::merge takes from the first range on ties, so
-// the order is the one std::stable_sort gives.
-template <typename T, typename Start>
-void mergeSortedRuns(std::vector<T>& items, const std::vector<size_t>& run_begins, Start start) {
-    if (run_begins.size() < 2) return; // one lane: in order already
-    std::vector<size_t> runs = run_begins;
-    runs.push_back(items.size());
-    std::vector<T> buffer(items.size());
-    const auto before = [&](const T& a, const T& b) { return start(a) < start(b); };
-    while (runs.size() > 2) {
-        std::vector<size_t> merged{0};
-        for (size_t r = 0; r + 1 < runs.size(); r += 2) {
-            const size_t end = r + 2 < runs.size() ? runs[r + 2] : runs[r + 1];
-            const auto at = [&](size_t i) { return items.begin() + std::ptrdiff_t(i); };
-            std::merge(at(runs[r]), at(runs[r + 1]), at(runs[r + 1]), at(end),
-                       buffer.begin() + std::ptrdiff_t(runs[r]), before);
-            merged.push_back(end);
-        }
-        items.swap(buffer);
-        runs.swap(merged);
-    }
-}
-
 // The latest candidate op by sequence number: a dense table when the
 // numbers span a range not much larger than their count (PyTorch numbers
 // each thread's autograd nodes from 0), a hash map otherwise.
@@ -238,8 +214,9 @@ void linkBackward(EventStore& events) {
     }
     // finalize sorted the events by lane, then start: each lane's run is in
     // time order already.
-    mergeSortedRuns(by_time, lane_runs,
-                    [&](const Numbered& n) { return events.core(size_t(n.event)).start_ns; });
+    mergeSortedRuns(by_time, lane_runs, [&](const Numbered& a, const Numbered& b) {
+        return events.core(size_t(a.event)).start_ns < events.core(size_t(b.event)).start_ns;
+    });
     SeqCandidates candidate(min_seq, max_seq, by_time.size());
     for (const Numbered& n : by_time) {
         const int32_t i = n.event;
