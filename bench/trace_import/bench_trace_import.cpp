@@ -7,9 +7,10 @@
 // bench/trace_import_reference.py alternately as child processes, and prints
 // wall time, MB/s, peak RSS and the speedup as a markdown table (--json for
 // scripts). --gui also opens it in the GUI, offscreen, and times it to the
-// first drawn Timeline frame, cold and reopened. --smoke is the ctest: a small trace, both tools
-// once, the same event count from both, and the generated trace checked event by event. Exit 2 on
-// bad arguments; the targets are printed, never an exit status.
+// first drawn Timeline frame, cold and reopened. --smoke is the ctest: a
+// small trace, both tools once, the same event count from both, and the
+// generated trace checked event by event. Exit 2 on bad arguments; the
+// targets are printed, never an exit status.
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>

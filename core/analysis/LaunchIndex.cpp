@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/LaunchLinks.h"
+#include "util/CountingSort.h"
 
 namespace ts {
 
@@ -11,18 +12,51 @@ LaunchIndex LaunchIndex::build(const Trace& trace) {
     return build(events, linkLaunches(trace, events));
 }
 
+namespace {
+
+// Sorts pairs by (first, second), given that every first lies in [0, span):
+// a counting sort by first when that range is near the count (event indices
+// of a trace), then the few pairs sharing a first by second.
+void sortPairs(std::vector<LaunchPair>& pairs, size_t span) {
+    if (!denseEnoughToCount(span, pairs.size())) {
+        std::sort(pairs.begin(), pairs.end());
+        return;
+    }
+    countingSortBy(pairs, span, [](const LaunchPair& p) { return size_t(p.first); });
+    for (size_t i = 0; i < pairs.size();) {
+        size_t end = i + 1;
+        while (end < pairs.size() && pairs[end].first == pairs[i].first)
+            ++end;
+        if (end - i > 1)
+            std::sort(pairs.begin() + std::ptrdiff_t(i), pairs.begin() + std::ptrdiff_t(end));
+        i = end;
+    }
+}
+
+} // namespace
+
 LaunchIndex LaunchIndex::build(const KinetoEvents& events, const LaunchLinks& links) {
     LaunchIndex index;
+    size_t count = 0;
+    int32_t last_event = -1; // the largest event index of a pair: the keys' range
+    for (const RuntimeCall& call : links.runtimes)
+        if (call.event >= 0) {
+            count += call.device.size();
+            last_event = std::max(last_event, call.event);
+        }
+    index.by_runtime_.reserve(count);
+    index.by_device_.reserve(count);
     for (const RuntimeCall& call : links.runtimes) {
         if (call.event < 0) continue;
         for (int32_t position : call.device) {
             const int32_t device = events.events[size_t(position)].event;
+            last_event = std::max(last_event, device);
             index.by_runtime_.emplace_back(call.event, device);
             index.by_device_.emplace_back(device, call.event);
         }
     }
-    std::sort(index.by_runtime_.begin(), index.by_runtime_.end());
-    std::sort(index.by_device_.begin(), index.by_device_.end());
+    sortPairs(index.by_runtime_, size_t(last_event + 1));
+    sortPairs(index.by_device_, size_t(last_event + 1));
     return index;
 }
 

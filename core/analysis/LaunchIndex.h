@@ -25,6 +25,9 @@ public:
     size_t size() const { return by_runtime_.size(); }
     // The runtime call that launched a device event, -1 if none.
     int32_t launcherOf(int32_t device_event) const;
+    // Every (device event, runtime call), by device event: for a pass over
+    // the launched events, instead of a launcherOf search per event.
+    const std::vector<LaunchPair>& byDevice() const { return by_device_; }
     // The launches an event stands for: a device event's own launch, a runtime
     // call's device work, or for any other event the launches of the runtime
     // calls nested in it on its lane. At most `limit` pairs, in launch order;

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
+
+#include "util/CountingSort.h"
 
 namespace ts {
 
@@ -41,21 +42,6 @@ struct Correlated {
     int32_t runtime; // LaunchLinks::runtimes index; -1: device work
 };
 
-// Stable sort of `items` by key(item), a number in [0, span): a counting
-// pass and a placing pass instead of a comparison sort (a 1 GB GPU trace
-// has 1.3 M launches and as many kernels).
-template <typename T, typename Key>
-void countingSortBy(std::vector<T>& items, size_t span, Key key) {
-    std::vector<uint32_t> starts(span + 1, 0);
-    for (const T& x : items)
-        ++starts[key(x) + 1];
-    std::partial_sum(starts.begin(), starts.end(), starts.begin());
-    std::vector<T> sorted(items.size());
-    for (const T& x : items)
-        sorted[starts[key(x)]++] = x;
-    items.swap(sorted);
-}
-
 // By correlation, then position: `items` come in position order, so a
 // stable sort by correlation is that order. CUPTI numbers correlations one
 // after another, so their range is usually near their count.
@@ -65,7 +51,7 @@ void sortByCorrelation(std::vector<Correlated>& items) {
         items.begin(), items.end(),
         [](const Correlated& a, const Correlated& b) { return a.correlation < b.correlation; });
     const uint64_t span = uint64_t(hi->correlation) - uint64_t(lo->correlation) + 1;
-    if (span <= 4 * uint64_t(items.size()) + 4096 && items.size() < UINT32_MAX) {
+    if (denseEnoughToCount(span, items.size())) {
         const int64_t first = lo->correlation;
         countingSortBy(items, size_t(span),
                        [first](const Correlated& c) { return size_t(c.correlation - first); });

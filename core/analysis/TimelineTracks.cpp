@@ -101,9 +101,14 @@ std::vector<StepSpan> stepSpans(const Trace& trace, const LaunchIndex& launches)
         spans.push_back(StepSpan{s.step, s.start_ns, s.end_ns, INT64_MAX, INT64_MIN});
     std::sort(spans.begin(), spans.end(),
               [](const StepSpan& a, const StepSpan& b) { return a.host_start < b.host_start; });
-    for (size_t i = 0; i < trace.events.size() && !spans.empty(); ++i) {
-        const int32_t runtime = launches.launcherOf(int32_t(i));
-        if (runtime < 0) continue;
+    if (spans.empty()) return spans;
+    // The launched events in event order, each with its launcher (the first
+    // by launcherOf's order, should one have two).
+    int32_t previous = -1;
+    for (const auto& [device, runtime] : launches.byDevice()) {
+        if (device == previous) continue;
+        previous = device;
+        const size_t i = size_t(device);
         const int64_t launched = trace.events.core(size_t(runtime)).start_ns;
         auto it = std::upper_bound(spans.begin(), spans.end(), launched,
                                    [](int64_t t, const StepSpan& s) { return t < s.host_start; });

@@ -1,6 +1,9 @@
 // The timeline's derived rows: counters (memory) and busy tracks (GPU
 // utilization) answer per pixel column; launch links both ways; step spans
 // on the device.
+#include <algorithm>
+#include <climits>
+
 #include <gtest/gtest.h>
 
 #include "analysis/TimelineTracks.h"
@@ -173,6 +176,56 @@ TEST(TimelineTracks, MemoryRowsOfInstantsOutOfOrderFromDevicesTakingTurns) {
         EXPECT_EQ(times(halves.memory[i].allocated), times(tracks.memory[i].allocated));
     }
     EXPECT_EQ(halves.steps.size(), tracks.steps.size());
+}
+
+// Real GPU traces (H100, the HTA NCCL rank): the launch index sorted by
+// counting agrees with a plain search per event, both ways, and the step
+// spans with those found by asking every event for its launcher.
+TEST(TimelineTracks, LaunchIndexAndStepSpansAgreeWithAPlainSearchOnGpuTraces) {
+    for (const char* name :
+         {"/h100/resnet50_bs64_bf16.pt.trace.json.gz", "/h100/gpt_decoder_bf16.pt.trace.json.gz",
+          "/distributed_hta/rank-0.json.gz"}) {
+        SCOPED_TRACE(name);
+        const Trace t = readChromeTraceFile(std::string(TRAINSCOPE_TEST_DATA_DIR) + name);
+        const TimelineTracks tracks = buildTimelineTracks(t);
+        ASSERT_FALSE(tracks.launches.empty());
+        size_t launched = 0;
+        std::vector<StepSpan> expected;
+        for (const StepMark& s : t.steps)
+            expected.push_back(StepSpan{s.step, s.start_ns, s.end_ns, INT64_MAX, INT64_MIN});
+        std::sort(expected.begin(), expected.end(),
+                  [](const StepSpan& a, const StepSpan& b) { return a.host_start < b.host_start; });
+        for (size_t i = 0; i < t.events.size(); ++i) {
+            const int32_t runtime = tracks.launches.launcherOf(int32_t(i));
+            if (runtime < 0) continue;
+            ++launched;
+            // The runtime call's own links name this event.
+            const std::vector<LaunchPair> by_call = tracks.launches.linksFor(t, runtime, 1 << 20);
+            EXPECT_NE(std::find(by_call.begin(), by_call.end(), LaunchPair{runtime, int32_t(i)}),
+                      by_call.end());
+            // The step begun last at or before the launch, if it is still open.
+            const int64_t at = t.events.core(size_t(runtime)).start_ns;
+            StepSpan* step = nullptr;
+            for (StepSpan& s : expected)
+                if (s.host_start <= at) step = &s;
+            if (step && at < step->host_end) {
+                step->device_start = std::min(step->device_start, t.events.core(i).start_ns);
+                step->device_end = std::max(step->device_end, t.events.core(i).end_ns());
+            }
+        }
+        EXPECT_EQ(launched, tracks.launches.size());
+        for (StepSpan& s : expected)
+            if (!s.hasDevice()) {
+                s.device_start = 0;
+                s.device_end = -1;
+            }
+        ASSERT_EQ(tracks.steps.size(), expected.size());
+        for (size_t i = 0; i < expected.size(); ++i) {
+            EXPECT_EQ(tracks.steps[i].step, expected[i].step);
+            EXPECT_EQ(tracks.steps[i].device_start, expected[i].device_start);
+            EXPECT_EQ(tracks.steps[i].device_end, expected[i].device_end);
+        }
+    }
 }
 
 TEST(TimelineTracks, OwnTracesGetTheirCpuMemoryRowAndNoGpuRows) {
