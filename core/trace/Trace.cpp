@@ -5,6 +5,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "util/CountingSort.h"
 #include "util/SortedRuns.h"
 
 namespace ts {
@@ -167,7 +168,7 @@ class SeqCandidates {
 public:
     SeqCandidates(int64_t min, int64_t max, size_t count) : min_(min) {
         const uint64_t span = uint64_t(max) - uint64_t(min) + 1;
-        if (count > 0 && span <= 4 * uint64_t(count) + 4096) dense_.assign(size_t(span), -1);
+        if (count > 0 && denseEnoughToCount(span, count)) dense_.assign(size_t(span), -1);
     }
     int32_t find(int64_t seq) const {
         if (!dense_.empty()) return dense_[size_t(seq - min_)];

@@ -25,7 +25,8 @@ void countingSortBy(std::vector<T>& items, size_t span, Key key) {
 }
 
 // Whether keys spanning `span` values are worth a counting sort of `count`
-// items: their range is not much larger than their number.
+// items, or a table indexed by key (Trace's sequence numbers): their range
+// is not much larger than their number.
 inline bool denseEnoughToCount(uint64_t span, size_t count) {
     return count < UINT32_MAX && span <= 4 * uint64_t(count) + 4096;
 }
