@@ -1,8 +1,8 @@
 // Writes the seeds that only Trainscope's own writers can make, so that they
-// match this build's formats: trace indexes (.tsidx) of the sample traces,
-// and run directories (run.json + steps.csv + ops.csv, joined by NUL bytes as
-// fuzz_run_dir cuts them). Usage: fuzz_make_seeds <tests/data> <fuzz/corpus>.
-// Run again when a format changes (scripts/fuzz.sh --seeds).
+// match this build's formats: trace indexes (.tsidx) and Overview cache
+// files (.tsov) of the sample traces, and run directories (run.json + steps.csv + ops.csv, joined
+// by NUL bytes as fuzz_run_dir cuts them). Usage: fuzz_make_seeds <tests/data> <fuzz/corpus>. Run
+// again when a format changes (scripts/fuzz.sh --seeds).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +14,7 @@
 
 #include "analysis/OpStats.h"
 #include "analysis/OpTableFormat.h"
+#include "analysis/OverviewCacheFormat.h"
 #include "report/RunDirectory.h"
 #include "trace/ChromeTraceReader.h"
 #include "trace/TraceIndex.h"
@@ -70,6 +71,18 @@ std::string runSeed(const Trace& trace, const fs::path& scratch) {
            formatOpTableCsv(ops, 5);
 }
 
+// The Overview cache file of `trace`, as the GUI keeps it.
+std::string overviewSeed(const Trace& trace, const TraceKey& key) {
+    const GpuTraceAnalysis analysis = analyzeGpuTrace(trace, {}, GpuAnalysisScope::Overview);
+    TimelineTracks tracks;
+    addTimelineLaunches(tracks, trace, &analysis.events, &analysis.links);
+    OverviewCacheStamp stamp;
+    stamp.key = key;
+    stamp.events = trace.events.size();
+    stamp.build = analysisSourceHash();
+    return writeOverviewCache(analysis, tracks.launches, tracks.steps, stamp);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -87,9 +100,10 @@ int main(int argc, char** argv) {
         const Trace trace = readChromeTraceFile(data / name);
         const std::string stem = fs::path(name).stem().string();
         writeFile(corpus / "trace_index" / (stem + ".tsidx"), writeTraceIndex(trace, key));
+        writeFile(corpus / "overview_cache" / (stem + ".tsov"), overviewSeed(trace, key));
         writeFile(corpus / "run_dir" / (stem + ".run"),
                   runSeed(trace, fs::temp_directory_path() / "trainscope-fuzz-seeds"));
-        written += 2;
+        written += 3;
     }
     fs::remove_all(fs::temp_directory_path() / "trainscope-fuzz-seeds");
     std::cout << "fuzz_make_seeds: " << written << " seeds written under " << corpus << "\n";

@@ -5,6 +5,7 @@
 // operator kernel time on Tensor Cores; all over [first step start, last
 // step end). Plus the trace-wide Tensor-Core ratios the recommendations use.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,5 +47,8 @@ struct SmEfficiencyPiece {
     double value;
 };
 std::vector<SmEfficiencyPiece> smEfficiencyPieces(std::vector<SmEfficiencyPiece> kernels);
+// The same pieces, in the same order, handed to `visit` one by one instead of kept.
+void visitSmEfficiencyPieces(std::vector<SmEfficiencyPiece> kernels,
+                             const std::function<void(const SmEfficiencyPiece&)>& visit);
 
 } // namespace ts

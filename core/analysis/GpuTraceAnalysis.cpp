@@ -17,6 +17,10 @@ bool anyKernel(const KinetoEvents& events) {
     return false;
 }
 
+// Above this many Kineto events the overview and the operator tree are made
+// one after the other, for memory; below, on two threads, for time.
+constexpr size_t kOverviewBesideTreeUpTo = 1000000;
+
 } // namespace
 
 bool opsTimedOnDeviceWithoutKernels(const Trace& trace) {
@@ -27,6 +31,17 @@ bool opsTimedOnDeviceWithoutKernels(const Trace& trace) {
     return false;
 }
 
+GpuTraceAnalysis summaryOf(GpuTraceAnalysis analysis) {
+    GpuTraceAnalysis s;
+    s.scope = GpuAnalysisScope::Summary;
+    s.overview = std::move(analysis.overview);
+    s.metrics = std::move(analysis.metrics);
+    s.recommendations = std::move(analysis.recommendations);
+    s.device_time_without_kernels = analysis.device_time_without_kernels;
+    s.has_events = analysis.has_events;
+    return s;
+}
+
 // The tree and the overview need only the events and links, the metrics
 // and kernel tables only those and the tree: each pair runs on two threads,
 // which halves the wait on a large trace (they only read what they share).
@@ -35,14 +50,24 @@ GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& o
     GpuTraceAnalysis a;
     a.scope = scope;
     a.events = collectKinetoEvents(trace, options);
+    a.has_events = !a.events.empty();
     a.links = linkLaunches(trace, a.events);
-    auto overview = std::async(
-        std::launch::async, [&] { return computeGpuOverview(trace, a.events, a.links, options); });
+    // The overview goes without its role ranges, each let go as soon as it
+    // is used (the Distributed view, their only reader, makes its own).
+    auto overview = [&] { return computeGpuOverview(trace, a.events, a.links, options, false); };
     // Without kernels the metrics take nothing from the tree: an empty one
     // gives the same figures.
     const bool tree = scope == GpuAnalysisScope::All || anyKernel(a.events);
-    if (tree) a.tree = buildDeviceOpTree(trace, a.events, a.links, options);
-    a.overview = overview.get();
+    if (tree && a.events.events.size() > kOverviewBesideTreeUpTo) {
+        // One after the other: the overview's range lists at their largest
+        // beside the whole tree were the peak of opening a 1 GB GPU trace.
+        a.overview = overview();
+        a.tree = buildDeviceOpTree(trace, a.events, a.links, options);
+    } else {
+        std::future<GpuOverview> beside = std::async(std::launch::async, overview);
+        if (tree) a.tree = buildDeviceOpTree(trace, a.events, a.links, options);
+        a.overview = beside.get();
+    }
     std::future<KernelTables> kernels;
     if (scope == GpuAnalysisScope::All)
         kernels = std::async(std::launch::async, [&] {

@@ -20,6 +20,10 @@ namespace ts {
 enum class GpuAnalysisScope {
     Overview, // events, links, overview, metrics, recommendations
     All,      // and the tree and the kernel tables (Operators, Kernels, Memory, Modules)
+    // The Overview's results alone, as summaryOf() or the Overview cache
+    // (analysis/OverviewCache.h) give them: overview, metrics,
+    // recommendations and the flags, but no events, links or tree.
+    Summary,
 };
 
 struct GpuTraceAnalysis {
@@ -27,6 +31,8 @@ struct GpuTraceAnalysis {
     KinetoEvents events;
     LaunchLinks links;
     DeviceOpTree tree;
+    // Without its role ranges, in every scope: only the Distributed view,
+    // which calls computeGpuOverview itself, reads them.
     GpuOverview overview;
     GpuMetrics metrics;
     KernelTables kernels;
@@ -36,9 +42,12 @@ struct GpuTraceAnalysis {
     // these views then count the GPU's work as CPU Exec and list no kernels,
     // which the CLI and the GUI say.
     bool device_time_without_kernels = false;
+    // The trace has events of the GPU views (Kineto categories or kinds):
+    // `events` is not empty, except in a Summary.
+    bool has_events = false;
 
-    // Has the trace anything for the GPU views (Kineto categories or kinds)?
-    bool empty() const { return events.empty(); }
+    // Has the trace nothing for the GPU views?
+    bool empty() const { return !has_events; }
     // Needs scope All.
     DeviceOpTable operators(const Trace& trace,
                             DeviceOpGrouping grouping = DeviceOpGrouping::Name) const;
@@ -46,6 +55,12 @@ struct GpuTraceAnalysis {
 
 // No device lanes, and some operator carries device time (device_ns).
 bool opsTimedOnDeviceWithoutKernels(const Trace& trace);
+
+// The Overview's results of `analysis` alone (scope Summary): what the
+// Overview shows, without the per-event lists and the tree they were
+// computed from (on a 1 GB GPU trace about 200 MB, let go before the GUI
+// builds its timeline).
+GpuTraceAnalysis summaryOf(GpuTraceAnalysis analysis);
 
 GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& options = {},
                                  GpuAnalysisScope scope = GpuAnalysisScope::All);

@@ -60,6 +60,18 @@ LaunchIndex LaunchIndex::build(const KinetoEvents& events, const LaunchLinks& li
     return index;
 }
 
+LaunchIndex LaunchIndex::fromPairs(std::vector<LaunchPair> by_runtime, size_t events) {
+    LaunchIndex index;
+    index.by_device_.reserve(by_runtime.size());
+    for (const auto& [runtime, device] : by_runtime)
+        index.by_device_.emplace_back(device, runtime);
+    index.by_runtime_ = std::move(by_runtime);
+    if (!std::is_sorted(index.by_runtime_.begin(), index.by_runtime_.end()))
+        sortPairs(index.by_runtime_, events);
+    sortPairs(index.by_device_, events);
+    return index;
+}
+
 int32_t LaunchIndex::launcherOf(int32_t device_event) const {
     const auto it =
         std::lower_bound(by_device_.begin(), by_device_.end(), LaunchPair{device_event, INT32_MIN});

@@ -20,6 +20,9 @@ public:
     static LaunchIndex build(const Trace& trace);
     // From links already made (GpuTraceAnalysis has them).
     static LaunchIndex build(const KinetoEvents& events, const LaunchLinks& links);
+    // From the pairs byRuntime() gave (the Overview cache keeps them), in any
+    // order; every event index must lie in [0, events).
+    static LaunchIndex fromPairs(std::vector<LaunchPair> by_runtime, size_t events);
 
     bool empty() const { return by_runtime_.empty(); }
     size_t size() const { return by_runtime_.size(); }
@@ -28,6 +31,8 @@ public:
     // Every (device event, runtime call), by device event: for a pass over
     // the launched events, instead of a launcherOf search per event.
     const std::vector<LaunchPair>& byDevice() const { return by_device_; }
+    // Every (runtime call, device event), by runtime call.
+    const std::vector<LaunchPair>& byRuntime() const { return by_runtime_; }
     // The launches an event stands for: a device event's own launch, a runtime
     // call's device work, or for any other event the launches of the runtime
     // calls nested in it on its lane. At most `limit` pairs, in launch order;

@@ -8,6 +8,7 @@
 #include "config/ConfigError.h"
 #include "config/ConfigKeys.h"
 #include "util/AtomicFile.h"
+#include "util/Utf8.h"
 
 namespace ts {
 namespace {
@@ -19,17 +20,6 @@ std::string describeType(const json& value) {
     if (value.is_number_integer()) return "integer " + value.dump();
     if (value.is_number()) return "number " + value.dump();
     return std::string(value.type_name()) + " " + value.dump();
-}
-
-// JSON holds UTF-8 text only: a string that is not UTF-8 makes every later
-// dump() of the config throw (error messages, run.json), so --set refuses it.
-bool isUtf8(const std::string& text) {
-    try {
-        (void)json(text).dump();
-        return true;
-    } catch (const json::type_error&) {
-        return false;
-    }
 }
 
 [[noreturn]] void typeError(const std::string& context, const std::string& key, const json& value,
@@ -139,6 +129,8 @@ void applyOverride(ExperimentConfig& config, const std::string& assignment) {
         throw ConfigError("--set " + assignment + ": expected key=value");
     const std::string key = assignment.substr(0, eq);
     const std::string text = assignment.substr(eq + 1);
+    // JSON holds UTF-8 text only: a string that is not UTF-8 would make every
+    // later dump() of the config throw (error messages, run.json).
     if (!isUtf8(assignment))
         throw ConfigError("--set",
                           {{isUtf8(key) ? key : "(key not UTF-8)",

@@ -15,14 +15,16 @@ int runTraceCache(const TraceCacheOptions& options, std::ostream& out, std::ostr
         return exit_code::kBadInput;
     }
     out << "trace cache: " << usage.directory.string() << "\n";
-    out << usage.files << (usage.files == 1 ? " index, " : " indexes, ")
+    const size_t overviews = usage.files - usage.indexes;
+    out << usage.indexes << (usage.indexes == 1 ? " index" : " indexes") << " and " << overviews
+        << (overviews == 1 ? " saved Overview, " : " saved Overviews, ")
         << wholeMegabytes(usage.bytes) + " MB"
         << " (the oldest are removed above " << wholeMegabytes(settings.max_total_bytes) + " MB"
         << "; traces under " << wholeMegabytes(settings.min_trace_bytes) + " MB"
         << " are not indexed)\n";
     if (options.clear) {
         const size_t removed = clearTraceCache(settings);
-        out << "removed " << removed << (removed == 1 ? " index" : " indexes") << "\n";
+        out << "removed " << removed << (removed == 1 ? " file" : " files") << "\n";
         if (removed < usage.files) {
             err << "trace-cache: " << usage.files - removed << " could not be removed from "
                 << usage.directory.string() << "\n";

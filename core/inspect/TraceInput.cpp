@@ -46,7 +46,7 @@ TraceInput::TraceInput(const std::string& file, const Options& options, std::ost
     : options_(options), started_(Clock::now()), settings_(cacheSettings(options.cache)), err_(err),
       trace_(openTrace(runTraceFile(file), readProgressLine(file, err, options.progress_line),
                        settings_, opening_)),
-      read_(Clock::now()), peak_after_read_(peakRssBytes()) {
+      opened_(opening_), read_(Clock::now()), peak_after_read_(peakRssBytes()) {
     if (opening_.from_index || !opening_.key) return;
     index_writer_ = std::thread([this] {
         const Clock::time_point start = Clock::now();
@@ -69,7 +69,8 @@ void TraceInput::keepIndex() {
     if (!options_.timings) return;
     err_ << "timings: read " << seconds(read_ - started_) << " ("
          << (opening_.from_index ? "from its index" : "JSON") << ", " << trace_.events.size()
-         << " events), analysis and output " << seconds(analysed - read_);
+         << " events), analysis and output " << seconds(analysed - read_)
+         << (overview_cached_ ? " (Overview cached)" : "");
     if (wrote)
         err_ << ", index kept " << seconds(index_time_) << " beside it (waited "
              << seconds(Clock::now() - analysed) << " more)";

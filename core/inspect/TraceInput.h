@@ -27,6 +27,11 @@ public:
     TraceInput& operator=(const TraceInput&) = delete;
 
     const Trace& trace() const { return trace_; }
+    // How the trace was opened (its cache files), as it was before the
+    // index writer began (which adds its notes to its own copy).
+    const TraceOpening& opening() const { return opened_; }
+    // For --timings: the analysis was the Overview cache's (OverviewCache.h).
+    void setOverviewCached(bool cached) { overview_cached_ = cached; }
     // Waits for the index for the next open (once); a cache that cannot be
     // written is a note on `err`, never an error of the command. With
     // timings, then prints "timings: read 4.12 s (JSON), analysis and output
@@ -44,6 +49,8 @@ private:
     TraceOpening opening_;
     std::ostream& err_;
     Trace trace_;
+    TraceOpening opened_; // after trace_: a copy of opening_ once it is read
+    bool overview_cached_ = false;
     Clock::time_point read_;
     int64_t peak_after_read_ = 0; // bytes of resident memory (VmHWM)
     std::thread index_writer_;

@@ -13,7 +13,9 @@
 #include "analysis/ModuleView.h"
 #include "analysis/OpStats.h"
 #include "analysis/OpTableFormat.h"
+#include "analysis/OverviewCache.h"
 #include "analysis/StepBreakdown.h"
+#include "analysis/TimelineTracks.h"
 #include "inspect/ExitCodes.h"
 #include "inspect/TraceInput.h"
 #include "report/DistributedReport.h"
@@ -191,8 +193,20 @@ constexpr const char* kOwnDeviceTimeNote =
     "table (trace-stats without --view) has each operator's CUDA time; a torch.profiler trace "
     "(ProfilerActivity.CUDA) has the kernels.\n";
 
-// The GPU views (--view): Overview, Operators, Kernels, Memory, Modules.
-void printGpuView(const Trace& trace, const TraceStatsOptions& o, std::ostream& out) {
+// Keeps the Overview of a large trace for its next open (OverviewCache.h),
+// with the launches and step spans the GUI's timeline takes from it.
+void keepOverview(const GpuTraceAnalysis& a, const Trace& trace, const TraceOpening& opening,
+                  const GpuAnalysisOptions& options) {
+    if (traceCacheCompanion(opening, kOverviewCacheExtension).empty()) return; // not cached
+    TimelineTracks launches;
+    addTimelineLaunches(launches, trace, &a.events, &a.links);
+    keepOverviewSnapshot(a, launches.launches, launches.steps, trace, opening, options);
+}
+
+// The GPU views (--view): Overview, Operators, Kernels, Memory, Modules. The
+// Overview of a large trace opened before comes from its Overview cache.
+void printGpuView(TraceInput& input, const TraceStatsOptions& o, std::ostream& out) {
+    const Trace& trace = input.trace();
     if (o.view == "memory") return printMemoryView(trace, o, out);
     checkNoMemoryOptions(o);
     if (o.view == "modules") return printModuleView(trace, o, out);
@@ -203,9 +217,16 @@ void printGpuView(const Trace& trace, const TraceStatsOptions& o, std::ostream& 
                                     "'kernels-by-op', 'memory', 'modules' or 'distributed'.");
     GpuAnalysisOptions options;
     options.plugin_compatible = o.plugin_compatible;
+    std::optional<OverviewSnapshot> cached;
+    if (o.view == "overview") cached = loadOverviewSnapshot(trace, input.opening(), options);
+    input.setOverviewCached(cached.has_value());
     // The Overview needs no operator tree on a trace without kernels.
-    const GpuTraceAnalysis a = analyzeGpuTrace(
-        trace, options, o.view == "overview" ? GpuAnalysisScope::Overview : GpuAnalysisScope::All);
+    const GpuTraceAnalysis a =
+        cached ? std::move(cached->summary)
+               : analyzeGpuTrace(trace, options,
+                                 o.view == "overview" ? GpuAnalysisScope::Overview
+                                                      : GpuAnalysisScope::All);
+    if (!cached) keepOverview(a, trace, input.opening(), options);
     if (a.empty())
         throw std::invalid_argument(o.file + ": no torch.profiler (Kineto) events for --view " +
                                     o.view + " (kernels, runtime calls, cpu_op events).");
@@ -248,7 +269,7 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
             throw std::invalid_argument("Option --span applies to --view distributed only.");
         if (!options.view.empty()) {
             TraceInput input(options.file, inputOptions(options), err);
-            printGpuView(input.trace(), options, out);
+            printGpuView(input, options, out);
             input.keepIndex();
             return exit_code::kOk;
         }

@@ -43,11 +43,20 @@ fs::path indexPathFor(const fs::path& trace, const fs::path& directory) {
     return directory / (std::string(name) + kExtension);
 }
 
+bool isCacheFile(const fs::path& path) {
+    const fs::path extension = path.extension();
+    if (extension == kExtension) return true;
+    for (const char* companion : kTraceCacheCompanions)
+        if (extension == companion) return true;
+    return false;
+}
+
+// The indexes and their companions.
 std::vector<fs::directory_entry> indexFiles(const fs::path& directory) {
     std::vector<fs::directory_entry> out;
     std::error_code error;
     for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error))
-        if (it->path().extension() == kExtension && it->is_regular_file(error)) out.push_back(*it);
+        if (isCacheFile(it->path()) && it->is_regular_file(error)) out.push_back(*it);
     return out;
 }
 
@@ -133,12 +142,19 @@ void keepTraceIndex(const Trace& trace, const TraceCacheSettings& settings, Trac
     }
 }
 
+fs::path traceCacheCompanion(const TraceOpening& opening, const char* extension) {
+    if (opening.index.empty() || !opening.key) return {};
+    fs::path path = opening.index;
+    return path.replace_extension(extension);
+}
+
 TraceCacheUsage traceCacheUsage(const TraceCacheSettings& settings) {
     TraceCacheUsage usage;
     usage.directory = directoryOf(settings);
     std::error_code error;
     for (const auto& f : indexFiles(usage.directory)) {
         ++usage.files;
+        if (f.path().extension() == kExtension) ++usage.indexes;
         usage.bytes += f.file_size(error);
     }
     return usage;

@@ -7,8 +7,11 @@
 // the cache can only make opening faster, never different.
 //
 // Where: $TRAINSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/trainscope/traces, else
-// ~/.cache/trainscope/traces; one file per trace, named by a hash of the
-// trace's absolute path. `trainscope-cli trace-cache` shows and clears it.
+// ~/.cache/trainscope/traces; one index per trace, named by a hash of the
+// trace's absolute path, and beside it the companions made from it (the
+// Overview's results, analysis/OverviewCache.h: "<hash>.tsov"), which name
+// the trace just as the index does. `trainscope-cli trace-cache` shows and
+// clears them all.
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -51,13 +54,21 @@ Trace openTrace(const std::filesystem::path& path, const ReadProgress& progress,
 // throws: a cache that cannot be written only leaves a note in `opening`.
 void keepTraceIndex(const Trace& trace, const TraceCacheSettings& settings, TraceOpening& opening);
 
+// The companion file of the trace `opening` opened, beside its index: the
+// index's path with `extension` (one of kTraceCacheCompanions) for its own;
+// "" when the trace is not cached (small, cache off, no directory).
+inline constexpr const char* kTraceCacheCompanions[] = {".tsov"};
+std::filesystem::path traceCacheCompanion(const TraceOpening& opening, const char* extension);
+
 struct TraceCacheUsage {
     std::filesystem::path directory;
-    size_t files = 0;
+    size_t files = 0;   // indexes and companions
+    size_t indexes = 0; // of them
     uint64_t bytes = 0;
 };
 TraceCacheUsage traceCacheUsage(const TraceCacheSettings& settings);
-// Removes every index (only *.tsidx files); returns how many.
+// Removes every index and companion (only *.tsidx and *.tsov files);
+// returns how many files.
 size_t clearTraceCache(const TraceCacheSettings& settings);
 
 } // namespace ts

@@ -8,22 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestTraces.h"
 #include "report/GpuTraceReport.h"
 #include "trace/ChromeTraceReader.h"
 
 namespace ts {
 namespace {
-
-namespace fs = std::filesystem;
-
-bool isTraceFile(const fs::path& p) {
-    const std::string name = p.filename().string();
-    auto ends = [&](const std::string& suffix) {
-        return name.size() >= suffix.size() &&
-               name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-    };
-    return ends(".json") || ends(".json.gz");
-}
 
 void expectSameMetrics(const GpuMetrics& a, const GpuMetrics& b, const std::string& file) {
     EXPECT_EQ(a.tc_used_ratio, b.tc_used_ratio) << file;
@@ -40,30 +30,23 @@ void expectSameMetrics(const GpuMetrics& a, const GpuMetrics& b, const std::stri
 
 TEST(GpuAnalysisScope, TheOverviewScopeGivesTheFullAnalysisOverview) {
     int traces = 0, without_tree = 0;
-    for (const auto& entry : fs::recursive_directory_iterator(TRAINSCOPE_TEST_DATA_DIR)) {
-        if (!entry.is_regular_file() || !isTraceFile(entry.path())) continue;
-        const std::string file = entry.path().string();
-        Trace trace;
-        try {
-            trace = readChromeTraceFile(file);
-        } catch (const std::exception&) {
-            continue; // not a trace (configs, fuzz regressions that are refused)
-        }
-        for (const bool plugin : {false, true}) {
-            GpuAnalysisOptions options;
-            options.plugin_compatible = plugin;
-            const GpuTraceAnalysis all = analyzeGpuTrace(trace, options, GpuAnalysisScope::All);
-            const GpuTraceAnalysis overview =
-                analyzeGpuTrace(trace, options, GpuAnalysisScope::Overview);
-            if (all.empty()) continue;
-            ++traces;
-            if (overview.tree.nodes.empty() && !all.tree.nodes.empty()) ++without_tree;
-            EXPECT_EQ(gpuOverviewText(overview), gpuOverviewText(all)) << file;
-            EXPECT_EQ(gpuOverviewJson(overview).dump(), gpuOverviewJson(all).dump()) << file;
-            EXPECT_EQ(gpuOverviewCsv(overview), gpuOverviewCsv(all)) << file;
-            expectSameMetrics(overview.metrics, all.metrics, file);
-        }
-    }
+    testing::forEachTestTrace(
+        TRAINSCOPE_TEST_DATA_DIR, [&](const std::string& file, const Trace& trace) {
+            for (const bool plugin : {false, true}) {
+                GpuAnalysisOptions options;
+                options.plugin_compatible = plugin;
+                const GpuTraceAnalysis all = analyzeGpuTrace(trace, options, GpuAnalysisScope::All);
+                const GpuTraceAnalysis overview =
+                    analyzeGpuTrace(trace, options, GpuAnalysisScope::Overview);
+                if (all.empty()) continue;
+                ++traces;
+                if (overview.tree.nodes.empty() && !all.tree.nodes.empty()) ++without_tree;
+                EXPECT_EQ(gpuOverviewText(overview), gpuOverviewText(all)) << file;
+                EXPECT_EQ(gpuOverviewJson(overview).dump(), gpuOverviewJson(all).dump()) << file;
+                EXPECT_EQ(gpuOverviewCsv(overview), gpuOverviewCsv(all)) << file;
+                expectSameMetrics(overview.metrics, all.metrics, file);
+            }
+        });
     EXPECT_GT(traces, 40);
     EXPECT_GT(without_tree, 4); // CPU-only traces really skipped the tree
 }

@@ -11,31 +11,13 @@
 #include <string>
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
+#include "TestTraces.h"
 #include "inspect/TraceStatsCommand.h"
 
 using namespace ts;
 
 namespace {
-
-// The H100 ResNet-50 sample (15 MB of JSON) padded with trailing spaces past
-// the trace cache's 16 MB threshold.
-std::filesystem::path largeGpuTrace(const std::filesystem::path& dir) {
-    const std::string gz =
-        std::string(TRAINSCOPE_TEST_DATA_DIR) + "/h100/resnet50_bs64_bf16.pt.trace.json.gz";
-    gzFile in = gzopen(gz.c_str(), "rb");
-    EXPECT_NE(in, nullptr) << gz;
-    std::string text;
-    char buffer[1 << 16];
-    for (int n; in && (n = gzread(in, buffer, sizeof buffer)) > 0;)
-        text.append(buffer, size_t(n));
-    if (in) gzclose(in);
-    text.append((size_t(17) << 20) - std::min(text.size(), size_t(17) << 20), ' ');
-    const auto path = dir / "resnet50_padded.json";
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-}
 
 std::string viewOf(const std::filesystem::path& trace, const std::string& view, bool& from_index) {
     TraceStatsOptions options;
@@ -55,7 +37,8 @@ TEST(TraceThreads, AnalysedBesideItsIndexWriterThenReopenedFromTheIndex) {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     ASSERT_EQ(setenv("TRAINSCOPE_CACHE_DIR", (dir / "cache").c_str(), 1), 0);
-    const auto trace = largeGpuTrace(dir);
+    const auto trace = ts::testing::writePaddedH100Trace(TRAINSCOPE_TEST_DATA_DIR, dir);
+    ASSERT_FALSE(trace.empty());
     for (const std::string view : {"overview", "kernels"}) {
         std::filesystem::remove_all(dir / "cache");
         bool from_index = true;

@@ -12,6 +12,8 @@
 
 #include "GuiFixture.h"
 #include "SyntheticTrace.h"
+#include "TestTraces.h"
+#include "gpu/OverviewContent.h"
 #include "operators/OpTableModel.h"
 #include "operators/OperatorsView.h"
 #include "shell/Application.h"
@@ -19,6 +21,7 @@
 #include "shell/DocumentLoader.h"
 #include "shell/DocumentSelector.h"
 #include "shell/LoadIndicator.h"
+#include "shell/OpenedDocument.h"
 #include "shell/StatusBar.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
@@ -140,6 +143,66 @@ private slots:
         QVERIFY(!window.deferredViews()->computing());
         choose(*window.documents(), 1);
         QCOMPARE(seen(window), seen_a);
+    }
+
+    // A large trace opened again shows the Overview and the Timeline's
+    // launches and step spans from its Overview cache, without analysing it,
+    // and they are what the analysis gave the first time; the other tabs are
+    // still analysed when shown.
+    void aLargeTraceReopensWithItsCachedOverview() {
+        QTemporaryDir dir;
+        const QByteArray cache = QDir(dir.path()).filePath(QStringLiteral("cache")).toUtf8();
+        const QByteArray previous = qgetenv("TRAINSCOPE_CACHE_DIR");
+        qputenv("TRAINSCOPE_CACHE_DIR", cache);
+        const QString path = QString::fromStdString(
+            testing::writePaddedH100Trace(std::string(TRAINSCOPE_SOURCE_DIR) + "/tests/data",
+                                          dir.path().toStdString())
+                .string());
+        QVERIFY(!path.isEmpty());
+        const OpenedDocument first = openDocument(path, {}, 0);
+        QThreadPool::globalInstance()->waitForDone(); // the index and the Overview are kept
+        const OpenedDocument second = openDocument(path, {}, 0);
+        if (previous.isEmpty())
+            qunsetenv("TRAINSCOPE_CACHE_DIR");
+        else
+            qputenv("TRAINSCOPE_CACHE_DIR", previous);
+        QVERIFY2(first.ok() && second.ok(), qPrintable(first.error + second.error));
+        QVERIFY(!first.times.from_index && !first.times.overview_cached);
+        QVERIFY(second.times.from_index && second.times.overview_cached);
+        QVERIFY(QDir(QString::fromUtf8(cache)).entryList({QStringLiteral("*.tsov")}).size() == 1);
+
+        const OverviewContent a = overviewOfTrace(*first.analysis());
+        const OverviewContent b = overviewOfTrace(*second.analysis());
+        QVERIFY(!a.empty());
+        QCOMPARE(b.source, a.source);
+        QCOMPARE(b.categories, a.categories);
+        QCOMPARE(b.average_us, a.average_us);
+        QCOMPARE(b.steps.size(), a.steps.size());
+        for (size_t i = 0; i < a.steps.size(); ++i) {
+            QCOMPARE(b.steps[i].label, a.steps[i].label);
+            QCOMPARE(b.steps[i].us, a.steps[i].us);
+        }
+        QCOMPARE(b.gpus.size(), a.gpus.size());
+        QCOMPARE(b.gpus.front().utilization, a.gpus.front().utilization);
+        QCOMPARE(b.gpus.front().name, a.gpus.front().name);
+        QCOMPARE(b.recommendations.size(), a.recommendations.size());
+
+        QVERIFY(first.tracks->launches.size() > 1000);
+        QVERIFY(second.tracks->launches.byRuntime() == first.tracks->launches.byRuntime());
+        QVERIFY(second.tracks->launches.byDevice() == first.tracks->launches.byDevice());
+        QCOMPARE(second.tracks->steps.size(), first.tracks->steps.size());
+        for (size_t i = 0; i < first.tracks->steps.size(); ++i) {
+            QCOMPARE(second.tracks->steps[i].device_start, first.tracks->steps[i].device_start);
+            QCOMPARE(second.tracks->steps[i].device_end, first.tracks->steps[i].device_end);
+        }
+        QCOMPARE(second.tracks->counterRows(), first.tracks->counterRows());
+
+        // The tabs beyond the Overview analyse the reopened trace in full.
+        QVERIFY(second.deferred && !second.deferred->done());
+        const DeferredAnalysis all =
+            DeferredViews::complete(*second.trace, *second.deferred, View::Operators);
+        QVERIFY(all.full && all.full->scope == GpuAnalysisScope::All);
+        QVERIFY(!all.full->kernels.by_name.empty());
     }
 
     void opensEveryPathAskedForInOrder() {

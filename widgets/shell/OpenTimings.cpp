@@ -21,11 +21,12 @@ double secondsSinceStart() {
 }
 
 QString shownTimingLine(const QString& path, const OpenTimes& times) {
-    return QStringLiteral("timings: %1: read %2 s (%3), analysis %4 s, shown %5 s after start")
+    return QStringLiteral("timings: %1: read %2 s (%3), analysis %4 s%5, shown %6 s after start")
         .arg(path)
         .arg(times.read_s, 0, 'f', 2)
         .arg(times.from_index ? QStringLiteral("from its index") : QStringLiteral("JSON"))
         .arg(times.analysis_s, 0, 'f', 2)
+        .arg(times.overview_cached ? QStringLiteral(" (Overview cached)") : QString())
         .arg(secondsSinceStart(), 0, 'f', 2);
 }
 

@@ -5,7 +5,9 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QThreadPool>
 
+#include "analysis/OverviewCache.h"
 #include "shell/TraceFile.h"
 #include "trace/RankFolder.h"
 #include "trace/RankTimeline.h"
@@ -27,31 +29,71 @@ QFileInfo documentInfo(const QString& path) {
     return info;
 }
 
-// The views computed off the GUI thread for doc.trace: all of them, or for
-// a large trace only what the Overview and the Timeline show. The timeline's
-// counter rows need no analysis and are made beside it (a 1 GB trace's 1.55 M
-// memory instants: a tenth of reopening it to a drawn timeline).
-void analyzeTrace(OpenedDocument& doc, size_t defer_views_above) {
+// What a large trace opens with: the Overview and the Timeline. Opened
+// through the trace cache (`opening`) and opened before, both come from its
+// Overview cache and nothing is analysed. Otherwise the Overview's analysis
+// runs, gives the timeline its launches and is then cut to its results
+// (summaryOf), before the counter rows and the timeline's layout are made:
+// its event lists and tree are the peak of opening a large GPU trace.
+void analyzeLargeTrace(OpenedDocument& doc, const TraceOpening* opening) {
+    const Trace& shown = doc.timeline_trace ? *doc.timeline_trace : *doc.trace;
+    std::optional<OverviewSnapshot> cached;
+    if (opening && !doc.timeline_trace)
+        cached = loadOverviewSnapshot(*doc.trace, *opening, GpuAnalysisOptions{});
+    TimelineTracks launches;
+    doc.deferred = std::make_shared<DeferredAnalysis>();
+    if (cached) {
+        doc.deferred->overview =
+            std::make_shared<const GpuTraceAnalysis>(std::move(cached->summary));
+        launches.launches = std::move(cached->launches);
+        launches.steps = std::move(cached->steps);
+    } else {
+        GpuTraceAnalysis analysis = analyzeGpuTrace(*doc.trace, {}, GpuAnalysisScope::Overview);
+        if (doc.timeline_trace)
+            addTimelineLaunches(launches, shown);
+        else
+            addTimelineLaunches(launches, shown, &analysis.events, &analysis.links);
+        doc.deferred->overview =
+            std::make_shared<const GpuTraceAnalysis>(summaryOf(std::move(analysis)));
+    }
+    TimelineTracks tracks = buildTimelineCounters(shown);
+    tracks.launches = std::move(launches.launches);
+    tracks.steps = std::move(launches.steps);
+    doc.tracks = std::make_shared<const TimelineTracks>(std::move(tracks));
+    doc.times.overview_cached = cached.has_value();
+}
+
+// The views computed off the GUI thread for doc.trace: all of them, or for a
+// large trace (more than `defer_views_above` events) what the Overview and
+// the Timeline show. The timeline's counter rows need no analysis and are
+// made beside the full one.
+void analyzeTrace(OpenedDocument& doc, size_t defer_views_above,
+                  const TraceOpening* opening = nullptr) {
+    if (doc.trace->events.size() > defer_views_above) return analyzeLargeTrace(doc, opening);
     const Trace& shown = doc.timeline_trace ? *doc.timeline_trace : *doc.trace;
     std::future<TimelineTracks> counters =
         std::async(std::launch::async, [&shown] { return buildTimelineCounters(shown); });
-    if (doc.trace->events.size() > defer_views_above) {
-        doc.deferred = std::make_shared<DeferredAnalysis>();
-        doc.deferred->overview = std::make_shared<const GpuTraceAnalysis>(
-            analyzeGpuTrace(*doc.trace, {}, GpuAnalysisScope::Overview));
-    } else {
-        DeferredAnalysis all = completeAnalysis(*doc.trace);
-        doc.gpu_analysis = all.full;
-        doc.memory = all.memory;
-        doc.modules = all.modules;
-    }
-    const GpuTraceAnalysis& analysis = *doc.analysis();
+    DeferredAnalysis all = completeAnalysis(*doc.trace);
+    doc.gpu_analysis = all.full;
+    doc.memory = all.memory;
+    doc.modules = all.modules;
     TimelineTracks tracks = counters.get();
     if (doc.timeline_trace)
         addTimelineLaunches(tracks, shown);
     else
-        addTimelineLaunches(tracks, shown, &analysis.events, &analysis.links);
+        addTimelineLaunches(tracks, shown, &all.full->events, &all.full->links);
     doc.tracks = std::make_shared<const TimelineTracks>(std::move(tracks));
+}
+
+// A large trace's Overview, just computed, for its next open (on the pool,
+// which is drained at exit; the file is written atomically in any case).
+void keepOverview(const OpenedDocument& doc, const TraceOpening& opening) {
+    if (!doc.deferred || !doc.deferred->overview || doc.times.overview_cached) return;
+    QThreadPool::globalInstance()->start(
+        [analysis = doc.deferred->overview, tracks = doc.tracks, trace = doc.trace, opening] {
+            keepOverviewSnapshot(*analysis, tracks->launches, tracks->steps, *trace, opening,
+                                 GpuAnalysisOptions{});
+        });
 }
 
 void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress& progress,
@@ -61,11 +103,14 @@ void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress&
     const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
     try {
         const Clock::time_point start = Clock::now();
-        doc.trace = readTraceFile(path, progress, &doc.times.from_index);
+        TraceOpening opening;
+        doc.trace = readTraceFile(path, progress, &opening);
+        doc.times.from_index = opening.from_index;
         const Clock::time_point read = Clock::now();
-        analyzeTrace(doc, defer_views_above);
+        analyzeTrace(doc, defer_views_above, &opening);
         doc.times.read_s = seconds(read - start);
         doc.times.analysis_s = seconds(Clock::now() - read);
+        keepOverview(doc, opening);
     } catch (const TraceReadCancelled&) {
         doc.cancelled = true;
     } catch (const std::exception& error) {

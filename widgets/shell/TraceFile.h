@@ -8,13 +8,15 @@
 
 #include "trace/ReadProgress.h"
 #include "trace/Trace.h"
+#include "trace/TraceCache.h"
 
 namespace ts::gui {
 
 // Throws (std::exception with a sentence naming the file) when unreadable,
-// TraceReadCancelled when `progress` cancels. `from_index` (when given) says
-// whether the trace came from its index.
+// TraceReadCancelled when `progress` cancels. `opening` (when given) says
+// whether the trace came from its index, and names its cache files (for the
+// Overview cache, analysis/OverviewCache.h).
 std::shared_ptr<const Trace> readTraceFile(const QString& path, const ReadProgress& progress = {},
-                                           bool* from_index = nullptr);
+                                           TraceOpening* opening = nullptr);
 
 } // namespace ts::gui
