@@ -253,7 +253,8 @@ void OverviewBuilder::splitCosts() {
         } else {
             // The plugin restarts from the whole steps whenever nothing is
             // left (which makes Other count a fully covered step again).
-            range = out_.roles[r];
+            // A role list the caller does not keep is taken, not copied.
+            range = keep_roles_ ? out_.roles[r] : std::move(out_.roles[r]);
             slots = mergeRanges(step_ranges);
             if (!options_.plugin_compatible) range = intersectRanges(slots, range);
         }

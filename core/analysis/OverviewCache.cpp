@@ -1,6 +1,5 @@
 #include "analysis/OverviewCache.h"
 
-#include <cerrno>
 #include <cstdio>
 #include <exception>
 #include <memory>

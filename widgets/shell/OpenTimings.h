@@ -14,8 +14,8 @@ struct OpenTimes {
     double read_s = 0;
     double analysis_s = 0;
     bool from_index = false;
-    bool overview_cached =
-        false; // the Overview and the timeline's launches from the Overview cache
+    // The Overview and the timeline's launches came from the Overview cache.
+    bool overview_cached = false;
 };
 
 // Seconds since this program's static initialisation (just before main).
