@@ -18,7 +18,8 @@ echo "test.sh: build + clang-tidy + tests took $(( $(date +%s) - start )) s"
 # 12 s per target over the checked-in seeds: see docs/reliability.md.
 scripts/fuzz.sh --ci
 echo "test.sh: build + clang-tidy + tests + fuzzing took $(( $(date +%s) - start )) s"
-# ThreadSanitizer over the GUI's training bridge (scripted backend) and the
-# trace reader's threads; the engine's part runs outside CI (tests/tsan/README.md).
+# ThreadSanitizer over the GUI's training bridge (a scripted backend and the
+# real engine), the data-parallel blocks on two ranks and the trace reader's
+# threads (tests/tsan/README.md).
 scripts/tsan.sh --ci
 echo "test.sh: build + clang-tidy + tests + fuzzing + TSan took $(( $(date +%s) - start )) s"

@@ -8,6 +8,7 @@
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <torch/torch.h>
 
+#include "distributed/HandedToGloo.h"
 #include "util/Hash64.h"
 
 namespace ts {
@@ -73,6 +74,7 @@ public:
         work_->getFuture()->addCallback(
             [done](c10::ivalue::Future&) { done->store(Clock::now().time_since_epoch().count()); });
     }
+    ~GlooPending() override { letGoOfGlooWork(work_); }
     void wait() override {
         try {
             work_->wait();
@@ -203,11 +205,14 @@ public:
 
 private:
     template <typename Launch> void run(const std::string& doing, Launch&& launch) {
+        c10::intrusive_ptr<c10d::Work> work;
         try {
-            launch()->wait();
+            work = launch();
+            work->wait();
         } catch (const std::exception& e) {
             throwPlain(e, doing, launch_.timeout_s);
         }
+        letGoOfGlooWork(work);
     }
 
     DistributedLaunch launch_;

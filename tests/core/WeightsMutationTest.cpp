@@ -9,6 +9,11 @@
 // TorchScript's loader. TRAINSCOPE_WEIGHTS_MUTATIONS=N changes the count per
 // fixture (docs/reliability.md has a long run's figures). Each variant also
 // goes through isTrainscopeCheckpoint, LibTorch's InputArchive path.
+//
+// A third as many variants again are sound archives with one record of
+// another length (shortened or lengthened, the archive written anew by
+// LibTorch's own PyTorchStreamWriter): a tensor's storage shorter or longer
+// than its sizes need, a pickle or TorchScript code file cut short.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -17,10 +22,12 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <sstream>
 #include <string>
 #include <typeinfo>
 #include <vector>
 
+#include <caffe2/serialize/inline_container.h>
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -116,6 +123,38 @@ public:
         return b;
     }
 
+    // The archive with one record (not the version) shortened or lengthened,
+    // every other record as it was.
+    Bytes resizeOneRecord(const Bytes& original) {
+        std::istringstream in(original);
+        caffe2::serialize::PyTorchStreamReader reader(&in);
+        std::vector<std::string> names;
+        for (const auto& name : reader.getAllRecords())
+            if (name != "version" && name != ".data/version") names.push_back(name);
+        std::sort(names.begin(), names.end()); // the same variants every run
+        const std::string& resized = names.at(pick(names.size()));
+        Bytes out;
+        caffe2::serialize::PyTorchStreamWriter writer([&out](const void* data, size_t size) {
+            out.append(static_cast<const char*>(data), size);
+            return size;
+        });
+        writer.setMinVersion(reader.version());
+        for (const auto& name : names) {
+            auto [data, size] = reader.getRecord(name);
+            Bytes record(static_cast<const char*>(data.get()), size);
+            if (name == resized) {
+                if (pick(2) && !record.empty())
+                    record.resize(pick(record.size()));
+                else
+                    for (size_t n = 1 + pick(64); n > 0; --n)
+                        record.push_back(char(pick(256)));
+            }
+            writer.writeRecord(name, record.data(), record.size());
+        }
+        writer.writeEndOfFile();
+        return out;
+    }
+
 private:
     size_t pick(size_t n) { return n == 0 ? 0 : size_t(rng_() % n); }
     std::mt19937_64 rng_;
@@ -170,6 +209,14 @@ TEST(WeightsMutation, EveryBrokenVariantOfTheFixturesReadsOrIsRefusedInPlainWord
             std::ofstream(path, std::ios::binary | std::ios::trunc)
                 .write(variant.data(), variant.size());
             ASSERT_EQ(readProblem(path, read, refused), "") << name << ", variant " << i;
+        }
+        Mutator resizer(0x5eed5e00 + original.size());
+        for (int i = 0; i < std::max(1, per_fixture / 3); ++i) {
+            const Bytes variant = resizer.resizeOneRecord(original);
+            std::ofstream(path, std::ios::binary | std::ios::trunc)
+                .write(variant.data(), variant.size());
+            ASSERT_EQ(readProblem(path, read, refused), "")
+                << name << ", variant " << i << " with a record resized";
         }
     }
     std::filesystem::remove_all(dir);
