@@ -25,7 +25,7 @@ set(TRAINSCOPE_LAYER_data_DEPS datasets)
 # The pickle machine of torch.save files (no LibTorch), and the models and
 # weights built on it.
 set(TRAINSCOPE_LAYER_pickle_DEPS util)
-set(TRAINSCOPE_LAYER_models_DEPS config pickle)
+set(TRAINSCOPE_LAYER_models_DEPS config pickle env)
 set(TRAINSCOPE_LAYER_trace_DEPS util)
 set(TRAINSCOPE_LAYER_profiling_DEPS trace env)
 set(TRAINSCOPE_LAYER_analysis_DEPS trace records)

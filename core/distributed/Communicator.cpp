@@ -66,15 +66,18 @@ std::chrono::milliseconds toMs(double seconds) {
     return std::chrono::milliseconds(int64_t(seconds * 1000));
 }
 
+using RetiredWorks = RetiredGlooWorks<c10::intrusive_ptr<c10d::Work>>;
+
 class GlooPending : public PendingCollective {
 public:
-    GlooPending(c10::intrusive_ptr<c10d::Work> work, double timeout_s)
-        : work_(std::move(work)), timeout_s_(timeout_s) {
+    GlooPending(c10::intrusive_ptr<c10d::Work> work, double timeout_s,
+                std::shared_ptr<RetiredWorks> retired)
+        : work_(std::move(work)), timeout_s_(timeout_s), retired_(std::move(retired)) {
         auto done = done_at_;
         work_->getFuture()->addCallback(
             [done](c10::ivalue::Future&) { done->store(Clock::now().time_since_epoch().count()); });
     }
-    ~GlooPending() override { letGoOfGlooWork(work_); }
+    ~GlooPending() override { retired_->retire(work_); }
     void wait() override {
         try {
             work_->wait();
@@ -90,6 +93,7 @@ public:
 private:
     c10::intrusive_ptr<c10d::Work> work_;
     double timeout_s_;
+    std::shared_ptr<RetiredWorks> retired_;
     std::shared_ptr<std::atomic<Clock::rep>> done_at_ =
         std::make_shared<std::atomic<Clock::rep>>(0);
 };
@@ -124,6 +128,13 @@ public:
                            where,
                        launch.timeout_s);
         }
+    }
+
+    // The process group first: its destructor joins Gloo's worker threads,
+    // after which the works kept for ThreadSanitizer may go (HandedToGloo.h).
+    ~GlooCommunicator() override {
+        group_.reset();
+        retired_->releaseAfterWorkersJoined();
     }
 
     const DistributedLaunch& launch() const override { return launch_; }
@@ -180,7 +191,8 @@ public:
     std::unique_ptr<PendingCollective> allreduceSumAsync(at::Tensor& tensor) override {
         std::vector<at::Tensor> one{tensor};
         try {
-            return std::make_unique<GlooPending>(group_->allreduce(one), launch_.timeout_s);
+            return std::make_unique<GlooPending>(group_->allreduce(one), launch_.timeout_s,
+                                                 retired_);
         } catch (const std::exception& e) {
             throwPlain(e, "gradient allreduce", launch_.timeout_s);
         }
@@ -210,14 +222,16 @@ private:
             work = launch();
             work->wait();
         } catch (const std::exception& e) {
+            retired_->retire(work);
             throwPlain(e, doing, launch_.timeout_s);
         }
-        letGoOfGlooWork(work);
+        retired_->retire(work);
     }
 
     DistributedLaunch launch_;
     c10::intrusive_ptr<c10d::Store> store_;
     c10::intrusive_ptr<c10d::ProcessGroupGloo> group_;
+    std::shared_ptr<RetiredWorks> retired_ = std::make_shared<RetiredWorks>();
 };
 
 } // namespace

@@ -1,28 +1,34 @@
 #pragma once
 
-#include <chrono>
-#include <thread>
+#include <mutex>
+#include <utility>
+#include <vector>
 
-// Letting go of a c10d work object (a collective handed to the Gloo process
-// group) so that, in ThreadSanitizer builds, this thread is the one that
-// destroys it.
+// Where the rank's thread puts a c10d work object (a collective handed to the
+// Gloo process group) once it is done with it. In ThreadSanitizer builds the
+// works are kept until the process group has joined its worker threads.
 //
-// A work object, and through it the collective's tensors, is shared with one
-// of Gloo's worker threads through an atomic reference count. The worker
-// drops its two references (its queue slot, its `execute` argument) a moment
-// after it marked the work completed. Its decrement happens inside LibTorch,
-// which is not instrumented, so TSan never sees that acquire: when the
-// worker's decrement was the last and it freed the work, or a tensor only the
-// work still held, TSan reported a data race against whatever this thread had
-// done to that memory after the wait (a reference-count decrement, LibTorch's
-// `memcpy` of a tensor's sizes, a condition-variable wait). Which side let go
-// last was a matter of timing, so the reports came and went (tsan_distributed,
-// docs/reliability.md), and the worker's stack is often a single unsymbolized
-// frame of libtorch_cpu, which no suppression could name narrowly.
+// A work, and through it the collective's tensors, is shared with one of
+// Gloo's worker threads through an atomic reference count. The worker drops
+// its two references (its queue slot, its `execute` argument) a moment after
+// it marked the work completed, and c10d signals the work's condition
+// variable after unlocking its mutex. The worker's decrements happen inside
+// LibTorch, which is not instrumented, so TSan never sees that acquire: when
+// the worker's decrement was the last and it freed the work, or a tensor only
+// the work still held, TSan reported a data race against whatever the rank's
+// thread had done to that memory after its wait (a reference-count
+// decrement, LibTorch's `memcpy` of a tensor's sizes, a condition-variable
+// wait); and when the rank's thread freed it, against the worker's late
+// signal. Which came first was a matter of timing, so the reports came and
+// went (tsan_distributed, docs/reliability.md), and the worker's stack was
+// often a single unsymbolized frame of libtorch_cpu, which no suppression
+// could name narrowly.
 //
-// Under TSan, this waits until the worker has let go before dropping the last
-// reference, so every free happens on this thread, after what it did. Outside
-// TSan builds nothing waits: which thread frees is of no consequence.
+// Kept until after the join (which TSan does see), every free of them comes
+// after everything either thread did to them. Outside TSan builds a work is
+// dropped when retired: which thread frees it is of no consequence, and a
+// long run must not keep one work per bucket per step. In TSan builds the
+// programs are short.
 
 #if defined(__SANITIZE_THREAD__)
 #define TS_THREAD_SANITIZER 1
@@ -34,20 +40,32 @@
 
 namespace ts {
 
-// `work` is a c10::intrusive_ptr<c10d::Work>, reset on return.
-template <typename WorkPtr> void letGoOfGlooWork(WorkPtr& work) {
+// WorkPtr is c10::intrusive_ptr<c10d::Work>.
+template <typename WorkPtr> class RetiredGlooWorks {
+public:
+    // Takes `work` (left empty) after its wait, or when it is abandoned.
+    void retire(WorkPtr& work) {
+        if (!work) return;
 #ifdef TS_THREAD_SANITIZER
-    // Only after a completed wait does the worker let go by itself; a failed
-    // or timed-out work may still be running, hence the bound. Sleeps, not
-    // yields: each look at the count is an event in this thread's TSan
-    // history, and a spin of thousands of them pushed out the stacks TSan
-    // needs to report a real race of this thread's (it then drops the report;
-    // a planted race in the gradient hooks went unseen in half the runs).
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (work && work.use_count() > 1 && std::chrono::steady_clock::now() < give_up)
-        std::this_thread::sleep_for(std::chrono::microseconds(50));
+        const std::lock_guard<std::mutex> lock(mutex_);
+        works_.push_back(std::move(work));
 #endif
-    work.reset();
-}
+        work.reset();
+    }
+
+    // Drops what was kept; call it only once the process group's worker
+    // threads have been joined (the group destroyed).
+    void releaseAfterWorkersJoined() {
+        std::vector<WorkPtr> works;
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            works.swap(works_);
+        }
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<WorkPtr> works_;
+};
 
 } // namespace ts

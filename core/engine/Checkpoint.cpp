@@ -8,6 +8,7 @@
 #include <torch/csrc/jit/frontend/error_report.h>
 
 #include "engine/LossScaler.h"
+#include "env/TorchCompat.h"
 #include "models/TorchScriptModel.h"
 #include "util/AtomicFile.h"
 #include "util/ErrorText.h"
@@ -42,11 +43,14 @@ torch::serialize::InputArchive openArchive(const std::filesystem::path& path) {
         archive.load_from(path.string());
     } catch (const ModelError&) {
         throw;
-    } catch (const torch::jit::ErrorReport&) {
+    } catch (const torch::jit::ErrorReport& e) {
         // Not e.what(): on a corrupt archive it throws inside noexcept and
         // ends the process (models/TorchScriptModel.cpp, loadTorchScript).
-        throw ModelError(path.string() + ": not a readable checkpoint (it holds code that does "
-                                         "not compile: a TorchScript module, or corrupt)");
+        const std::string reason = compat::errorReportReason(e);
+        throw ModelError(path.string() +
+                         ": not a readable checkpoint (it holds code that does "
+                         "not compile: a TorchScript module, or corrupt" +
+                         (reason.empty() ? "" : "; " + reason) + ")");
     } catch (const std::exception& e) {
         throw ModelError(path.string() + ": not a readable checkpoint (" +
                          checkpointReadProblem(e.what()) + ")");

@@ -3,6 +3,7 @@
 #include <ATen/Context.h>
 #include <ATen/autocast_mode.h>
 #include <ATen/detail/CUDAHooksInterface.h>
+#include <torch/csrc/jit/frontend/error_report.h>
 #include <torch/cuda.h>
 
 #ifdef TRAINSCOPE_WITH_CUDA
@@ -20,6 +21,38 @@
 #endif
 
 namespace ts::compat {
+namespace {
+struct ErrorReportText {
+    std::string* out;
+};
+} // namespace
+} // namespace ts::compat
+
+// ErrorReport befriends every specialization of this template, so this one
+// may read the report's private text.
+namespace torch::jit {
+template <>
+const ErrorReport& operator<< <ts::compat::ErrorReportText>(const ErrorReport& e,
+                                                            const ts::compat::ErrorReportText& t) {
+    *t.out = e.ss.str();
+    return e;
+}
+} // namespace torch::jit
+
+namespace ts::compat {
+
+std::string errorReportReason(const torch::jit::ErrorReport& e) {
+    std::string text;
+    e << ErrorReportText{&text};
+    const size_t begin = text.find_first_not_of(" \t\n");
+    if (begin == std::string::npos) return "";
+    const size_t end = text.find('\n', begin);
+    std::string line =
+        end == std::string::npos ? text.substr(begin) : text.substr(begin, end - begin);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
+        line.pop_back();
+    return line;
+}
 
 void setAutocast(c10::DeviceType device, bool enabled, c10::ScalarType dtype) {
 #if TRAINSCOPE_TORCH_AT_LEAST(2, 4)

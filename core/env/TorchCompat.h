@@ -14,6 +14,10 @@
     (TORCH_VERSION_MAJOR > (major) ||                                                              \
      (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 
+namespace torch::jit {
+struct ErrorReport;
+} // namespace torch::jit
+
 namespace ts::compat {
 
 // --- autocast -------------------------------------------------------------
@@ -64,5 +68,15 @@ template <typename C, typename R, typename P, typename A, typename T, typename D
 struct MemoryReportTotalOf<R (C::*)(P, A, T, T, D)> {
     using type = T;
 };
+
+// --- TorchScript compile errors -------------------------------------------
+// The reason a torch::jit::ErrorReport gives, its first line ("Unknown builtin
+// op: aten::foo."), read without what(): what() goes on to quote the archive's
+// code through its debug pickles and, on a corrupt one, throws inside that
+// noexcept call, which ends the process (docs/reliability.md, finding 6). ""
+// when the report holds no text. The text is private to ErrorReport in 1.13
+// and 2.x alike; its friend template operator<< is how LibTorch itself fills
+// it, and a specialization of it for a type of ours reads it.
+std::string errorReportReason(const torch::jit::ErrorReport& e);
 
 } // namespace ts::compat

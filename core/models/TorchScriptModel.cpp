@@ -5,6 +5,7 @@
 #include <caffe2/serialize/inline_container.h>
 #include <torch/csrc/jit/frontend/error_report.h>
 
+#include "env/TorchCompat.h"
 #include "models/NamedTensors.h"
 #include "pickle/PickleError.h"
 #include "pickle/Unpickler.h"
@@ -48,14 +49,19 @@ torch::jit::Module loadTorchScript(const std::string& path) {
     } catch (const c10::Error& e) {
         throw ModelError("Cannot load TorchScript module from '" + path +
                          "': " + e.what_without_backtrace());
-    } catch (const torch::jit::ErrorReport&) {
+    } catch (const torch::jit::ErrorReport& e) {
         // The archive's code did not compile. Its what() is not asked for:
         // it reads the archive's debug pickles to quote the code, and on a
         // corrupt one LibTorch throws from inside that noexcept call, which
-        // ends the process (found by WeightsMutationTest).
+        // ends the process (found by WeightsMutationTest). The reason alone
+        // is read without it: for a module saved by a newer PyTorch, the op
+        // or type this LibTorch lacks.
+        std::string reason = compat::errorReportReason(e);
+        reason = reason.empty() ? "." : ": " + reason;
+        if (reason.back() != '.' && reason.back() != '?' && reason.back() != '!') reason += '.';
         throw ModelError("Cannot load TorchScript module from '" + path +
-                         "': its code does not compile with this LibTorch (a corrupt file, or "
-                         "one saved by a newer PyTorch?).");
+                         "': its code does not compile with this LibTorch (" + TORCH_VERSION + ")" +
+                         reason + " A corrupt file, or one saved by a newer PyTorch?");
     } catch (const std::exception& e) {
         // E.g. a class name that does not parse (a std::runtime_error): its
         // first line says why; the rest quotes the archive.

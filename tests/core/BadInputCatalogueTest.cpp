@@ -12,10 +12,12 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <torch/version.h>
 
 #include "CliRunner.h"
 #include "DataTestFiles.h"
 #include "EngineTestSupport.h"
+#include "ModelTestSupport.h"
 
 namespace {
 
@@ -240,6 +242,12 @@ TEST_F(BadInputCatalogue, WeightsAndCheckpoints) {
         {"run " + kSmoke + " --set model=resnet34 --set pretrained=good/final.pt",
          "Cannot load weights from 'good/final.pt'"},
         {"run " + kSmoke + " --set model=torchscript --set model_path=text.pt", "text.pt"},
+        // A module whose code calls an op this LibTorch lacks, as one saved by
+        // a newer PyTorch may: the op is named.
+        {"run " + kSmoke + " --set model=torchscript --set model_path=" +
+             ts::test::modelFixture("newer_op_script.pt").string(),
+         "does not compile with this LibTorch (" TORCH_VERSION
+         "): Unknown builtin op: aten::relu_from_pytorch_9."},
         {"evaluate " + kConfig + " --weights garbage.pt", "garbage.pt"},
         {"run " + kSmoke + " --set resume=garbage.pt", "garbage.pt: not a readable checkpoint"},
         {"prune " + kConfig + " --weights text.pt", "text.pt"},

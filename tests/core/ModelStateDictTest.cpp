@@ -149,6 +149,22 @@ TEST(ModelStateDict, ACorruptTorchScriptDebugPickleIsRefusedNotAbortedOn) {
     EXPECT_FALSE(isTrainscopeCheckpoint(path)); // evaluate and run --resume ask this first
 }
 
+// Code that does not compile because this LibTorch lacks an op, as in a
+// module saved by a newer PyTorch: the reason is read from the ErrorReport
+// without its what() (compat::errorReportReason), and names the op.
+TEST(ModelStateDict, ATorchScriptModuleFromANewerPyTorchNamesTheOpThisLibTorchLacks) {
+    const auto path = test::modelFixture("newer_op_script.pt");
+    const std::string error = readError(path);
+    EXPECT_NE(error.find(path.string()), std::string::npos) << error;
+    EXPECT_NE(error.find("does not compile with this LibTorch (" TORCH_VERSION
+                         "): Unknown builtin op: aten::relu_from_pytorch_9. A corrupt file, or "
+                         "one saved by a newer PyTorch?"),
+              std::string::npos)
+        << error;
+    EXPECT_EQ(error.find("File \"code/"), std::string::npos) << error; // no quoted code
+    EXPECT_FALSE(isTrainscopeCheckpoint(path));
+}
+
 class ModelStateDictBroken : public ::testing::Test {
 protected:
     void SetUp() override { dir_ = test::freshTempDir("model_broken"); }

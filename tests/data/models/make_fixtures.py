@@ -100,6 +100,22 @@ def overflowing_view(path):
             z.writestr(info.filename, data)
 
 
+def newer_op_script(source, path):
+    """A TorchScript module as a newer PyTorch might save it: its code calls an
+    op this LibTorch does not have (torch.relu renamed), so it does not compile
+    at load. The zip is rewritten with that one code file edited."""
+    import zipfile
+    with zipfile.ZipFile(source) as z:
+        records = [(info, z.read(info)) for info in z.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
+        for info, data in records:
+            name = info.filename.replace("tiny_script/", "newer_op_script/", 1)
+            if name == "newer_op_script/code/__torch__.py":
+                assert b"torch.relu(" in data, "torch.jit.script wrote other code; update the edit"
+                data = data.replace(b"torch.relu(", b"torch.relu_from_pytorch_9(")
+            z.writestr(name, data)
+
+
 def main():
     torch.manual_seed(0)
     torch.save(dtypes(), "dtypes.pt")
@@ -122,6 +138,7 @@ def main():
         tiny.bn.running_var.copy_(torch.tensor([1.5, 0.5, 1.0, 2.0]))
     tiny.eval()
     torch.jit.script(tiny).save("tiny_script.pt")
+    newer_op_script("tiny_script.pt", "newer_op_script.pt")
     torch.jit.script(NoNorm()).save("no_norm_script.pt")
     torch.jit.script(NanAfter()).save("nan_after_script.pt")
     x = torch.randn(2, 3, 8, 8)
