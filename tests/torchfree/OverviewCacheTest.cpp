@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ExpectSameGpuMetrics.h"
 #include "TestTraces.h"
 #include "analysis/OverviewCache.h"
 #include "inspect/TraceStatsCommand.h"
@@ -63,23 +64,7 @@ void expectSameSummary(const GpuTraceAnalysis& a, const GpuTraceAnalysis& b,
     EXPECT_EQ(x.used_devices, y.used_devices) << file;
     EXPECT_EQ(x.global_start_ns, y.global_start_ns) << file;
     EXPECT_EQ(x.global_end_ns, y.global_end_ns) << file;
-    EXPECT_EQ(a.metrics.tc_used_ratio, b.metrics.tc_used_ratio) << file;
-    EXPECT_EQ(a.metrics.tc_eligible_ops_kernel_ratio, b.metrics.tc_eligible_ops_kernel_ratio)
-        << file;
-    ASSERT_EQ(a.metrics.gpus.size(), b.metrics.gpus.size()) << file;
-    for (size_t g = 0; g < a.metrics.gpus.size(); ++g) {
-        const GpuDeviceSummary &p = a.metrics.gpus[g], &q = b.metrics.gpus[g];
-        EXPECT_EQ(p.id, q.id) << file;
-        EXPECT_EQ(p.has_properties, q.has_properties) << file;
-        EXPECT_EQ(p.name, q.name) << file;
-        EXPECT_EQ(p.memory_bytes, q.memory_bytes) << file;
-        EXPECT_EQ(p.compute_major, q.compute_major) << file;
-        EXPECT_EQ(p.compute_minor, q.compute_minor) << file;
-        EXPECT_EQ(p.utilization, q.utilization) << file;
-        EXPECT_EQ(p.sm_efficiency, q.sm_efficiency) << file;
-        EXPECT_EQ(p.occupancy, q.occupancy) << file;
-        EXPECT_EQ(p.tensor_core_ratio, q.tensor_core_ratio) << file;
-    }
+    testing::expectSameGpuMetrics(a.metrics, b.metrics, file);
     ASSERT_EQ(a.recommendations.size(), b.recommendations.size()) << file;
     for (size_t r = 0; r < a.recommendations.size(); ++r) {
         EXPECT_EQ(a.recommendations[r].rule, b.recommendations[r].rule) << file;
