@@ -2,6 +2,7 @@
 
 #include "inspect/PresetsCommand.h"
 #include "inspect/ReadProgressLine.h"
+#include "inspect/TraceViews.h"
 
 namespace ts::cli {
 
@@ -18,12 +19,7 @@ void addTraceStats(CLI::App& app, TraceCommands& c) {
     cmd->add_option("--scope", trace.scope, "all, forward or backward");
     cmd->add_option("--sort", trace.sort, "column to sort by");
     cmd->add_option("--limit", trace.limit, "rows to print (0 = all)");
-    cmd->add_option("--view", trace.view,
-                    "GPU views of a torch.profiler trace: overview, operators, kernels, "
-                    "kernels-by-op (--group-by name, shapes, stack, shapes-stack), "
-                    "memory (also Trainscope's own traces), modules (traces recorded "
-                    "with with_modules=True or with_stack=True) or distributed (a folder "
-                    "of per-rank traces)");
+    cmd->add_option("--view", trace.view, cliViewHelp());
     cmd->add_option("--span", trace.span,
                     "--view distributed: the profiling span, 1..n in time order");
     cmd->add_option("--device", trace.device, "--view memory: one device (GPU0, CPU)");

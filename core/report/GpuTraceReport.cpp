@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/GpuTables.h"
 #include "report/MarkdownTable.h"
 #include "util/Csv.h"
 
@@ -24,10 +25,6 @@ std::string asCsv(const Table& t) {
     for (const auto& row : t.rows)
         out += csvLine(row) + "\n";
     return out;
-}
-
-size_t rowCount(size_t size, size_t limit) {
-    return limit == 0 ? size : std::min(size, limit);
 }
 
 std::string pct(double fraction) {
@@ -176,122 +173,39 @@ json gpuOverviewJson(const GpuTraceAnalysis& a) {
 
 namespace {
 
-Table deviceOpTable(const DeviceOpTable& t, size_t limit) {
-    Table out;
-    const bool shapes = !t.rows.empty() && !t.rows.front().shapes.empty();
-    const bool stacks = !t.rows.empty() && !t.rows.front().call_stack.empty();
-    out.headers = {"Name"};
-    if (shapes) out.headers.push_back("Input Shape");
-    if (stacks) out.headers.push_back("Call Stack");
-    out.headers.insert(out.headers.end(),
-                       {"Calls", "Device Self (us)", "Device Total (us)", "Host Self (us)",
-                        "Host Total (us)", "Tensor Cores Eligible", "Tensor Cores Self (%)",
-                        "Tensor Cores Total (%)", "Has Call Stack"});
-    for (size_t i = 0; i < rowCount(t.rows.size(), limit); ++i) {
-        const DeviceOpRow& r = t.rows[i];
-        std::vector<std::string> row{r.name};
-        if (shapes) row.push_back(r.shapes);
-        if (stacks) row.push_back(r.call_stack);
-        row.insert(row.end(),
-                   {std::to_string(r.calls), microsText(double(r.device_self_ns)),
-                    microsText(double(r.device_total_ns)), microsText(double(r.host_self_ns)),
-                    microsText(double(r.host_total_ns)), r.tc_eligible ? "Yes" : "No",
-                    fixed(100 * r.tcSelfRatio(), 2), fixed(100 * r.tcTotalRatio(), 2),
-                    r.has_call_stack ? "Yes" : "No"});
-        out.rows.push_back(row);
-    }
-    return out;
-}
-
-Table kernelTable(const KernelTables& t, bool by_op, size_t limit) {
-    Table out;
-    out.headers = {"Name"};
-    if (by_op)
-        out.headers.insert(out.headers.end(),
-                           {"Operator", "Grid", "Block", "Registers Per Thread", "Shared Memory"});
-    out.headers.push_back("Tensor Cores Used");
-    if (by_op) out.headers.push_back("Op Tensor Cores Eligible");
-    out.headers.insert(out.headers.end(),
-                       {"Calls", "Total (us)", "Mean (us)", "Max (us)", "Min (us)"});
-    if (t.has_blocks_per_sm) out.headers.push_back("Mean Blocks Per SM");
-    if (t.has_occupancy) out.headers.push_back("Mean Est. Achieved Occupancy (%)");
-    const size_t n = by_op ? t.by_op.size() : t.by_name.size();
-    for (size_t i = 0; i < rowCount(n, limit); ++i) {
-        const KernelRow& r = by_op ? static_cast<const KernelRow&>(t.by_op[i]) : t.by_name[i];
-        std::vector<std::string> row{r.name};
-        if (by_op) {
-            const KernelOpRow& o = t.by_op[i];
-            row.insert(row.end(), {o.op_name, o.grid, o.block, o.registers, o.shared_memory});
-        }
-        row.push_back(r.tensor_cores ? "Yes" : "No");
-        if (by_op) row.push_back(t.by_op[i].op_tc_eligible ? "Yes" : "No");
-        row.insert(row.end(), {std::to_string(r.calls), microsText(double(r.total_ns)),
-                               fixed(r.meanNs() / 1000, 1), microsText(double(r.max_ns)),
-                               microsText(double(r.min_ns))});
-        if (t.has_blocks_per_sm) row.push_back(fixed(r.blocks_per_sm, 2));
-        if (t.has_occupancy) row.push_back(fixed(r.occupancy, 2));
-        out.rows.push_back(row);
-    }
-    return out;
-}
-
-json tableJson(const Table& t) {
-    json rows = json::array();
-    for (const auto& r : t.rows) {
-        json row = json::object();
-        for (size_t c = 0; c < t.headers.size() && c < r.size(); ++c)
-            row[t.headers[c]] = r[c];
-        rows.push_back(std::move(row));
-    }
-    return rows;
+// `spec` without its empty optional columns, `limit` rows at most.
+table::TableSpec printed(const table::TableSpec& spec, size_t limit) {
+    return table::firstRows(table::shown(spec), limit);
 }
 
 } // namespace
 
 std::string deviceOpsText(const DeviceOpTable& table, size_t limit) {
-    const Table t = deviceOpTable(table, limit);
-    return std::string("Operators, by ") +
-           (table.by_device ? "device self time" : "host self time") + ":\n" +
-           plainTable(t.headers, t.rows);
+    const table::TableSpec spec = deviceOpTableSpec(table);
+    return spec.title + ":\n" + table::toText(printed(spec, limit));
 }
 
 std::string deviceOpsCsv(const DeviceOpTable& table, size_t limit) {
-    return asCsv(deviceOpTable(table, limit));
+    return table::toCsv(printed(deviceOpTableSpec(table), limit));
 }
 
 json deviceOpsJson(const DeviceOpTable& table, size_t limit) {
-    json rows = json::array();
-    for (size_t i = 0; i < rowCount(table.rows.size(), limit); ++i) {
-        const DeviceOpRow& r = table.rows[i];
-        rows.push_back({{"name", r.name},
-                        {"input_shape", r.shapes},
-                        {"call_stack", r.call_stack},
-                        {"calls", r.calls},
-                        {"device_self_us", double(r.device_self_ns) / 1000},
-                        {"device_total_us", double(r.device_total_ns) / 1000},
-                        {"host_self_us", double(r.host_self_ns) / 1000},
-                        {"host_total_us", double(r.host_total_ns) / 1000},
-                        {"tc_eligible", r.tc_eligible},
-                        {"tc_self_pct", 100 * r.tcSelfRatio()},
-                        {"tc_total_pct", 100 * r.tcTotalRatio()},
-                        {"has_call_stack", r.has_call_stack}});
-    }
-    return {{"sort", table.by_device ? "device_self_us" : "host_self_us"}, {"rows", rows}};
+    return {{"sort", table.by_device ? "device_self_us" : "host_self_us"},
+            {"rows", table::rowsJson(table::firstRows(deviceOpTableSpec(table), limit))}};
 }
 
 std::string kernelsText(const KernelTables& tables, bool by_op, size_t limit) {
-    const Table t = kernelTable(tables, by_op, limit);
-    return std::string("Kernels, by ") + (by_op ? "kernel, operator and launch" : "name") + ":\n" +
-           plainTable(t.headers, t.rows);
+    const table::TableSpec spec = kernelTableSpec(tables, by_op);
+    return spec.title + ":\n" + table::toText(printed(spec, limit));
 }
 
 std::string kernelsCsv(const KernelTables& tables, bool by_op, size_t limit) {
-    return asCsv(kernelTable(tables, by_op, limit));
+    return table::toCsv(printed(kernelTableSpec(tables, by_op), limit));
 }
 
 json kernelsJson(const KernelTables& tables, bool by_op, size_t limit) {
     return {{"group_by", by_op ? "kernel_and_op" : "kernel"},
-            {"rows", tableJson(kernelTable(tables, by_op, limit))}};
+            {"rows", table::rowsJson(printed(kernelTableSpec(tables, by_op), limit))}};
 }
 
 } // namespace ts

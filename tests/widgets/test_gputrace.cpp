@@ -226,7 +226,10 @@ private slots:
         view.setNameFilter(QString());
 
         view.setGroupByOperator(true);
-        QCOMPARE(m.columnCount(), int(KernelSharedMemory) + 1);
+        // The plugin's (and the CLI's) columns: name, operator, launch
+        // configuration, Tensor Cores used and eligible, then the times.
+        QCOMPARE(m.columnCount(), 15);
+        QCOMPARE(m.headerData(5, Qt::Horizontal).toString(), QStringLiteral("Shared Memory"));
         QCOMPARE(m.rowCount(), view.byOpModel()->rowCount());
         QVERIFY(m.rowCount() > 0);
 

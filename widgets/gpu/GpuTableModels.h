@@ -1,10 +1,8 @@
 #pragma once
-// The item models of the Overview and Kernels tabs, on TableModel<Row>:
-// the average step by category, kernels by name, and kernels by name,
-// operator and launch configuration. Times are in microseconds, as the
-// TensorBoard plugin shows them; the kernel models share their first columns
-// so a view can switch between them without remapping columns.
-#include "analysis/KernelStats.h"
+// The Overview's table of the average step by category (TableModel<Row>),
+// and the columns of the Kernels tab (its models are SpecTableModels of
+// report/GpuTables.h). Times are in microseconds, as the TensorBoard plugin
+// shows them.
 #include "common/TableModel.h"
 #include "gpu/OverviewContent.h"
 
@@ -24,7 +22,9 @@ public:
     explicit AverageStepModel(QObject* parent = nullptr);
 };
 
-// Columns of both kernel models, in this order; KernelOpModel adds its own.
+// The columns of the Kernels tab grouped by name, as kernelTableSpec
+// (report/GpuTables.h) orders them; a trace without blocks per SM or
+// occupancy has neither column.
 enum KernelColumn {
     KernelName,
     KernelTensorCores,
@@ -35,21 +35,6 @@ enum KernelColumn {
     KernelMinUs,
     KernelBlocksPerSm,
     KernelOccupancy,
-    KernelOperator,
-    KernelGrid,
-    KernelBlock,
-    KernelRegisters,
-    KernelSharedMemory,
-};
-
-class KernelModel : public TableModel<KernelRow> {
-public:
-    explicit KernelModel(QObject* parent = nullptr);
-};
-
-class KernelOpModel : public TableModel<KernelOpRow> {
-public:
-    explicit KernelOpModel(QObject* parent = nullptr);
 };
 
 } // namespace ts::gui

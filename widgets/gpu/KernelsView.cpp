@@ -13,15 +13,17 @@
 #include "common/CsvExport.h"
 #include "common/ExportFile.h"
 #include "common/SortFilterProxy.h"
+#include "common/SpecTableModel.h"
 #include "common/TableSetup.h"
 #include "gpu/GpuTableModels.h"
 #include "operators/TopOpsChart.h"
+#include "report/GpuTables.h"
 
 namespace ts::gui {
 
 KernelsView::KernelsView(AppSettings* settings, QWidget* parent)
-    : QWidget(parent), settings_(settings), by_name_(new KernelModel(this)),
-      by_op_(new KernelOpModel(this)), proxy_(new SortFilterProxy(this)), table_(new QTableView),
+    : QWidget(parent), settings_(settings), by_name_(new SpecTableModel(this)),
+      by_op_(new SpecTableModel(this)), proxy_(new SortFilterProxy(this)), table_(new QTableView),
       filter_(new QLineEdit),
       by_op_toggle_(new QCheckBox(tr("Group by kernel, operator and launch configuration"))),
       export_(new QPushButton(tr("Export CSV…"))), source_(new QLabel), message_(new QLabel),
@@ -29,7 +31,7 @@ KernelsView::KernelsView(AppSettings* settings, QWidget* parent)
     setObjectName(QStringLiteral("kernelsView"));
     proxy_->setSourceModel(by_name_);
     proxy_->setFilterKeyColumn(KernelName);
-    // Both models start with the same columns, so name and total stay put when regrouping.
+    // Both tables start with the name; regroup() points the chart at the total.
     chart_ = new TopOpsChart(proxy_, KernelName, KernelTotalUs);
     chart_->setTopN(10);
     filter_->setPlaceholderText(tr("Filter by kernel name"));
@@ -98,8 +100,10 @@ void KernelsView::setAnalysis(std::shared_ptr<const GpuTraceAnalysis> analysis,
                  "kernel events)."));
     message_->setVisible(none);
     body_->setVisible(!none);
-    by_name_->setRows(analysis_ ? analysis_->kernels.by_name : std::vector<KernelRow>{});
-    by_op_->setRows(analysis_ ? analysis_->kernels.by_op : std::vector<KernelOpRow>{});
+    static const KernelTables no_kernels;
+    const KernelTables& tables = analysis_ ? analysis_->kernels : no_kernels;
+    by_name_->setSpec(kernelTableSpec(tables, false));
+    by_op_->setSpec(kernelTableSpec(tables, true));
     regroup();
 }
 
@@ -117,9 +121,14 @@ void KernelsView::setNameFilter(const QString& text) {
 }
 
 void KernelsView::regroup() {
-    QAbstractItemModel* wanted =
-        by_op_toggle_->isChecked() ? static_cast<QAbstractItemModel*>(by_op_) : by_name_;
-    if (proxy_->sourceModel() != wanted) proxy_->setSourceModel(wanted);
+    SpecTableModel* wanted = by_op_toggle_->isChecked() ? by_op_ : by_name_;
+    if (proxy_->sourceModel() != wanted) {
+        proxy_->setSourceModel(wanted);
+        // The groupings order their columns as the plugin does: the total
+        // moves, and the table and chart follow it.
+        table_->sortByColumn(wanted->spec().columnIndex(kernel_column::kTotalUs),
+                             Qt::DescendingOrder);
+    }
     table_->resizeColumnsToContents();
     table_->setColumnWidth(KernelName, qMin(table_->columnWidth(KernelName), 360));
     chart_->rebuild();

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include "analysis/GpuTraceAnalysis.h"
+#include "common/SpecTableModel.h"
 
 class QCheckBox;
 class QLabel;
@@ -18,8 +19,6 @@ class QTableView;
 namespace ts::gui {
 
 class AppSettings;
-class KernelModel;
-class KernelOpModel;
 class SortFilterProxy;
 class TopOpsChart;
 
@@ -35,8 +34,9 @@ public:
     // analysed for this tab (DeferredViews).
     void showPending(const QString& message);
 
-    KernelModel* byNameModel() const { return by_name_; }
-    KernelOpModel* byOpModel() const { return by_op_; }
+    // kernelTableSpec (report/GpuTables.h): the CLI's columns, by name and by operator.
+    SpecTableModel* byNameModel() const { return by_name_; }
+    SpecTableModel* byOpModel() const { return by_op_; }
     SortFilterProxy* proxy() const { return proxy_; }
     QTableView* table() const { return table_; }
     TopOpsChart* chart() const { return chart_; }
@@ -52,8 +52,8 @@ private:
 
     AppSettings* settings_;
     std::shared_ptr<const GpuTraceAnalysis> analysis_;
-    KernelModel* by_name_;
-    KernelOpModel* by_op_;
+    SpecTableModel* by_name_;
+    SpecTableModel* by_op_;
     SortFilterProxy* proxy_;
     QTableView* table_;
     TopOpsChart* chart_;

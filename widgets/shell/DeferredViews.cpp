@@ -2,6 +2,8 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "shell/ViewRegistry.h"
+
 namespace ts::gui {
 
 DeferredViews::DeferredViews(Fill fill, QObject* parent) : QObject(parent), fill_(std::move(fill)) {
@@ -14,26 +16,32 @@ DeferredViews::~DeferredViews() {
 }
 
 bool DeferredViews::isDeferred(View view) {
-    return view == View::Operators || view == View::Kernels || view == View::Memory ||
-           view == View::Modules || view == View::Roofline;
+    return viewPage(view).showsAnalysis();
 }
 
 bool DeferredViews::ready(View view, const DeferredAnalysis& have) {
-    if (view == View::Roofline) return true; // the trace's own operator table
-    if (!have.full) return false;
-    if (view == View::Memory) return have.memory != nullptr;
-    if (view == View::Modules) return have.modules != nullptr;
+    switch (viewPage(view).needs) {
+    case Needs::Trace:
+        return true;
+    case Needs::Analysis:
+        return have.full != nullptr;
+    case Needs::Memory:
+        return have.full && have.memory;
+    case Needs::Modules:
+        return have.full && have.modules;
+    }
     return true;
 }
 
 DeferredAnalysis DeferredViews::complete(const Trace& trace, const DeferredAnalysis& have,
                                          View view) {
+    const Needs needs = viewPage(view).needs;
     DeferredAnalysis made;
     made.full =
         have.full ? have.full : std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(trace));
-    if (view == View::Memory && !have.memory)
+    if (needs == Needs::Memory && !have.memory)
         made.memory = std::make_shared<const MemoryView>(computeMemoryView(trace, made.full->tree));
-    if (view == View::Modules && !have.modules)
+    if (needs == Needs::Modules && !have.modules)
         made.modules =
             std::make_shared<const ModuleView>(computeModuleView(trace, made.full->tree));
     return made;
@@ -45,8 +53,9 @@ void DeferredViews::setPending(std::shared_ptr<const Trace> trace, const QString
     description_ = description;
     pending_ = std::move(pending);
     waiting_.clear();
-    if (pending_)
-        waiting_ = {View::Operators, View::Kernels, View::Memory, View::Modules, View::Roofline};
+    if (!pending_) return;
+    for (const ViewPage& page : viewPages())
+        if (page.showsAnalysis()) waiting_.insert(page.id);
 }
 
 void DeferredViews::viewShown(View view) {

@@ -1,6 +1,7 @@
 #pragma once
-// The tabs a large trace fills only when one of them is first shown:
-// Operators, Kernels, Memory, Modules and Roofline. Opening a trace of
+// The views a large trace fills only when one of them is first shown: those
+// of its analysis (ViewPage::show; today Operators, Kernels, Memory, Modules
+// and Roofline), each computing what its ViewPage::needs names. Opening a trace of
 // millions of events computes what the Overview and the Timeline show; the
 // operator tree (Operators, Kernels, Memory, Modules) and the memory and
 // module views (each the size of the trace's memory records or modules) wait

@@ -10,7 +10,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -40,6 +39,8 @@
 #include "shell/ExperimentFiles.h"
 #include "shell/LoadIndicator.h"
 #include "shell/StatusBar.h"
+#include "shell/ViewRegistry.h"
+#include "shell/ViewTabs.h"
 #include "timeline/TimelineView.h"
 #include "training/RunController.h"
 
@@ -55,38 +56,19 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
     : QMainWindow(parent), settings_(settings), machine_(machine),
       actions_(std::make_unique<AppActions>(this)),
       form_(new ExperimentForm(machine.presets, machine.devices, machine.support)),
-      run_panel_(new RunPanel), live_(new LiveView), operators_(new OperatorsView),
-      timeline_(new TimelineView), runs_(new RunsView(settings)),
-      controller_(new RunController(this)), loader_(new DocumentLoader(this)),
-      documents_(new DocumentSelector), status_(new StatusBar(machine.env)), tabs_(new QTabWidget),
+      run_panel_(new RunPanel), controller_(new RunController(this)),
+      loader_(new DocumentLoader(this)), documents_(new DocumentSelector),
+      status_(new StatusBar(machine.env)), tabs_(new ViewTabs),
       recent_(new QMenu(tr("Open &Recent"), this)) {
     setWindowTitle(tr("Trainscope"));
     setObjectName(QStringLiteral("mainWindow"));
     // Sweeps, ladders and pruning started here write their reports with charts, as the CLI does.
     installOffscreenChartRenderer();
     setAcceptDrops(true);
-    tabs_->setDocumentMode(true);
-    overview_ = new OverviewView;
-    kernels_ = new KernelsView(&settings_);
-    memory_ = new MemoryUsageView(&settings_);
-    modules_ = new ModulesView;
-    distributed_ = new RanksView;
-    diff_ = new TraceDiffView;
-    // The order is View's (its values are the tab indices).
-    tabs_->addTab(overview_, tr("Overview"));
-    tabs_->addTab(live_, tr("Live"));
-    tabs_->addTab(operators_, tr("Operators"));
-    tabs_->addTab(kernels_, tr("Kernels"));
-    tabs_->addTab(memory_, tr("Memory"));
-    tabs_->addTab(modules_, tr("Modules"));
-    tabs_->addTab(timeline_, tr("Timeline"));
-    tabs_->addTab(distributed_, tr("Distributed"));
-    tabs_->addTab(diff_, tr("Diff"));
-    tabs_->addTab(runs_, tr("Runs"));
-    experiments_ = new ExperimentsView(settings_, *form_, *controller_);
-    roofline_ = new RooflineView(settings_);
-    tabs_->addTab(experiments_, tr("Experiments"));
-    tabs_->addTab(roofline_, tr("Roofline"));
+    const ViewContext context{settings_, *form_, *controller_};
+    for (const ViewPage& page : viewPages())
+        tabs_->addView(page.id, QString::fromUtf8(page.info->title), page.info->group,
+                       page.create(context));
     tabs_->setCornerWidget(documents_, Qt::TopRightCorner);
     setCentralWidget(tabs_);
     setStatusBar(status_);
@@ -97,7 +79,7 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
     wireDocuments();
     wireActions();
     rebuildRecentMenu();
-    runs_->rescan();
+    runsView()->rescan();
 }
 
 void MainWindow::probeMachineWhenIdle() {
@@ -125,6 +107,47 @@ void MainWindow::setMachine(const Machine& machine) {
 }
 
 MainWindow::~MainWindow() = default;
+
+template <typename T> T* MainWindow::viewAs(View view) const {
+    return static_cast<T*>(tabs_->view(view));
+}
+
+OverviewView* MainWindow::overviewView() const {
+    return viewAs<OverviewView>(View::Overview);
+}
+KernelsView* MainWindow::kernelsView() const {
+    return viewAs<KernelsView>(View::Kernels);
+}
+MemoryUsageView* MainWindow::memoryView() const {
+    return viewAs<MemoryUsageView>(View::Memory);
+}
+ModulesView* MainWindow::modulesView() const {
+    return viewAs<ModulesView>(View::Modules);
+}
+RanksView* MainWindow::distributedView() const {
+    return viewAs<RanksView>(View::Distributed);
+}
+TraceDiffView* MainWindow::diffView() const {
+    return viewAs<TraceDiffView>(View::Diff);
+}
+LiveView* MainWindow::liveView() const {
+    return viewAs<LiveView>(View::Live);
+}
+OperatorsView* MainWindow::operatorsView() const {
+    return viewAs<OperatorsView>(View::Operators);
+}
+TimelineView* MainWindow::timelineView() const {
+    return viewAs<TimelineView>(View::Timeline);
+}
+RunsView* MainWindow::runsView() const {
+    return viewAs<RunsView>(View::Runs);
+}
+ExperimentsView* MainWindow::experimentsView() const {
+    return viewAs<ExperimentsView>(View::Experiments);
+}
+RooflineView* MainWindow::rooflineView() const {
+    return viewAs<RooflineView>(View::Roofline);
+}
 
 void MainWindow::buildDock() {
     auto* panel = new QWidget;
@@ -158,8 +181,8 @@ void MainWindow::wireRun() {
     connect(controller_, &RunController::runStarted, this, [this](const RunLaunch& launch) {
         form_->setRunning(true);
         run_panel_->setRunning(true);
-        live_->beginRun(launch);
-        roofline_->setRunConfig(launch.config);
+        liveView()->beginRun(launch);
+        rooflineView()->setRunConfig(launch.config);
         showView(View::Live);
         status_->showMessage(tr("Run started in %1").arg(launch.runDir));
     });
@@ -170,7 +193,7 @@ void MainWindow::wireRun() {
     connect(controller_, &RunController::startFailed, this, &MainWindow::reportError);
     // A sweep, ladder or pruning study and a single run never run together (each view blocks its
     // own Start).
-    connect(experiments_, &ExperimentsView::runningChanged, this, [this](bool running) {
+    connect(experimentsView(), &ExperimentsView::runningChanged, this, [this](bool running) {
         run_panel_->setStartBlocked(running ? tr("A sweep, ladder or pruning study is running.")
                                             : QString());
         if (!running) form_->revalidate(); // the form's own reason, if any
@@ -198,8 +221,7 @@ void MainWindow::wireDocuments() {
         [this](View view, const std::shared_ptr<const Trace>& trace, const QString& description,
                const DeferredAnalysis& all) { fillAnalysedView(view, trace, description, all); },
         this);
-    connect(tabs_, &QTabWidget::currentChanged, this,
-            [this](int index) { deferred_->viewShown(View(index)); });
+    connect(tabs_, &ViewTabs::currentViewChanged, deferred_, &DeferredViews::viewShown);
     connect(deferred_, &DeferredViews::computingStarted, this, [this](const QString& what) {
         status_->showMessage(tr("Analysing %1 …").arg(what));
         const View view = currentView();
@@ -215,8 +237,8 @@ void MainWindow::wireDocuments() {
     // Closing (the menu, Ctrl+W or the box's × button) changes what Diff can compare.
     connect(documents_, &DocumentSelector::chosen, this, &MainWindow::updateDiffDocuments);
     connect(documents_, &DocumentSelector::emptied, this, &MainWindow::updateDiffDocuments);
-    connect(runs_, &RunsView::openRequested, this, &MainWindow::openPath);
-    connect(experiments_, &ExperimentsView::openRunRequested, this, &MainWindow::openPath);
+    connect(runsView(), &RunsView::openRequested, this, &MainWindow::openPath);
+    connect(experimentsView(), &ExperimentsView::openRunRequested, this, &MainWindow::openPath);
 }
 
 void MainWindow::wireActions() {
@@ -224,9 +246,9 @@ void MainWindow::wireActions() {
     connect(a.open_run, &QAction::triggered, this, [this] { chooseAndOpen(true); });
     connect(a.open_trace, &QAction::triggered, this, [this] { chooseAndOpen(false); });
     connect(a.close_document, &QAction::triggered, this, &MainWindow::closeDocument);
-    connect(modules_, &ModulesView::callActivated, this, [this](const ModuleCall& call) {
+    connect(modulesView(), &ModulesView::callActivated, this, [this](const ModuleCall& call) {
         showView(View::Timeline);
-        timeline_->showSpan(call.lane, call.start_ns, call.end_ns);
+        timelineView()->showSpan(call.lane, call.start_ns, call.end_ns);
     });
     connect(a.load_config, &QAction::triggered, this,
             [this] { loadExperimentInteractive(this, settings_, *form_); });
@@ -267,7 +289,7 @@ void MainWindow::wireActions() {
 }
 
 void MainWindow::startRun() {
-    if (experiments_->isRunning()) {
+    if (experimentsView()->isRunning()) {
         reportError(
             tr("A sweep, ladder or pruning study is running (Experiments tab); wait or stop it."));
         return;
@@ -277,8 +299,11 @@ void MainWindow::startRun() {
 }
 
 void MainWindow::onUpdate(const LiveUpdate& update) {
-    live_->append(update);
+    liveView()->append(update);
     if (update.profiles.empty()) return;
+    // A profiled run's captures fill the views of a trace.
+    for (const ViewPage& page : viewPages())
+        if (page.clear) tabs_->setOffered(page.id, true);
     const std::shared_ptr<const ProfileCapture>& capture = update.profiles.back();
     // Aliasing pointer: the trace lives as long as its capture.
     showTrace(std::shared_ptr<const Trace>(capture, &capture->trace),
@@ -292,9 +317,9 @@ void MainWindow::onUpdate(const LiveUpdate& update) {
 void MainWindow::onRunFinished(const RunOutcome& outcome) {
     form_->setRunning(false);
     run_panel_->setFinished(outcome);
-    live_->finishRun(outcome);
+    liveView()->finishRun(outcome);
     status_->showMessage(tr("Run %1").arg(QString::fromLatin1(toString(outcome.summary.status))));
-    if (!outcome.runDir.isEmpty()) runs_->addRun(outcome.runDir);
+    if (!outcome.runDir.isEmpty()) runsView()->addRun(outcome.runDir);
     if (outcome.summary.status == RunStatus::Failed)
         reportError(QString::fromStdString(outcome.summary.error));
 }
@@ -302,7 +327,7 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
 bool MainWindow::openExperimentDirectory(const QString& path) {
     if (reportKind(path.toStdString()) == ReportKind::None) return false;
     QString error;
-    if (experiments_->openDirectory(path, &error))
+    if (experimentsView()->openDirectory(path, &error))
         showView(View::Experiments);
     else
         reportError(error);
@@ -335,7 +360,7 @@ void MainWindow::updateDiffDocuments() {
     for (int i = 0; i < documents_->count(); ++i)
         list.push_back(DiffDocument{documents_->at(i).title(), documents_->at(i).path,
                                     documents_->at(i).trace});
-    diff_->setDocuments(std::move(list));
+    diffView()->setDocuments(std::move(list));
 }
 
 void MainWindow::onOpened(const OpenedDocument& doc) {
@@ -360,8 +385,8 @@ void MainWindow::onOpened(const OpenedDocument& doc) {
 void MainWindow::showDocument(const OpenedDocument& doc) {
     setWindowTitle(tr("%1 — Trainscope").arg(doc.title()));
     if (doc.run) {
-        live_->showRun(*doc.run);
-        roofline_->setRunConfig(doc.run->info.config);
+        liveView()->showRun(*doc.run);
+        rooflineView()->setRunConfig(doc.run->info.config);
     }
     if (doc.trace) {
         const size_t lanes = doc.trace->lanes.size();
@@ -377,106 +402,81 @@ void MainWindow::showDocument(const OpenedDocument& doc) {
             doc.trace_error.isEmpty() ? tr("this run was not profiled") : doc.trace_error;
         showTrace(nullptr, tr("No trace: %1").arg(why));
     }
-    distributed_->setSpans(doc.distributed, doc.path, doc.distributed_error);
+    distributedView()->setSpans(doc.distributed, doc.path, doc.distributed_error);
     showOverview(doc);
+    offerViewsFor(&doc);
+    showFormFor(doc.run.has_value());
 }
 
 void MainWindow::showNoDocument() {
     setWindowTitle(tr("Trainscope"));
     showTrace(nullptr, tr("No document open: File ▸ Open Trace or Open Run."));
-    distributed_->clear();
-    overview_->clear();
+    distributedView()->clear();
+    overviewView()->clear();
+    offerViewsFor(nullptr);
+    showFormFor(true);
+}
+
+// The form takes a quarter of the window: out of the way while a trace is
+// viewed, back for a run (and while one trains). View ▸ Experiment Form
+// brings it back at any time.
+void MainWindow::showFormFor(bool run) {
+    dock_->setVisible(run || controller_->isRunning() || experimentsView()->isRunning());
 }
 
 void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& description,
                            const OpenedDocument* views) {
     deferred_->setPending(nullptr, QString(), nullptr);
-    if (trace) {
-        gpu_analysis_ = views && views->analysis()
-                            ? views->analysis()
-                            : std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*trace));
-        if (views && views->deferred) { // a large trace: each tab when it is shown
-            const QString waiting = tr("%1\nThis tab is analysed when it is first shown (a "
-                                       "large trace opens with its Overview and Timeline).")
-                                        .arg(description);
-            for (View view : allViews())
-                if (DeferredViews::isDeferred(view)) showAnalysisPending(view, waiting);
-            deferred_->setPending(trace, description, views->deferred);
-        } else {
-            DeferredAnalysis all;
-            all.full = gpu_analysis_;
-            all.memory = views ? views->memory : nullptr;
-            all.modules = views ? views->modules : nullptr;
-            fillAnalysedViews(trace, description, all);
-        }
-        if (views && views->timeline_trace) {
-            const Trace& ranks = *views->timeline_trace;
-            timeline_->setTrace(views->timeline_trace,
-                                tr("%1 one above the other: %2 events on %3 lanes")
-                                    .arg(QString::fromStdString(ranks.source))
-                                    .arg(ranks.events.size())
-                                    .arg(ranks.lanes.size()),
-                                views->tracks);
-        } else {
-            timeline_->setTrace(trace, description, views ? views->tracks : nullptr);
-        }
-        deferred_->viewShown(currentView());
-    } else {
-        operators_->clear();
+    if (!trace) {
         gpu_analysis_.reset();
-        kernels_->setAnalysis(nullptr, description);
-        memory_->clear();
-        modules_->setView(nullptr, description);
-        roofline_->clear();
-        timeline_->setTrace(nullptr, description);
+        for (const ViewPage& page : viewPages())
+            if (page.clear) page.clear(tabs_->view(page.id), description);
+        return;
     }
+    gpu_analysis_ = views && views->analysis()
+                        ? views->analysis()
+                        : std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(*trace));
+    if (views && views->deferred) { // a large trace: each view when it is shown
+        const QString waiting = tr("%1\nThis view is analysed when it is first shown (a large "
+                                   "trace opens with its Overview and Timeline).")
+                                    .arg(description);
+        for (const ViewPage& page : viewPages())
+            if (page.showsAnalysis()) showAnalysisPending(page.id, waiting);
+        deferred_->setPending(trace, description, views->deferred);
+    } else {
+        DeferredAnalysis all;
+        all.full = gpu_analysis_;
+        all.memory = views ? views->memory : nullptr;
+        all.modules = views ? views->modules : nullptr;
+        for (const ViewPage& page : viewPages())
+            if (page.showsAnalysis()) fillAnalysedView(page.id, trace, description, all);
+    }
+    if (views && views->timeline_trace) {
+        const Trace& ranks = *views->timeline_trace;
+        timelineView()->setTrace(views->timeline_trace,
+                                 tr("%1 one above the other: %2 events on %3 lanes")
+                                     .arg(QString::fromStdString(ranks.source))
+                                     .arg(ranks.events.size())
+                                     .arg(ranks.lanes.size()),
+                                 views->tracks);
+    } else {
+        timelineView()->setTrace(trace, description, views ? views->tracks : nullptr);
+    }
+    deferred_->viewShown(currentView());
 }
 
 void MainWindow::showAnalysisPending(View view, const QString& message) {
-    switch (view) {
-    case View::Operators:
-        return operators_->showPending(message);
-    case View::Kernels:
-        return kernels_->showPending(message);
-    case View::Memory:
-        return memory_->showPending(message);
-    case View::Modules:
-        return modules_->showPending(message);
-    case View::Roofline:
-        return roofline_->showPending(message);
-    default:
-        return;
-    }
+    const ViewPage& page = viewPage(view);
+    if (page.pending) page.pending(tabs_->view(view), message);
 }
 
-void MainWindow::fillAnalysedViews(const std::shared_ptr<const Trace>& trace,
-                                   const QString& description, const DeferredAnalysis& all) {
-    for (View view : allViews())
-        if (DeferredViews::isDeferred(view)) fillAnalysedView(view, trace, description, all);
-}
-
-// One tab that needs the full analysis; the memory and module views are
-// computed here when `all` lacks them (small traces, live runs).
+// One view of the analysis; a large trace's Overview analysis is let go for
+// the full one, which holds the Overview's too.
 void MainWindow::fillAnalysedView(View view, const std::shared_ptr<const Trace>& trace,
                                   const QString& description, const DeferredAnalysis& all) {
-    if (all.full) gpu_analysis_ = all.full; // a large trace's Overview analysis is let go
-    switch (view) {
-    case View::Operators:
-        return operators_->setTrace(trace, description, all.full);
-    case View::Kernels:
-        return kernels_->setAnalysis(all.full, description);
-    case View::Memory:
-        return memory_->setTrace(trace, all.full, all.memory, description);
-    case View::Modules:
-        return modules_->setView(all.modules ? all.modules
-                                             : std::make_shared<const ModuleView>(
-                                                   computeModuleView(*trace, all.full->tree)),
-                                 description);
-    case View::Roofline:
-        return roofline_->setTrace(trace, description);
-    default:
-        return;
-    }
+    if (all.full) gpu_analysis_ = all.full;
+    const ViewPage& page = viewPage(view);
+    if (page.show) page.show(tabs_->view(view), ShownTrace{trace, description, all});
 }
 
 void MainWindow::showOverview(const OpenedDocument& doc) {
@@ -484,23 +484,28 @@ void MainWindow::showOverview(const OpenedDocument& doc) {
         gpu_analysis_ && !gpu_analysis_->empty() && gpu_analysis_->overview.showsGpu();
     if (trace_has_gpu || !doc.run || doc.run->steps.empty()) {
         if (gpu_analysis_) {
-            overview_->setContent(overviewOfTrace(*gpu_analysis_));
+            overviewView()->setContent(overviewOfTrace(*gpu_analysis_));
             return;
         }
         if (!doc.run) {
-            overview_->clear();
+            overviewView()->clear();
             return;
         }
     }
-    overview_->setContent(overviewOfRun(*doc.run));
+    overviewView()->setContent(overviewOfRun(*doc.run));
 }
 
 void MainWindow::showView(View view) {
-    tabs_->setCurrentIndex(int(view));
+    tabs_->showView(view);
 }
 
 View MainWindow::currentView() const {
-    return View(tabs_->currentIndex());
+    return tabs_->currentView();
+}
+
+void MainWindow::offerViewsFor(const OpenedDocument* document) {
+    for (const ViewPage& page : viewPages())
+        tabs_->setOffered(page.id, page.appliesTo(document));
 }
 
 void MainWindow::rebuildRecentMenu() {
@@ -582,7 +587,7 @@ void MainWindow::saveSession() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (controller_->isRunning() || experiments_->isRunning()) {
+    if (controller_->isRunning() || experimentsView()->isRunning()) {
         const auto answer = QMessageBox::question(this, tr("Quit"),
                                                   tr("A run is in progress. Stop it and quit? "
                                                      "What was measured so far is kept."));
@@ -591,7 +596,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
             return;
         }
         controller_->stop();
-        experiments_->stop();
+        experimentsView()->stop();
     }
     saveSession();
     event->accept();

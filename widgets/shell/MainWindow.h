@@ -1,9 +1,9 @@
 #pragma once
 // The main window only assembles the panels and connects their typed
-// signals: experiment form + run panel (dock), Overview / Live / Operators /
-// Kernels / Memory / Modules / Timeline / Distributed / Diff / Runs / Experiments / Roofline tabs,
-// status bar, menus. The panels do the work. Any number of traces and runs can be open; the
-// Document selector in the tab bar's corner picks the one all tabs show.
+// signals: experiment form + run panel (dock), the views of the registry
+// (shell/ViewRegistry.h) in grouped tabs (shell/ViewTabs.h), status bar,
+// menus. The panels do the work. Any number of traces and runs can be open;
+// the Document selector in the tab bar's corner picks the one all views show.
 #include <memory>
 
 #include <QFutureWatcher>
@@ -41,6 +41,7 @@ class RooflineView;
 class RunsView;
 class StatusBar;
 class TimelineView;
+class ViewTabs;
 struct AppActions;
 struct LiveUpdate;
 struct RunOutcome;
@@ -53,21 +54,21 @@ public:
 
     ExperimentForm* form() const { return form_; }
     RunPanel* runPanel() const { return run_panel_; }
-    OverviewView* overviewView() const { return overview_; }
-    KernelsView* kernelsView() const { return kernels_; }
-    MemoryUsageView* memoryView() const { return memory_; }
-    ModulesView* modulesView() const { return modules_; }
-    RanksView* distributedView() const { return distributed_; }
-    TraceDiffView* diffView() const { return diff_; }
-    LiveView* liveView() const { return live_; }
-    OperatorsView* operatorsView() const { return operators_; }
-    TimelineView* timelineView() const { return timeline_; }
-    RunsView* runsView() const { return runs_; }
-    ExperimentsView* experimentsView() const { return experiments_; }
+    OverviewView* overviewView() const;
+    KernelsView* kernelsView() const;
+    MemoryUsageView* memoryView() const;
+    ModulesView* modulesView() const;
+    RanksView* distributedView() const;
+    TraceDiffView* diffView() const;
+    LiveView* liveView() const;
+    OperatorsView* operatorsView() const;
+    TimelineView* timelineView() const;
+    RunsView* runsView() const;
+    ExperimentsView* experimentsView() const;
     // Shows a sweep, ladder or prune directory in the Experiments tab; false
     // (nothing done) when `path` is not one.
     bool openExperimentDirectory(const QString& path);
-    RooflineView* rooflineView() const { return roofline_; }
+    RooflineView* rooflineView() const;
     RunController* controller() const { return controller_; }
     DocumentLoader* loader() const { return loader_; }
     DeferredViews* deferredViews() const { return deferred_; }
@@ -84,8 +85,10 @@ public:
     void probeMachineWhenIdle();
     bool probingMachine() const { return machine_probe_.isRunning(); }
 
+    // Makes `view` current (offering it when the open document does not).
     void showView(View view);
     View currentView() const;
+    ViewTabs* viewTabs() const { return tabs_; }
     // Restores geometry, dock layout, tab and the last experiment.
     void restoreSession();
 
@@ -125,13 +128,15 @@ private:
                    const OpenedDocument* views = nullptr);
     // A tab DeferredViews fills says why it is empty.
     void showAnalysisPending(View view, const QString& message);
-    void fillAnalysedViews(const std::shared_ptr<const Trace>& trace, const QString& description,
-                           const DeferredAnalysis& all);
     void fillAnalysedView(View view, const std::shared_ptr<const Trace>& trace,
                           const QString& description, const DeferredAnalysis& all);
     // The Overview of what was opened: the trace's GPU steps when it has
     // them, else the run's phases, else the trace's CPU categories.
     void showOverview(const OpenedDocument& document);
+    // Offers the views that apply to `document` (null: none open).
+    void offerViewsFor(const OpenedDocument* document);
+    void showFormFor(bool run);
+    template <typename T> T* viewAs(View view) const;
     void rebuildRecentMenu();
     void reportError(const QString& message);
     void saveSession();
@@ -150,25 +155,13 @@ private:
     std::unique_ptr<AppActions> actions_;
     ExperimentForm* form_;
     RunPanel* run_panel_;
-    LiveView* live_;
-    OperatorsView* operators_;
-    TimelineView* timeline_;
-    RunsView* runs_;
     RunController* controller_;
     DocumentLoader* loader_;
     DeferredViews* deferred_ = nullptr;
     DocumentSelector* documents_;
     StatusBar* status_;
-    QTabWidget* tabs_;
-    OverviewView* overview_ = nullptr;
-    KernelsView* kernels_ = nullptr;
-    MemoryUsageView* memory_ = nullptr;
-    ModulesView* modules_ = nullptr;
-    RanksView* distributed_ = nullptr;
-    TraceDiffView* diff_ = nullptr;
+    ViewTabs* tabs_; // every view, made from the registry (shell/ViewRegistry.h)
     std::shared_ptr<const GpuTraceAnalysis> gpu_analysis_; // of the trace shown
-    ExperimentsView* experiments_ = nullptr;
-    RooflineView* roofline_ = nullptr;
     QDockWidget* dock_ = nullptr;
     QMenu* recent_;
 };

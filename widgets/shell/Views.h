@@ -1,5 +1,7 @@
 #pragma once
-// The main window's tabs and their command-line / settings names.
+// The GUI's views by id, and their command-line / settings names. Each id has
+// an entry in the view registry (shell/ViewRegistry.h), which gives its name,
+// title and group (report/ViewCatalog.h); the id is not a tab index.
 #include <optional>
 #include <vector>
 
@@ -7,10 +9,8 @@
 
 namespace ts::gui {
 
-// The values are the tab indices: Overview comes first because it is what a
-// newly opened trace or run shows.
 enum class View {
-    Overview = 0,
+    Overview,
     Live,
     Operators,
     Kernels,
@@ -24,9 +24,9 @@ enum class View {
     Roofline,
 };
 
-const std::vector<View>& allViews();                   // in tab order
+const std::vector<View>& allViews();                   // in the registry's order
 QString viewName(View view);                           // "overview", "live", ...
-QString viewNameList();                                // "overview, live, ..., roofline"
+QString viewNameList();                                // "overview, live, ..., experiments"
 std::optional<View> viewFromName(const QString& name); // nullopt when unknown
 
 } // namespace ts::gui

@@ -1,0 +1,59 @@
+#include "inspect/TraceViews.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include "inspect/TraceViewPrinters.h"
+
+namespace ts {
+namespace {
+
+using Printer = void (*)(TraceViewRequest&);
+
+// The CLI's printer of each catalog entry offered on the CLI.
+constexpr std::pair<const char*, Printer> kPrinters[] = {
+    {"overview", printers::gpuView},        {"operators", printers::gpuView},
+    {"kernels", printers::gpuView},         {"kernels-by-op", printers::gpuView},
+    {"memory", printers::memory},           {"modules", printers::modules},
+    {"distributed", printers::distributed},
+};
+
+Printer printerOf(const std::string& name) {
+    for (const auto& [view, print] : kPrinters)
+        if (name == view) return print;
+    return nullptr;
+}
+
+} // namespace
+
+const std::vector<CliView>& cliViews() {
+    static const std::vector<CliView> list = [] {
+        std::vector<CliView> out;
+        for (const views::ViewInfo& info : views::catalog()) {
+            if (!(info.surfaces & views::Cli)) continue;
+            Printer print = printerOf(info.name);
+            if (!print)
+                throw std::logic_error(std::string("view '") + info.name +
+                                       "' is offered on the CLI but has no printer");
+            out.push_back({&info, print});
+        }
+        return out;
+    }();
+    return list;
+}
+
+const CliView& cliView(const std::string& name) {
+    for (const CliView& view : cliViews())
+        if (name == view.info->name) return view;
+    throw std::invalid_argument("Option --view is '" + name + "'; expected " +
+                                views::quotedNames(views::Cli) + ".");
+}
+
+std::string cliViewHelp() {
+    std::string out = "one view of the trace instead of the operator table:";
+    for (const CliView& view : cliViews())
+        out += std::string("\n  ") + view.info->name + ": " + view.info->summary;
+    return out;
+}
+
+} // namespace ts

@@ -1,0 +1,38 @@
+#pragma once
+// `trace-stats --view NAME`: the printers of the views the CLI offers, one per
+// entry of the view catalog (report/ViewCatalog.h) shown on the CLI. The
+// command, its help and its errors find a view here by name; adding one is a
+// catalog entry and a line in TraceViews.cpp.
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "inspect/TraceInput.h"
+#include "inspect/TraceStatsCommand.h"
+#include "report/ViewCatalog.h"
+
+namespace ts {
+
+// What a printer is given: the options, the trace read (null for the views
+// of a rank folder, which read their files themselves) and where to print.
+// A printer throws std::invalid_argument for input it cannot show.
+struct TraceViewRequest {
+    const TraceStatsOptions& options;
+    TraceInput* input;
+    std::ostream& out;
+};
+
+struct CliView {
+    const views::ViewInfo* info;
+    void (*print)(TraceViewRequest& request);
+};
+
+// In the catalog's order.
+const std::vector<CliView>& cliViews();
+// The view named `name`; throws std::invalid_argument naming --view and the
+// views there are when there is none.
+const CliView& cliView(const std::string& name);
+// --view's help: the names, each with what it shows.
+std::string cliViewHelp();
+
+} // namespace ts

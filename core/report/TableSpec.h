@@ -1,0 +1,75 @@
+#pragma once
+// What a table shows, without drawing it: beside ChartSpec, the one
+// description of a table that the CLI prints (text, CSV, JSON) and the GUI
+// shows (widgets/common/SpecTableModel: sort, filter, export). A view builds
+// its TableSpec once from its analysis; both front ends then show the same
+// columns under the same titles and units, in the same order.
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace ts::table {
+
+// What a column holds: how the GUI aligns and sorts it and what JSON writes.
+enum class Kind {
+    Text,    // left-aligned, sorted and written as text
+    Number,  // right-aligned, sorted by Cell::value, a JSON number
+    Integer, // likewise, a JSON integer
+    YesNo,   // "Yes" / "No" (value 1 / 0), a JSON boolean
+};
+
+struct Column {
+    std::string key;   // JSON field name, stable across releases
+    std::string title; // header in text, CSV and the GUI ("Total (us)")
+    std::string tooltip;
+    Kind kind = Kind::Text;
+    bool hide_when_empty = false; // dropped when no row has text in it (shown())
+
+    bool numeric() const { return kind == Kind::Number || kind == Kind::Integer; }
+};
+
+struct Cell {
+    std::string text; // as printed and shown
+    // The number behind `text` for numeric columns: the sort key, and what
+    // JSON holds when TableSpec::json_numbers. NaN: unknown, sorts last.
+    double value = std::nan("");
+};
+
+inline Cell textCell(std::string text) {
+    return Cell{std::move(text), std::nan("")};
+}
+inline Cell numberCell(std::string text, double value) {
+    return Cell{std::move(text), value};
+}
+inline Cell yesNoCell(bool yes) {
+    return Cell{yes ? "Yes" : "No", yes ? 1.0 : 0.0};
+}
+
+struct TableSpec {
+    std::string title; // "Kernels, by name"
+    std::vector<Column> columns;
+    std::vector<std::vector<Cell>> rows; // each as long as `columns`
+    // JSON rows hold numbers, integers and flags as such (Column::kind);
+    // false: every cell as its text.
+    bool json_numbers = true;
+
+    // The column whose key is `key`; -1 when there is none.
+    int columnIndex(const std::string& key) const;
+};
+
+// The table without the hide_when_empty columns that no row fills.
+TableSpec shown(const TableSpec& table);
+// The first `limit` rows (0: all).
+TableSpec firstRows(TableSpec table, size_t limit);
+
+// Aligned plain text under a dashed rule (report/MarkdownTable.h's plainTable).
+std::string toText(const TableSpec& table);
+// A header line of titles, then a line per row.
+std::string toCsv(const TableSpec& table);
+// [{key: value, ...}, ...]
+nlohmann::json rowsJson(const TableSpec& table);
+
+} // namespace ts::table

@@ -1,0 +1,87 @@
+#include "report/ViewCatalog.h"
+
+#include <cctype>
+
+namespace ts::views {
+
+const char* groupTitle(Group group) {
+    switch (group) {
+    case Group::Summary:
+        return "Summary";
+    case Group::Time:
+        return "Time";
+    case Group::Gpu:
+        return "GPU";
+    case Group::Memory:
+        return "Memory";
+    case Group::Ranks:
+        return "Ranks";
+    case Group::Compare:
+        return "Compare";
+    case Group::Experiments:
+        return "Experiments";
+    }
+    return "";
+}
+
+const std::vector<ViewInfo>& catalog() {
+    static const std::vector<ViewInfo> views{
+        {"overview", "Overview", Group::Summary, Input::Trace, Cli | Gui,
+         "steps by category (kernel, memcpy, data loading, CPU), GPU summary, recommendations"},
+        {"live", "Live", Group::Summary, Input::Run, Gui,
+         "a run's throughput, step time, memory, loss and accuracy as it trains"},
+        {"operators", "Operators", Group::Time, Input::Trace, Cli | Gui,
+         "operators with host and device times (--group-by name, shapes, stack, shapes-stack)"},
+        {"timeline", "Timeline", Group::Time, Input::Trace, Gui,
+         "every event on its thread or stream, zoomable, with launches and counters"},
+        {"modules", "Modules", Group::Time, Input::Trace, Cli | Gui,
+         "the nn.Module tree with host and device times (traces recorded with "
+         "with_modules=True or with_stack=True)"},
+        {"kernels", "Kernels", Group::Gpu, Input::Trace, Cli | Gui, "GPU kernels by name"},
+        {"kernels-by-op", "Kernels by operator", Group::Gpu, Input::Trace, Cli,
+         "GPU kernels by name, operator and launch configuration"},
+        {"roofline", "Roofline", Group::Gpu, Input::Trace, Gui,
+         "operators by arithmetic intensity against the device's peaks"},
+        {"memory", "Memory", Group::Memory, Input::Trace, Cli | Gui,
+         "memory over time, allocations and per-operator statistics (also Trainscope's own "
+         "traces)"},
+        {"distributed", "Distributed", Group::Ranks, Input::RankFolder, Cli | Gui,
+         "ranks side by side: computation, communication, waiting (a folder of per-rank "
+         "traces)"},
+        {"diff", "Diff", Group::Compare, Input::TwoDocuments, Gui,
+         "two traces or runs compared: operators, kernels, aligned steps"},
+        {"runs", "Runs", Group::Compare, Input::RunsFolder, Gui,
+         "the runs folder: every run, sortable, to open or compare"},
+        {"experiments", "Experiments", Group::Experiments, Input::RunsFolder, Gui,
+         "sweeps, ladders and pruning studies"},
+    };
+    return views;
+}
+
+const ViewInfo* findView(std::string_view name) {
+    const auto same = [](std::string_view a, std::string_view b) {
+        if (a.size() != b.size()) return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (std::tolower(static_cast<unsigned char>(a[i])) !=
+                std::tolower(static_cast<unsigned char>(b[i])))
+                return false;
+        return true;
+    };
+    for (const ViewInfo& view : catalog())
+        if (same(view.name, name)) return &view;
+    return nullptr;
+}
+
+std::string quotedNames(Surface surface) {
+    std::vector<const char*> names;
+    for (const ViewInfo& view : catalog())
+        if (view.surfaces & surface) names.push_back(view.name);
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
+        out += std::string("'") + names[i] + "'";
+    }
+    return out;
+}
+
+} // namespace ts::views

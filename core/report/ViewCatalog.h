@@ -1,0 +1,49 @@
+#pragma once
+// Every analysis view Trainscope has, described once: its name (the CLI's
+// `trace-stats --view NAME` and the GUI's `--view NAME`), its title, the group
+// the GUI files it under, what it needs as input and where it is shown. The
+// CLI's printers (inspect/TraceViews.h) and the GUI's pages
+// (widgets/shell/ViewRegistry.h) attach to these entries by name; their help,
+// errors, tabs and settings all read this list. docs/architecture.md "How to
+// add a view" walks through adding one.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ts::views {
+
+// How the GUI groups its views, in the order of its top row.
+enum class Group { Summary, Time, Gpu, Memory, Ranks, Compare, Experiments };
+inline constexpr int kGroupCount = 7;
+const char* groupTitle(Group group); // "Summary", "Time", "GPU", ...
+
+// What a view reads.
+enum class Input {
+    Trace,        // one trace (a file, or the trace of a run)
+    RankFolder,   // a folder of per-rank traces, or a data-parallel run
+    TwoDocuments, // two traces or runs, compared
+    Run,          // a run directory or a run in progress
+    RunsFolder,   // the runs folder (history) or an experiment's directory
+};
+
+// Where a view is offered.
+enum Surface : unsigned { Cli = 1u, Gui = 2u };
+
+struct ViewInfo {
+    const char* name;  // "kernels": lower case, no spaces
+    const char* title; // "Kernels"
+    Group group;
+    Input input;
+    unsigned surfaces;   // Cli | Gui
+    const char* summary; // one line for help texts
+};
+
+// In the order the CLI lists them and the GUI shows them within a group.
+const std::vector<ViewInfo>& catalog();
+// The entry named `name` (case-insensitive); null when there is none.
+const ViewInfo* findView(std::string_view name);
+// The names of the views offered on `surface`, quoted and joined for a
+// message: "'overview', 'operators', ... or 'distributed'".
+std::string quotedNames(Surface surface);
+
+} // namespace ts::views

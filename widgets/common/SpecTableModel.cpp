@@ -1,0 +1,63 @@
+#include "common/SpecTableModel.h"
+
+#include <cmath>
+
+#include "common/TableModel.h"
+
+namespace ts::gui {
+
+SpecTableModel::SpecTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void SpecTableModel::setSpec(const table::TableSpec& spec) {
+    beginResetModel();
+    spec_ = table::shown(spec);
+    endResetModel();
+}
+
+void SpecTableModel::clear() {
+    setSpec(table::TableSpec{spec_.title, spec_.columns, {}, spec_.json_numbers});
+}
+
+int SpecTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(spec_.rows.size());
+}
+
+int SpecTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(spec_.columns.size());
+}
+
+QVariant SpecTableModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const table::Column& column = spec_.columns[size_t(index.column())];
+    const std::vector<table::Cell>& row = spec_.rows[size_t(index.row())];
+    const table::Cell cell =
+        size_t(index.column()) < row.size() ? row[size_t(index.column())] : table::Cell{};
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole:
+        return QString::fromStdString(cell.text);
+    case SortRole:
+        // Unknown numbers stay invalid, so they sort after every known one.
+        if (column.numeric()) return std::isnan(cell.value) ? QVariant() : QVariant(cell.value);
+        return QString::fromStdString(cell.text);
+    case RowRole:
+        return index.row();
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(column.numeric() ? (Qt::AlignRight | Qt::AlignVCenter)
+                                                    : (Qt::AlignLeft | Qt::AlignVCenter));
+    default:
+        return {};
+    }
+}
+
+QVariant SpecTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= int(spec_.columns.size()))
+        return QAbstractTableModel::headerData(section, orientation, role);
+    const table::Column& column = spec_.columns[size_t(section)];
+    if (role == Qt::DisplayRole) return QString::fromStdString(column.title);
+    if (role == Qt::ToolTipRole) return QString::fromStdString(column.tooltip);
+    return {};
+}
+
+} // namespace ts::gui

@@ -1,0 +1,30 @@
+#pragma once
+// The item model of a table described by a TableSpec (report/TableSpec.h):
+// the same columns, titles and cell texts as the CLI prints, numbers sorted
+// by their values (SortRole, as TableModel's), the column's tooltip on its
+// header. A view that shows a core table needs no model of its own.
+#include <QAbstractTableModel>
+
+#include "report/TableSpec.h"
+
+namespace ts::gui {
+
+class SpecTableModel : public QAbstractTableModel {
+public:
+    explicit SpecTableModel(QObject* parent = nullptr);
+
+    // Shows `spec` without the optional columns it leaves empty (table::shown).
+    void setSpec(const table::TableSpec& spec);
+    void clear();
+    const table::TableSpec& spec() const { return spec_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    table::TableSpec spec_;
+};
+
+} // namespace ts::gui

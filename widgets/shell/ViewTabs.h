@@ -1,0 +1,51 @@
+#pragma once
+// The window's views in two rows of tabs: the groups of the view catalog
+// (Summary, Time, GPU, Memory, Ranks, Compare, Experiments) and, under a
+// group with more than one view offered, its views. Views that do not apply
+// to the open document are not offered (a trace without ranks has no
+// Distributed view); a group with none is hidden. Twenty views fit at
+// 1440x900 where twelve flat tabs already overflowed.
+#include <map>
+#include <vector>
+
+#include <QTabWidget>
+
+#include "report/ViewCatalog.h"
+#include "shell/Views.h"
+
+namespace ts::gui {
+
+class ViewTabs : public QTabWidget {
+    Q_OBJECT
+public:
+    explicit ViewTabs(QWidget* parent = nullptr);
+
+    // Adds `widget` under its group's tab, after the views added before.
+    void addView(View view, const QString& title, views::Group group, QWidget* widget);
+    QWidget* view(View view) const;
+
+    // Makes `view` current, offering it if it was not.
+    void showView(View view);
+    View currentView() const;
+    void setOffered(View view, bool offered);
+    bool isOffered(View view) const;
+
+signals:
+    void currentViewChanged(ts::gui::View view);
+
+private:
+    struct Entry {
+        View view;
+        views::Group group;
+        QWidget* widget;
+    };
+    const Entry& entry(View view) const;
+    QTabWidget* groupTabs(views::Group group);
+    // Shows a group only when it offers a view, its row only for two or more.
+    void updateGroup(views::Group group);
+
+    std::vector<Entry> entries_;
+    std::map<views::Group, QTabWidget*> groups_;
+};
+
+} // namespace ts::gui
