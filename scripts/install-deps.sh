@@ -13,6 +13,7 @@ packages=(
   xvfb xauth fonts-dejavu-core
   clang-format clang-tidy
   clang libclang-rt-14-dev # libFuzzer, ASan and UBSan for scripts/fuzz.sh
+  ccache # compiles once per source across clones (cmake/TrainscopeCcache.cmake)
 )
 
 missing=()

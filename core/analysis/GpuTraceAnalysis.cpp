@@ -1,6 +1,6 @@
 #include "analysis/GpuTraceAnalysis.h"
 
-#include <future>
+#include "util/ThreadPool.h"
 
 namespace ts {
 
@@ -51,31 +51,40 @@ GpuTraceAnalysis analyzeGpuTrace(const Trace& trace, const GpuAnalysisOptions& o
     a.scope = scope;
     a.events = collectKinetoEvents(trace, options);
     a.has_events = !a.events.empty();
+    checkCancel(options.cancel);
     a.links = linkLaunches(trace, a.events);
+    checkCancel(options.cancel);
     // The overview goes without its role ranges, each let go as soon as it
     // is used (the Distributed view, their only reader, makes its own).
-    auto overview = [&] { return computeGpuOverview(trace, a.events, a.links, options, false); };
+    auto overview = [&] {
+        a.overview = computeGpuOverview(trace, a.events, a.links, options, false);
+    };
     // Without kernels the metrics take nothing from the tree: an empty one
     // gives the same figures.
     const bool tree = scope == GpuAnalysisScope::All || anyKernel(a.events);
     if (tree && a.events.events.size() > kOverviewBesideTreeUpTo) {
         // One after the other: the overview's range lists at their largest
         // beside the whole tree were the peak of opening a 1 GB GPU trace.
-        a.overview = overview();
+        overview();
+        checkCancel(options.cancel);
         a.tree = buildDeviceOpTree(trace, a.events, a.links, options);
     } else {
-        std::future<GpuOverview> beside = std::async(std::launch::async, overview);
+        TaskGroup beside; // writes a.overview only
+        beside.run(overview);
         if (tree) a.tree = buildDeviceOpTree(trace, a.events, a.links, options);
-        a.overview = beside.get();
+        beside.wait();
     }
-    std::future<KernelTables> kernels;
+    checkCancel(options.cancel);
+    TaskGroup kernels; // writes a.kernels only
     if (scope == GpuAnalysisScope::All)
-        kernels = std::async(std::launch::async, [&] {
-            return computeKernelTables(trace, a.events, a.links, a.tree, options.plugin_compatible);
+        kernels.run([&] {
+            a.kernels =
+                computeKernelTables(trace, a.events, a.links, a.tree, options.plugin_compatible);
         });
     a.metrics =
         computeGpuMetrics(trace, a.events, a.links, a.tree, a.overview, options.plugin_compatible);
-    if (kernels.valid()) a.kernels = kernels.get();
+    kernels.wait();
+    checkCancel(options.cancel);
     a.recommendations = recommendForTrace(trace, a.overview, a.metrics);
     a.device_time_without_kernels = opsTimedOnDeviceWithoutKernels(trace);
     return a;

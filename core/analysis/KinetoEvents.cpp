@@ -7,7 +7,7 @@
 #include "analysis/NameFlags.h"
 #include "util/CpuAffinity.h"
 #include "util/SortedRuns.h"
-#include "util/WorkQueue.h"
+#include "util/ThreadPool.h"
 
 namespace ts {
 
@@ -126,7 +126,7 @@ KinetoEvents collectKinetoEvents(const Trace& trace, const GpuAnalysisOptions& o
     const NameFlags flags(trace.names, options.plugin_compatible);
     const auto ranges = threadRanges(trace.events.size());
     std::vector<size_t> counts(ranges.size(), 0);
-    runWorkQueue(ranges.size(), unsigned(ranges.size()), [&](size_t p) {
+    parallelFor(ranges.size(), unsigned(ranges.size()), [&](size_t p) {
         size_t& count = counts[p];
         for (size_t i = ranges[p].first; i < ranges[p].second; ++i) {
             const EventCore& e = trace.events.core(i);
@@ -152,7 +152,7 @@ KinetoEvents collectKinetoEvents(const Trace& trace, const GpuAnalysisOptions& o
     // thread fills its part and checks that it is in order.
     out.events.resize(offsets.back());
     std::vector<uint8_t> sorted(ranges.size(), 0); // not vector<bool>: written concurrently
-    runWorkQueue(ranges.size(), unsigned(ranges.size()), [&](size_t p) {
+    parallelFor(ranges.size(), unsigned(ranges.size()), [&](size_t p) {
         size_t at = offsets[p];
         for (size_t i = ranges[p].first; i < ranges[p].second; ++i) {
             if (types[i] == kNoType) continue;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "trace/Trace.h"
+#include "util/Cancel.h"
 
 namespace ts {
 
@@ -17,6 +18,9 @@ struct GpuAnalysisOptions {
     // cuda_driver calls are dropped, and a fully covered step resets the
     // cost split (see docs/gpu-traces.md). Off: Trainscope's rules.
     bool plugin_compatible = false;
+    // Stops the analysis between its stages (Cancelled) once requested: the
+    // GUI's Cancel while a trace opens. Not part of what the analysis gives.
+    const CancelFlag* cancel = nullptr;
 };
 
 enum class PluginType : uint8_t {

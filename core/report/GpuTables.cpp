@@ -8,7 +8,7 @@ namespace {
 
 using table::Cell;
 using table::Column;
-using table::Kind;
+using table::ColumnKind;
 using table::numberCell;
 using table::textCell;
 using table::yesNoCell;
@@ -22,9 +22,9 @@ Cell integer(int64_t n) {
 }
 
 Column text(const char* title, const char* tooltip) {
-    return Column{title, title, tooltip, Kind::Text};
+    return Column{title, title, tooltip, ColumnKind::Text};
 }
-Column number(const char* title, const char* tooltip, Kind kind = Kind::Number) {
+Column number(const char* title, const char* tooltip, ColumnKind kind = ColumnKind::Number) {
     return Column{title, title, tooltip, kind};
 }
 
@@ -40,7 +40,7 @@ std::vector<Column> kernelColumns(bool by_op) {
         c.push_back(text("Op Tensor Cores Eligible",
                          "The launching operator is one that can use Tensor Cores"));
     c.insert(c.end(),
-             {number("Calls", "Number of launches", Kind::Integer),
+             {number("Calls", "Number of launches", ColumnKind::Integer),
               number(kernel_column::kTotalUs, "Total duration"),
               number("Mean (us)", "Mean duration"), number("Max (us)", "Longest launch"),
               number("Min (us)", "Shortest launch"),
@@ -92,23 +92,25 @@ table::TableSpec deviceOpTableSpec(const DeviceOpTable& t) {
     table::TableSpec spec;
     spec.title =
         std::string("Operators, by ") + (t.by_device ? "device self time" : "host self time");
-    const Kind n = Kind::Number;
+    const ColumnKind n = ColumnKind::Number;
     spec.columns = {
         Column{"name", "Name", "Operator name"},
-        Column{"input_shape", "Input Shape", "Input shapes of the calls", Kind::Text, true},
-        Column{"call_stack", "Call Stack", "Python call stack of the calls", Kind::Text, true},
-        Column{"calls", "Calls", "Number of calls", Kind::Integer},
+        Column{"input_shape", "Input Shape", "Input shapes of the calls", ColumnKind::Text, true},
+        Column{"call_stack", "Call Stack", "Python call stack of the calls", ColumnKind::Text,
+               true},
+        Column{"calls", "Calls", "Number of calls", ColumnKind::Integer},
         Column{"device_self_us", "Device Self (us)", "GPU time of its own kernels", n},
         Column{"device_total_us", "Device Total (us)", "GPU time with its children's", n},
         Column{"host_self_us", "Host Self (us)", "CPU time without its children", n},
         Column{"host_total_us", "Host Total (us)", "CPU time with its children", n},
         Column{"tc_eligible", "Tensor Cores Eligible", "An operator that can use Tensor Cores",
-               Kind::YesNo},
+               ColumnKind::YesNo},
         Column{"tc_self_pct", "Tensor Cores Self (%)", "Share of its own GPU time on Tensor Cores",
                n},
         Column{"tc_total_pct", "Tensor Cores Total (%)",
                "Share of its GPU time with its children's on Tensor Cores", n},
-        Column{"has_call_stack", "Has Call Stack", "Some call recorded a call stack", Kind::YesNo},
+        Column{"has_call_stack", "Has Call Stack", "Some call recorded a call stack",
+               ColumnKind::YesNo},
     };
     for (const DeviceOpRow& r : t.rows)
         spec.rows.push_back({textCell(r.name), textCell(r.shapes), textCell(r.call_stack),

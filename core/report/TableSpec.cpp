@@ -24,11 +24,11 @@ std::vector<std::string> texts(const std::vector<Cell>& row) {
     return out;
 }
 
-nlohmann::json cellJson(Kind kind, const Cell& cell) {
-    if (kind == Kind::Text) return cell.text;
+nlohmann::json cellJson(ColumnKind kind, const Cell& cell) {
+    if (kind == ColumnKind::Text) return cell.text;
     if (std::isnan(cell.value)) return nullptr;
-    if (kind == Kind::Integer) return static_cast<int64_t>(cell.value);
-    if (kind == Kind::YesNo) return cell.value != 0;
+    if (kind == ColumnKind::Integer) return static_cast<int64_t>(cell.value);
+    if (kind == ColumnKind::YesNo) return cell.value != 0;
     return cell.value;
 }
 

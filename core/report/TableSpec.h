@@ -14,7 +14,7 @@
 namespace ts::table {
 
 // What a column holds: how the GUI aligns and sorts it and what JSON writes.
-enum class Kind {
+enum class ColumnKind {
     Text,    // left-aligned, sorted and written as text
     Number,  // right-aligned, sorted by Cell::value, a JSON number
     Integer, // likewise, a JSON integer
@@ -25,10 +25,10 @@ struct Column {
     std::string key;   // JSON field name, stable across releases
     std::string title; // header in text, CSV and the GUI ("Total (us)")
     std::string tooltip;
-    Kind kind = Kind::Text;
+    ColumnKind kind = ColumnKind::Text;
     bool hide_when_empty = false; // dropped when no row has text in it (shown())
 
-    bool numeric() const { return kind == Kind::Number || kind == Kind::Integer; }
+    bool numeric() const { return kind == ColumnKind::Number || kind == ColumnKind::Integer; }
 };
 
 struct Cell {

@@ -6,7 +6,7 @@
 
 #include "trace/GrowAhead.h"
 #include "util/CpuAffinity.h"
-#include "util/WorkQueue.h"
+#include "util/ThreadPool.h"
 
 namespace ts {
 
@@ -367,7 +367,7 @@ void EventStore::permute(const std::vector<int32_t>& new_index) {
     const auto remap = [&](int32_t& index) {
         if (index >= 0) index = size_t(index) < new_index.size() ? new_index[size_t(index)] : -1;
     };
-    runWorkQueue(2, unsigned(std::min(usableCores(), 2)), [&](size_t half) {
+    parallelFor(2, unsigned(std::min(usableCores(), 2)), [&](size_t half) {
         if (half == 0) {
             gather(core_, order);
             for (EventCore& c : core_)

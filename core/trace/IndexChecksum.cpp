@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "util/WorkQueue.h"
+#include "util/ThreadPool.h"
 
 namespace ts {
 
@@ -52,8 +52,8 @@ uint64_t indexChecksum(const std::vector<IndexBytes>& pieces, unsigned threads) 
         digests[b] = h.digest();
     };
     // A thread per four blocks at most: small bodies are hashed here.
-    runWorkQueue(blocks, unsigned(std::min<size_t>(std::max(threads, 1u), 1 + blocks / 4)),
-                 hashBlock);
+    parallelFor(blocks, unsigned(std::min<size_t>(std::max(threads, 1u), 1 + blocks / 4)),
+                hashBlock);
     Hash64 all(0x74736964);
     for (uint64_t d : digests)
         all.addValue(d);

@@ -6,6 +6,8 @@
 #include <functional>
 #include <stdexcept>
 
+#include "util/Cancel.h"
+
 namespace ts {
 
 struct ReadProgress {
@@ -18,14 +20,17 @@ struct ReadProgress {
     // Bytes of JSON between two reports: a call per MB costs nothing next
     // to parsing it, and a cancel takes effect within one chunk.
     uint64_t chunk_bytes = uint64_t(1) << 20;
+    // What the caller cancels with: the work that follows the read (the
+    // analysis of the trace) stops on it too. `report` answers for the read.
+    const CancelFlag* cancel = nullptr;
 };
 
 // Thrown when `report` returned false. The read stopped and nothing was
 // built. Deliberately not a TraceReadError: the user asked for it, so there
 // is no problem to show.
-class TraceReadCancelled : public std::runtime_error {
+class TraceReadCancelled : public Cancelled {
 public:
-    TraceReadCancelled() : std::runtime_error("reading the trace was cancelled") {}
+    TraceReadCancelled() : Cancelled("reading the trace was cancelled") {}
 };
 
 } // namespace ts

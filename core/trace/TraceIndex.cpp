@@ -17,7 +17,7 @@
 #include "trace/TraceIndexCheck.h"
 #include "util/CpuAffinity.h"
 #include "util/Hash64.h"
-#include "util/WorkQueue.h"
+#include "util/ThreadPool.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "the trace index stores records as little-endian memory bytes");
@@ -354,7 +354,7 @@ private:
         std::sort(order.begin(), order.end(),
                   [&](size_t a, size_t b) { return loads_[a].size > loads_[b].size; });
         std::atomic<bool> failed{false}, out_of_memory{false};
-        runWorkQueue(order.size(), loadThreads(), [&](size_t i) {
+        parallelFor(order.size(), loadThreads(), [&](size_t i) {
             if (failed) return;
             try {
                 if (!loads_[order[i]].run()) failed = true;

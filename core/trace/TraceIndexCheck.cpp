@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "util/WorkQueue.h"
+#include "util/ThreadPool.h"
 
 namespace ts {
 
@@ -63,7 +63,7 @@ std::string traceIndexProblem(const Trace& t) {
     const size_t n = t.events.size();
     const size_t half = n >= kEventsForTwoThreads ? n / 2 : n;
     std::string problems[2];
-    runWorkQueue(2, half < n ? 2 : 1, [&](size_t part) {
+    parallelFor(2, half < n ? 2 : 1, [&](size_t part) {
         if (part == 0) {
             if (const char* p = eventsProblem(t, 0, half)) problems[0] = p;
         } else if (const char* p = eventsProblem(t, half, n)) {

@@ -14,16 +14,16 @@ namespace ts {
 namespace {
 
 using table::Column;
-using table::Kind;
+using table::ColumnKind;
 
 table::TableSpec sample() {
     table::TableSpec t;
     t.title = "Sample";
-    t.columns = {Column{"name", "Name", "", Kind::Text},
-                 Column{"calls", "Calls", "", Kind::Integer},
-                 Column{"time_us", "Time (us)", "", Kind::Number},
-                 Column{"tc", "Tensor Cores", "", Kind::YesNo},
-                 Column{"note", "Note", "", Kind::Text, true}};
+    t.columns = {Column{"name", "Name", "", ColumnKind::Text},
+                 Column{"calls", "Calls", "", ColumnKind::Integer},
+                 Column{"time_us", "Time (us)", "", ColumnKind::Number},
+                 Column{"tc", "Tensor Cores", "", ColumnKind::YesNo},
+                 Column{"note", "Note", "", ColumnKind::Text, true}};
     t.rows = {{table::textCell("aten::mm, fused"), table::numberCell("3", 3),
                table::numberCell("12.5", 12.5), table::yesNoCell(true), table::Cell{}},
               {table::textCell("aten::add"), table::numberCell("1", 1), table::Cell{"-"},
@@ -105,6 +105,23 @@ TEST(GpuTables, KernelColumnsFollowThePlugin) {
     EXPECT_EQ(by_op.columns[7].title, "Op Tensor Cores Eligible");
     EXPECT_EQ(by_op.columns.back().title, "Mean Est. Achieved Occupancy (%)");
     EXPECT_EQ(by_op.columnIndex(kernel_column::kTotalUs), 9);
+}
+
+// Grouped by call stack, the column is shown when any row has a stack: the
+// CLI once looked at the top row only and dropped every stack of the H100
+// traces, whose busiest operator (aten::mm) was called from C++.
+TEST(GpuTables, CallStacksShownWhenAnyRowHasOne) {
+    DeviceOpTable t;
+    t.rows.resize(2);
+    t.rows[0].name = "aten::mm";
+    t.rows[1].name = "aten::addmm";
+    t.rows[1].call_stack = "model.py(12): forward";
+    const table::TableSpec shown = table::shown(deviceOpTableSpec(t));
+    ASSERT_EQ(shown.columns.size(), 11u); // no Input Shape
+    EXPECT_EQ(shown.columns[1].title, "Call Stack");
+    EXPECT_EQ(shown.rows[1][1].text, "model.py(12): forward");
+    t.rows[1].call_stack.clear();
+    EXPECT_EQ(table::shown(deviceOpTableSpec(t)).columns.size(), 10u);
 }
 
 // Every view the catalog offers on the CLI has a printer; the help and the

@@ -14,10 +14,10 @@
 
 #include "SyntheticRecords.h"
 #include "charts/OffscreenChartRenderer.h"
-#include "experiments/LadderChart.h"
 #include "experiments/LadderReport.h"
 #include "report/RunDirectory.h"
 #include "runs/ComparisonCharts.h"
+#include "studies/LadderChart.h"
 
 using namespace ts;
 using namespace ts::gui;

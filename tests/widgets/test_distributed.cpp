@@ -14,9 +14,9 @@
 #include "LegendChecks.h"
 #include "SyntheticRecords.h"
 #include "common/TableModel.h"
-#include "distributed/DistributedModels.h"
-#include "distributed/RankBarsChart.h"
-#include "distributed/RanksView.h"
+#include "ranks/DistributedModels.h"
+#include "ranks/RankBarsChart.h"
+#include "ranks/RanksView.h"
 #include "report/RunDirectory.h"
 #include "shell/OpenedDocument.h"
 

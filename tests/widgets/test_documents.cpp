@@ -26,6 +26,7 @@
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
 #include "trace/ChromeTraceWriter.h"
+#include "util/BackgroundWrites.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -160,7 +161,7 @@ private slots:
                 .string());
         QVERIFY(!path.isEmpty());
         const OpenedDocument first = openDocument(path, {}, 0);
-        QThreadPool::globalInstance()->waitForDone(); // the index and the Overview are kept
+        waitForBackgroundWrites(); // the index and the Overview are kept
         const OpenedDocument second = openDocument(path, {}, 0);
         if (previous.isEmpty())
             qunsetenv("TRAINSCOPE_CACHE_DIR");
@@ -292,6 +293,33 @@ private slots:
         QCOMPARE(window.documents()->count(), 1);
         QCOMPARE(seen(window), seen_a);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("a.trace.json")));
+    }
+
+    // Cancel once the file is read: the analysis after it stops too, and the
+    // load ends with nothing, as a cancel during the read does.
+    void cancelAfterTheReadStopsTheAnalysis() {
+        QTemporaryDir dir;
+        const QString path = writeTrace(dir.path(), QStringLiteral("t.trace.json"),
+                                        testing::makeSyntheticTrace({20000, 2, 3}));
+        for (const size_t defer : {size_t(0), kDeferViewsAboveEvents}) {
+            CancelFlag cancel;
+            ReadProgress progress;
+            bool read = false;
+            progress.report = [&](uint64_t done, uint64_t total) {
+                if (done == total) {
+                    read = true;
+                    cancel.request(); // after the read's last check
+                }
+                return true;
+            };
+            progress.cancel = &cancel;
+            const OpenedDocument doc = openDocument(path, progress, defer);
+            QVERIFY(read);
+            QVERIFY(doc.cancelled);
+            QVERIFY(!doc.ok() && !doc.trace && !doc.analysis() && doc.error.isEmpty());
+        }
+        const OpenedDocument whole = openDocument(path);
+        QVERIFY(whole.ok() && whole.analysis());
     }
 
     void commandLineOpensSeveralPaths() {

@@ -5,7 +5,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "backend/TorchBackendLoader.h"
 #include "common/AppSettings.h"
@@ -45,7 +44,8 @@ PeaksPanel::PeaksPanel(AppSettings& settings, QWidget* parent)
                                       "CUDA; convolutions and matrix multiplications of bf16/fp16 "
                                       "runs are held against it (0 = unknown)"))),
       bandwidth_(rateBox(tr(" GB/s"), tr("Peak memory bandwidth (copy / add over large arrays)"))),
-      measure_(new QPushButton(tr("Measure"))), ridge_(new QLabel) {
+      measure_(new QPushButton(tr("Measure"))), ridge_(new QLabel),
+      job_([this](const PeakMeasurement& m) { onMeasured(m); }) {
     measure_->setToolTip(tr("Measure this machine's peaks with micro-benchmarks (takes seconds)"));
     measure_->setObjectName(QStringLiteral("measurePeaks"));
     ridge_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the window
@@ -68,7 +68,6 @@ PeaksPanel::PeaksPanel(AppSettings& settings, QWidget* parent)
     for (QDoubleSpinBox* box : {fp32_, low_, bandwidth_})
         connect(box, &QDoubleSpinBox::valueChanged, this, &PeaksPanel::onEdited);
     connect(measure_, &QPushButton::clicked, this, &PeaksPanel::measure);
-    connect(&watcher_, &QFutureWatcher<PeakMeasurement>::finished, this, &PeaksPanel::onMeasured);
 }
 
 MachinePeaks PeaksPanel::peaks() const {
@@ -120,11 +119,10 @@ void PeaksPanel::measure() {
                         .arg(QString::fromStdString(options_.device)));
     setCursor(Qt::BusyCursor);
     emit measuringChanged(true);
-    watcher_.setFuture(QtConcurrent::run(runBenchmark, options_));
+    job_.start([options = options_](const CancelFlag&) { return runBenchmark(options); });
 }
 
-void PeaksPanel::onMeasured() {
-    const PeakMeasurement m = watcher_.result();
+void PeaksPanel::onMeasured(const PeakMeasurement& m) {
     measure_->setEnabled(true);
     measure_->setText(tr("Measure"));
     unsetCursor();

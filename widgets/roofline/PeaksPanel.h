@@ -2,12 +2,11 @@
 // The machine's peaks for the roofline: fp32 and reduced-precision GFLOP/s
 // and memory GB/s, typed in or measured by core's micro-benchmarks
 // (measurePeaks) on a worker thread. Kept in AppSettings between sessions.
-// Measuring is one call with one result and no progress: a QtConcurrent
-// future (see shell/DocumentLoader) rather than a BackgroundJob.
-#include <QFutureWatcher>
+// Measuring is one call with one result and no progress (jobs/OneShot).
 #include <QWidget>
 
 #include "analysis/Roofline.h"
+#include "jobs/OneShot.h"
 #include "runners/PeakBenchmark.h"
 
 class QDoubleSpinBox;
@@ -48,7 +47,7 @@ signals:
 
 private:
     void onEdited();
-    void onMeasured();
+    void onMeasured(const PeakMeasurement& m);
     void updateRidge();
 
     AppSettings& settings_;
@@ -61,8 +60,8 @@ private:
     QString source_ = QStringLiteral("entered");
     QString low_name_ = QStringLiteral("bf16");
     QStringList notes_;
-    QFutureWatcher<PeakMeasurement> watcher_;
-    bool measuring_ = false; // from measure() until the result is applied
+    bool measuring_ = false;       // from measure() until the result is applied
+    OneShot<PeakMeasurement> job_; // last: joined first
 };
 
 } // namespace ts::gui

@@ -12,7 +12,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "common/AppSettings.h"
 #include "common/CsvExport.h"
@@ -45,6 +44,7 @@ QString sameDir(const QString& dir) {
 
 RunsView::RunsView(AppSettings& settings, QWidget* parent)
     : QWidget(parent), settings_(settings), runs_(new RunListModel(this)),
+      scan_([this](std::vector<RunRow> rows) { onScanned(std::move(rows)); }),
       proxy_(new SortFilterProxy(this)), comparison_(new RunComparisonModel(this)) {
     proxy_->setSourceModel(runs_);
     auto* split = new QSplitter(Qt::Vertical);
@@ -55,7 +55,6 @@ RunsView::RunsView(AppSettings& settings, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
-    connect(&watcher_, &QFutureWatcher<std::vector<RunRow>>::finished, this, &RunsView::onScanned);
 }
 
 QWidget* RunsView::buildRunList() {
@@ -149,16 +148,16 @@ QStringList RunsView::roots() const {
 }
 
 void RunsView::rescan() {
-    if (watcher_.isRunning()) {
+    if (scan_.isRunning()) {
         rescan_pending_ = true;
         return;
     }
     roots_label_->setText(tr("Scanning %1 …").arg(roots().join(QStringLiteral(", "))));
-    watcher_.setFuture(QtConcurrent::run(scanRuns, roots()));
+    scan_.start([roots = roots()](const CancelFlag&) { return scanRuns(roots); });
 }
 
-void RunsView::onScanned() {
-    showRows(watcher_.result());
+void RunsView::onScanned(std::vector<RunRow> rows) {
+    showRows(std::move(rows));
     emit scanFinished(runs_->rowCount());
     if (rescan_pending_) {
         rescan_pending_ = false;

@@ -4,11 +4,10 @@
 // compares them side by side (table + bar charts), exportable as CSV and PNG.
 #include <vector>
 
-// Scanning the run folders is a one-shot load with one result: a QtConcurrent
-// future (see shell/DocumentLoader) rather than a BackgroundJob.
-#include <QFutureWatcher>
+// Scanning the run folders is a one-shot load with one result (jobs/OneShot).
 #include <QWidget>
 
+#include "jobs/OneShot.h"
 #include "runs/RunRow.h"
 
 class QLabel;
@@ -34,7 +33,7 @@ public:
     ComparisonCharts* charts() const { return charts_; }
     QTableView* runTable() const { return table_; }
     QStringList roots() const;
-    bool isScanning() const { return watcher_.isRunning(); }
+    bool isScanning() const { return scan_.isRunning(); }
 
     // Selects these run directories (replacing the selection); returns how many were found.
     int selectRuns(const QStringList& dirs);
@@ -57,7 +56,7 @@ signals:
 private:
     QWidget* buildRunList();
     QWidget* buildComparison();
-    void onScanned();
+    void onScanned(std::vector<RunRow> rows);
     void showRows(std::vector<RunRow> rows);
     void updateComparison();
     void openSelected();
@@ -77,8 +76,8 @@ private:
     ComparisonCharts* charts_ = nullptr;
     QLineEdit* filter_ = nullptr;
     QLabel* roots_label_ = nullptr;
-    QFutureWatcher<std::vector<RunRow>> watcher_;
     bool rescan_pending_ = false;
+    OneShot<std::vector<RunRow>> scan_; // last: joined first
 };
 
 } // namespace ts::gui

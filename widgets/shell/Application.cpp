@@ -1,4 +1,5 @@
 #include "shell/Application.h"
+#include "util/BackgroundWrites.h"
 
 #include <cstdio>
 #include <memory>
@@ -108,7 +109,9 @@ int runApplication(const QStringList& arguments) {
     // first. A session that only shows traces and quits never needs it.
     if (!(options->quit_when_done && !options->run))
         QTimer::singleShot(0, &window, &MainWindow::probeMachineWhenIdle);
-    return QApplication::exec();
+    const int code = QApplication::exec();
+    waitForBackgroundWrites(); // a trace's index or Overview being kept
+    return code;
 }
 
 } // namespace ts::gui

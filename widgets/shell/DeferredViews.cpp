@@ -1,19 +1,14 @@
 #include "shell/DeferredViews.h"
 
-#include <QtConcurrent/QtConcurrentRun>
-
 #include "shell/ViewRegistry.h"
 
 namespace ts::gui {
 
-DeferredViews::DeferredViews(Fill fill, QObject* parent) : QObject(parent), fill_(std::move(fill)) {
-    connect(&watcher_, &QFutureWatcher<DeferredAnalysis>::finished, this,
-            &DeferredViews::onComputed);
-}
+DeferredViews::DeferredViews(Fill fill, QObject* parent)
+    : QObject(parent), fill_(std::move(fill)),
+      job_([this](DeferredAnalysis made) { onComputed(std::move(made)); }) {}
 
-DeferredViews::~DeferredViews() {
-    watcher_.waitForFinished();
-}
+DeferredViews::~DeferredViews() = default;
 
 bool DeferredViews::isDeferred(View view) {
     return viewPage(view).showsAnalysis();
@@ -34,11 +29,15 @@ bool DeferredViews::ready(View view, const DeferredAnalysis& have) {
 }
 
 DeferredAnalysis DeferredViews::complete(const Trace& trace, const DeferredAnalysis& have,
-                                         View view) {
+                                         View view, const CancelFlag* cancel) {
     const Needs needs = viewPage(view).needs;
+    GpuAnalysisOptions options;
+    options.cancel = cancel;
     DeferredAnalysis made;
-    made.full =
-        have.full ? have.full : std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(trace));
+    made.full = have.full
+                    ? have.full
+                    : std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(trace, options));
+    checkCancel(cancel);
     if (needs == Needs::Memory && !have.memory)
         made.memory = std::make_shared<const MemoryView>(computeMemoryView(trace, made.full->tree));
     if (needs == Needs::Modules && !have.modules)
@@ -65,17 +64,17 @@ void DeferredViews::viewShown(View view) {
         fill_(view, trace_, description_, *pending_);
         return;
     }
-    if (watcher_.isRunning()) return; // computingFinished brings the current tab back here
+    if (job_.isRunning()) return; // computingFinished brings the current tab back here
     computing_for_ = pending_;
     emit computingStarted(description_);
-    watcher_.setFuture(QtConcurrent::run(
-        [trace = trace_, have = *pending_, view] { return complete(*trace, have, view); }));
+    job_.start([trace = trace_, have = *pending_, view](const CancelFlag& cancel) {
+        return complete(*trace, have, view, &cancel);
+    });
 }
 
-void DeferredViews::onComputed() {
+void DeferredViews::onComputed(DeferredAnalysis made) {
     if (const std::shared_ptr<DeferredAnalysis> target = std::move(computing_for_)) {
-        const DeferredAnalysis made = watcher_.result();
-        if (!target->full) {
+        if (!target->full && made.full) { // none: the work failed
             target->full = made.full;
             target->overview.reset(); // the full analysis holds the Overview's too
         }

@@ -12,10 +12,10 @@
 #include <memory>
 #include <set>
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 
+#include "jobs/OneShot.h"
 #include "shell/OpenedDocument.h"
 #include "shell/Views.h"
 
@@ -28,14 +28,15 @@ public:
     using Fill = std::function<void(View, const std::shared_ptr<const Trace>&,
                                     const QString& description, const DeferredAnalysis&)>;
     explicit DeferredViews(Fill fill, QObject* parent = nullptr);
-    ~DeferredViews() override; // waits for a computation in flight
+    ~DeferredViews() override; // cancels a computation in flight and waits for it
 
     static bool isDeferred(View view);
     // Whether `have` holds what `view` shows.
     static bool ready(View view, const DeferredAnalysis& have);
     // The parts `view` needs that `have` lacks (off the GUI thread); the
     // others are null.
-    static DeferredAnalysis complete(const Trace& trace, const DeferredAnalysis& have, View view);
+    static DeferredAnalysis complete(const Trace& trace, const DeferredAnalysis& have, View view,
+                                     const CancelFlag* cancel = nullptr);
 
     // The shown document's deferred tabs wait for `pending` (nothing waits: null).
     void setPending(std::shared_ptr<const Trace> trace, const QString& description,
@@ -43,14 +44,14 @@ public:
     // A tab became current: fills it when it waits, computing what it needs first.
     void viewShown(View view);
     bool waiting(View view) const { return pending_ && waiting_.count(view) > 0; }
-    bool computing() const { return watcher_.isRunning(); }
+    bool computing() const { return job_.isRunning(); }
 
 signals:
     void computingStarted(const QString& description);
     void computingFinished();
 
 private:
-    void onComputed();
+    void onComputed(DeferredAnalysis made);
 
     Fill fill_;
     std::shared_ptr<const Trace> trace_;
@@ -60,7 +61,7 @@ private:
     // What the computation in flight is for: it may finish after another
     // document was shown, and then only completes its own document's record.
     std::shared_ptr<DeferredAnalysis> computing_for_;
-    QFutureWatcher<DeferredAnalysis> watcher_;
+    OneShot<DeferredAnalysis> job_; // last: cancelled and joined first
 };
 
 } // namespace ts::gui

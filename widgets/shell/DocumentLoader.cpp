@@ -2,8 +2,6 @@
 
 #include <atomic>
 
-#include <QtConcurrent/QtConcurrentRun>
-
 namespace ts::gui {
 namespace {
 
@@ -15,21 +13,17 @@ constexpr int kPollMs = 50;
 struct DocumentLoader::Shared {
     std::atomic<uint64_t> done{0};
     std::atomic<uint64_t> total{0};
-    std::atomic<bool> cancel{false};
 };
 
-DocumentLoader::DocumentLoader(QObject* parent) : QObject(parent) {
+DocumentLoader::DocumentLoader(QObject* parent)
+    : QObject(parent), job_([this](OpenedDocument doc) { onFinished(std::move(doc)); }) {
     qRegisterMetaType<OpenedDocument>();
-    connect(&watcher_, &QFutureWatcher<OpenedDocument>::finished, this,
-            &DocumentLoader::onFinished);
     poll_.setInterval(kPollMs);
     connect(&poll_, &QTimer::timeout, this, &DocumentLoader::poll);
 }
 
 DocumentLoader::~DocumentLoader() {
-    queued_.clear();
-    if (shared_) shared_->cancel = true;
-    watcher_.waitForFinished();
+    queued_.clear(); // job_ then cancels the load in flight and waits for it
 }
 
 void DocumentLoader::open(const QString& path) {
@@ -40,7 +34,7 @@ void DocumentLoader::open(const QString& path) {
 }
 
 void DocumentLoader::cancel() {
-    if (loading_active_ && shared_) shared_->cancel = true;
+    if (loading_active_) job_.cancel();
 }
 
 void DocumentLoader::start(const QString& path) {
@@ -48,19 +42,19 @@ void DocumentLoader::start(const QString& path) {
     loading_active_ = true;
     last_done_ = -1;
     shared_ = std::make_shared<Shared>();
-    ReadProgress progress;
-    // Runs on the worker: stores the figures for poll() and answers the cancel.
-    progress.report = [shared = shared_](uint64_t done, uint64_t total) {
-        shared->total = total;
-        shared->done = done;
-        return !shared->cancel.load();
-    };
     emit started(path);
     emit progressed(path, 0, 0);
-    watcher_.setFuture(
-        QtConcurrent::run([path, progress = std::move(progress), defer = defer_views_above_] {
-            return openDocument(path, progress, defer);
-        }));
+    job_.start([path, shared = shared_, defer = defer_views_above_](const CancelFlag& cancel) {
+        ReadProgress progress;
+        // Stores the figures for poll() and answers the cancel.
+        progress.report = [shared, &cancel](uint64_t done, uint64_t total) {
+            shared->total = total;
+            shared->done = done;
+            return !cancel.requested();
+        };
+        progress.cancel = &cancel; // the analysis after the read
+        return openDocument(path, progress, defer);
+    });
     poll_.start();
 }
 
@@ -72,10 +66,9 @@ void DocumentLoader::poll() {
     emit progressed(loading_, done, static_cast<qint64>(shared_->total.load()));
 }
 
-void DocumentLoader::onFinished() {
+void DocumentLoader::onFinished(OpenedDocument doc) {
     poll_.stop();
     loading_active_ = false;
-    const OpenedDocument doc = watcher_.result();
     emit opened(doc);
     // A slot of `opened` may have started the next load already.
     if (!queued_.isEmpty() && !loading_active_) start(queued_.takeFirst());

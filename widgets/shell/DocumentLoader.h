@@ -5,15 +5,15 @@
 // opened, in order (--open given several times). While a trace is read its
 // progress is polled from shared atomics and the load can be cancelled: the
 // worker never calls into Qt objects, so it cannot outlive one it talks to.
-// A QtConcurrent future rather than a BackgroundJob (jobs/): there is no
-// buffer to drain, and the future's watcher already reports on this thread.
+// The load is a OneShot (jobs/OneShot.h); its cancel stops the read and the
+// analysis after it.
 #include <memory>
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QStringList>
 #include <QTimer>
 
+#include "jobs/OneShot.h"
 #include "shell/OpenedDocument.h"
 
 namespace ts::gui {
@@ -49,19 +49,18 @@ private:
     struct Shared; // between this thread and the worker
     void start(const QString& path);
     void poll();
-    void onFinished();
+    void onFinished(OpenedDocument doc);
 
-    QFutureWatcher<OpenedDocument> watcher_;
     std::shared_ptr<Shared> shared_;
     QTimer poll_;
     QString loading_;
     QStringList queued_;
     qint64 last_done_ = -1;
-    // From start() until onFinished() ran: a finished future whose signal is
-    // still queued must not be replaced (its document would never arrive),
-    // which QFutureWatcher::isRunning() alone does not tell.
+    // From start() until onFinished() ran (a slot of `opened` may start the
+    // next load before the OneShot is idle again).
     bool loading_active_ = false;
     size_t defer_views_above_ = kDeferViewsAboveEvents;
+    OneShot<OpenedDocument> job_; // last: cancelled and joined first
 };
 
 } // namespace ts::gui

@@ -12,15 +12,12 @@
 #include <QMimeData>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "charts/OffscreenChartRenderer.h"
 #include "common/AppSettings.h"
 #include "common/ExportFile.h"
 #include "common/ThemePalette.h"
 #include "diff/TraceDiffView.h"
-#include "distributed/RanksView.h"
-#include "experiments/ExperimentsView.h"
 #include "experiments/ReportReader.h"
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
@@ -30,6 +27,7 @@
 #include "memory/MemoryUsageView.h"
 #include "modules/ModulesView.h"
 #include "operators/OperatorsView.h"
+#include "ranks/RanksView.h"
 #include "roofline/RooflineView.h"
 #include "runs/RunsView.h"
 #include "shell/AppActions.h"
@@ -41,6 +39,7 @@
 #include "shell/StatusBar.h"
 #include "shell/ViewRegistry.h"
 #include "shell/ViewTabs.h"
+#include "studies/ExperimentsView.h"
 #include "timeline/TimelineView.h"
 #include "training/RunController.h"
 
@@ -54,6 +53,7 @@ constexpr int kMachineProbeRetryMs = 200;
 
 MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* parent)
     : QMainWindow(parent), settings_(settings), machine_(machine),
+      machine_probe_([this](const MachineProbe& probe) { onMachineProbed(probe); }),
       actions_(std::make_unique<AppActions>(this)),
       form_(new ExperimentForm(machine.presets, machine.devices, machine.support)),
       run_panel_(new RunPanel), controller_(new RunController(this)),
@@ -88,7 +88,7 @@ void MainWindow::probeMachineWhenIdle() {
         QTimer::singleShot(kMachineProbeRetryMs, this, &MainWindow::probeMachineWhenIdle);
         return;
     }
-    machine_probe_.setFuture(QtConcurrent::run([] {
+    machine_probe_.start([](const CancelFlag&) {
         MachineProbe probe;
         try {
             probe.machine = Machine::probe();
@@ -96,7 +96,14 @@ void MainWindow::probeMachineWhenIdle() {
             probe.error = QString::fromUtf8(e.what());
         }
         return probe;
-    }));
+    });
+}
+
+void MainWindow::onMachineProbed(const MachineProbe& probe) {
+    if (probe.error.isEmpty())
+        setMachine(probe.machine);
+    else
+        reportError(tr("Training is unavailable: %1").arg(probe.error));
 }
 
 void MainWindow::setMachine(const Machine& machine) {
@@ -208,13 +215,6 @@ void MainWindow::wireDocuments() {
     connect(loader_, &DocumentLoader::progressed, indicator, &LoadIndicator::showProgress);
     connect(indicator, &LoadIndicator::cancelClicked, loader_, &DocumentLoader::cancel);
     connect(loader_, &DocumentLoader::opened, this, &MainWindow::onOpened);
-    connect(&machine_probe_, &QFutureWatcher<MachineProbe>::finished, this, [this] {
-        const MachineProbe probe = machine_probe_.result();
-        if (probe.error.isEmpty())
-            setMachine(probe.machine);
-        else
-            reportError(tr("Training is unavailable: %1").arg(probe.error));
-    });
     // A large trace's Operators, Kernels, Memory, Modules and Roofline tabs
     // are filled when one of them is first shown.
     deferred_ = new DeferredViews(
@@ -418,7 +418,7 @@ void MainWindow::showNoDocument() {
 }
 
 // The form takes a quarter of the window: out of the way while a trace is
-// viewed, back for a run (and while one trains). View ▸ Experiment Form
+// viewed, back for a run (and while one trains). View ▸ Experiment Panel
 // brings it back at any time.
 void MainWindow::showFormFor(bool run) {
     dock_->setVisible(run || controller_->isRunning() || experimentsView()->isRunning());

@@ -6,10 +6,10 @@
 // the Document selector in the tab bar's corner picks the one all views show.
 #include <memory>
 
-#include <QFutureWatcher>
 #include <QMainWindow>
 
 #include "analysis/GpuTraceAnalysis.h"
+#include "jobs/OneShot.h"
 #include "shell/Machine.h"
 #include "shell/OpenedDocument.h"
 #include "shell/Views.h"
@@ -151,7 +151,8 @@ private:
         Machine machine;
         QString error;
     };
-    QFutureWatcher<MachineProbe> machine_probe_;
+    OneShot<MachineProbe> machine_probe_;
+    void onMachineProbed(const MachineProbe& probe);
     std::unique_ptr<AppActions> actions_;
     ExperimentForm* form_;
     RunPanel* run_panel_;

@@ -1,16 +1,16 @@
 #include "shell/OpenedDocument.h"
 
 #include <chrono>
-#include <future>
 
 #include <QDir>
 #include <QFileInfo>
-#include <QThreadPool>
 
 #include "analysis/OverviewCache.h"
 #include "shell/TraceFile.h"
 #include "trace/RankFolder.h"
 #include "trace/RankTimeline.h"
+#include "util/BackgroundWrites.h"
+#include "util/ThreadPool.h"
 
 namespace ts::gui {
 namespace {
@@ -35,7 +35,7 @@ QFileInfo documentInfo(const QString& path) {
 // runs, gives the timeline its launches and is then cut to its results
 // (summaryOf), before the counter rows and the timeline's layout are made:
 // its event lists and tree are the peak of opening a large GPU trace.
-void analyzeLargeTrace(OpenedDocument& doc, const TraceOpening* opening) {
+void analyzeLargeTrace(OpenedDocument& doc, const TraceOpening* opening, const CancelFlag* cancel) {
     const Trace& shown = doc.timeline_trace ? *doc.timeline_trace : *doc.trace;
     std::optional<OverviewSnapshot> cached;
     if (opening && !doc.timeline_trace)
@@ -48,7 +48,10 @@ void analyzeLargeTrace(OpenedDocument& doc, const TraceOpening* opening) {
         launches.launches = std::move(cached->launches);
         launches.steps = std::move(cached->steps);
     } else {
-        GpuTraceAnalysis analysis = analyzeGpuTrace(*doc.trace, {}, GpuAnalysisScope::Overview);
+        GpuAnalysisOptions options;
+        options.cancel = cancel;
+        GpuTraceAnalysis analysis =
+            analyzeGpuTrace(*doc.trace, options, GpuAnalysisScope::Overview);
         if (doc.timeline_trace)
             addTimelineLaunches(launches, shown);
         else
@@ -67,17 +70,19 @@ void analyzeLargeTrace(OpenedDocument& doc, const TraceOpening* opening) {
 // large trace (more than `defer_views_above` events) what the Overview and
 // the Timeline show. The timeline's counter rows need no analysis and are
 // made beside the full one.
-void analyzeTrace(OpenedDocument& doc, size_t defer_views_above,
+void analyzeTrace(OpenedDocument& doc, size_t defer_views_above, const CancelFlag* cancel,
                   const TraceOpening* opening = nullptr) {
-    if (doc.trace->events.size() > defer_views_above) return analyzeLargeTrace(doc, opening);
+    if (doc.trace->events.size() > defer_views_above)
+        return analyzeLargeTrace(doc, opening, cancel);
     const Trace& shown = doc.timeline_trace ? *doc.timeline_trace : *doc.trace;
-    std::future<TimelineTracks> counters =
-        std::async(std::launch::async, [&shown] { return buildTimelineCounters(shown); });
-    DeferredAnalysis all = completeAnalysis(*doc.trace);
+    TimelineTracks tracks;
+    TaskGroup counters; // writes `tracks` only
+    counters.run([&] { tracks = buildTimelineCounters(shown); });
+    DeferredAnalysis all = completeAnalysis(*doc.trace, cancel);
     doc.gpu_analysis = all.full;
     doc.memory = all.memory;
     doc.modules = all.modules;
-    TimelineTracks tracks = counters.get();
+    counters.wait();
     if (doc.timeline_trace)
         addTimelineLaunches(tracks, shown);
     else
@@ -85,15 +90,23 @@ void analyzeTrace(OpenedDocument& doc, size_t defer_views_above,
     doc.tracks = std::make_shared<const TimelineTracks>(std::move(tracks));
 }
 
-// A large trace's Overview, just computed, for its next open (on the pool,
-// which is drained at exit; the file is written atomically in any case).
+// A large trace's Overview, just computed, for its next open (written in
+// the background, waited for at exit; atomically in any case).
 void keepOverview(const OpenedDocument& doc, const TraceOpening& opening) {
     if (!doc.deferred || !doc.deferred->overview || doc.times.overview_cached) return;
-    QThreadPool::globalInstance()->start(
+    writeInBackground(
         [analysis = doc.deferred->overview, tracks = doc.tracks, trace = doc.trace, opening] {
             keepOverviewSnapshot(*analysis, tracks->launches, tracks->steps, *trace, opening,
                                  GpuAnalysisOptions{});
         });
+}
+
+// The user stopped the load: nothing of it is kept, nothing shown.
+void markCancelled(OpenedDocument& doc) {
+    OpenedDocument cancelled;
+    cancelled.path = doc.path;
+    cancelled.cancelled = true;
+    doc = std::move(cancelled);
 }
 
 void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress& progress,
@@ -107,12 +120,12 @@ void loadTraceInto(OpenedDocument& doc, const QString& path, const ReadProgress&
         doc.trace = readTraceFile(path, progress, &opening);
         doc.times.from_index = opening.from_index;
         const Clock::time_point read = Clock::now();
-        analyzeTrace(doc, defer_views_above, &opening);
+        analyzeTrace(doc, defer_views_above, progress.cancel, &opening);
         doc.times.read_s = seconds(read - start);
         doc.times.analysis_s = seconds(Clock::now() - read);
         keepOverview(doc, opening);
-    } catch (const TraceReadCancelled&) {
-        doc.cancelled = true;
+    } catch (const Cancelled&) { // the read's or the analysis's
+        markCancelled(doc);
     } catch (const std::exception& error) {
         doc.trace_error = QString::fromUtf8(error.what());
     }
@@ -137,7 +150,7 @@ void loadRankFolder(OpenedDocument& doc, const std::vector<RankSpan>& spans,
                 view.span = span.number;
                 view.span_count = int(spans.size());
                 views->push_back(std::move(view));
-            } catch (const TraceReadCancelled&) {
+            } catch (const Cancelled&) {
                 throw;
             } catch (const std::exception& error) {
                 problems << QObject::tr("span %1: %2")
@@ -152,9 +165,9 @@ void loadRankFolder(OpenedDocument& doc, const std::vector<RankSpan>& spans,
                 rank_trace = true;
             }
         }
-        if (rank_trace) analyzeTrace(doc, defer_views_above);
-    } catch (const TraceReadCancelled&) {
-        doc.cancelled = true;
+        if (rank_trace) analyzeTrace(doc, defer_views_above, progress.cancel);
+    } catch (const Cancelled&) {
+        markCancelled(doc);
         return;
     } catch (const std::exception& error) {
         doc.error = QString::fromUtf8(error.what());
@@ -167,9 +180,12 @@ void loadRankFolder(OpenedDocument& doc, const std::vector<RankSpan>& spans,
 
 } // namespace
 
-DeferredAnalysis completeAnalysis(const Trace& trace) {
+DeferredAnalysis completeAnalysis(const Trace& trace, const CancelFlag* cancel) {
     DeferredAnalysis all;
-    all.full = std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(trace));
+    GpuAnalysisOptions options;
+    options.cancel = cancel;
+    all.full = std::make_shared<const GpuTraceAnalysis>(analyzeGpuTrace(trace, options));
+    checkCancel(cancel);
     all.memory = std::make_shared<const MemoryView>(computeMemoryView(trace, all.full->tree));
     all.modules = std::make_shared<const ModuleView>(computeModuleView(trace, all.full->tree));
     return all;

@@ -37,8 +37,9 @@ struct DeferredAnalysis {
     // The full analysis once made (it holds the Overview's too), the Overview's until then.
     std::shared_ptr<const GpuTraceAnalysis> analysis() const { return full ? full : overview; }
 };
-// Computes all of them (off the GUI thread); never throws for a readable trace.
-DeferredAnalysis completeAnalysis(const Trace& trace);
+// Computes all of them (off the GUI thread); never throws for a readable
+// trace but Cancelled, once `cancel` is requested.
+DeferredAnalysis completeAnalysis(const Trace& trace, const CancelFlag* cancel = nullptr);
 
 // Traces with more events than this open with the Overview and the Timeline
 // only (0: every trace; the default keeps small traces' tabs instant).

@@ -1,6 +1,6 @@
 #include "shell/TraceFile.h"
 
-#include <QThreadPool>
+#include "util/BackgroundWrites.h"
 
 namespace ts::gui {
 
@@ -12,10 +12,10 @@ std::shared_ptr<const Trace> readTraceFile(const QString& path, const ReadProgre
         std::make_shared<const Trace>(openTrace(path.toStdString(), progress, settings, opening));
     if (opened) *opened = opening;
     // The index is written beside the analysis, not before it: the document
-    // shows as soon as it is analysed, and the pool is drained at exit, so a
-    // write under way completes (it is atomic in any case).
+    // shows as soon as it is analysed, and the writes are waited for at exit,
+    // so one under way completes (it is atomic in any case).
     if (!opening.from_index && opening.key)
-        QThreadPool::globalInstance()->start(
+        writeInBackground(
             [trace, settings, opening]() mutable { keepTraceIndex(*trace, settings, opening); });
     return trace;
 }

@@ -5,17 +5,17 @@
 #include <stdexcept>
 
 #include "diff/TraceDiffView.h"
-#include "distributed/RanksView.h"
-#include "experiments/ExperimentsView.h"
 #include "gpu/KernelsView.h"
 #include "gpu/OverviewView.h"
 #include "live/LiveView.h"
 #include "memory/MemoryUsageView.h"
 #include "modules/ModulesView.h"
 #include "operators/OperatorsView.h"
+#include "ranks/RanksView.h"
 #include "roofline/RooflineView.h"
 #include "runs/RunsView.h"
 #include "shell/ViewRegistry.h"
+#include "studies/ExperimentsView.h"
 #include "timeline/TimelineView.h"
 
 namespace ts::gui {

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <future>
 #include <iterator>
-#include <thread>
+
+#include "util/CpuAffinity.h"
+#include "util/ThreadPool.h"
 
 namespace ts::gui {
 namespace {
@@ -38,8 +39,7 @@ size_t TimelineSearch::run(const Trace& trace, const std::string& query) {
     // runs of their own, so the stretches' results are simply appended.
     const EventStore& events = trace.events;
     const size_t n = events.size();
-    const size_t workers =
-        n < 1'000'000 ? 1 : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
+    const size_t workers = n < 1'000'000 ? 1 : std::clamp<size_t>(usableCores(), 1, 8);
     struct Part {
         std::vector<int32_t> ids;
         std::vector<size_t> run_begins;
@@ -56,15 +56,9 @@ size_t TimelineSearch::run(const Trace& trace, const std::string& query) {
             part.ids.push_back(int32_t(i));
         }
     };
-    // Futures, not bare threads: an exception (bad_alloc on a huge match
-    // list) reaches the caller instead of terminating, and every stretch is
-    // waited for before `parts` goes away.
-    std::vector<std::future<void>> stretches;
-    for (size_t w = 1; w < workers; ++w)
-        stretches.push_back(std::async(std::launch::async, scan, w));
-    scan(0);
-    for (std::future<void>& stretch : stretches)
-        stretch.get();
+    // On the core's pool: an exception (bad_alloc on a huge match list)
+    // reaches the caller, and every stretch ends before `parts` goes away.
+    parallelFor(workers, unsigned(workers), scan);
     size_t total = 0;
     for (const Part& part : parts)
         total += part.ids.size();

@@ -1,0 +1,275 @@
+#include "ranks/RanksView.h"
+
+#include <algorithm>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "common/Format.h"
+#include "common/SortFilterProxy.h"
+#include "common/TableSetup.h"
+#include "ranks/DistributedModels.h"
+#include "ranks/RankBarsChart.h"
+
+namespace ts::gui {
+namespace {
+
+constexpr const char* kAverage = "all"; // DistributedView's label of the average step
+
+QString rankLabel(const RankRow& row) {
+    return row.straggler ? QObject::tr("rank %1 (straggler)").arg(row.rank)
+                         : QObject::tr("rank %1").arg(row.rank);
+}
+
+RankBars overlapBars(const std::vector<RankRow>& rows, const QString& step) {
+    RankBars bars;
+    bars.title = QObject::tr("Computation / communication, %1").arg(step);
+    bars.parts = {QObject::tr("Computation"), QObject::tr("Overlapping"),
+                  QObject::tr("Communication"), QObject::tr("Other")};
+    for (const RankRow& r : rows) {
+        bars.ranks << rankLabel(r);
+        bars.ms.push_back({r.step.computation_ns / 1e6, r.step.overlapping_ns / 1e6,
+                           r.step.communication_ns / 1e6, r.step.other_ns / 1e6});
+    }
+    return bars;
+}
+
+RankBars waitBars(const std::vector<RankRow>& rows, const QString& step) {
+    RankBars bars;
+    bars.title = QObject::tr("Collectives: data transfer / synchronizing, %1").arg(step);
+    bars.parts = {QObject::tr("Data transfer"), QObject::tr("Synchronizing")};
+    for (const RankRow& r : rows) {
+        bars.ranks << rankLabel(r);
+        bars.ms.push_back({r.step.data_transfer_ns / 1e6, r.step.synchronizing_ns / 1e6});
+    }
+    return bars;
+}
+
+double median(std::vector<double> values) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// Why no rank counts as a straggler, in numbers: the busiest rank against
+// the others' median, and the threshold it stays under.
+QString noStragglerLine(const DistributedView& view) {
+    if (view.ranks.size() < 2) return QObject::tr("No straggler: one rank only.");
+    size_t busiest = 0;
+    std::vector<double> steps;
+    for (size_t r = 0; r < view.ranks.size(); ++r) {
+        steps.push_back(double(view.ranks[r].average.total_ns));
+        if (view.ranks[r].average.computationWithOverlapNs() >
+            view.ranks[busiest].average.computationWithOverlapNs())
+            busiest = r;
+    }
+    std::vector<double> others;
+    for (size_t r = 0; r < view.ranks.size(); ++r)
+        if (r != busiest)
+            others.push_back(double(view.ranks[r].average.computationWithOverlapNs()));
+    const double excess =
+        double(view.ranks[busiest].average.computationWithOverlapNs()) - median(others);
+    const double threshold = kStragglerStepShare * median(steps);
+    return QObject::tr("No straggler: the busiest, rank %1, computes %2 more per step than the "
+                       "median of the others, under the threshold of %3 (%4 of the median step).")
+        .arg(view.ranks[busiest].rank)
+        .arg(format::durationNs(int64_t(excess)), format::durationNs(int64_t(threshold)),
+             format::percent(kStragglerStepShare));
+}
+
+} // namespace
+
+RanksView::RanksView(QWidget* parent)
+    : QWidget(parent), ranks_(new RankTableModel(this)), ops_(new CommOpModel(this)),
+      rank_proxy_(new SortFilterProxy(this)), rank_table_(new QTableView),
+      op_table_(new QTableView), overlap_(new RankBarsChart), wait_(new RankBarsChart),
+      span_box_(new QComboBox), step_box_(new QComboBox), rank_box_(new QComboBox),
+      summary_(new QLabel), stragglers_(new QLabel), frame_(this) {
+    setObjectName(QStringLiteral("distributedView"));
+    setUpTable(rank_table_, rank_proxy_, ranks_);
+    setUpTable(op_table_, new SortFilterProxy(this), ops_);
+    for (QLabel* label : {summary_, stragglers_})
+        label->setWordWrap(true);
+    stragglers_->setTextFormat(Qt::PlainText);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Span")));
+    bar->addWidget(span_box_);
+    bar->addWidget(new QLabel(tr("Step")));
+    bar->addWidget(step_box_);
+    bar->addWidget(summary_, 1);
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(overlap_);
+    charts->addWidget(wait_);
+    charts->setSizes({600, 400});
+    auto* ops = new QWidget;
+    auto* ops_layout = new QVBoxLayout(ops);
+    ops_layout->setContentsMargins(0, 0, 0, 0);
+    auto* ops_bar = new QHBoxLayout;
+    ops_bar->addWidget(new QLabel(tr("Collectives of")));
+    ops_bar->addWidget(rank_box_);
+    ops_bar->addStretch(1);
+    ops_layout->addLayout(ops_bar);
+    ops_layout->addWidget(op_table_, 1);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(charts);
+    split->addWidget(rank_table_);
+    split->addWidget(ops);
+    split->setSizes({380, 200, 220});
+    QVBoxLayout* body = frame_.bodyLayout();
+    body->addLayout(bar);
+    body->addWidget(stragglers_);
+    body->addWidget(split, 1);
+
+    connect(span_box_, &QComboBox::currentIndexChanged, this, [this] { showSpan(); });
+    connect(step_box_, &QComboBox::currentIndexChanged, this, [this] { showStep(); });
+    connect(rank_box_, &QComboBox::currentIndexChanged, this, [this] { showRankOps(); });
+    clear();
+}
+
+void RanksView::clear() {
+    setSpans(nullptr, QString());
+}
+
+void RanksView::setSpans(std::shared_ptr<const std::vector<DistributedView>> spans,
+                         const QString& description, const QString& error) {
+    spans_ = std::move(spans);
+    error_ = error;
+    if (spans_ && spans_->empty()) spans_.reset();
+    frame_.show(description,
+                spans_ ? QString()
+                : !error.isEmpty()
+                    ? tr("These traces form no distributed view. %1").arg(error)
+                    : tr("Not a distributed run: open a folder of per-rank torch.profiler traces "
+                         "(File ▸ Open Run or Trace Folder) to compare the ranks. NCCL, Gloo on "
+                         "GPU and Gloo on CPU are understood."));
+    const QSignalBlocker block(span_box_);
+    span_box_->clear();
+    if (spans_)
+        for (const DistributedView& view : *spans_)
+            span_box_->addItem(tr("%1 of %2").arg(view.span).arg(view.span_count));
+    span_box_->setEnabled(span_box_->count() > 1);
+    showSpan();
+}
+
+const DistributedView* RanksView::span() const {
+    const int s = span_box_->currentIndex();
+    if (!spans_ || s < 0 || s >= int(spans_->size())) return nullptr;
+    return &(*spans_)[size_t(s)];
+}
+
+int RanksView::spanCount() const {
+    return spans_ ? int(spans_->size()) : 0;
+}
+
+void RanksView::selectSpan(int index) {
+    span_box_->setCurrentIndex(index);
+}
+
+void RanksView::selectStep(int index) {
+    step_box_->setCurrentIndex(index);
+}
+
+void RanksView::selectRank(int index) {
+    rank_box_->setCurrentIndex(index);
+}
+
+QStringList RanksView::stepLabels() const {
+    QStringList labels;
+    for (int i = 0; i < step_box_->count(); ++i)
+        labels << step_box_->itemText(i);
+    return labels;
+}
+
+void RanksView::showSpan() {
+    const DistributedView* view = span();
+    {
+        const QSignalBlocker block_steps(step_box_);
+        const QSignalBlocker block_ranks(rank_box_);
+        step_box_->clear();
+        rank_box_->clear();
+        if (view) {
+            step_box_->addItem(tr("Average"), QString::fromLatin1(kAverage));
+            // The steps every rank has (a rank's Overview may leave out a trailing step).
+            for (const DistributedStep& step : view->ranks.front().steps) {
+                const bool everywhere =
+                    std::all_of(view->ranks.begin(), view->ranks.end(), [&](const RankView& rank) {
+                        return std::any_of(
+                            rank.steps.begin(), rank.steps.end(),
+                            [&](const DistributedStep& s) { return s.label == step.label; });
+                    });
+                if (everywhere)
+                    step_box_->addItem(QString::fromStdString(step.label),
+                                       QString::fromStdString(step.label));
+            }
+            for (const RankView& rank : view->ranks)
+                rank_box_->addItem(
+                    tr("rank %1 (%2)").arg(rank.rank).arg(QString::fromStdString(rank.worker)));
+        }
+    }
+    if (!view) {
+        ranks_->clear();
+        ops_->clear();
+        summary_->clear();
+        stragglers_->clear();
+        return;
+    }
+    QString summary = tr("%n rank(s)", nullptr, int(view->ranks.size()));
+    const RankView& first = view->ranks.front();
+    if (!first.library.empty()) summary += tr(", %1").arg(QString::fromStdString(first.library));
+    summary += tr("; computation imbalance %1, step times %2 apart")
+                   .arg(format::percent(view->computation_imbalance),
+                        format::durationNs(view->step_time_spread_ns));
+    summary_->setText(summary);
+    QStringList lines;
+    for (const Straggler& s : view->stragglers)
+        lines << tr("Straggler: %1").arg(QString::fromStdString(s.message));
+    if (lines.isEmpty()) lines << noStragglerLine(*view);
+    for (const std::string& note : view->notes)
+        lines << tr("Note: %1").arg(QString::fromStdString(note));
+    if (!error_.isEmpty()) lines << tr("Left out: %1").arg(error_);
+    stragglers_->setText(lines.join(QLatin1Char('\n')));
+    showStep();
+    showRankOps();
+}
+
+void RanksView::showStep() {
+    const DistributedView* view = span();
+    if (!view) return;
+    const std::string label = step_box_->currentData().toString().toStdString();
+    const std::vector<RankRow> rows = rankRows(*view, label.empty() ? kAverage : label);
+    const QString step = label == kAverage || label.empty()
+                             ? tr("average step")
+                             : tr("step %1").arg(QString::fromStdString(label));
+    overlap_->setBars(overlapBars(rows, step));
+    wait_->setBars(waitBars(rows, step));
+    ranks_->setRows(rows);
+    rank_table_->resizeColumnsToContents();
+}
+
+void RanksView::showRankOps() {
+    const DistributedView* view = span();
+    const int r = rank_box_->currentIndex();
+    ops_->setRows(view && r >= 0 && r < int(view->ranks.size()) ? view->ranks[size_t(r)].ops
+                                                                : std::vector<CommOpRow>{});
+    op_table_->resizeColumnsToContents();
+}
+
+QString RanksView::summaryText() const {
+    return summary_->text();
+}
+
+QString RanksView::stragglerText() const {
+    return stragglers_->text();
+}
+
+QString RanksView::messageText() const {
+    return frame_.messageText();
+}
+
+} // namespace ts::gui
