@@ -58,7 +58,7 @@ run() {
 filter='TraceThreads.*:FastTraceReader.TheSampleTraceIsReallyCutIntoManyChunks'
 filter+=':FastTraceReader.GzipFilesReadTheSame:FastTraceReader.CancelMidReadStopsEveryThread'
 filter+=':FastTraceReader.MalformedInputsGiveTheSameErrors:TraceCacheTest.*'
-filter+=':TraceIndex.RoundTripReproducesEveryTrace'
+filter+=':TraceIndex.RoundTripReproducesEveryTrace:ThreadPool.*:BackgroundWrites.*:Cancel.*'
 [ $mode = ci ] || filter+=':FastTraceReader.EverySampleTraceReadsTheSame'
 run tsan_trace_tests $build/tests/tsan/tsan_trace_tests --gtest_brief=1 --gtest_filter="$filter"
 run tsan_bridge_scripted $build/tests/tsan/tsan_bridge_scripted --gtest_brief=1

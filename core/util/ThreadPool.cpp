@@ -7,6 +7,21 @@
 #include "util/CpuAffinity.h"
 
 namespace ts {
+namespace {
+
+// Runs a task its caller claimed (outside the pool's lock); what it threw.
+std::exception_ptr runClaimed(ThreadPool::Task& task) {
+    std::exception_ptr error;
+    try {
+        task.work();
+    } catch (...) {
+        error = std::current_exception();
+    }
+    task.work = nullptr; // what it captured goes before its group may
+    return error;
+}
+
+} // namespace
 
 ThreadPool& ThreadPool::shared() {
     static ThreadPool pool(unsigned(std::clamp(usableCores(), 1, 64)));
@@ -57,13 +72,7 @@ void ThreadPool::workerLoop() {
         TaskGroup& group = *task->group;
         ++group.running_;
         lock.unlock();
-        std::exception_ptr error;
-        try {
-            task->work();
-        } catch (...) {
-            error = std::current_exception();
-        }
-        task->work = nullptr; // what it captured goes before the group may
+        std::exception_ptr error = runClaimed(*task);
         lock.lock();
         if (error && !group.error_) group.error_ = error;
         --group.running_;
@@ -95,13 +104,7 @@ void TaskGroup::wait() {
         if (task->claimed) continue;
         task->claimed = true;
         lock.unlock();
-        std::exception_ptr error;
-        try {
-            task->work();
-        } catch (...) {
-            error = std::current_exception();
-        }
-        task->work = nullptr;
+        std::exception_ptr error = runClaimed(*task);
         lock.lock();
         if (error && !error_) error_ = error;
     }

@@ -38,13 +38,14 @@ public:
 
     unsigned size() const { return unsigned(workers_.size()); }
 
-private:
-    friend class TaskGroup;
     struct Task {
         std::function<void()> work;
         TaskGroup* group;
-        bool claimed = false; // by a worker or by the group's wait()
+        bool claimed = false; // by a worker or by the group's wait() (under the pool's lock)
     };
+
+private:
+    friend class TaskGroup;
     void enqueue(std::shared_ptr<Task> task);
     void workerLoop();
 
