@@ -69,6 +69,7 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
     for (const ViewPage& page : viewPages())
         tabs_->addView(page.id, QString::fromUtf8(page.info->title), page.info->group,
                        page.create(context));
+    offerViewsFor(nullptr); // nothing open yet
     tabs_->setCornerWidget(documents_, Qt::TopRightCorner);
     setCentralWidget(tabs_);
     setStatusBar(status_);
