@@ -9,6 +9,7 @@ namespace {
 using table::Cell;
 using table::Column;
 using table::ColumnKind;
+using table::ColumnUnit;
 using table::numberCell;
 using table::textCell;
 using table::yesNoCell;
@@ -24,8 +25,12 @@ Cell integer(int64_t n) {
 Column text(const char* title, const char* tooltip) {
     return Column{title, title, tooltip, ColumnKind::Text};
 }
-Column number(const char* title, const char* tooltip, ColumnKind kind = ColumnKind::Number) {
-    return Column{title, title, tooltip, kind};
+Column number(const char* title, const char* tooltip, ColumnKind kind = ColumnKind::Number,
+              ColumnUnit unit = ColumnUnit::None) {
+    return Column{title, title, tooltip, kind, false, unit};
+}
+Column microsColumn(const char* title, const char* tooltip) {
+    return number(title, tooltip, ColumnKind::Number, ColumnUnit::Microseconds);
 }
 
 std::vector<Column> kernelColumns(bool by_op) {
@@ -41,12 +46,14 @@ std::vector<Column> kernelColumns(bool by_op) {
                          "The launching operator is one that can use Tensor Cores"));
     c.insert(c.end(),
              {number("Calls", "Number of launches", ColumnKind::Integer),
-              number(kernel_column::kTotalUs, "Total duration"),
-              number("Mean (us)", "Mean duration"), number("Max (us)", "Longest launch"),
-              number("Min (us)", "Shortest launch"),
+              microsColumn(kernel_column::kTotalUs, "Total duration"),
+              microsColumn("Mean (us)", "Mean duration"),
+              microsColumn("Max (us)", "Longest launch"),
+              microsColumn("Min (us)", "Shortest launch"),
               number("Mean Blocks Per SM", "Duration-weighted mean of Kineto's blocks per SM"),
               number("Mean Est. Achieved Occupancy (%)",
-                     "Duration-weighted mean of Kineto's estimated achieved occupancy")});
+                     "Duration-weighted mean of Kineto's estimated achieved occupancy",
+                     ColumnKind::Number, ColumnUnit::Percent)});
     c[c.size() - 2].hide_when_empty = true;
     c[c.size() - 1].hide_when_empty = true;
     return c;
@@ -93,22 +100,24 @@ table::TableSpec deviceOpTableSpec(const DeviceOpTable& t) {
     spec.title =
         std::string("Operators, by ") + (t.by_device ? "device self time" : "host self time");
     const ColumnKind n = ColumnKind::Number;
+    const ColumnUnit us = ColumnUnit::Microseconds, pct = ColumnUnit::Percent;
     spec.columns = {
         Column{"name", "Name", "Operator name"},
         Column{"input_shape", "Input Shape", "Input shapes of the calls", ColumnKind::Text, true},
         Column{"call_stack", "Call Stack", "Python call stack of the calls", ColumnKind::Text,
                true},
         Column{"calls", "Calls", "Number of calls", ColumnKind::Integer},
-        Column{"device_self_us", "Device Self (us)", "GPU time of its own kernels", n},
-        Column{"device_total_us", "Device Total (us)", "GPU time with its children's", n},
-        Column{"host_self_us", "Host Self (us)", "CPU time without its children", n},
-        Column{"host_total_us", "Host Total (us)", "CPU time with its children", n},
+        Column{"device_self_us", "Device Self (us)", "GPU time of its own kernels", n, false, us},
+        Column{"device_total_us", "Device Total (us)", "GPU time with its children's", n, false,
+               us},
+        Column{"host_self_us", "Host Self (us)", "CPU time without its children", n, false, us},
+        Column{"host_total_us", "Host Total (us)", "CPU time with its children", n, false, us},
         Column{"tc_eligible", "Tensor Cores Eligible", "An operator that can use Tensor Cores",
                ColumnKind::YesNo},
         Column{"tc_self_pct", "Tensor Cores Self (%)", "Share of its own GPU time on Tensor Cores",
-               n},
+               n, false, pct},
         Column{"tc_total_pct", "Tensor Cores Total (%)",
-               "Share of its GPU time with its children's on Tensor Cores", n},
+               "Share of its GPU time with its children's on Tensor Cores", n, false, pct},
         Column{"has_call_stack", "Has Call Stack", "Some call recorded a call stack",
                ColumnKind::YesNo},
     };

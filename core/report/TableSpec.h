@@ -21,12 +21,18 @@ enum class ColumnKind {
     YesNo,   // "Yes" / "No" (value 1 / 0), a JSON boolean
 };
 
+// What a number counts, so that the GUI can show it in its own style (µs
+// with two decimals below 100, shares with two) where the CLI prints the
+// cell's text (the plugin's figures, to the digit).
+enum class ColumnUnit { None, Microseconds, Percent };
+
 struct Column {
     std::string key;   // JSON field name, stable across releases
     std::string title; // header in text, CSV and the GUI ("Total (us)")
     std::string tooltip;
     ColumnKind kind = ColumnKind::Text;
     bool hide_when_empty = false; // dropped when no row has text in it (shown())
+    ColumnUnit unit = ColumnUnit::None;
 
     bool numeric() const { return kind == ColumnKind::Number || kind == ColumnKind::Integer; }
 };

@@ -219,6 +219,9 @@ private slots:
         QVERIFY(qAbs(sortValue(m, 0, KernelOccupancy) - 0.672727) < 1e-5);
         QCOMPARE(shown(m, 1, KernelName), QStringLiteral("void gemmSN_TN_kernel_64addr"));
         QCOMPARE(sortValue(m, 1, KernelTotalUs), 15.0);
+        // The GUI's style for microseconds (as the Operators tab), the CLI's "55" and "18.3".
+        QCOMPARE(shown(m, 0, KernelTotalUs), QStringLiteral("55.00"));
+        QCOMPARE(shown(m, 0, KernelMeanUs), QStringLiteral("18.33"));
         QCOMPARE(view.chart()->barCount(), 2);
 
         view.setNameFilter(QStringLiteral("gemm"));

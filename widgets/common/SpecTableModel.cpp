@@ -6,6 +6,25 @@
 
 namespace ts::gui {
 
+namespace {
+
+// The GUI's style for numbers with a unit (as every other table of the GUI
+// shows them); the cell's text (the CLI's) otherwise.
+QString shownText(const table::Column& column, const table::Cell& cell) {
+    if (std::isnan(cell.value)) return QString::fromStdString(cell.text);
+    switch (column.unit) {
+    case table::ColumnUnit::Microseconds:
+        return QString::number(cell.value, 'f', std::fabs(cell.value) < 100 ? 2 : 1);
+    case table::ColumnUnit::Percent:
+        return QString::number(cell.value, 'f', 2);
+    case table::ColumnUnit::None:
+        break;
+    }
+    return QString::fromStdString(cell.text);
+}
+
+} // namespace
+
 SpecTableModel::SpecTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void SpecTableModel::setSpec(const table::TableSpec& spec) {
@@ -36,7 +55,7 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
     case Qt::ToolTipRole:
-        return QString::fromStdString(cell.text);
+        return shownText(column, cell);
     case SortRole:
         // Unknown numbers stay invalid, so they sort after every known one.
         if (column.numeric()) return std::isnan(cell.value) ? QVariant() : QVariant(cell.value);

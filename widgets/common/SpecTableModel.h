@@ -1,8 +1,10 @@
 #pragma once
 // The item model of a table described by a TableSpec (report/TableSpec.h):
-// the same columns, titles and cell texts as the CLI prints, numbers sorted
-// by their values (SortRole, as TableModel's), the column's tooltip on its
-// header. A view that shows a core table needs no model of its own.
+// the same columns and titles as the CLI prints, and its cell texts but for
+// numbers with a unit, shown in the GUI's style (µs with two decimals below
+// 100 and one above, shares with two); numbers sorted by their values
+// (SortRole, as TableModel's), the column's tooltip on its header. A view
+// that shows a core table needs no model of its own.
 #include <QAbstractTableModel>
 
 #include "report/TableSpec.h"
