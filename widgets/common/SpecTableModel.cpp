@@ -27,9 +27,9 @@ QString shownText(const table::Column& column, const table::Cell& cell) {
 
 SpecTableModel::SpecTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void SpecTableModel::setSpec(const table::TableSpec& spec) {
+void SpecTableModel::setSpec(const table::TableSpec& spec, bool every_column) {
     beginResetModel();
-    spec_ = table::shown(spec);
+    spec_ = every_column ? spec : table::shown(spec);
     endResetModel();
 }
 
@@ -54,8 +54,9 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const {
         size_t(index.column()) < row.size() ? row[size_t(index.column())] : table::Cell{};
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::ToolTipRole:
         return shownText(column, cell);
+    case Qt::ToolTipRole:
+        return toolTip(index.row(), index.column());
     case SortRole:
         // Unknown numbers stay invalid, so they sort after every known one.
         if (column.numeric()) return std::isnan(cell.value) ? QVariant() : QVariant(cell.value);
@@ -68,6 +69,10 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const {
     default:
         return {};
     }
+}
+
+QVariant SpecTableModel::toolTip(int row, int column) const {
+    return data(index(row, column), Qt::DisplayRole);
 }
 
 QVariant SpecTableModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -15,8 +15,10 @@ class SpecTableModel : public QAbstractTableModel {
 public:
     explicit SpecTableModel(QObject* parent = nullptr);
 
-    // Shows `spec` without the optional columns it leaves empty (table::shown).
-    void setSpec(const table::TableSpec& spec);
+    // Shows `spec` without the optional columns it leaves empty
+    // (table::shown), or with every column for views that address columns
+    // by a fixed index and hide them themselves.
+    void setSpec(const table::TableSpec& spec, bool every_column = false);
     void clear();
     const table::TableSpec& spec() const { return spec_; }
 
@@ -24,6 +26,10 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+protected:
+    // A cell's tooltip; by default its text.
+    virtual QVariant toolTip(int row, int column) const;
 
 private:
     table::TableSpec spec_;

@@ -1,15 +1,18 @@
 #pragma once
 // The Operators table of a torch.profiler (Kineto) trace: one row per
-// ts::DeviceOpRow (the TensorBoard plugin's Operator view, as
-// `trace-stats --view operators` prints it). Times are in microseconds, as
-// in the trace; Tensor-Core shares in percent.
+// ts::DeviceOpRow, the columns of report/GpuTables.h's deviceOpTableSpec
+// (the TensorBoard plugin's Operator view, as `trace-stats --view operators`
+// prints it), every one kept: the view hides those the grouping leaves empty.
+#include <vector>
+
 #include "analysis/DeviceOpStats.h"
-#include "common/TableModel.h"
+#include "common/SpecTableModel.h"
 
 namespace ts::gui {
 
-class DeviceOpTableModel : public TableModel<DeviceOpRow> {
+class DeviceOpTableModel : public SpecTableModel {
 public:
+    // deviceOpTableSpec's order.
     enum Column {
         Name,
         Shapes,
@@ -22,11 +25,14 @@ public:
         TcEligible,
         TcSelfPercent,
         TcTotalPercent,
+        HasCallStack,
         ColumnCount
     };
 
     explicit DeviceOpTableModel(QObject* parent = nullptr);
     void setTable(DeviceOpTable table);
+    void clear() { setTable({}); }
+    const DeviceOpRow& rowAt(int row) const { return rows_.at(size_t(row)); }
     // The trace has device time (kernels, memcpy or memset).
     bool byDevice() const { return by_device_; }
     // What the table ranks by until the user sorts: device self time when
@@ -34,9 +40,10 @@ public:
     int defaultSortColumn() const { return by_device_ ? DeviceSelf : HostSelf; }
 
 protected:
-    QVariant toolTip(const DeviceOpRow& row, int column) const override;
+    QVariant toolTip(int row, int column) const override;
 
 private:
+    std::vector<DeviceOpRow> rows_;
     bool by_device_ = false;
 };
 
