@@ -14,7 +14,6 @@ namespace ts::views {
 
 // How the GUI groups its views, in the order of its top row.
 enum class Group { Summary, Time, Gpu, Memory, Ranks, Compare, Experiments };
-inline constexpr int kGroupCount = 7;
 const char* groupTitle(Group group); // "Summary", "Time", "GPU", ...
 
 // What a view reads.

@@ -33,10 +33,6 @@ void SpecTableModel::setSpec(const table::TableSpec& spec, bool every_column) {
     endResetModel();
 }
 
-void SpecTableModel::clear() {
-    setSpec(table::TableSpec{spec_.title, spec_.columns, {}, spec_.json_numbers});
-}
-
 int SpecTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : int(spec_.rows.size());
 }

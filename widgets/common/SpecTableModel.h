@@ -19,7 +19,6 @@ public:
     // (table::shown), or with every column for views that address columns
     // by a fixed index and hide them themselves.
     void setSpec(const table::TableSpec& spec, bool every_column = false);
-    void clear();
     const table::TableSpec& spec() const { return spec_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;

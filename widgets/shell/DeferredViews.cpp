@@ -10,10 +10,6 @@ DeferredViews::DeferredViews(Fill fill, QObject* parent)
 
 DeferredViews::~DeferredViews() = default;
 
-bool DeferredViews::isDeferred(View view) {
-    return viewPage(view).showsAnalysis();
-}
-
 bool DeferredViews::ready(View view, const DeferredAnalysis& have) {
     switch (viewPage(view).needs) {
     case Needs::Trace:

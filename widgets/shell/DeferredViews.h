@@ -30,7 +30,6 @@ public:
     explicit DeferredViews(Fill fill, QObject* parent = nullptr);
     ~DeferredViews() override; // cancels a computation in flight and waits for it
 
-    static bool isDeferred(View view);
     // Whether `have` holds what `view` shows.
     static bool ready(View view, const DeferredAnalysis& have);
     // The parts `view` needs that `have` lacks (off the GUI thread); the

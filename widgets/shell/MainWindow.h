@@ -88,7 +88,6 @@ public:
     // Makes `view` current (offering it when the open document does not).
     void showView(View view);
     View currentView() const;
-    ViewTabs* viewTabs() const { return tabs_; }
     // Restores geometry, dock layout, tab and the last experiment.
     void restoreSession();
 

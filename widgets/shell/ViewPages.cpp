@@ -31,9 +31,10 @@ bool hasTrace(const OpenedDocument* doc) {
     return !doc || doc->trace;
 }
 
-ViewPage page(View id, const char* name) {
+ViewPage page(View id, const char* name, std::function<QWidget*(const ViewContext&)> create) {
     ViewPage p;
     p.id = id;
+    p.create = std::move(create);
     p.info = views::findView(name);
     if (!p.info) throw std::logic_error(std::string("no catalog entry for the view ") + name);
     return p;
@@ -46,8 +47,8 @@ ViewPage analysisPage(View id, const char* name, Needs needs,
                       std::function<W*(const ViewContext&)> create,
                       std::function<void(W&, const ShownTrace&)> show,
                       std::function<void(W&, const QString&)> clear) {
-    ViewPage p = page(id, name);
-    p.create = [create](const ViewContext& context) -> QWidget* { return create(context); };
+    ViewPage p = page(id, name,
+                      [create](const ViewContext& context) -> QWidget* { return create(context); });
     p.needs = needs;
     p.show = [show](QWidget* w, const ShownTrace& shown) { show(as<W>(w), shown); };
     p.pending = [](QWidget* w, const QString& message) { as<W>(w).showPending(message); };
@@ -99,31 +100,28 @@ std::vector<ViewPage> analysisPages() {
 // The views the window fills itself: from a document, a run, or the runs folder.
 std::vector<ViewPage> otherPages() {
     std::vector<ViewPage> pages;
-    pages.push_back(page(View::Overview, "overview"));
-    pages.back().create = [](const ViewContext&) { return new OverviewView; };
-    pages.push_back(page(View::Live, "live"));
-    pages.back().create = [](const ViewContext&) { return new LiveView; };
+    pages.push_back(
+        page(View::Overview, "overview", [](const ViewContext&) { return new OverviewView; }));
+    pages.push_back(page(View::Live, "live", [](const ViewContext&) { return new LiveView; }));
     // A run's view: with no document open it is where a started run shows.
     pages.back().applies = [](const OpenedDocument* doc) { return !doc || doc->run; };
-    pages.push_back(page(View::Timeline, "timeline"));
-    pages.back().create = [](const ViewContext&) { return new TimelineView; };
+    pages.push_back(
+        page(View::Timeline, "timeline", [](const ViewContext&) { return new TimelineView; }));
     pages.back().clear = [](QWidget* w, const QString& message) {
         as<TimelineView>(w).setTrace(nullptr, message);
     };
     pages.back().applies = hasTrace;
-    pages.push_back(page(View::Distributed, "distributed"));
-    pages.back().create = [](const ViewContext&) { return new RanksView; };
+    pages.push_back(
+        page(View::Distributed, "distributed", [](const ViewContext&) { return new RanksView; }));
     pages.back().applies = [](const OpenedDocument* doc) {
         return doc && (doc->distributed || !doc->distributed_error.isEmpty());
     };
-    pages.push_back(page(View::Diff, "diff"));
-    pages.back().create = [](const ViewContext&) { return new TraceDiffView; };
-    pages.push_back(page(View::Runs, "runs"));
-    pages.back().create = [](const ViewContext& c) { return new RunsView(c.settings); };
-    pages.push_back(page(View::Experiments, "experiments"));
-    pages.back().create = [](const ViewContext& c) {
+    pages.push_back(page(View::Diff, "diff", [](const ViewContext&) { return new TraceDiffView; }));
+    pages.push_back(
+        page(View::Runs, "runs", [](const ViewContext& c) { return new RunsView(c.settings); }));
+    pages.push_back(page(View::Experiments, "experiments", [](const ViewContext& c) {
         return new ExperimentsView(c.settings, c.form, c.controller);
-    };
+    }));
     return pages;
 }
 

@@ -72,12 +72,6 @@ void ViewTabs::setOffered(View view, bool offered) {
     updateGroup(e.group);
 }
 
-bool ViewTabs::isOffered(View view) const {
-    const Entry& e = entry(view);
-    const QTabWidget* tabs = groups_.at(e.group);
-    return tabs->isTabVisible(tabs->indexOf(e.widget));
-}
-
 void ViewTabs::updateGroup(views::Group group) {
     QTabWidget* tabs = groups_.at(group);
     int offered = 0;

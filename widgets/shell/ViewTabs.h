@@ -28,7 +28,6 @@ public:
     void showView(View view);
     View currentView() const;
     void setOffered(View view, bool offered);
-    bool isOffered(View view) const;
 
 signals:
     void currentViewChanged(ts::gui::View view);
