@@ -4,7 +4,7 @@
 
 #include "report/GpuTraceReport.h"
 #include "report/MarkdownTable.h"
-#include "util/Csv.h"
+#include "report/MemoryTables.h"
 
 namespace ts {
 
@@ -28,51 +28,41 @@ const char* curveKind(const DeviceMemoryView& d) {
     return d.net_since_start ? "net_since_start" : "allocated";
 }
 
-size_t rowCount(size_t size, size_t limit) {
-    return limit == 0 ? size : std::min(size, limit);
-}
-
 std::string kb(int64_t bytes) {
     return fixed(double(bytes) / 1024, 2);
 }
 
-std::string optionalMicros(const std::optional<int64_t>& ns) {
-    return ns ? microsText(double(*ns)) : std::string();
-}
-
-json optionalMicrosJson(const std::optional<int64_t>& ns) {
-    return ns ? json(double(*ns) / 1000) : json(nullptr);
-}
-
-TableRows operatorRows(const DeviceMemoryView& d, size_t limit, bool in_kb) {
-    auto size = [&](int64_t b) { return in_kb ? kb(b) : std::to_string(b); };
-    TableRows rows;
-    for (size_t i = 0; i < rowCount(d.operators.size(), limit); ++i) {
-        const MemoryOpRow& r = d.operators[i];
-        rows.push_back({r.name, std::to_string(r.calls), size(r.size_increase),
-                        size(r.self_size_increase), std::to_string(r.alloc_count),
-                        std::to_string(r.self_alloc_count), size(r.alloc_size),
-                        size(r.self_alloc_size)});
+table::TableSpec peakTable(const MemoryView& view) {
+    using table::Column;
+    using table::ColumnKind;
+    table::TableSpec spec;
+    spec.columns = {Column{"device", "Device", ""},
+                    Column{"peak_allocated_bytes", "Peak Allocated", "", ColumnKind::Integer},
+                    Column{"peak_time_us", "Peak Time (us)", "", ColumnKind::Number},
+                    Column{"curve_points", "Curve Points", "", ColumnKind::Integer},
+                    Column{"curve", "Curve", ""}};
+    for (const DeviceMemoryView& d : view.devices) {
+        const bool curve = !d.curve.empty();
+        spec.rows.push_back(
+            {table::textCell(d.name), curve ? table::integerCell(d.peak_allocated) : table::Cell{},
+             curve ? table::numberCell(microsText(double(d.peak_t_ns)), double(d.peak_t_ns) / 1000)
+                   : table::Cell{},
+             table::integerCell(int64_t(d.curve.size())), table::textCell(curveKind(d))});
     }
-    return rows;
+    return spec;
 }
 
-TableRows allocationRows(const DeviceMemoryView& d, size_t limit, bool in_kb) {
-    TableRows rows;
-    for (size_t i = 0; i < rowCount(d.allocations.size(), limit); ++i) {
-        const MemoryAllocation& a = d.allocations[i];
-        rows.push_back({a.op, in_kb ? kb(a.bytes) : std::to_string(a.bytes),
-                        optionalMicros(a.allocated_ns), optionalMicros(a.released_ns),
-                        optionalMicros(a.lifetimeNs())});
-    }
-    return rows;
-}
-
-std::string csvTable(const std::vector<std::string>& headers, const TableRows& rows) {
-    std::string out = csvLine(headers) + "\n";
-    for (const auto& row : rows)
-        out += csvLine(row) + "\n";
-    return out;
+// Every device's rows of a table, the device first.
+template <typename Rows, typename Build>
+table::TableSpec allDevices(const MemoryView& view, Rows DeviceMemoryView::*rows, Build build,
+                            size_t limit) {
+    table::TableSpec all = build(Rows{}, SizeText::Bytes);
+    all = table::withLeadingColumn(std::move(all), table::Column{"device", "Device", ""}, "");
+    for (const DeviceMemoryView& d : view.devices)
+        table::appendRows(
+            all, table::withLeadingColumn(table::firstRows(build(d.*rows, SizeText::Bytes), limit),
+                                          table::Column{"device", "Device", ""}, d.name));
+    return all;
 }
 
 } // namespace
@@ -89,44 +79,20 @@ std::string memoryText(const MemoryView& view, size_t limit) {
                          " us (" + std::to_string(d.curve.size()) + " curve points)";
         if (d.net_since_start) out += std::string("\n") + kNetNote;
         out += "\n\nOperators (KB):\n";
-        out += plainTable({"Operator", "Calls", "Size Increase", "Self Size Increase",
-                           "Allocation Count", "Self Allocation Count", "Allocation Size",
-                           "Self Allocation Size"},
-                          operatorRows(d, limit, true));
-        out += "\nAllocations (KB, us):\n";
-        out += plainTable({"Operator", "Size", "Allocated At", "Released At", "Lifetime"},
-                          allocationRows(d, limit, true));
+        out += table::toText(table::firstRows(memoryOperatorTable(d.operators), limit));
+        out += "\nAllocations (KB):\n";
+        out += table::toText(table::firstRows(memoryAllocationTable(d.allocations), limit));
     }
     return out;
 }
 
 std::string memoryCsv(const MemoryView& view, size_t limit) {
-    TableRows peaks, ops, allocs;
-    for (const DeviceMemoryView& d : view.devices) {
-        const bool curve = !d.curve.empty();
-        peaks.push_back({d.name, curve ? std::to_string(d.peak_allocated) : "",
-                         curve ? microsText(double(d.peak_t_ns)) : "",
-                         std::to_string(d.curve.size()), curveKind(d)});
-        for (auto& row : operatorRows(d, limit, false)) {
-            row.insert(row.begin(), d.name);
-            ops.push_back(std::move(row));
-        }
-        for (auto& row : allocationRows(d, limit, false)) {
-            row.insert(row.begin(), d.name);
-            allocs.push_back(std::move(row));
-        }
-    }
-    return csvTable({"device", "peak_allocated_bytes", "peak_time_us", "curve_points", "curve"},
-                    peaks) +
+    return table::toDataCsv(peakTable(view)) + "\n" +
+           table::toDataCsv(
+               allDevices(view, &DeviceMemoryView::operators, memoryOperatorTable, limit)) +
            "\n" +
-           csvTable({"device", "operator", "calls", "size_increase_bytes",
-                     "self_size_increase_bytes", "allocation_count", "self_allocation_count",
-                     "allocation_size_bytes", "self_allocation_size_bytes"},
-                    ops) +
-           "\n" +
-           csvTable(
-               {"device", "operator", "bytes", "allocated_at_us", "released_at_us", "lifetime_us"},
-               allocs);
+           table::toDataCsv(
+               allDevices(view, &DeviceMemoryView::allocations, memoryAllocationTable, limit));
 }
 
 namespace {
@@ -136,27 +102,10 @@ json deviceJson(const DeviceMemoryView& d, size_t limit, size_t max_curve_points
     for (const MemoryPoint& p : downsampleCurve(d.curve, max_curve_points))
         curve.push_back({double(p.t_ns) / 1000, p.allocated,
                          p.reserved >= 0 ? json(p.reserved) : json(nullptr)});
-    json ops = json::array();
-    for (size_t i = 0; i < rowCount(d.operators.size(), limit); ++i) {
-        const MemoryOpRow& r = d.operators[i];
-        ops.push_back({{"name", r.name},
-                       {"calls", r.calls},
-                       {"size_increase_bytes", r.size_increase},
-                       {"self_size_increase_bytes", r.self_size_increase},
-                       {"allocation_count", r.alloc_count},
-                       {"self_allocation_count", r.self_alloc_count},
-                       {"allocation_size_bytes", r.alloc_size},
-                       {"self_allocation_size_bytes", r.self_alloc_size}});
-    }
-    json allocs = json::array();
-    for (size_t i = 0; i < rowCount(d.allocations.size(), limit); ++i) {
-        const MemoryAllocation& a = d.allocations[i];
-        allocs.push_back({{"operator", a.op},
-                          {"bytes", a.bytes},
-                          {"allocated_at_us", optionalMicrosJson(a.allocated_ns)},
-                          {"released_at_us", optionalMicrosJson(a.released_ns)},
-                          {"lifetime_us", optionalMicrosJson(a.lifetimeNs())}});
-    }
+    json ops =
+        table::rowsJson(table::firstRows(memoryOperatorTable(d.operators, SizeText::Bytes), limit));
+    json allocs = table::rowsJson(
+        table::firstRows(memoryAllocationTable(d.allocations, SizeText::Bytes), limit));
     const bool has_curve = !d.curve.empty();
     return {{"name", d.name},
             {"peak_allocated_bytes", has_curve ? json(d.peak_allocated) : json(nullptr)},

@@ -1,5 +1,7 @@
 #include "report/TableSpec.h"
 
+#include <charconv>
+
 #include <nlohmann/json.hpp>
 
 #include "report/MarkdownTable.h"
@@ -30,6 +32,17 @@ nlohmann::json cellJson(ColumnKind kind, const Cell& cell) {
     if (kind == ColumnKind::Integer) return static_cast<int64_t>(cell.value);
     if (kind == ColumnKind::YesNo) return cell.value != 0;
     return cell.value;
+}
+
+// A number as written for data: exact, and as short as reads back the same.
+std::string exactText(ColumnKind kind, const Cell& cell) {
+    if (kind == ColumnKind::Text) return cell.text;
+    if (std::isnan(cell.value)) return {};
+    if (kind == ColumnKind::YesNo) return cell.value != 0 ? "true" : "false";
+    if (kind == ColumnKind::Integer) return std::to_string(static_cast<int64_t>(cell.value));
+    char buffer[32];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, cell.value).ptr;
+    return std::string(buffer, end);
 }
 
 } // namespace
@@ -83,6 +96,34 @@ std::string toCsv(const TableSpec& table) {
     for (const std::vector<Cell>& row : table.rows)
         out += csvLine(texts(row)) + "\n";
     return out;
+}
+
+std::string toDataCsv(const TableSpec& table) {
+    std::vector<std::string> keys;
+    for (const Column& c : table.columns)
+        keys.push_back(c.key);
+    std::string out = csvLine(keys) + "\n";
+    std::vector<std::string> cells;
+    for (const std::vector<Cell>& row : table.rows) {
+        cells.clear();
+        for (size_t c = 0; c < table.columns.size(); ++c)
+            cells.push_back(c < row.size() ? exactText(table.columns[c].kind, row[c]) : "");
+        out += csvLine(cells) + "\n";
+    }
+    return out;
+}
+
+TableSpec withLeadingColumn(TableSpec table, Column column, const std::string& text) {
+    table.columns.insert(table.columns.begin(), std::move(column));
+    for (std::vector<Cell>& row : table.rows)
+        row.insert(row.begin(), textCell(text));
+    return table;
+}
+
+void appendRows(TableSpec& into, TableSpec from) {
+    if (into.columns.empty()) into.columns = std::move(from.columns);
+    for (std::vector<Cell>& row : from.rows)
+        into.rows.push_back(std::move(row));
 }
 
 nlohmann::json rowsJson(const TableSpec& table) {

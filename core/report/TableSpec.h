@@ -6,6 +6,7 @@
 // columns under the same titles and units, in the same order.
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,9 @@ enum class ColumnKind {
 // What a number counts, so that the GUI can show it in its own style (µs
 // with two decimals below 100, shares with two) where the CLI prints the
 // cell's text (the plugin's figures, to the digit).
-enum class ColumnUnit { None, Microseconds, Percent };
+// Bytes: the GUI shows "3.4 MiB" where the CLI prints the cell's text (KB,
+// or exact bytes); Milliseconds likewise with three decimals.
+enum class ColumnUnit { None, Microseconds, Milliseconds, Percent, Bytes };
 
 struct Column {
     std::string key;   // JSON field name, stable across releases
@@ -53,6 +56,9 @@ inline Cell numberCell(std::string text, double value) {
 inline Cell yesNoCell(bool yes) {
     return Cell{yes ? "Yes" : "No", yes ? 1.0 : 0.0};
 }
+inline Cell integerCell(int64_t n) {
+    return Cell{std::to_string(n), double(n)};
+}
 
 struct TableSpec {
     std::string title; // "Kernels, by name"
@@ -70,11 +76,21 @@ struct TableSpec {
 TableSpec shown(const TableSpec& table);
 // The first `limit` rows (0: all).
 TableSpec firstRows(TableSpec table, size_t limit);
+// `table` with a first column holding `text` in every row (the device or
+// rank that a table of several is about).
+TableSpec withLeadingColumn(TableSpec table, Column column, const std::string& text);
+// Appends `from`'s rows to `into` (the same columns); `into` takes `from`'s
+// columns when it has none yet.
+void appendRows(TableSpec& into, TableSpec from);
 
 // Aligned plain text under a dashed rule (report/MarkdownTable.h's plainTable).
 std::string toText(const TableSpec& table);
 // A header line of titles, then a line per row.
 std::string toCsv(const TableSpec& table);
+// For data rather than reading: a header line of keys, numbers written
+// exactly from Cell::value (integers as such, others in the shortest form
+// that reads back the same; unknown ones empty), text cells as their text.
+std::string toDataCsv(const TableSpec& table);
 // [{key: value, ...}, ...]
 nlohmann::json rowsJson(const TableSpec& table);
 

@@ -307,7 +307,7 @@ TEST(MemoryReport, JsonShape) {
     EXPECT_EQ(gpu.at("name"), "GPU0");
     EXPECT_TRUE(gpu.at("curve").is_array());
     const json& liner = gpu.at("operators").back();
-    EXPECT_EQ(liner.at("name"), "aten::transpose"); // sorted by name
+    EXPECT_EQ(liner.at("operator"), "aten::transpose"); // sorted by name
     for (const json& op : gpu.at("operators"))
         for (const char* key :
              {"calls", "size_increase_bytes", "self_size_increase_bytes", "allocation_count",

@@ -70,6 +70,27 @@ TEST(TableSpec, JsonWritesEachKindAsItsType) {
     EXPECT_EQ(table::rowsJson(texts)[0]["calls"], "3");
 }
 
+TEST(TableSpec, DataCsvWritesKeysAndExactValues) {
+    table::TableSpec t = sample();
+    t.rows[0][2] = table::numberCell("0.3", 0.1 + 0.2); // text rounded, value not
+    EXPECT_EQ(table::toDataCsv(t), "name,calls,time_us,tc,note\n"
+                                   "\"aten::mm, fused\",3,0.30000000000000004,true,\n"
+                                   "aten::add,1,,false,\n");
+}
+
+TEST(TableSpec, LeadingColumnAndAppendedRowsMakeOneTableOfSeveral) {
+    table::TableSpec all;
+    for (const char* device : {"GPU0", "GPU1"})
+        table::appendRows(all,
+                          table::withLeadingColumn(
+                              sample(), Column{"device", "Device", "", ColumnKind::Text}, device));
+    ASSERT_EQ(all.columns.size(), 6u);
+    EXPECT_EQ(all.columns[0].key, "device");
+    ASSERT_EQ(all.rows.size(), 4u);
+    EXPECT_EQ(all.rows[2][0].text, "GPU1");
+    EXPECT_EQ(all.rows[2][1].text, "aten::mm, fused");
+}
+
 TEST(TableSpec, ColumnIndexFindsKeys) {
     EXPECT_EQ(sample().columnIndex("time_us"), 2);
     EXPECT_EQ(sample().columnIndex("nope"), -1);

@@ -11,10 +11,12 @@
 
 #include "analysis/GpuTraceAnalysis.h"
 #include "analysis/MemoryView.h"
+#include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
 #include "memory/MemoryCurveChart.h"
 #include "memory/MemoryTableModels.h"
 #include "memory/MemoryUsageView.h"
+#include "report/MemoryTables.h"
 #include "trace/ChromeTraceReader.h"
 
 using namespace ts;
@@ -74,8 +76,8 @@ private slots:
         operators.setRows(deviceOf(view, "GPU0").operators);
         QVERIFY(allocations.rowCount() > 0);
         QVERIFY(operators.rowCount() > 0);
-        QCOMPARE(allocations.columnCount(), int(MemoryAllocationModel::ColumnCount));
-        QCOMPARE(operators.columnCount(), int(MemoryOperatorModel::ColumnCount));
+        QCOMPARE(allocations.columnCount(), int(memoryAllocationTable({}).columns.size()));
+        QCOMPARE(operators.columnCount(), int(memoryOperatorTable({}).columns.size()));
         allocations.clear();
         operators.clear();
     }
@@ -94,7 +96,8 @@ private slots:
         QCOMPARE(view.operatorModel()->rowAt(0).name, gpu.operators[0].name);
         QCOMPARE(view.operatorModel()->rowAt(0).size_increase, gpu.operators[0].size_increase);
         // Sizes show in binary units and sort as bytes.
-        const QModelIndex size = view.allocationModel()->index(0, MemoryAllocationModel::Size);
+        const QModelIndex size =
+            view.allocationModel()->index(0, view.allocationModel()->column(memory_column::kBytes));
         QCOMPARE(size.data(SortRole).toLongLong(), gpu.allocations[0].bytes);
         QVERIFY(size.data().toString().endsWith(QStringLiteral("B")));
         // The plugin's fixture has no totals on GPU0's records: no curve, and the chart says so.
@@ -163,7 +166,8 @@ private slots:
         MemoryUsageView view;
         view.setTrace(readFixture("test_memory_view"), nullptr, nullptr, QString());
         view.setNameFilter(QStringLiteral("aten::t"));
-        const QStringList names = column(*view.operatorProxy(), MemoryOperatorModel::Operator);
+        const QStringList names =
+            column(*view.operatorProxy(), view.operatorModel()->column(memory_column::kOperator));
         QVERIFY(!names.isEmpty());
         for (const QString& n : names)
             QVERIFY2(n.contains(QStringLiteral("aten::t")), qPrintable(n));

@@ -2,7 +2,8 @@
 
 #include <cmath>
 
-#include "common/TableModel.h"
+#include "common/Format.h"
+#include "common/ItemRoles.h"
 
 namespace ts::gui {
 
@@ -15,8 +16,12 @@ QString shownText(const table::Column& column, const table::Cell& cell) {
     switch (column.unit) {
     case table::ColumnUnit::Microseconds:
         return QString::number(cell.value, 'f', std::fabs(cell.value) < 100 ? 2 : 1);
+    case table::ColumnUnit::Milliseconds:
+        return QString::number(cell.value, 'f', 3);
     case table::ColumnUnit::Percent:
         return QString::number(cell.value, 'f', 2);
+    case table::ColumnUnit::Bytes:
+        return format::bytes(cell.value);
     case table::ColumnUnit::None:
         break;
     }
@@ -31,6 +36,18 @@ void SpecTableModel::setSpec(const table::TableSpec& spec, bool every_column) {
     beginResetModel();
     spec_ = every_column ? spec : table::shown(spec);
     endResetModel();
+}
+
+void SpecTableModel::appendSpecRows(table::TableSpec more) {
+    if (more.rows.empty()) return;
+    const int first = int(spec_.rows.size());
+    beginInsertRows({}, first, first + int(more.rows.size()) - 1);
+    table::appendRows(spec_, std::move(more));
+    endInsertRows();
+}
+
+int SpecTableModel::column(const std::string& key) const {
+    return spec_.columnIndex(key);
 }
 
 int SpecTableModel::rowCount(const QModelIndex& parent) const {

@@ -20,6 +20,10 @@ public:
     // by a fixed index and hide them themselves.
     void setSpec(const table::TableSpec& spec, bool every_column = false);
     const table::TableSpec& spec() const { return spec_; }
+    // Adds rows with every column of the spec shown (every_column models).
+    void appendSpecRows(table::TableSpec more);
+    // The column whose key is `key`; -1 when it is not shown.
+    int column(const std::string& key) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

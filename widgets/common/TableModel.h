@@ -11,12 +11,9 @@
 #include <QString>
 #include <QVariant>
 
-namespace ts::gui {
+#include "common/ItemRoles.h"
 
-enum ItemRole {
-    SortRole = Qt::UserRole, // raw number (or string) used by the proxies for sorting
-    RowRole,                 // index of the row in the source model
-};
+namespace ts::gui {
 
 template <typename Row> struct TableColumn {
     QString header;

@@ -18,6 +18,7 @@
 #include "common/TableSetup.h"
 #include "memory/MemoryCurveChart.h"
 #include "memory/MemoryTableModels.h"
+#include "report/MemoryTables.h"
 
 namespace ts::gui {
 namespace {
@@ -52,7 +53,7 @@ MemoryUsageView::MemoryUsageView(AppSettings* settings, QWidget* parent)
       range_label_(new QLabel), note_(new QLabel), frame_(this) {
     setObjectName(QStringLiteral("memoryView"));
     TableOptions by_size;
-    by_size.sortColumn = MemoryOperatorModel::SizeIncrease;
+    by_size.sortColumn = operators_->column(memory_column::kSizeIncrease);
     by_size.sortOrder = Qt::DescendingOrder;
     setUpTable(operator_table_, operator_proxy_, operators_, by_size);
     setUpTable(allocation_table_, allocation_proxy_, allocations_); // the plugin's order
@@ -244,8 +245,8 @@ void MemoryUsageView::showTable(Table table) {
 
 void MemoryUsageView::setNameFilter(const QString& text) {
     if (filter_->text() != text) filter_->setText(text);
-    operator_proxy_->setTextFilter(MemoryOperatorModel::Operator, text);
-    allocation_proxy_->setTextFilter(MemoryAllocationModel::Operator, text);
+    operator_proxy_->setTextFilter(operators_->column(memory_column::kOperator), text);
+    allocation_proxy_->setTextFilter(allocations_->column(memory_column::kOperator), text);
 }
 
 QString MemoryUsageView::messageText() const {

@@ -1,0 +1,44 @@
+#pragma once
+// A SpecTableModel over rows of the core's own type: the table comes from
+// the core function that the CLI prints it with (report/*Tables.h), so the
+// GUI and the CLI show the same columns; the rows stay at hand for the views
+// that act on a selected one (rowAt) and for the tests. Every column of the
+// spec is kept, so a column's index is stable (column(key)).
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "common/SpecTableModel.h"
+
+namespace ts::gui {
+
+template <typename Row> class SpecRowsModel : public SpecTableModel {
+public:
+    using Build = std::function<table::TableSpec(const std::vector<Row>&)>;
+
+    explicit SpecRowsModel(Build build, QObject* parent = nullptr)
+        : SpecTableModel(parent), build_(std::move(build)) {
+        setSpec(build_({}), true);
+    }
+
+    void setRows(std::vector<Row> rows) {
+        rows_ = std::move(rows);
+        setSpec(build_(rows_), true);
+    }
+    void appendRows(std::vector<Row> rows) {
+        table::TableSpec more = build_(rows);
+        for (Row& row : rows)
+            rows_.push_back(std::move(row));
+        appendSpecRows(std::move(more));
+    }
+    void clear() { setRows({}); }
+
+    const std::vector<Row>& rows() const { return rows_; }
+    const Row& rowAt(int row) const { return rows_.at(size_t(row)); }
+
+private:
+    Build build_;
+    std::vector<Row> rows_;
+};
+
+} // namespace ts::gui
