@@ -7,25 +7,13 @@
 
 #include "report/GpuTables.h"
 #include "report/MarkdownTable.h"
-#include "util/Csv.h"
+#include "report/StepTables.h"
 
 namespace ts {
 
 namespace {
 
 using json = nlohmann::json;
-
-struct Table {
-    std::vector<std::string> headers;
-    TableRows rows;
-};
-
-std::string asCsv(const Table& t) {
-    std::string out = csvLine(t.headers) + "\n";
-    for (const auto& row : t.rows)
-        out += csvLine(row) + "\n";
-    return out;
-}
 
 std::string pct(double fraction) {
     return fixed(100 * fraction, 2) + "%";
@@ -39,38 +27,11 @@ json optionalJson(const std::optional<double>& v, double scale) {
     return v ? json(*v * scale) : json(nullptr);
 }
 
-// Roles shown: the plugin hides the GPU columns of CPU-only traces and
-// Communication when there is none.
-std::vector<GpuRole> shownRoles(const GpuOverview& o) {
-    std::vector<GpuRole> roles;
-    if (o.showsGpu())
-        roles.insert(roles.end(), {GpuRole::Kernel, GpuRole::Memcpy, GpuRole::Memset});
-    if (o.has_communication) roles.push_back(GpuRole::Communication);
-    if (o.showsGpu()) roles.push_back(GpuRole::Runtime);
-    roles.insert(roles.end(), {GpuRole::DataLoader, GpuRole::CpuExec, GpuRole::Other});
-    return roles;
-}
-
-Table overviewTable(const GpuOverview& o) {
-    Table t;
-    t.headers.push_back("Step");
-    const std::vector<GpuRole> roles = shownRoles(o);
-    for (GpuRole r : roles)
-        t.headers.push_back(std::string(toString(r)) + " (us)");
-    t.headers.push_back("Total (us)");
-    for (const GpuStep& s : o.steps) {
-        std::vector<std::string> row{s.label};
-        for (GpuRole r : roles)
-            row.push_back(microsText(double(s.cost_ns[size_t(r)])));
-        row.push_back(microsText(double(s.cost_ns[size_t(GpuRole::Total)])));
-        t.rows.push_back(row);
-    }
-    std::vector<std::string> avg{"average"};
-    for (GpuRole r : roles)
-        avg.push_back(fixed(o.average_ns[size_t(r)] / 1000, 1));
-    avg.push_back(fixed(o.average_ns[size_t(GpuRole::Total)] / 1000, 1));
-    t.rows.push_back(avg);
-    return t;
+// The step table as the plugin shows it: its roles, then the total.
+table::TableSpec shownStepTable(const GpuOverview& o) {
+    std::vector<GpuRole> roles = shownRoles(o);
+    roles.push_back(GpuRole::Total);
+    return stepTimeTable(o, roles);
 }
 
 std::string gpuSummaryText(const GpuMetrics& m) {
@@ -104,8 +65,7 @@ std::string gpuOverviewText(const GpuTraceAnalysis& a) {
     const GpuOverview& o = a.overview;
     std::string out = "Overview: " + std::to_string(o.steps.size()) + " steps, average step " +
                       fixed(o.average_ns[size_t(GpuRole::Total)] / 1000, 1) + " us\n";
-    const Table t = overviewTable(o);
-    out += plainTable(t.headers, t.rows);
+    out += table::toText(shownStepTable(o));
     out += "\nAverage step:\n";
     for (GpuRole r : shownRoles(o))
         out += "  " + std::string(toString(r)) + ": " + fixed(o.average_ns[size_t(r)] / 1000, 1) +
@@ -119,21 +79,7 @@ std::string gpuOverviewText(const GpuTraceAnalysis& a) {
 }
 
 std::string gpuOverviewCsv(const GpuTraceAnalysis& a) {
-    Table t;
-    t.headers.push_back("step");
-    for (size_t r = 0; r < kGpuRoleCount; ++r)
-        t.headers.push_back(std::string(keyOf(GpuRole(r))) + "_us");
-    for (const GpuStep& s : a.overview.steps) {
-        std::vector<std::string> row{s.label};
-        for (size_t r = 0; r < kGpuRoleCount; ++r)
-            row.push_back(microsText(double(s.cost_ns[r])));
-        t.rows.push_back(row);
-    }
-    std::vector<std::string> avg{"average"};
-    for (size_t r = 0; r < kGpuRoleCount; ++r)
-        avg.push_back(fixed(a.overview.average_ns[r] / 1000, 3));
-    t.rows.push_back(avg);
-    return asCsv(t);
+    return table::toDataCsv(stepTimeTable(a.overview, everyRole()));
 }
 
 json gpuOverviewJson(const GpuTraceAnalysis& a) {
@@ -143,12 +89,9 @@ json gpuOverviewJson(const GpuTraceAnalysis& a) {
             j[std::string(keyOf(GpuRole(r))) + "_us"] = value(r);
         return j;
     };
-    json steps = json::array();
-    for (const GpuStep& s : a.overview.steps) {
-        json j = costs([&](size_t r) { return double(s.cost_ns[r]) / 1000; });
-        j["step"] = s.label;
-        steps.push_back(std::move(j));
-    }
+    table::TableSpec step_table = stepTimeTable(a.overview, everyRole());
+    step_table.rows.pop_back(); // the average, an object of its own
+    json steps = table::rowsJson(step_table);
     json gpu = {{"name", nullptr},
                 {"utilization_pct", nullptr},
                 {"sm_efficiency_pct", nullptr},

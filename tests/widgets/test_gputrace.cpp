@@ -23,6 +23,7 @@
 #include "operators/OpTableModel.h"
 #include "operators/OperatorsView.h"
 #include "operators/TopOpsChart.h"
+#include "report/StepTables.h"
 #include "trace/ChromeTraceReader.h"
 #include "trace/ChromeTraceWriter.h"
 
@@ -41,6 +42,11 @@ std::shared_ptr<const GpuTraceAnalysis> analyzeFixture(const char* name) {
 std::shared_ptr<const Trace> readTrace(const char* relative) {
     return std::make_shared<const Trace>(
         readChromeTraceFile(std::string(TRAINSCOPE_SOURCE_DIR) + "/tests/data/" + relative));
+}
+
+// A column of the average step's table.
+int avg(const char* key) {
+    return averageStepTable({}, {}).columnIndex(key);
 }
 
 double sortValue(const QAbstractItemModel& model, int row, int column) {
@@ -86,10 +92,10 @@ private slots:
         QAbstractItemModelTester tester(model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(model->rowCount(), 8);
-        QCOMPARE(shown(*model, 0, AverageStepModel::Category), QStringLiteral("Kernel"));
-        QCOMPARE(sortValue(*model, 0, AverageStepModel::Us), 60.0);
-        QCOMPARE(sortValue(*model, 0, AverageStepModel::Percent), 50.0);
-        QCOMPARE(sortValue(*model, 6, AverageStepModel::Us), 56.0);
+        QCOMPARE(shown(*model, 0, avg(step_column::kCategory)), QStringLiteral("Kernel"));
+        QCOMPARE(sortValue(*model, 0, avg(step_column::kTimeUs)), 60.0);
+        QCOMPARE(sortValue(*model, 0, avg(step_column::kPercent)), 50.0);
+        QCOMPARE(sortValue(*model, 6, avg(step_column::kTimeUs)), 56.0);
 
         QCOMPARE(view.chart()->stepCount(), 1);
         QVERIFY(view.chart()->describeAt(0, 30).startsWith(QStringLiteral("Kernel: 60.0 us")));
@@ -155,8 +161,8 @@ private slots:
         view.setContent(overviewOfRun(run));
         QCOMPARE(int(view.content().categories.size()), 6);
         QCOMPARE(view.content().steps.size(), size_t(3));
-        QCOMPARE(sortValue(*view.averageModel(), 3, AverageStepModel::Us), 4000.0);
-        QCOMPARE(sortValue(*view.averageModel(), 3, AverageStepModel::Percent), 50.0);
+        QCOMPARE(sortValue(*view.averageModel(), 3, avg(step_column::kTimeUs)), 4000.0);
+        QCOMPARE(sortValue(*view.averageModel(), 3, avg(step_column::kPercent)), 50.0);
         QVERIFY(view.messageText().isEmpty());
 
         view.setContent(overviewOfRun(RunRecord{}));
@@ -207,21 +213,22 @@ private slots:
         QVERIFY(view.messageText().isEmpty());
         const QAbstractItemModel& m = *view.proxy(); // sorted by total, descending
         QCOMPARE(m.rowCount(), 2);
-        QCOMPARE(shown(m, 0, KernelName),
+        QCOMPARE(shown(m, 0, kernelColumn("Name")),
                  QStringLiteral("void cunn_ClassNLLCriterion_updateGradInput_kernel<float>"));
-        QCOMPARE(shown(m, 0, KernelTensorCores), QStringLiteral("No"));
-        QCOMPARE(sortValue(m, 0, KernelCalls), 3.0);
-        QCOMPARE(sortValue(m, 0, KernelTotalUs), 55.0);
-        QVERIFY(qAbs(sortValue(m, 0, KernelMeanUs) - 18.333333) < 1e-5);
-        QCOMPARE(sortValue(m, 0, KernelMaxUs), 25.0);
-        QCOMPARE(sortValue(m, 0, KernelMinUs), 10.0);
-        QVERIFY(qAbs(sortValue(m, 0, KernelBlocksPerSm) - 4.045455) < 1e-5);
-        QVERIFY(qAbs(sortValue(m, 0, KernelOccupancy) - 0.672727) < 1e-5);
-        QCOMPARE(shown(m, 1, KernelName), QStringLiteral("void gemmSN_TN_kernel_64addr"));
-        QCOMPARE(sortValue(m, 1, KernelTotalUs), 15.0);
+        QCOMPARE(shown(m, 0, kernelColumn("Tensor Cores Used")), QStringLiteral("No"));
+        QCOMPARE(sortValue(m, 0, kernelColumn("Calls")), 3.0);
+        QCOMPARE(sortValue(m, 0, kernelColumn("Total (us)")), 55.0);
+        QVERIFY(qAbs(sortValue(m, 0, kernelColumn("Mean (us)")) - 18.333333) < 1e-5);
+        QCOMPARE(sortValue(m, 0, kernelColumn("Max (us)")), 25.0);
+        QCOMPARE(sortValue(m, 0, kernelColumn("Min (us)")), 10.0);
+        QVERIFY(qAbs(sortValue(m, 0, kernelColumn("Mean Blocks Per SM")) - 4.045455) < 1e-5);
+        QVERIFY(qAbs(sortValue(m, 0, kernelColumn("Mean Est. Achieved Occupancy (%)")) - 0.672727) <
+                1e-5);
+        QCOMPARE(shown(m, 1, kernelColumn("Name")), QStringLiteral("void gemmSN_TN_kernel_64addr"));
+        QCOMPARE(sortValue(m, 1, kernelColumn("Total (us)")), 15.0);
         // The GUI's style for microseconds (as the Operators tab), the CLI's "55" and "18.3".
-        QCOMPARE(shown(m, 0, KernelTotalUs), QStringLiteral("55.00"));
-        QCOMPARE(shown(m, 0, KernelMeanUs), QStringLiteral("18.33"));
+        QCOMPARE(shown(m, 0, kernelColumn("Total (us)")), QStringLiteral("55.00"));
+        QCOMPARE(shown(m, 0, kernelColumn("Mean (us)")), QStringLiteral("18.33"));
         QCOMPARE(view.chart()->barCount(), 2);
 
         view.setNameFilter(QStringLiteral("gemm"));

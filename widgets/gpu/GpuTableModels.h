@@ -1,40 +1,21 @@
 #pragma once
-// The Overview's table of the average step by category (TableModel<Row>),
-// and the columns of the Kernels tab (its models are SpecTableModels of
-// report/GpuTables.h). Times are in microseconds, as the TensorBoard plugin
-// shows them.
-#include "common/TableModel.h"
+// The Overview's table of the average step by category, as
+// report/StepTables.h describes it, for a Kineto trace or one of
+// Trainscope's runs (OverviewContent). The Kernels tab's models are plain
+// SpecTableModels of report/GpuTables.h.
+#include "common/SpecTableModel.h"
 #include "gpu/OverviewContent.h"
 
 namespace ts::gui {
 
-struct CategoryShare {
-    QString category;
-    double us = 0;
-    double share = 0; // of the average step, 0..1
-};
-
-std::vector<CategoryShare> averageStepShares(const OverviewContent& content);
-
-class AverageStepModel : public TableModel<CategoryShare> {
+class AverageStepModel : public SpecTableModel {
 public:
-    enum Column { Category, Us, Percent, ColumnCount };
     explicit AverageStepModel(QObject* parent = nullptr);
+    void setContent(const OverviewContent& content);
 };
 
-// The columns of the Kernels tab grouped by name, as kernelTableSpec
-// (report/GpuTables.h) orders them; a trace without blocks per SM or
-// occupancy has neither column.
-enum KernelColumn {
-    KernelName,
-    KernelTensorCores,
-    KernelCalls,
-    KernelTotalUs,
-    KernelMeanUs,
-    KernelMaxUs,
-    KernelMinUs,
-    KernelBlocksPerSm,
-    KernelOccupancy,
-};
+// The column of the Kernels tab's tables whose key is `key`
+// (report/GpuTables.h's kernel_column); both tables start with the name.
+int kernelColumn(const char* key);
 
 } // namespace ts::gui

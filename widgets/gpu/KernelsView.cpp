@@ -30,9 +30,10 @@ KernelsView::KernelsView(AppSettings* settings, QWidget* parent)
       body_(new QWidget) {
     setObjectName(QStringLiteral("kernelsView"));
     proxy_->setSourceModel(by_name_);
-    proxy_->setFilterKeyColumn(KernelName);
+    proxy_->setFilterKeyColumn(kernelColumn(kernel_column::kName));
     // Both tables start with the name; regroup() points the chart at the total.
-    chart_ = new TopOpsChart(proxy_, KernelName, KernelTotalUs);
+    chart_ = new TopOpsChart(proxy_, kernelColumn(kernel_column::kName),
+                             kernelColumn(kernel_column::kTotalUs));
     chart_->setTopN(10);
     filter_->setPlaceholderText(tr("Filter by kernel name"));
     filter_->setClearButtonEnabled(true);
@@ -40,7 +41,7 @@ KernelsView::KernelsView(AppSettings* settings, QWidget* parent)
     message_->setAlignment(Qt::AlignCenter);
 
     TableOptions options;
-    options.sortColumn = KernelTotalUs;
+    options.sortColumn = kernelColumn(kernel_column::kTotalUs);
     options.sortOrder = Qt::DescendingOrder;
     setUpTable(table_, proxy_, nullptr, options);
 
@@ -117,7 +118,7 @@ void KernelsView::setGroupByOperator(bool byOperator) {
 
 void KernelsView::setNameFilter(const QString& text) {
     if (filter_->text() != text) filter_->setText(text);
-    proxy_->setTextFilter(KernelName, text);
+    proxy_->setTextFilter(kernelColumn(kernel_column::kName), text);
 }
 
 void KernelsView::regroup() {
@@ -130,7 +131,8 @@ void KernelsView::regroup() {
                              Qt::DescendingOrder);
     }
     table_->resizeColumnsToContents();
-    table_->setColumnWidth(KernelName, qMin(table_->columnWidth(KernelName), 360));
+    table_->setColumnWidth(kernelColumn(kernel_column::kName),
+                           qMin(table_->columnWidth(kernelColumn(kernel_column::kName)), 360));
     chart_->rebuild();
 }
 

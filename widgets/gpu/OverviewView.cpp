@@ -134,7 +134,7 @@ void OverviewView::setContent(const OverviewContent& content) {
     body_->setVisible(!empty);
     chart_->setContent(content_);
     share_->setContent(content_);
-    average_->setRows(averageStepShares(content_));
+    average_->setContent(content_);
     table_->resizeColumnsToContents();
     gpus_->setText(gpuSummaryHtml(content_.gpus));
     recommendations_->setText(recommendationsHtml(content_.recommendations));
