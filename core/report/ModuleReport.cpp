@@ -2,48 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/GpuTraceReport.h"
-#include "report/MarkdownTable.h"
-#include "util/Csv.h"
+#include "report/ModuleTables.h"
 
 namespace ts {
 
 namespace {
 
 using json = nlohmann::json;
-
-std::vector<std::string> figures(const ModuleRow& m) {
-    return {std::to_string(m.occurrences),
-            std::to_string(m.operators),
-            microsText(double(m.host_total_ns)),
-            microsText(double(m.host_self_ns)),
-            microsText(double(m.device_total_ns)),
-            microsText(double(m.device_self_ns)),
-            microsText(m.avgNs())};
-}
-
-const std::vector<std::string> kFigureHeaders = {
-    "Calls", "Operators", "Host Total", "Host Self", "Device Total", "Device Self", "Mean"};
-
-void textRows(const ModuleRow& m, size_t depth, TableRows& rows) {
-    std::vector<std::string> row{std::string(2 * depth, ' ') + m.name, std::to_string(m.module_id)};
-    for (std::string& f : figures(m))
-        row.push_back(std::move(f));
-    rows.push_back(std::move(row));
-    for (const ModuleRow& c : m.children)
-        textRows(c, depth + 1, rows);
-}
-
-void csvRows(const ModuleRow& m, const std::string& parent, std::string& out) {
-    const std::string path =
-        (parent.empty() ? "" : parent + "/") + m.name + "#" + std::to_string(m.module_id);
-    std::vector<std::string> row{path, m.name, std::to_string(m.module_id)};
-    for (std::string& f : figures(m))
-        row.push_back(std::move(f));
-    out += csvLine(row) + "\n";
-    for (const ModuleRow& c : m.children)
-        csvRows(c, path, out);
-}
 
 json moduleJson(const ModuleRow& m) {
     json calls = json::array();
@@ -68,22 +33,11 @@ json moduleJson(const ModuleRow& m) {
 } // namespace
 
 std::string modulesText(const ModuleView& view) {
-    TableRows rows;
-    for (const ModuleRow& m : view.roots)
-        textRows(m, 0, rows);
-    std::vector<std::string> headers{"Module", "Id"};
-    headers.insert(headers.end(), kFigureHeaders.begin(), kFigureHeaders.end());
-    return "Modules (us):\n" + plainTable(headers, rows);
+    return "Modules:\n" + table::toText(moduleTreeTable(view, ModuleNames::Indented));
 }
 
 std::string modulesCsv(const ModuleView& view) {
-    std::string out =
-        csvLine({"path", "name", "module_id", "occurrences", "operators", "host_total_us",
-                 "host_self_us", "device_total_us", "device_self_us", "avg_us"}) +
-        "\n";
-    for (const ModuleRow& m : view.roots)
-        csvRows(m, "", out);
-    return out;
+    return table::toDataCsv(moduleTreeTable(view, ModuleNames::Path));
 }
 
 json modulesJson(const ModuleView& view) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "analysis/OpTableFormat.h"
 #include "report/MarkdownTable.h"
 #include "util/Csv.h"
 #include "util/NumberText.h"
@@ -17,7 +18,60 @@ std::string shortName(std::string name, size_t max_chars) {
     return name;
 }
 
+table::Cell rateCell(double gflops) {
+    return std::isfinite(gflops) ? table::numberCell(fixed(gflops, 2), gflops) : table::Cell{};
+}
+
+table::Cell shareCell(double ratio) {
+    return table::numberCell(percent(ratio), ratio);
+}
+
+std::vector<table::Column> rooflineColumns() {
+    using table::Column;
+    const auto n = table::ColumnKind::Number;
+    namespace rc = roofline_column;
+    return {
+        Column{rc::kName, "Name", "Operator or kernel"},
+        Column{"calls", "Calls", "Calls or kernel launches", table::ColumnKind::Integer},
+        Column{rc::kTimeMs, "Time (ms)", "Self time (device time when there is any)", n, false,
+               table::ColumnUnit::Milliseconds},
+        Column{"time_share", "Time Share", "Share of the time of all placed operators", n},
+        Column{"gflops", "GFLOPs", "Floating point operations (2 per multiply-add), 10^9", n},
+        Column{"bytes", "Bytes", "Bytes moved to and from memory (estimate)", n, false,
+               table::ColumnUnit::Bytes},
+        Column{rc::kIntensity, "FLOP/byte", "Arithmetic intensity", n},
+        Column{rc::kAchieved, "GFLOP/s", "Achieved: FLOPs over time", n},
+        Column{rc::kRoof, "Roof GFLOP/s",
+               "Attainable GFLOP/s at this intensity (low prec.: the reduced-precision roof)", n},
+        Column{rc::kEfficiency, "Of Roof", "Achieved over attainable", n},
+        Column{rc::kBound, "Bound", "Left of the ridge point: memory-bound; right: compute-bound"},
+    };
+}
+
 } // namespace
+
+const char* boundLabel(Bound bound) {
+    return bound == Bound::Memory ? "memory-bound" : "compute-bound";
+}
+
+table::TableSpec rooflineTable(const std::vector<RooflinePoint>& points) {
+    table::TableSpec spec;
+    spec.title = "Roofline";
+    spec.columns = rooflineColumns();
+    for (const RooflinePoint& p : points) {
+        table::Cell roof = rateCell(p.roof_gflops);
+        if (p.cost.low_precision) roof.text += " (low prec.)";
+        spec.rows.push_back(
+            {table::textCell(p.cost.name), table::integerCell(p.cost.calls),
+             table::numberCell(fixed(p.cost.time_ns / 1e6, 3), p.cost.time_ns / 1e6),
+             shareCell(p.time_share),
+             table::numberCell(fixed(p.cost.flops / 1e9, 3), p.cost.flops / 1e9),
+             table::numberCell(formatBytes(int64_t(p.cost.bytes)), p.cost.bytes),
+             table::numberCell(fixed(p.intensity, 2), p.intensity), rateCell(p.achieved_gflops),
+             roof, shareCell(p.efficiency), table::textCell(boundLabel(p.bound))});
+    }
+    return spec;
+}
 
 std::string rooflineCsv(const Roofline& r) {
     std::ostringstream out;
@@ -118,17 +172,10 @@ std::string rooflineText(const Roofline& r, size_t limit) {
     out << "\n";
     for (const auto& note : pk.notes)
         out << "note: " << note << "\n";
-    TableRows rows;
-    for (size_t i = 0; i < r.points.size() && (limit == 0 || i < limit); ++i) {
-        const auto& p = r.points[i];
-        rows.push_back({shortName(p.cost.name, 40), std::to_string(p.cost.calls),
-                        fixed(p.cost.time_ns / 1e6, 3), percent(p.time_share),
-                        fixed(p.intensity, 2), fixed(p.achieved_gflops, 2), fixed(p.roof_gflops, 2),
-                        percent(p.efficiency), toString(p.bound)});
-    }
-    out << plainTable({"operator", "calls", "time ms", "time %", "FLOP/byte", "GFLOP/s",
-                       "roof GFLOP/s", "of roof", "bound"},
-                      rows);
+    table::TableSpec shown = table::firstRows(rooflineTable(r.points), limit);
+    for (std::vector<table::Cell>& row : shown.rows)
+        row[0].text = shortName(row[0].text, 40);
+    out << table::toText(shown);
     size_t memory = 0;
     for (const auto& p : r.points)
         memory += p.bound == Bound::Memory;

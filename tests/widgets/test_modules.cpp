@@ -11,10 +11,11 @@
 #include <QtTest>
 
 #include "analysis/ModuleView.h"
+#include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
-#include "common/TableModel.h"
 #include "modules/ModuleTreeModel.h"
 #include "modules/ModulesView.h"
+#include "report/ModuleTables.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
 #include "trace/ChromeTraceReader.h"
@@ -49,18 +50,32 @@ private slots:
         model.setView(modulesOf(*readData("tb_plugin/test_build_module_hierarchy.json")));
         // The plugin: two roots, Conv2 and MyModule; MyModule has one child, Linear.
         QCOMPARE(model.rowCount(), 2);
-        QCOMPARE(cell(model, {}, 0, ModuleTreeModel::Name), QStringLiteral("Conv2"));
-        QCOMPARE(cell(model, {}, 1, ModuleTreeModel::Name), QStringLiteral("MyModule"));
+        QCOMPARE(cell(model, {}, 0, ModuleTreeModel::column(module_column::kName)),
+                 QStringLiteral("Conv2"));
+        QCOMPARE(cell(model, {}, 1, ModuleTreeModel::column(module_column::kName)),
+                 QStringLiteral("MyModule"));
         const QModelIndex my_module = model.index(1, 0);
         QCOMPARE(model.rowCount(my_module), 1);
-        QCOMPARE(cell(model, my_module, 0, ModuleTreeModel::Name), QStringLiteral("Linear"));
+        QCOMPARE(cell(model, my_module, 0, ModuleTreeModel::column(module_column::kName)),
+                 QStringLiteral("Linear"));
         QCOMPARE(model.parent(model.index(0, 0, my_module)), my_module);
         // module_stats: MyModule 3 calls, host 633 / 447 us, mean 211; Linear 3 calls, 3 ops.
-        QCOMPARE(cell(model, {}, 1, ModuleTreeModel::Calls), QStringLiteral("3"));
-        QCOMPARE(model.index(1, ModuleTreeModel::HostTotalUs).data(SortRole).toDouble(), 633.0);
-        QCOMPARE(model.index(1, ModuleTreeModel::HostSelfUs).data(SortRole).toDouble(), 447.0);
-        QCOMPARE(model.index(1, ModuleTreeModel::MeanUs).data(SortRole).toDouble(), 211.0);
-        QCOMPARE(cell(model, my_module, 0, ModuleTreeModel::Operators), QStringLiteral("3"));
+        QCOMPARE(cell(model, {}, 1, ModuleTreeModel::column(module_column::kCalls)),
+                 QStringLiteral("3"));
+        QCOMPARE(model.index(1, ModuleTreeModel::column(module_column::kHostTotalUs))
+                     .data(SortRole)
+                     .toDouble(),
+                 633.0);
+        QCOMPARE(model.index(1, ModuleTreeModel::column(module_column::kHostSelfUs))
+                     .data(SortRole)
+                     .toDouble(),
+                 447.0);
+        QCOMPARE(model.index(1, ModuleTreeModel::column(module_column::kMeanUs))
+                     .data(SortRole)
+                     .toDouble(),
+                 211.0);
+        QCOMPARE(cell(model, my_module, 0, ModuleTreeModel::column(module_column::kOperators)),
+                 QStringLiteral("3"));
         QCOMPARE(model.pathOf(model.index(0, 0, my_module)), QStringLiteral("MyModule/Linear"));
         model.setView(nullptr);
         QCOMPARE(model.rowCount(), 0);
@@ -75,8 +90,14 @@ private slots:
         QCOMPARE(proxy->rowCount(), 1); // Net
         const QModelIndex net = proxy->index(0, 0);
         QCOMPARE(net.data().toString(), QStringLiteral("Net"));
-        QCOMPARE(proxy->index(0, ModuleTreeModel::DeviceTotalUs).data(SortRole).toDouble(), 200.0);
-        QCOMPARE(proxy->index(0, ModuleTreeModel::DeviceSelfUs).data(SortRole).toDouble(), 30.0);
+        QCOMPARE(proxy->index(0, ModuleTreeModel::column(module_column::kDeviceTotalUs))
+                     .data(SortRole)
+                     .toDouble(),
+                 200.0);
+        QCOMPARE(proxy->index(0, ModuleTreeModel::column(module_column::kDeviceSelfUs))
+                     .data(SortRole)
+                     .toDouble(),
+                 30.0);
 
         // Filtering keeps the path to a match.
         view.setNameFilter(QStringLiteral("dropout"));

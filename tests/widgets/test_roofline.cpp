@@ -12,7 +12,9 @@
 
 #include "analysis/NcuCsv.h"
 #include "common/AppSettings.h"
+#include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
+#include "report/RooflineReport.h"
 #include "roofline/PeaksPanel.h"
 #include "roofline/RooflineChart.h"
 #include "roofline/RooflineModel.h"
@@ -22,6 +24,10 @@ using namespace ts;
 using namespace ts::gui;
 
 namespace {
+
+int rooflineColumn(const char* key) {
+    return rooflineTable({}).columnIndex(key);
+}
 
 OpStat op(const std::string& name, double flops, double bytes, int64_t self_ns) {
     OpStat s;
@@ -48,7 +54,7 @@ MachinePeaks peaks(double low_gflops = 0) {
 
 // relu: 1 FLOP/byte at 1 GFLOP/s (memory-bound, 10% of its 10 GFLOP/s roof);
 // conv: 100 FLOP/byte at 20 GFLOP/s (compute-bound, 20% of 100); no_flops: not placed.
-OpTable table() {
+OpTable opTable() {
     OpTable t;
     t.rows = {op("aten::relu_", 1e9, 1e9, 1000000000), op("aten::conv2d", 1e10, 1e8, 500000000),
               op("aten::view", 0, 0, 1000)};
@@ -72,19 +78,19 @@ private slots:
         RooflineModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        const Roofline r = buildRoofline(peaks(), costsFromOpTable(table(), false));
+        const Roofline r = buildRoofline(peaks(), costsFromOpTable(opTable(), false));
         model.setRoofline(r);
         QCOMPARE(model.rowCount(), 2);
-        QCOMPARE(model.columnCount(), int(RooflineModel::ColumnCount));
+        QCOMPARE(model.columnCount(), int(rooflineTable({}).columns.size()));
         SortFilterProxy proxy;
         QAbstractItemModelTester proxy_tester(
             &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.setSourceModel(&model);
-        proxy.sort(RooflineModel::Intensity, Qt::AscendingOrder);
-        QCOMPARE(proxy.index(0, RooflineModel::Name).data().toString(),
+        proxy.sort(rooflineColumn(roofline_column::kIntensity), Qt::AscendingOrder);
+        QCOMPARE(proxy.index(0, rooflineColumn(roofline_column::kName)).data().toString(),
                  QStringLiteral("aten::relu_"));
-        proxy.sort(RooflineModel::Efficiency, Qt::DescendingOrder);
-        QCOMPARE(proxy.index(0, RooflineModel::Name).data().toString(),
+        proxy.sort(rooflineColumn(roofline_column::kEfficiency), Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, rooflineColumn(roofline_column::kName)).data().toString(),
                  QStringLiteral("aten::conv2d"));
         model.setRoofline(Roofline());
         QCOMPARE(proxy.rowCount(), 0);
@@ -98,7 +104,7 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.peaksPanel()->setPeaks(peaks());
-        view.setOpTable(table(), QStringLiteral("constructed"));
+        view.setOpTable(opTable(), QStringLiteral("constructed"));
 
         const Roofline& r = view.roofline();
         QCOMPARE(int(r.points.size()), 2); // aten::view has no FLOPs: not placed
@@ -108,16 +114,31 @@ private slots:
         QVERIFY(relu >= 0 && conv >= 0);
         QCOMPARE(r.points[size_t(relu)].bound, Bound::Memory);
         QCOMPARE(r.points[size_t(conv)].bound, Bound::Compute);
-        QCOMPARE(view.model()->index(relu, RooflineModel::Bound).data().toString(),
-                 QStringLiteral("memory-bound"));
-        QCOMPARE(view.model()->index(conv, RooflineModel::Bound).data().toString(),
-                 QStringLiteral("compute-bound"));
-        QCOMPARE(view.model()->index(relu, RooflineModel::Intensity).data(SortRole).toDouble(),
+        QCOMPARE(
+            view.model()->index(relu, rooflineColumn(roofline_column::kBound)).data().toString(),
+            QStringLiteral("memory-bound"));
+        QCOMPARE(
+            view.model()->index(conv, rooflineColumn(roofline_column::kBound)).data().toString(),
+            QStringLiteral("compute-bound"));
+        QCOMPARE(view.model()
+                     ->index(relu, rooflineColumn(roofline_column::kIntensity))
+                     .data(SortRole)
+                     .toDouble(),
                  1.0);
-        QCOMPARE(view.model()->index(relu, RooflineModel::Roof).data(SortRole).toDouble(), 10.0);
-        QCOMPARE(view.model()->index(relu, RooflineModel::Efficiency).data(SortRole).toDouble(),
+        QCOMPARE(view.model()
+                     ->index(relu, rooflineColumn(roofline_column::kRoof))
+                     .data(SortRole)
+                     .toDouble(),
+                 10.0);
+        QCOMPARE(view.model()
+                     ->index(relu, rooflineColumn(roofline_column::kEfficiency))
+                     .data(SortRole)
+                     .toDouble(),
                  0.1);
-        QCOMPARE(view.model()->index(conv, RooflineModel::Achieved).data(SortRole).toDouble(),
+        QCOMPARE(view.model()
+                     ->index(conv, rooflineColumn(roofline_column::kAchieved))
+                     .data(SortRole)
+                     .toDouble(),
                  20.0);
 
         RooflineChart* chart = view.chart();
@@ -157,12 +178,16 @@ private slots:
         view.setLowPrecisionRun(true);
         const int conv_low = pointNamed(view.roofline(), "aten::conv2d");
         QVERIFY(view.roofline().points[size_t(conv_low)].cost.low_precision);
-        QCOMPARE(view.model()->index(conv_low, RooflineModel::Roof).data(SortRole).toDouble(),
+        QCOMPARE(view.model()
+                     ->index(conv_low, rooflineColumn(roofline_column::kRoof))
+                     .data(SortRole)
+                     .toDouble(),
                  400.0);
         QVERIFY(chart->lowRoofGraph() != nullptr);
         view.setLowPrecisionRun(false);
         QCOMPARE(view.model()
-                     ->index(pointNamed(view.roofline(), "aten::conv2d"), RooflineModel::Roof)
+                     ->index(pointNamed(view.roofline(), "aten::conv2d"),
+                             rooflineColumn(roofline_column::kRoof))
                      .data(SortRole)
                      .toDouble(),
                  100.0);
@@ -184,7 +209,7 @@ private slots:
         QTemporaryDir dir;
         AppSettings settings(dir.filePath(QStringLiteral("s.ini")));
         RooflineView view(settings);
-        view.setOpTable(table(), QStringLiteral("constructed"));
+        view.setOpTable(opTable(), QStringLiteral("constructed"));
         QVERIFY(!view.peaksPanel()->hasPeaks());
         QCOMPARE(view.model()->rowCount(), 0);
         QCOMPARE(view.chart()->pointCount(), 0);

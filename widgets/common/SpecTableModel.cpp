@@ -30,6 +30,28 @@ QString shownText(const table::Column& column, const table::Cell& cell) {
 
 } // namespace
 
+QVariant specCellData(const table::Column& column, const table::Cell& cell, int role) {
+    switch (role) {
+    case Qt::DisplayRole:
+        return shownText(column, cell);
+    case SortRole:
+        // Unknown numbers stay invalid, so they sort after every known one.
+        if (column.numeric()) return std::isnan(cell.value) ? QVariant() : QVariant(cell.value);
+        return QString::fromStdString(cell.text);
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(column.numeric() ? (Qt::AlignRight | Qt::AlignVCenter)
+                                                    : (Qt::AlignLeft | Qt::AlignVCenter));
+    default:
+        return {};
+    }
+}
+
+QVariant specHeaderData(const table::Column& column, int role) {
+    if (role == Qt::DisplayRole) return QString::fromStdString(column.title);
+    if (role == Qt::ToolTipRole) return QString::fromStdString(column.tooltip);
+    return {};
+}
+
 SpecTableModel::SpecTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void SpecTableModel::setSpec(const table::TableSpec& spec, bool every_column) {
@@ -65,23 +87,9 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const {
     const std::vector<table::Cell>& row = spec_.rows[size_t(index.row())];
     const table::Cell cell =
         size_t(index.column()) < row.size() ? row[size_t(index.column())] : table::Cell{};
-    switch (role) {
-    case Qt::DisplayRole:
-        return shownText(column, cell);
-    case Qt::ToolTipRole:
-        return toolTip(index.row(), index.column());
-    case SortRole:
-        // Unknown numbers stay invalid, so they sort after every known one.
-        if (column.numeric()) return std::isnan(cell.value) ? QVariant() : QVariant(cell.value);
-        return QString::fromStdString(cell.text);
-    case RowRole:
-        return index.row();
-    case Qt::TextAlignmentRole:
-        return QVariant::fromValue(column.numeric() ? (Qt::AlignRight | Qt::AlignVCenter)
-                                                    : (Qt::AlignLeft | Qt::AlignVCenter));
-    default:
-        return {};
-    }
+    if (role == Qt::ToolTipRole) return toolTip(index.row(), index.column());
+    if (role == RowRole) return index.row();
+    return specCellData(column, cell, role);
 }
 
 QVariant SpecTableModel::toolTip(int row, int column) const {
@@ -91,10 +99,7 @@ QVariant SpecTableModel::toolTip(int row, int column) const {
 QVariant SpecTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= int(spec_.columns.size()))
         return QAbstractTableModel::headerData(section, orientation, role);
-    const table::Column& column = spec_.columns[size_t(section)];
-    if (role == Qt::DisplayRole) return QString::fromStdString(column.title);
-    if (role == Qt::ToolTipRole) return QString::fromStdString(column.tooltip);
-    return {};
+    return specHeaderData(spec_.columns[size_t(section)], role);
 }
 
 } // namespace ts::gui

@@ -11,6 +11,13 @@
 
 namespace ts::gui {
 
+// A cell as every model of a core table shows it: DisplayRole (numbers with
+// a unit in the GUI's style), SortRole and the alignment; for models that
+// are not one table (ModuleTreeModel).
+QVariant specCellData(const table::Column& column, const table::Cell& cell, int role);
+// A column's title (DisplayRole) and tooltip.
+QVariant specHeaderData(const table::Column& column, int role);
+
 class SpecTableModel : public QAbstractTableModel {
 public:
     explicit SpecTableModel(QObject* parent = nullptr);

@@ -1,21 +1,16 @@
 #include "modules/ModuleTreeModel.h"
 
-#include "common/TableModel.h"
+#include "common/SpecTableModel.h"
+#include "report/ModuleTables.h"
 
 namespace ts::gui {
-namespace {
+ModuleTreeModel::ModuleTreeModel(QObject* parent)
+    : QAbstractItemModel(parent), columns_(moduleColumns()) {}
 
-double us(int64_t ns) {
-    return double(ns) / 1000.0;
+int ModuleTreeModel::column(const char* key) {
+    static const table::TableSpec spec{"", moduleColumns(), {}};
+    return spec.columnIndex(key);
 }
-
-QString usText(double value) {
-    return QString::number(value, 'f', value < 100 ? 2 : 1);
-}
-
-} // namespace
-
-ModuleTreeModel::ModuleTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
 void ModuleTreeModel::setView(std::shared_ptr<const ModuleView> view) {
     beginResetModel();
@@ -29,7 +24,7 @@ void ModuleTreeModel::setView(std::shared_ptr<const ModuleView> view) {
 void ModuleTreeModel::addNodes(const std::vector<ModuleRow>& rows, int parent) {
     for (size_t r = 0; r < rows.size(); ++r) {
         const int position = int(nodes_.size());
-        nodes_.push_back(Node{&rows[r], parent, int(r), {}});
+        nodes_.push_back(Node{&rows[r], moduleCells(rows[r]), parent, int(r), {}});
         (parent < 0 ? top_ : nodes_[size_t(parent)].children).push_back(position);
         addNodes(rows[r].children, position);
     }
@@ -53,7 +48,7 @@ QString ModuleTreeModel::pathOf(const QModelIndex& index) const {
 }
 
 QModelIndex ModuleTreeModel::index(int row, int column, const QModelIndex& parent) const {
-    if (column < 0 || column >= ColumnCount || row < 0) return {};
+    if (column < 0 || column >= int(columns_.size()) || row < 0) return {};
     const std::vector<int>& children = childrenOf(parent);
     if (row >= int(children.size())) return {};
     return createIndex(row, column, quintptr(children[size_t(row)]));
@@ -72,62 +67,19 @@ int ModuleTreeModel::rowCount(const QModelIndex& parent) const {
 }
 
 int ModuleTreeModel::columnCount(const QModelIndex&) const {
-    return ColumnCount;
+    return int(columns_.size());
 }
 
 QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
-    const ModuleRow* row = rowAt(index);
-    if (!row) return {};
-    const int column = index.column();
-    if (role == Qt::TextAlignmentRole)
-        return QVariant::fromValue(column == Name ? (Qt::AlignLeft | Qt::AlignVCenter)
-                                                  : (Qt::AlignRight | Qt::AlignVCenter));
-    if (role == Qt::ToolTipRole && column == Name) return pathOf(index);
-    if (role != Qt::DisplayRole && role != SortRole) return {};
-    const bool display = role == Qt::DisplayRole;
-    auto time = [display](double value) { return display ? QVariant(usText(value)) : value; };
-    switch (Column(column)) {
-    case Name:
-        return QString::fromStdString(row->name);
-    case Calls:
-        return qint64(row->occurrences);
-    case Operators:
-        return qint64(row->operators);
-    case HostTotalUs:
-        return time(us(row->host_total_ns));
-    case HostSelfUs:
-        return time(us(row->host_self_ns));
-    case DeviceTotalUs:
-        return time(us(row->device_total_ns));
-    case DeviceSelfUs:
-        return time(us(row->device_self_ns));
-    case MeanUs:
-        return time(row->avgNs() / 1000.0);
-    case ModuleId:
-        return qint64(row->module_id);
-    case ColumnCount:
-        break;
-    }
-    return {};
+    if (!index.isValid() || index.model() != this) return {};
+    const Node& node = nodes_[size_t(index.internalId())];
+    if (role == Qt::ToolTipRole && index.column() == 0) return pathOf(index);
+    return specCellData(columns_[size_t(index.column())], node.cells[size_t(index.column())], role);
 }
 
 QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal) return {};
-    static const char* const headers[ColumnCount][2] = {
-        {"Module", "The module's class; its place in the tree is where it was called from"},
-        {"Calls", "Calls of the module's forward at this place"},
-        {"Operators", "Operators it called directly (not through a child module)"},
-        {"Host Total (us)", "CPU time inside its calls"},
-        {"Host Self (us)", "CPU time inside its calls, less its child modules'"},
-        {"Device Total (us)", "GPU time of the kernels, copies and sets its operators launched"},
-        {"Device Self (us)", "GPU time launched by the operators it called directly"},
-        {"Mean (us)", "Device time per call, or host time per call without device work"},
-        {"Module Id", "torch.profiler's Python module id (one per module instance)"},
-    };
-    if (section < 0 || section >= ColumnCount) return {};
-    if (role == Qt::DisplayRole) return tr(headers[section][0]);
-    if (role == Qt::ToolTipRole) return tr(headers[section][1]);
-    return {};
+    if (orientation != Qt::Horizontal || section < 0 || section >= int(columns_.size())) return {};
+    return specHeaderData(columns_[size_t(section)], role);
 }
 
 } // namespace ts::gui

@@ -1,32 +1,24 @@
 #pragma once
 // The Modules tab's tree: one row per nn.Module at its place in the module
-// hierarchy, with calls, operators and host/device total and self times in
-// microseconds (as the plugin shows them). Every column gives its raw value
-// under SortRole, so SortFilterProxy sorts the tree numerically.
+// hierarchy, under the columns the CLI prints (report/ModuleTables.h): calls,
+// operators, host/device total and self times in microseconds (as the plugin
+// shows them). Every column gives its raw value under SortRole, so
+// SortFilterProxy sorts the tree numerically.
 #include <memory>
 #include <vector>
 
 #include <QAbstractItemModel>
 
 #include "analysis/ModuleView.h"
+#include "report/TableSpec.h"
 
 namespace ts::gui {
 
 class ModuleTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column {
-        Name,
-        Calls,
-        Operators,
-        HostTotalUs,
-        HostSelfUs,
-        DeviceTotalUs,
-        DeviceSelfUs,
-        MeanUs,
-        ModuleId,
-        ColumnCount
-    };
+    // The column whose key is `key` (report/ModuleTables.h's module_column).
+    static int column(const char* key);
 
     explicit ModuleTreeModel(QObject* parent = nullptr);
 
@@ -48,14 +40,16 @@ private:
     // parent() and index() are lookups. internalId() is the node's position.
     struct Node {
         const ModuleRow* row = nullptr;
-        int parent = -1;       // node position, -1 for a top-level module
-        int row_in_parent = 0; // its row under its parent
+        std::vector<table::Cell> cells; // moduleCells(*row), made once
+        int parent = -1;                // node position, -1 for a top-level module
+        int row_in_parent = 0;          // its row under its parent
         std::vector<int> children;
     };
     void addNodes(const std::vector<ModuleRow>& rows, int parent);
     const std::vector<int>& childrenOf(const QModelIndex& parent) const;
 
     std::shared_ptr<const ModuleView> view_;
+    std::vector<table::Column> columns_;
     std::vector<Node> nodes_;
     std::vector<int> top_;
 };

@@ -9,30 +9,16 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
 #include "common/TableSetup.h"
 #include "modules/ModuleTreeModel.h"
+#include "report/ModuleTables.h"
 
 namespace ts::gui {
-namespace {
 
-std::vector<TableColumn<ModuleCall>> callColumns() {
-    using C = TableColumn<ModuleCall>;
-    return {
-        C{QObject::tr("Start (ms)"), QObject::tr("From the start of the trace"),
-          [](const ModuleCall& c) { return QVariant(double(c.start_ns) / 1e6); },
-          [](const ModuleCall& c) { return QString::number(double(c.start_ns) / 1e6, 'f', 3); }},
-        C{QObject::tr("Duration (us)"), QObject::tr("Host time of the call"),
-          [](const ModuleCall& c) { return QVariant(double(c.end_ns - c.start_ns) / 1e3); },
-          [](const ModuleCall& c) {
-              return QString::number(double(c.end_ns - c.start_ns) / 1e3, 'f', 1);
-          }},
-    };
-}
-
-} // namespace
-
-ModuleCallModel::ModuleCallModel(QObject* parent) : TableModel<ModuleCall>(callColumns(), parent) {}
+ModuleCallModel::ModuleCallModel(QObject* parent)
+    : SpecRowsModel<ModuleCall>(moduleCallTable, parent) {}
 
 ModulesView::ModulesView(QWidget* parent)
     : QWidget(parent), model_(new ModuleTreeModel(this)), proxy_(new SortFilterProxy(this)),
@@ -42,10 +28,10 @@ ModulesView::ModulesView(QWidget* parent)
     proxy_->setSourceModel(model_);
     // A match keeps its ancestors, so the tree stays a tree while filtering.
     proxy_->setRecursiveFilteringEnabled(true);
-    proxy_->setFilterKeyColumn(ModuleTreeModel::Name);
+    proxy_->setFilterKeyColumn(ModuleTreeModel::column(module_column::kName));
     tree_->setModel(proxy_);
     tree_->setSortingEnabled(true);
-    tree_->sortByColumn(ModuleTreeModel::HostTotalUs, Qt::DescendingOrder);
+    tree_->sortByColumn(ModuleTreeModel::column(module_column::kHostTotalUs), Qt::DescendingOrder);
     tree_->setAlternatingRowColors(true);
     tree_->setUniformRowHeights(true);
     tree_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -99,10 +85,11 @@ void ModulesView::setView(std::shared_ptr<const ModuleView> view, const QString&
                                                 : QString::fromStdString(view_->reason))
                        : QString());
     tree_->expandToDepth(1);
-    for (int c = 0; c < ModuleTreeModel::ColumnCount; ++c)
+    for (int c = 0; c < model_->columnCount(); ++c)
         tree_->resizeColumnToContents(c);
-    tree_->setColumnWidth(ModuleTreeModel::Name,
-                          qBound(160, tree_->columnWidth(ModuleTreeModel::Name), 420));
+    tree_->setColumnWidth(
+        ModuleTreeModel::column(module_column::kName),
+        qBound(160, tree_->columnWidth(ModuleTreeModel::column(module_column::kName)), 420));
     showCallsOf({});
 }
 
@@ -112,7 +99,7 @@ QString ModulesView::messageText() const {
 
 void ModulesView::setNameFilter(const QString& text) {
     if (filter_->text() != text) filter_->setText(text);
-    proxy_->setTextFilter(ModuleTreeModel::Name, text);
+    proxy_->setTextFilter(ModuleTreeModel::column(module_column::kName), text);
     if (!text.trimmed().isEmpty()) tree_->expandAll();
 }
 

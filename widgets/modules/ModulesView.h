@@ -8,7 +8,7 @@
 #include <QWidget>
 
 #include "analysis/ModuleView.h"
-#include "common/TableModel.h"
+#include "common/SpecRowsModel.h"
 #include "common/ViewFrame.h"
 
 class QLabel;
@@ -21,9 +21,9 @@ namespace ts::gui {
 class ModuleTreeModel;
 class SortFilterProxy;
 
-class ModuleCallModel : public TableModel<ModuleCall> {
+// The selected module's calls (report/ModuleTables.h's moduleCallTable).
+class ModuleCallModel : public SpecRowsModel<ModuleCall> {
 public:
-    enum Column { Start, Duration, ColumnCount };
     explicit ModuleCallModel(QObject* parent = nullptr);
 };
 

@@ -1,27 +1,13 @@
 #pragma once
-// The roofline table: one row per placed operator or kernel (ts::RooflinePoint),
-// numbers raw on SortRole.
+// The roofline table as the CLI prints it (report/RooflineReport.h's
+// rooflineTable): one row per placed operator or kernel (ts::RooflinePoint).
 #include "analysis/Roofline.h"
-#include "common/TableModel.h"
+#include "common/SpecRowsModel.h"
 
 namespace ts::gui {
 
-class RooflineModel : public TableModel<RooflinePoint> {
+class RooflineModel : public SpecRowsModel<RooflinePoint> {
 public:
-    enum Column {
-        Name,
-        Calls,
-        Time,
-        TimeShare,
-        Flops,
-        Bytes,
-        Intensity,
-        Achieved,
-        Roof,
-        Efficiency,
-        Bound,
-        ColumnCount
-    };
     explicit RooflineModel(QObject* parent = nullptr);
     // Rows in the roofline's order (by time, descending); row i is point i.
     void setRoofline(const Roofline& roofline);

@@ -15,6 +15,7 @@
 #include "common/AppSettings.h"
 #include "common/CsvExport.h"
 #include "common/ExportFile.h"
+#include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
 #include "common/TableSetup.h"
 #include "report/ChartRenderer.h"
@@ -32,7 +33,7 @@ RooflineView::RooflineView(AppSettings& settings, QWidget* parent)
       low_precision_(new QCheckBox(tr("bf16/fp16 run"))) {
     table_->setObjectName(QStringLiteral("rooflineTable"));
     TableOptions table;
-    table.sortColumn = RooflineModel::Time;
+    table.sortColumn = model_->column(roofline_column::kTimeMs);
     table.sortOrder = Qt::DescendingOrder;
     table.selection = QAbstractItemView::SingleSelection;
     setUpTable(table_, proxy_, model_, table);
@@ -207,8 +208,8 @@ void RooflineView::rebuild() {
         notes << QString::fromStdString(note);
     notes_->setText(notes.join(QStringLiteral("; ")));
     table_->resizeColumnsToContents();
-    table_->setColumnWidth(RooflineModel::Name,
-                           qMin(table_->columnWidth(RooflineModel::Name), 260));
+    table_->setColumnWidth(model_->column(roofline_column::kName),
+                           qMin(table_->columnWidth(model_->column(roofline_column::kName)), 260));
 }
 
 void RooflineView::selectTableRow(int point) {
