@@ -40,63 +40,6 @@ std::string printf1(const char* format, double value) {
     return text;
 }
 
-std::string percent(int64_t part, int64_t total) {
-    return total > 0 ? printf1("%.2f%%", 100.0 * double(part) / double(total)) : "--";
-}
-
-std::string fit(const std::string& text, size_t width) {
-    if (text.size() <= width) return text;
-    return text.substr(0, width - 3) + "...";
-}
-
-struct Column {
-    std::string header;
-    std::function<std::string(const OpStat&)> cell;
-    size_t max_width = 0; // 0: no cap
-};
-
-std::vector<Column> textColumns(const OpTable& t, size_t rows) {
-    bool device = t.total_self_device_ns > 0, memory = false, shapes = false, flops = false;
-    for (size_t i = 0; i < rows; ++i) {
-        const OpStat& r = t.rows[i];
-        device = device || r.device_total_ns > 0;
-        memory = memory || r.cpu_mem_bytes != 0 || r.self_cpu_mem_bytes != 0;
-        shapes = shapes || !r.shapes.empty();
-        flops = flops || r.flops > 0;
-    }
-    const int64_t total = t.total_self_cpu_ns;
-    std::vector<Column> c = {
-        {"Name", [](const OpStat& r) { return r.name; }, 55},
-        {"Self CPU %", [total](const OpStat& r) { return percent(r.self_cpu_ns, total); }},
-        {"Self CPU", [](const OpStat& r) { return formatDurationNs(double(r.self_cpu_ns)); }},
-        {"CPU total %", [total](const OpStat& r) { return percent(r.cpu_total_ns, total); }},
-        {"CPU total", [](const OpStat& r) { return formatDurationNs(double(r.cpu_total_ns)); }},
-        {"CPU time avg", [](const OpStat& r) { return formatDurationNs(r.avgCpuNs()); }},
-    };
-    if (device) {
-        c.push_back({"Self CUDA",
-                     [](const OpStat& r) { return formatDurationNs(double(r.self_device_ns)); }});
-        c.push_back({"CUDA total",
-                     [](const OpStat& r) { return formatDurationNs(double(r.device_total_ns)); }});
-    }
-    if (memory) {
-        c.push_back({"CPU Mem", [](const OpStat& r) { return formatBytes(r.cpu_mem_bytes); }});
-        c.push_back(
-            {"Self CPU Mem", [](const OpStat& r) { return formatBytes(r.self_cpu_mem_bytes); }});
-    }
-    c.push_back({"# of Calls", [](const OpStat& r) { return std::to_string(r.calls); }});
-    if (shapes) c.push_back({"Input Shapes", [](const OpStat& r) { return r.shapes; }, 80});
-    if (flops) {
-        c.push_back({"GFLOPs", [](const OpStat& r) {
-                         return r.flops > 0 ? printf1("%.3f", r.flops / 1e9) : "--";
-                     }});
-        c.push_back({"GFLOP/s", [](const OpStat& r) {
-                         return r.flops > 0 ? printf1("%.2f", r.gflopsPerSec()) : "--";
-                     }});
-    }
-    return c;
-}
-
 size_t rowCount(const OpTable& t, size_t limit) {
     return limit == 0 ? t.rows.size() : std::min(limit, t.rows.size());
 }
@@ -148,48 +91,6 @@ std::string formatBytes(int64_t bytes) {
     if (a >= 1024.0 * 1024) return printf1("%.2f Mb", b / (1024.0 * 1024));
     if (a >= 1024.0) return printf1("%.2f Kb", b / 1024.0);
     return std::to_string(bytes) + " b";
-}
-
-std::string formatOpTableText(const OpTable& table, size_t limit) {
-    const size_t n = rowCount(table, limit);
-    const std::vector<Column> columns = textColumns(table, n);
-    std::vector<std::vector<std::string>> cells(n);
-    std::vector<size_t> width;
-    for (const Column& c : columns)
-        width.push_back(c.header.size());
-    for (size_t r = 0; r < n; ++r) {
-        for (size_t k = 0; k < columns.size(); ++k) {
-            std::string text = columns[k].cell(table.rows[r]);
-            if (columns[k].max_width) text = fit(text, columns[k].max_width);
-            width[k] = std::max(width[k], text.size());
-            cells[r].push_back(std::move(text));
-        }
-    }
-    std::ostringstream out;
-    auto rule = [&] {
-        for (size_t k = 0; k < width.size(); ++k)
-            out << std::string(width[k], '-') << "  ";
-        out << '\n';
-    };
-    auto line = [&](const std::vector<std::string>& texts) {
-        for (size_t k = 0; k < width.size(); ++k)
-            out << std::string(width[k] - texts[k].size(), ' ') << texts[k] << "  ";
-        out << '\n';
-    };
-    std::vector<std::string> headers;
-    for (const Column& c : columns)
-        headers.push_back(c.header);
-    rule();
-    line(headers);
-    rule();
-    for (const auto& row : cells)
-        line(row);
-    rule();
-    out << "Self CPU time total: " << formatDurationNs(double(table.total_self_cpu_ns)) << '\n';
-    if (table.total_self_device_ns > 0)
-        out << "Self CUDA time total: " << formatDurationNs(double(table.total_self_device_ns))
-            << '\n';
-    return out.str();
 }
 
 std::string formatOpTableCsv(const OpTable& table, size_t limit) {

@@ -1,7 +1,7 @@
 #pragma once
-// Output forms of an OpTable: a text table laid out like torch.profiler's
-// key_averages().table(), CSV (ops.csv: raw ns and bytes) and JSON; and
-// sorting by any column.
+// Data forms of an OpTable: CSV (ops.csv: raw ns and bytes, read back by
+// compare) and JSON; and sorting by any column. The table as people read it,
+// in the GUI and in torch.profiler's text layout, is report/OpTables.h.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -19,7 +19,6 @@ const std::vector<std::string>& opSortKeys();
 void sortOpTable(OpTable& table, const std::string& key);
 
 // `limit` rows at most (0 = all).
-std::string formatOpTableText(const OpTable& table, size_t limit = 0);
 std::string formatOpTableCsv(const OpTable& table, size_t limit = 0);
 nlohmann::json opTableToJson(const OpTable& table, size_t limit = 0);
 

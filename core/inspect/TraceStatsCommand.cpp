@@ -10,6 +10,7 @@
 #include "inspect/ExitCodes.h"
 #include "inspect/TraceInput.h"
 #include "inspect/TraceViews.h"
+#include "report/OpTables.h"
 
 namespace ts {
 

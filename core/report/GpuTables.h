@@ -16,6 +16,17 @@ inline constexpr const char* kName = "Name";
 inline constexpr const char* kTotalUs = "Total (us)";
 } // namespace kernel_column
 
+// Keys of the Operators table's columns that the GUI addresses.
+namespace device_op_column {
+inline constexpr const char* kShapes = "input_shape";
+inline constexpr const char* kCallStack = "call_stack";
+inline constexpr const char* kDeviceSelfUs = "device_self_us";
+inline constexpr const char* kDeviceTotalUs = "device_total_us";
+inline constexpr const char* kHostSelfUs = "host_self_us";
+inline constexpr const char* kTcSelfPct = "tc_self_pct";
+inline constexpr const char* kTcTotalPct = "tc_total_pct";
+} // namespace device_op_column
+
 // Kernels by name, or (by_op) by name, operator and launch configuration.
 // The blocks-per-SM and occupancy columns are empty, and so hidden, when the
 // trace records neither.

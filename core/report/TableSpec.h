@@ -26,8 +26,10 @@ enum class ColumnKind {
 // with two decimals below 100, shares with two) where the CLI prints the
 // cell's text (the plugin's figures, to the digit).
 // Bytes: the GUI shows "3.4 MiB" where the CLI prints the cell's text (KB,
-// or exact bytes); Milliseconds likewise with three decimals.
-enum class ColumnUnit { None, Microseconds, Milliseconds, Percent, Bytes };
+// or exact bytes); Milliseconds likewise with three decimals; Nanoseconds as
+// "900 µs", "1.50 ms"; Flops (a count of FLOPs) as "1.23 GFLOP". With a
+// unit, an unknown value (NaN) shows as "–" in the GUI.
+enum class ColumnUnit { None, Microseconds, Milliseconds, Nanoseconds, Percent, Bytes, Flops };
 
 struct Column {
     std::string key;   // JSON field name, stable across releases

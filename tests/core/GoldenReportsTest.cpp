@@ -21,6 +21,7 @@
 #include "experiments/Sweep.h"
 #include "experiments/SweepReport.h"
 #include "report/CompareRuns.h"
+#include "report/OpTables.h"
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include "ProfTestSupport.h"
 #include "analysis/OpStats.h"
 #include "analysis/OpTableFormat.h"
+#include "report/OpTables.h"
 
 namespace ts {
 namespace {

@@ -13,6 +13,7 @@
 #include "LegendChecks.h"
 #include "SyntheticTrace.h"
 #include "analysis/GpuTraceAnalysis.h"
+#include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
 #include "gpu/AverageShareChart.h"
 #include "gpu/GpuTableModels.h"
@@ -23,6 +24,8 @@
 #include "operators/OpTableModel.h"
 #include "operators/OperatorsView.h"
 #include "operators/TopOpsChart.h"
+#include "report/GpuTables.h"
+#include "report/OpTables.h"
 #include "report/StepTables.h"
 #include "trace/ChromeTraceReader.h"
 #include "trace/ChromeTraceWriter.h"
@@ -44,6 +47,14 @@ std::shared_ptr<const Trace> readTrace(const char* relative) {
         readChromeTraceFile(std::string(TRAINSCOPE_SOURCE_DIR) + "/tests/data/" + relative));
 }
 
+// A column of the Kineto operator table and of Trainscope's.
+int dop(const char* key) {
+    return deviceOpTableSpec(DeviceOpTable{}).columnIndex(key);
+}
+int opc(const char* key) {
+    return opTableSpec(OpTable{}).columnIndex(key);
+}
+
 // A column of the average step's table.
 int avg(const char* key) {
     return averageStepTable({}, {}).columnIndex(key);
@@ -63,8 +74,6 @@ int rowNamed(const QAbstractItemModel& model, const QString& name) {
         if (shown(model, row, 0) == name) return row;
     return -1;
 }
-
-using Op = DeviceOpTableModel;
 
 } // namespace
 
@@ -299,36 +308,36 @@ private slots:
         QCOMPARE(view.model()->rowCount(), 0);
         const QAbstractItemModel& m = *view.proxy();
         QCOMPARE(m.rowCount(), 3);
-        QCOMPARE(view.table()->horizontalHeader()->sortIndicatorSection(), int(Op::DeviceSelf));
-        QCOMPARE(m.headerData(Op::DeviceSelf, Qt::Horizontal).toString(),
+        QCOMPARE(view.table()->horizontalHeader()->sortIndicatorSection(), dop("device_self_us"));
+        QCOMPARE(m.headerData(dop("device_self_us"), Qt::Horizontal).toString(),
                  QStringLiteral("Device Self (us)"));
 
-        QCOMPARE(shown(m, 0, Op::Name), QStringLiteral("aten::cudnn_convolution"));
-        QCOMPARE(sortValue(m, 0, Op::Calls), 1.0);
-        QCOMPARE(sortValue(m, 0, Op::DeviceSelf), 15.0);
-        QCOMPARE(shown(m, 0, Op::DeviceSelf), QStringLiteral("15.00"));
-        QCOMPARE(sortValue(m, 0, Op::DeviceTotal), 15.0);
-        QCOMPARE(sortValue(m, 0, Op::HostSelf), 5.0);
-        QCOMPARE(sortValue(m, 0, Op::HostTotal), 10.0);
-        QCOMPARE(shown(m, 0, Op::TcEligible), QStringLiteral("Yes"));
-        QCOMPARE(sortValue(m, 0, Op::TcSelfPercent), 100.0);
-        QCOMPARE(sortValue(m, 0, Op::TcTotalPercent), 100.0);
-        QCOMPARE(shown(m, 1, Op::Name), QStringLiteral("op_no_tc"));
-        QCOMPARE(sortValue(m, 1, Op::DeviceSelf), 10.0);
-        QCOMPARE(shown(m, 1, Op::TcEligible), QStringLiteral("No"));
-        QCOMPARE(shown(m, 2, Op::Name), QStringLiteral("aten::conv2d"));
-        QCOMPARE(sortValue(m, 2, Op::DeviceSelf), 0.0);
-        QCOMPARE(sortValue(m, 2, Op::DeviceTotal), 25.0);
-        QCOMPARE(sortValue(m, 2, Op::HostSelf), 80.0);
-        QCOMPARE(sortValue(m, 2, Op::HostTotal), 100.0);
-        QCOMPARE(sortValue(m, 2, Op::TcSelfPercent), 0.0);
-        QCOMPARE(sortValue(m, 2, Op::TcTotalPercent), 60.0);
+        QCOMPARE(shown(m, 0, dop("name")), QStringLiteral("aten::cudnn_convolution"));
+        QCOMPARE(sortValue(m, 0, dop("calls")), 1.0);
+        QCOMPARE(sortValue(m, 0, dop("device_self_us")), 15.0);
+        QCOMPARE(shown(m, 0, dop("device_self_us")), QStringLiteral("15.00"));
+        QCOMPARE(sortValue(m, 0, dop("device_total_us")), 15.0);
+        QCOMPARE(sortValue(m, 0, dop("host_self_us")), 5.0);
+        QCOMPARE(sortValue(m, 0, dop("host_total_us")), 10.0);
+        QCOMPARE(shown(m, 0, dop("tc_eligible")), QStringLiteral("Yes"));
+        QCOMPARE(sortValue(m, 0, dop("tc_self_pct")), 100.0);
+        QCOMPARE(sortValue(m, 0, dop("tc_total_pct")), 100.0);
+        QCOMPARE(shown(m, 1, dop("name")), QStringLiteral("op_no_tc"));
+        QCOMPARE(sortValue(m, 1, dop("device_self_us")), 10.0);
+        QCOMPARE(shown(m, 1, dop("tc_eligible")), QStringLiteral("No"));
+        QCOMPARE(shown(m, 2, dop("name")), QStringLiteral("aten::conv2d"));
+        QCOMPARE(sortValue(m, 2, dop("device_self_us")), 0.0);
+        QCOMPARE(sortValue(m, 2, dop("device_total_us")), 25.0);
+        QCOMPARE(sortValue(m, 2, dop("host_self_us")), 80.0);
+        QCOMPARE(sortValue(m, 2, dop("host_total_us")), 100.0);
+        QCOMPARE(sortValue(m, 2, dop("tc_self_pct")), 0.0);
+        QCOMPARE(sortValue(m, 2, dop("tc_total_pct")), 60.0);
 
-        QVERIFY(view.table()->isColumnHidden(Op::Shapes));
-        QVERIFY(view.table()->isColumnHidden(Op::CallStack));
-        QVERIFY(!view.table()->isColumnHidden(Op::DeviceSelf));
-        QVERIFY(!view.table()->isColumnHidden(Op::TcTotalPercent));
-        QCOMPARE(view.chart()->chartedColumn(), int(Op::DeviceSelf));
+        QVERIFY(view.table()->isColumnHidden(dop("input_shape")));
+        QVERIFY(view.table()->isColumnHidden(dop("call_stack")));
+        QVERIFY(!view.table()->isColumnHidden(dop("device_self_us")));
+        QVERIFY(!view.table()->isColumnHidden(dop("tc_total_pct")));
+        QCOMPARE(view.chart()->chartedColumn(), dop("device_self_us"));
         QCOMPARE(view.chart()->barCount(), 3);
         QCOMPARE(view.chart()->titleElement()->text(), QStringLiteral("Top 3 by Device Self (us)"));
     }
@@ -338,11 +347,11 @@ private slots:
         OperatorsView view;
         view.setTrace(readTrace("tb_plugin/test_tensor_core.json"), QStringLiteral("fixture"));
         const QAbstractItemModel& m = *view.proxy();
-        view.table()->sortByColumn(Op::HostSelf, Qt::DescendingOrder);
-        QCOMPARE(shown(m, 0, Op::Name), QStringLiteral("aten::conv2d"));
-        QCOMPARE(sortValue(m, 0, Op::HostSelf), 80.0);
-        QCOMPARE(sortValue(m, 2, Op::HostSelf), 5.0); // a tie of op_no_tc and cudnn
-        QCOMPARE(view.chart()->chartedColumn(), int(Op::HostSelf));
+        view.table()->sortByColumn(dop("host_self_us"), Qt::DescendingOrder);
+        QCOMPARE(shown(m, 0, dop("name")), QStringLiteral("aten::conv2d"));
+        QCOMPARE(sortValue(m, 0, dop("host_self_us")), 80.0);
+        QCOMPARE(sortValue(m, 2, dop("host_self_us")), 5.0); // a tie of op_no_tc and cudnn
+        QCOMPARE(view.chart()->chartedColumn(), dop("host_self_us"));
         view.setNameFilter(QStringLiteral("conv"));
         QCOMPARE(m.rowCount(), 2);
         view.setNameFilter(QString());
@@ -363,30 +372,30 @@ private slots:
         view.setTrace(readTrace("tb_plugin/test_memory_view.json"), QStringLiteral("fixture"));
         const QAbstractItemModel& m = *view.proxy();
         QCOMPARE(m.rowCount(), 8);
-        QCOMPARE(shown(m, 0, Op::Name), QStringLiteral("aten::nll_loss_backward"));
-        QCOMPARE(sortValue(m, 0, Op::DeviceSelf), 30.0);
+        QCOMPARE(shown(m, 0, dop("name")), QStringLiteral("aten::nll_loss_backward"));
+        QCOMPARE(sortValue(m, 0, dop("device_self_us")), 30.0);
         const int to = rowNamed(m, QStringLiteral("aten::to"));
         QVERIFY(to >= 0);
-        QCOMPARE(sortValue(m, to, Op::Calls), 4.0);
-        QCOMPARE(sortValue(m, to, Op::HostSelf), 220.0);
+        QCOMPARE(sortValue(m, to, dop("calls")), 4.0);
+        QCOMPARE(sortValue(m, to, dop("host_self_us")), 220.0);
 
         QVERIFY(view.setDeviceGrouping(DeviceOpGrouping::NameAndShapes));
         QCOMPARE(m.rowCount(), 9);
-        QVERIFY(!view.table()->isColumnHidden(Op::Shapes));
-        QVERIFY(view.table()->isColumnHidden(Op::CallStack));
+        QVERIFY(!view.table()->isColumnHidden(dop("input_shape")));
+        QVERIFY(view.table()->isColumnHidden(dop("call_stack")));
         int by_shape = -1;
         for (int row = 0; row < m.rowCount(); ++row)
-            if (shown(m, row, Op::Name) == QStringLiteral("aten::to") &&
-                shown(m, row, Op::Shapes) ==
+            if (shown(m, row, dop("name")) == QStringLiteral("aten::to") &&
+                shown(m, row, dop("input_shape")) ==
                     QStringLiteral("[[2, 8, 5], [], [], [], [], [], [], []]"))
                 by_shape = row;
         QVERIFY(by_shape >= 0);
-        QCOMPARE(sortValue(m, by_shape, Op::Calls), 3.0);
-        QCOMPARE(sortValue(m, by_shape, Op::HostSelf), 210.0);
+        QCOMPARE(sortValue(m, by_shape, dop("calls")), 3.0);
+        QCOMPARE(sortValue(m, by_shape, dop("host_self_us")), 210.0);
 
         QVERIFY(view.setDeviceGrouping(DeviceOpGrouping::Name));
         QCOMPARE(m.rowCount(), 8);
-        QVERIFY(view.table()->isColumnHidden(Op::Shapes));
+        QVERIFY(view.table()->isColumnHidden(dop("input_shape")));
     }
 
     // test_pure_cpu has no device time: sorted by host self time (aten::mm
@@ -397,14 +406,14 @@ private slots:
         QVERIFY(view.showsDeviceOps());
         const QAbstractItemModel& m = *view.proxy();
         QCOMPARE(m.rowCount(), 2);
-        QCOMPARE(view.table()->horizontalHeader()->sortIndicatorSection(), int(Op::HostSelf));
-        QCOMPARE(shown(m, 0, Op::Name), QStringLiteral("aten::mm"));
-        QCOMPARE(sortValue(m, 0, Op::HostSelf), 40.0);
-        QCOMPARE(shown(m, 1, Op::Name), QStringLiteral("aten::to"));
-        QVERIFY(view.table()->isColumnHidden(Op::DeviceSelf));
-        QVERIFY(view.table()->isColumnHidden(Op::TcSelfPercent));
-        QVERIFY(!view.table()->isColumnHidden(Op::HostSelf));
-        QCOMPARE(view.chart()->chartedColumn(), int(Op::HostSelf));
+        QCOMPARE(view.table()->horizontalHeader()->sortIndicatorSection(), dop("host_self_us"));
+        QCOMPARE(shown(m, 0, dop("name")), QStringLiteral("aten::mm"));
+        QCOMPARE(sortValue(m, 0, dop("host_self_us")), 40.0);
+        QCOMPARE(shown(m, 1, dop("name")), QStringLiteral("aten::to"));
+        QVERIFY(view.table()->isColumnHidden(dop("device_self_us")));
+        QVERIFY(view.table()->isColumnHidden(dop("tc_self_pct")));
+        QVERIFY(!view.table()->isColumnHidden(dop("host_self_us")));
+        QCOMPARE(view.chart()->chartedColumn(), dop("host_self_us"));
         QVERIFY(view.chart()->titleElement()->text().endsWith(QStringLiteral("Host Self (us)")));
     }
 
@@ -418,15 +427,15 @@ private slots:
         view.setTrace(readTrace("kineto_call_stacks.json"), QStringLiteral("stacks"));
         const QAbstractItemModel& m = *view.proxy();
         QCOMPARE(m.rowCount(), 3);
-        QCOMPARE(shown(m, 0, Op::Name), QStringLiteral("aten::addmm"));
-        QCOMPARE(sortValue(m, 0, Op::DeviceSelf), 28.0);
-        QCOMPARE(sortValue(m, 0, Op::HostSelf), 35.0);
+        QCOMPARE(shown(m, 0, dop("name")), QStringLiteral("aten::addmm"));
+        QCOMPARE(sortValue(m, 0, dop("device_self_us")), 28.0);
+        QCOMPARE(sortValue(m, 0, dop("host_self_us")), 35.0);
         QVERIFY(view.callStackText().startsWith(QStringLiteral("Select an operator")));
 
         const int linear = rowNamed(m, QStringLiteral("aten::linear"));
         QVERIFY(linear >= 0);
-        QCOMPARE(sortValue(m, linear, Op::Calls), 2.0);
-        view.table()->setCurrentIndex(m.index(linear, Op::Name));
+        QCOMPARE(sortValue(m, linear, dop("calls")), 2.0);
+        view.table()->setCurrentIndex(m.index(linear, dop("name")));
         QCOMPARE(view.callStackText(), QStringLiteral("aten::linear: 2 call stacks\n\n"
                                                       "1 call:\n"
                                                       "  model.py(10): forward\n"
@@ -449,16 +458,16 @@ private slots:
         const QAbstractItemModel& m = *view.proxy();
         QVERIFY(view.setDeviceGrouping(DeviceOpGrouping::NameAndStack));
         QCOMPARE(m.rowCount(), 5);
-        QVERIFY(!view.table()->isColumnHidden(Op::CallStack));
-        QCOMPARE(shown(m, 0, Op::Name), QStringLiteral("aten::addmm"));
-        QCOMPARE(sortValue(m, 0, Op::DeviceSelf), 20.0);
+        QVERIFY(!view.table()->isColumnHidden(dop("call_stack")));
+        QCOMPARE(shown(m, 0, dop("name")), QStringLiteral("aten::addmm"));
+        QCOMPARE(sortValue(m, 0, dop("device_self_us")), 20.0);
         QCOMPARE(
-            shown(m, 0, Op::CallStack),
+            shown(m, 0, dop("call_stack")),
             QStringLiteral("functional.py(5): linear;model.py(10): forward;train.py(30): step"));
         QCOMPARE(
-            shown(m, 1, Op::CallStack),
+            shown(m, 1, dop("call_stack")),
             QStringLiteral("functional.py(5): linear;model.py(12): forward;train.py(30): step"));
-        view.table()->setCurrentIndex(m.index(1, Op::Name));
+        view.table()->setCurrentIndex(m.index(1, dop("name")));
         QCOMPARE(view.callStackText(), QStringLiteral("aten::addmm: 1 call stack\n\n"
                                                       "1 call:\n"
                                                       "  functional.py(5): linear\n"
@@ -469,9 +478,10 @@ private slots:
         QCOMPARE(m.rowCount(), 5);
         int first = -1;
         for (int row = 0; row < m.rowCount(); ++row)
-            if (shown(m, row, Op::Shapes) == QStringLiteral("[[4, 8], [16, 8], [16]]")) first = row;
+            if (shown(m, row, dop("input_shape")) == QStringLiteral("[[4, 8], [16, 8], [16]]"))
+                first = row;
         QVERIFY(first >= 0);
-        view.table()->setCurrentIndex(m.index(first, Op::Name));
+        view.table()->setCurrentIndex(m.index(first, dop("name")));
         QVERIFY(view.callStackText().contains(QStringLiteral("model.py(10): forward")));
         QVERIFY(!view.callStackText().contains(QStringLiteral("model.py(12)")));
     }
@@ -486,7 +496,7 @@ private slots:
         view.setTrace(tiny, QStringLiteral("tiny"));
         QVERIFY(!view.showsDeviceOps());
         QCOMPARE(view.proxy()->sourceModel(), static_cast<QAbstractItemModel*>(view.model()));
-        QCOMPARE(view.proxy()->columnCount(), int(OpTableModel::ColumnCount));
+        QCOMPARE(view.proxy()->columnCount(), int(opTableSpec(OpTable{}).columns.size()));
         QCOMPARE(view.model()->rowCount(), int(expected.rows.size()));
 
         QTemporaryDir dir;
@@ -503,9 +513,8 @@ private slots:
         QCOMPARE(view.proxy()->sourceModel(), static_cast<QAbstractItemModel*>(view.model()));
         QCOMPARE(view.model()->rowCount(), int(expected.rows.size()));
         QCOMPARE(view.deviceModel()->rowCount(), 0);
-        QCOMPARE(view.table()->horizontalHeader()->sortIndicatorSection(),
-                 int(OpTableModel::SelfCpu));
-        QCOMPARE(view.chart()->chartedColumn(), int(OpTableModel::SelfCpu));
+        QCOMPARE(view.table()->horizontalHeader()->sortIndicatorSection(), opc("self_cpu_ns"));
+        QCOMPARE(view.chart()->chartedColumn(), opc("self_cpu_ns"));
         QVERIFY(view.callStackText().isEmpty());
     }
 };

@@ -6,14 +6,20 @@
 #include <QtTest>
 
 #include "common/CsvExport.h"
+#include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
 #include "operators/OpTableModel.h"
+#include "report/OpTables.h"
 #include "runs/RunModels.h"
 
 using namespace ts;
 using namespace ts::gui;
 
 namespace {
+
+int opc(const char* key) {
+    return opTableSpec(OpTable{}).columnIndex(key);
+}
 
 OpStat op(const std::string& name, int64_t calls, int64_t self_ns, bool backward = false) {
     OpStat s;
@@ -26,7 +32,7 @@ OpStat op(const std::string& name, int64_t calls, int64_t self_ns, bool backward
     return s;
 }
 
-OpTable table() {
+OpTable opTable() {
     OpTable t;
     // Chosen so that text order ("10" < "100" < "9") differs from numeric order.
     t.rows = {op("aten::conv2d", 9, 900000), op("aten::add_", 100, 20000),
@@ -65,74 +71,71 @@ private slots:
         OpTableModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setTable(table());
+        model.setTable(opTable());
         QCOMPARE(model.rowCount(), 4);
-        QCOMPARE(model.columnCount(), int(OpTableModel::ColumnCount));
+        QCOMPARE(model.columnCount(), int(opTableSpec(OpTable{}).columns.size()));
         model.setTable(OpTable());
         QCOMPARE(model.rowCount(), 0);
-        model.setTable(table());
+        model.setTable(opTable());
         SortFilterProxy proxy;
         QAbstractItemModelTester proxy_tester(
             &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.setSourceModel(&model);
-        proxy.sort(OpTableModel::Calls);
-        proxy.setTextFilter(OpTableModel::Name, QStringLiteral("aten"));
-        model.setTable(table()); // a reset while sorted and filtered
+        proxy.sort(opc("calls"));
+        proxy.setTextFilter(opc("name"), QStringLiteral("aten"));
+        model.setTable(opTable()); // a reset while sorted and filtered
         QCOMPARE(proxy.rowCount(), 3);
     }
 
     void displayIsFormattedSortRoleIsRaw() {
         OpTableModel model;
-        model.setTable(table());
-        const QModelIndex self = model.index(0, OpTableModel::SelfCpu);
+        model.setTable(opTable());
+        const QModelIndex self = model.index(0, opc("self_cpu_ns"));
         QCOMPARE(self.data(SortRole).toLongLong(), 900000LL);
         QCOMPARE(self.data(Qt::DisplayRole).toString(), QStringLiteral("900 µs"));
-        QCOMPARE(model.index(2, OpTableModel::Pass).data().toString(), QStringLiteral("backward"));
-        const double share = model.index(0, OpTableModel::SelfCpuPercent).data(SortRole).toDouble();
+        QCOMPARE(model.index(2, opc("pass")).data().toString(), QStringLiteral("backward"));
+        const double share = model.index(0, opc("self_cpu_pct")).data(SortRole).toDouble();
         QVERIFY(qAbs(share - 900000.0 / 2425000.0) < 1e-9);
-        QVERIFY(
-            model.index(0, OpTableModel::Calls).data(Qt::TextAlignmentRole).value<Qt::Alignment>() &
-            Qt::AlignRight);
+        QVERIFY(model.index(0, opc("calls")).data(Qt::TextAlignmentRole).value<Qt::Alignment>() &
+                Qt::AlignRight);
     }
 
     void sortsNumericallyNotAlphabetically() {
         OpTableModel model;
-        model.setTable(table());
+        model.setTable(opTable());
         SortFilterProxy proxy;
         proxy.setSourceModel(&model);
-        proxy.sort(OpTableModel::Calls, Qt::AscendingOrder);
-        QCOMPARE(column(proxy, OpTableModel::Calls), (QStringList{"9", "10", "100", "1000"}));
-        proxy.sort(OpTableModel::SelfCpu, Qt::DescendingOrder);
-        QCOMPARE(
-            column(proxy, OpTableModel::Name),
-            (QStringList{"ConvolutionBackward0", "aten::conv2d", "aten::add_", "aten::relu_"}));
+        proxy.sort(opc("calls"), Qt::AscendingOrder);
+        QCOMPARE(column(proxy, opc("calls")), (QStringList{"9", "10", "100", "1000"}));
+        proxy.sort(opc("self_cpu_ns"), Qt::DescendingOrder);
+        QCOMPARE(column(proxy, opc("name")), (QStringList{"ConvolutionBackward0", "aten::conv2d",
+                                                          "aten::add_", "aten::relu_"}));
         // Display text of durations would sort "1.50 ms" < "20.0 µs" < "5.00 µs" < "900 µs".
-        proxy.sort(OpTableModel::SelfCpu, Qt::AscendingOrder);
-        QCOMPARE(column(proxy, OpTableModel::SelfCpu, SortRole),
+        proxy.sort(opc("self_cpu_ns"), Qt::AscendingOrder);
+        QCOMPARE(column(proxy, opc("self_cpu_ns"), SortRole),
                  (QStringList{"5000", "20000", "900000", "1500000"}));
     }
 
     void unknownValuesSortLast() {
         OpTableModel model;
-        OpTable t = table();
+        OpTable t = opTable();
         t.rows[1].flops = 0; // unknown
         model.setTable(t);
         SortFilterProxy proxy;
         proxy.setSourceModel(&model);
-        proxy.sort(OpTableModel::Flops, Qt::AscendingOrder);
-        QCOMPARE(proxy.index(3, OpTableModel::Name).data().toString(),
-                 QStringLiteral("aten::add_"));
-        QCOMPARE(proxy.index(3, OpTableModel::Flops).data().toString(), QStringLiteral("–"));
+        proxy.sort(opc("flops"), Qt::AscendingOrder);
+        QCOMPARE(proxy.index(3, opc("name")).data().toString(), QStringLiteral("aten::add_"));
+        QCOMPARE(proxy.index(3, opc("flops")).data().toString(), QStringLiteral("–"));
     }
 
     void filtersByNameCaseInsensitively() {
         OpTableModel model;
-        model.setTable(table());
+        model.setTable(opTable());
         SortFilterProxy proxy;
         proxy.setSourceModel(&model);
-        proxy.setTextFilter(OpTableModel::Name, QStringLiteral("CONV"));
+        proxy.setTextFilter(opc("name"), QStringLiteral("CONV"));
         QCOMPARE(proxy.rowCount(), 2);
-        proxy.setTextFilter(OpTableModel::Name, QString());
+        proxy.setTextFilter(opc("name"), QString());
         QCOMPARE(proxy.rowCount(), 4);
     }
 

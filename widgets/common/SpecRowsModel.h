@@ -36,6 +36,13 @@ public:
     const std::vector<Row>& rows() const { return rows_; }
     const Row& rowAt(int row) const { return rows_.at(size_t(row)); }
 
+protected:
+    // For tables whose spec needs more than the rows (totals for shares).
+    void setRowsWithSpec(std::vector<Row> rows, const table::TableSpec& spec) {
+        rows_ = std::move(rows);
+        setSpec(spec, true);
+    }
+
 private:
     Build build_;
     std::vector<Row> rows_;

@@ -12,7 +12,9 @@ namespace {
 // The GUI's style for numbers with a unit (as every other table of the GUI
 // shows them); the cell's text (the CLI's) otherwise.
 QString shownText(const table::Column& column, const table::Cell& cell) {
-    if (std::isnan(cell.value)) return QString::fromStdString(cell.text);
+    if (std::isnan(cell.value))
+        return column.unit == table::ColumnUnit::None ? QString::fromStdString(cell.text)
+                                                      : QStringLiteral("–");
     switch (column.unit) {
     case table::ColumnUnit::Microseconds:
         return QString::number(cell.value, 'f', std::fabs(cell.value) < 100 ? 2 : 1);
@@ -22,6 +24,10 @@ QString shownText(const table::Column& column, const table::Cell& cell) {
         return QString::number(cell.value, 'f', 2);
     case table::ColumnUnit::Bytes:
         return format::bytes(cell.value);
+    case table::ColumnUnit::Nanoseconds:
+        return format::durationNs(int64_t(cell.value));
+    case table::ColumnUnit::Flops:
+        return format::flops(cell.value);
     case table::ColumnUnit::None:
         break;
     }
@@ -36,8 +42,13 @@ QVariant specCellData(const table::Column& column, const table::Cell& cell, int 
         return shownText(column, cell);
     case SortRole:
         // Unknown numbers stay invalid, so they sort after every known one.
-        if (column.numeric()) return std::isnan(cell.value) ? QVariant() : QVariant(cell.value);
-        return QString::fromStdString(cell.text);
+        if (!column.numeric()) return QString::fromStdString(cell.text);
+        if (std::isnan(cell.value)) return {};
+        // Counts and nanoseconds are whole numbers: sorted and read as such.
+        if (column.kind == table::ColumnKind::Integer ||
+            column.unit == table::ColumnUnit::Nanoseconds)
+            return QVariant(qint64(std::llround(cell.value)));
+        return QVariant(cell.value);
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(column.numeric() ? (Qt::AlignRight | Qt::AlignVCenter)
                                                     : (Qt::AlignLeft | Qt::AlignVCenter));

@@ -15,9 +15,13 @@ void DeviceOpTableModel::setTable(DeviceOpTable table) {
     setSpec(spec, true);
 }
 
+int DeviceOpTableModel::defaultSortColumn() const {
+    return column(by_device_ ? device_op_column::kDeviceSelfUs : device_op_column::kHostSelfUs);
+}
+
 // A call stack reads better one frame a line than as Kineto's ';'-joined text.
 QVariant DeviceOpTableModel::toolTip(int row, int column) const {
-    if (column == CallStack)
+    if (column == this->column(device_op_column::kCallStack))
         return QString::fromStdString(rowAt(row).call_stack)
             .split(QLatin1Char(';'))
             .join(QLatin1Char('\n'));

@@ -12,23 +12,6 @@ namespace ts::gui {
 
 class DeviceOpTableModel : public SpecTableModel {
 public:
-    // deviceOpTableSpec's order.
-    enum Column {
-        Name,
-        Shapes,
-        CallStack,
-        Calls,
-        DeviceSelf,
-        DeviceTotal,
-        HostSelf,
-        HostTotal,
-        TcEligible,
-        TcSelfPercent,
-        TcTotalPercent,
-        HasCallStack,
-        ColumnCount
-    };
-
     explicit DeviceOpTableModel(QObject* parent = nullptr);
     void setTable(DeviceOpTable table);
     void clear() { setTable({}); }
@@ -37,7 +20,7 @@ public:
     bool byDevice() const { return by_device_; }
     // What the table ranks by until the user sorts: device self time when
     // there is device time, else host self time (as the plugin does).
-    int defaultSortColumn() const { return by_device_ ? DeviceSelf : HostSelf; }
+    int defaultSortColumn() const;
 
 protected:
     QVariant toolTip(int row, int column) const override;

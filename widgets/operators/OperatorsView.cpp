@@ -21,38 +21,28 @@
 #include "operators/DeviceOpTableModel.h"
 #include "operators/OpTableModel.h"
 #include "operators/TopOpsChart.h"
+#include "report/GpuTables.h"
+#include "report/OpTables.h"
 
 namespace ts::gui {
 namespace {
 
 // Columns that would be empty for the trace are hidden: no device time on a
 // CPU run, shapes or call stacks only when grouped by them.
-bool hiddenOpColumn(int column, bool device, bool by_shape) {
-    switch (column) {
-    case OpTableModel::SelfDevice:
-    case OpTableModel::DeviceTotal:
-        return !device;
-    case OpTableModel::Shapes:
-        return !by_shape;
-    default:
-        return false;
-    }
+bool hiddenOpColumn(const std::string& key, bool device, bool by_shape) {
+    if (key == op_column::kSelfDevice || key == op_column::kDeviceTotal) return !device;
+    if (key == op_column::kShapes) return !by_shape;
+    return false;
 }
 
-bool hiddenDeviceOpColumn(int column, bool device, DeviceOpGrouping grouping) {
-    switch (column) {
-    case DeviceOpTableModel::Shapes:
-        return grouping != DeviceOpGrouping::NameAndShapes;
-    case DeviceOpTableModel::CallStack:
-        return grouping != DeviceOpGrouping::NameAndStack;
-    case DeviceOpTableModel::DeviceSelf:
-    case DeviceOpTableModel::DeviceTotal:
-    case DeviceOpTableModel::TcSelfPercent:
-    case DeviceOpTableModel::TcTotalPercent:
+bool hiddenDeviceOpColumn(const std::string& key, bool device, DeviceOpGrouping grouping) {
+    namespace dc = device_op_column;
+    if (key == dc::kShapes) return grouping != DeviceOpGrouping::NameAndShapes;
+    if (key == dc::kCallStack) return grouping != DeviceOpGrouping::NameAndStack;
+    if (key == dc::kDeviceSelfUs || key == dc::kDeviceTotalUs || key == dc::kTcSelfPct ||
+        key == dc::kTcTotalPct)
         return !device;
-    default:
-        return false;
-    }
+    return false;
 }
 
 QPlainTextEdit* makeStackPane() {
@@ -73,8 +63,8 @@ OperatorsView::OperatorsView(QWidget* parent)
       grouping_(new QComboBox), top_n_(new QSpinBox), source_(new QLabel),
       stacks_(makeStackPane()) {
     proxy_->setSourceModel(model_);
-    proxy_->setFilterKeyColumn(OpTableModel::Name);
-    chart_ = new TopOpsChart(proxy_, OpTableModel::Name, OpTableModel::SelfCpu);
+    proxy_->setFilterKeyColumn(0); // Name in both tables
+    chart_ = new TopOpsChart(proxy_, 0, model_->column(op_column::kSelfCpu));
 
     filter_->setPlaceholderText(tr("Filter by name (Ctrl+F)"));
     filter_->setClearButtonEnabled(true);
@@ -90,7 +80,7 @@ OperatorsView::OperatorsView(QWidget* parent)
     top_n_->setPrefix(tr("Top "));
 
     TableOptions table;
-    table.sortColumn = OpTableModel::SelfCpu;
+    table.sortColumn = model_->column(op_column::kSelfCpu);
     table.sortOrder = Qt::DescendingOrder;
     setUpTable(table_, proxy_, nullptr, table); // the proxy's source is set above
     buildLayout();
@@ -171,7 +161,7 @@ QString OperatorsView::callStackText() const {
 
 void OperatorsView::setNameFilter(const QString& text) {
     if (filter_->text() != text) filter_->setText(text); // keeps the field in step (tests, API)
-    proxy_->setTextFilter(OpTableModel::Name, text);     // column 0 in both tables
+    proxy_->setTextFilter(0, text);                      // Name in both tables
 }
 
 void OperatorsView::setGroupByShape(bool byShape) {
@@ -204,7 +194,7 @@ void OperatorsView::showTableFor(bool kineto) {
         model_->clear();
     else
         device_model_->clear();
-    if (switched && !kineto) sortBy(OpTableModel::SelfCpu); // today's default for its table
+    if (switched && !kineto) sortBy(model_->column(op_column::kSelfCpu)); // its default
     showCallStacks(); // empties the pane for Trainscope's table
 }
 
@@ -256,22 +246,25 @@ void OperatorsView::sortBy(int column) {
 void OperatorsView::fitColumns() {
     table_->resizeColumnsToContents();
     table_->setColumnWidth(0, qMin(table_->columnWidth(0), 320)); // Name in both tables
-    static_assert(int(OpTableModel::Shapes) == int(DeviceOpTableModel::Shapes));
-    table_->setColumnWidth(OpTableModel::Shapes,
-                           qMin(table_->columnWidth(OpTableModel::Shapes), 260));
-    if (device_)
-        table_->setColumnWidth(DeviceOpTableModel::CallStack,
-                               qMin(table_->columnWidth(DeviceOpTableModel::CallStack), 360));
+    const int shapes = device_ ? device_model_->column(device_op_column::kShapes)
+                               : model_->column(op_column::kShapes);
+    table_->setColumnWidth(shapes, qMin(table_->columnWidth(shapes), 260));
+    if (device_) {
+        const int stack = device_model_->column(device_op_column::kCallStack);
+        table_->setColumnWidth(stack, qMin(table_->columnWidth(stack), 360));
+    }
 }
 
 // Every column is set: the two tables share the view's header.
 void OperatorsView::updateColumnVisibility() {
-    const int columns = proxy_->sourceModel()->columnCount();
-    for (int c = 0; c < columns; ++c)
+    const table::TableSpec& spec = device_ ? device_model_->spec() : model_->spec();
+    for (size_t c = 0; c < spec.columns.size(); ++c) {
+        const std::string& key = spec.columns[c].key;
         table_->setColumnHidden(
-            c, device_
-                   ? hiddenDeviceOpColumn(c, device_model_->byDevice(), deviceGrouping())
-                   : hiddenOpColumn(c, model_->totalSelfDeviceNs() > 0, by_shape_->isChecked()));
+            int(c),
+            device_ ? hiddenDeviceOpColumn(key, device_model_->byDevice(), deviceGrouping())
+                    : hiddenOpColumn(key, model_->totalSelfDeviceNs() > 0, by_shape_->isChecked()));
+    }
 }
 
 void OperatorsView::showCallStacks() {
