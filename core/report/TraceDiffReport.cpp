@@ -1,11 +1,10 @@
 #include "report/TraceDiffReport.h"
 
-#include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
+#include "report/DiffTables.h"
 #include "report/GpuTraceReport.h"
 #include "report/MarkdownTable.h"
 #include "report/RunDirectory.h"
@@ -25,35 +24,11 @@ double us(double ns) {
     return ns / 1000;
 }
 
-// "+12.3%" of `base`; "new" when there was nothing, "-" when nothing changed.
-std::string change(double base, double value) {
-    if (base == 0) return value == 0 ? "-" : "new";
-    char text[32];
-    std::snprintf(text, sizeof(text), "%+.1f%%", (value / base - 1) * 100);
-    return text;
-}
-
-std::string signedMicros(double ns) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%+.1f", us(ns));
-    return text;
-}
-
-// Calls per step: whole numbers as they are, averages with two decimals.
-std::string calls(double value) {
-    return value == std::floor(value) ? std::to_string(static_cast<int64_t>(value))
-                                      : fixed(value, 2);
-}
-
 // Kernel names run to hundreds of characters (template arguments); the
 // text table keeps the start, CSV and JSON the whole name.
 std::string shortName(const std::string& name) {
     constexpr size_t kWidth = 60;
     return name.size() <= kWidth ? name : name.substr(0, kWidth - 3) + "...";
-}
-
-size_t rowCount(size_t size, size_t limit) {
-    return limit == 0 ? size : std::min(size, limit);
 }
 
 std::string sideLine(const char* which, const TraceDiffSide& s, bool per_step) {
@@ -65,41 +40,26 @@ std::string sideLine(const char* which, const TraceDiffSide& s, bool per_step) {
 }
 
 std::string rowsText(const std::vector<DiffRow>& rows, bool by_device, bool kernels, size_t limit) {
-    TableRows table;
-    for (const DiffRow& r : rows) {
-        if (r.status == DiffStatus::Unchanged) continue;
-        if (limit != 0 && table.size() == limit) break;
-        table.push_back({shortName(r.name), toString(r.status), calls(r.calls_a), calls(r.calls_b),
-                         fixed(us(r.timeA(by_device)), 1), fixed(us(r.timeB(by_device)), 1),
-                         signedMicros(r.impact_ns),
-                         change(r.timeA(by_device), r.timeB(by_device))});
-    }
-    if (table.empty()) return "  (none changed)\n";
-    const std::string time = kernels ? "time" : by_device ? "device self" : "host self";
-    return plainTable({kernels ? "kernel" : "operator", "status", "calls A", "calls B",
-                       time + " A us", time + " B us", "impact us", "change"},
-                      table);
+    std::vector<DiffRow> changed;
+    for (const DiffRow& r : rows)
+        if (r.status != DiffStatus::Unchanged && (limit == 0 || changed.size() < limit))
+            changed.push_back(r);
+    if (changed.empty()) return "  (none changed)\n";
+    table::TableSpec spec = diffRowTable(changed, {kernels, by_device});
+    for (std::vector<table::Cell>& row : spec.rows)
+        row[0].text = shortName(row[0].text);
+    return table::toText(spec);
 }
 
-std::vector<std::string> rowCsv(const DiffRow& r) {
-    return {r.name,
-            toString(r.status),
-            fixed(r.calls_a, 3),
-            fixed(r.calls_b, 3),
-            microsText(r.device_a_ns),
-            microsText(r.device_b_ns),
-            microsText(r.host_a_ns),
-            microsText(r.host_b_ns),
-            microsText(r.impact_ns)};
+// CSV with the columns' keys for a header and the cells' texts.
+std::string keyedCsv(table::TableSpec spec) {
+    for (table::Column& c : spec.columns)
+        c.title = c.key;
+    return table::toCsv(spec);
 }
 
-std::string rowsCsv(const std::vector<DiffRow>& rows, const char* first, size_t limit) {
-    std::string out = csvLine({first, "status", "calls_a", "calls_b", "device_a_us", "device_b_us",
-                               "host_a_us", "host_b_us", "impact_us"}) +
-                      "\n";
-    for (size_t i = 0; i < rowCount(rows.size(), limit); ++i)
-        out += csvLine(rowCsv(rows[i])) + "\n";
-    return out;
+std::string rowsCsv(const std::vector<DiffRow>& rows, bool kernels, size_t limit) {
+    return keyedCsv(table::firstRows(diffRowTable(rows, {kernels, true, DiffText::Data}), limit));
 }
 
 void treeCsv(const DiffNode& node, std::string& out) {
@@ -123,21 +83,9 @@ json sideJson(const TraceDiffSide& s) {
             {"steps", s.steps}, {"step_us", us(s.step_ns)}, {"has_device_time", s.has_device_time}};
 }
 
-json rowsJson(const std::vector<DiffRow>& rows, size_t limit) {
-    json out = json::array();
-    for (size_t i = 0; i < rowCount(rows.size(), limit); ++i) {
-        const DiffRow& r = rows[i];
-        out.push_back({{"name", r.name},
-                       {"status", toString(r.status)},
-                       {"calls_a", r.calls_a},
-                       {"calls_b", r.calls_b},
-                       {"device_a_us", us(r.device_a_ns)},
-                       {"device_b_us", us(r.device_b_ns)},
-                       {"host_a_us", us(r.host_a_ns)},
-                       {"host_b_us", us(r.host_b_ns)},
-                       {"impact_us", us(r.impact_ns)}});
-    }
-    return out;
+json rowsJson(const std::vector<DiffRow>& rows, bool kernels, size_t limit) {
+    return table::rowsJson(
+        table::firstRows(diffRowTable(rows, {kernels, true, DiffText::Data}), limit));
 }
 
 json nodeSideJson(const DiffNodeSide& s) {
@@ -216,17 +164,13 @@ Trace readTraceDiffInput(const fs::path& path) {
 std::string traceDiffText(const TraceDiff& diff, size_t limit) {
     std::string out = sideLine("A", diff.a, diff.per_step) + sideLine("B", diff.b, diff.per_step);
     out += "step time: " + fixed(us(diff.a.step_ns), 1) + " us -> " + fixed(us(diff.b.step_ns), 1) +
-           " us (" + change(diff.a.step_ns, diff.b.step_ns) + ")";
+           " us (" + changeText(diff.a.step_ns, diff.b.step_ns) + ")";
     out += diff.per_step ? ", figures per step" : ", figures are totals";
     out += "; changes under " + fixed(us(diff.threshold_ns), 1) + " us count as unchanged\n\n";
-    TableRows categories;
-    for (const DiffCategory& c : diff.categories)
-        categories.push_back({c.name, fixed(us(c.a_ns), 1), fixed(us(c.b_ns), 1),
-                              signedMicros(c.deltaNs()), change(c.a_ns, c.b_ns)});
     out += std::string("Step ") +
            (diff.categories_comparable ? "categories" : "time (traces of different kinds)") +
            " (mean per step)\n";
-    out += plainTable({"category", "A us", "B us", "delta us", "change"}, categories);
+    out += table::toText(diffCategoryTable(diff.categories));
     out += "\nChanged operators (by impact on the step)\n";
     out += rowsText(diff.operators, diff.by_device, false, limit);
     out += "\nChanged kernels (by impact on the step)\n";
@@ -244,12 +188,9 @@ std::string traceDiffCsv(const TraceDiff& diff, size_t limit) {
                         s->has_device_time ? "1" : "0", diff.per_step ? "1" : "0",
                         microsText(diff.threshold_ns)}) +
                "\n";
-    out += "\n" + csvLine({"category", "a_us", "b_us", "delta_us"}) + "\n";
-    for (const DiffCategory& c : diff.categories)
-        out += csvLine({c.name, microsText(c.a_ns), microsText(c.b_ns), microsText(c.deltaNs())}) +
-               "\n";
-    out += "\n" + rowsCsv(diff.operators, "operator", limit);
-    out += "\n" + rowsCsv(diff.kernels, "kernel", limit);
+    out += "\n" + keyedCsv(diffCategoryTable(diff.categories, DiffText::Data));
+    out += "\n" + rowsCsv(diff.operators, false, limit);
+    out += "\n" + rowsCsv(diff.kernels, true, limit);
     out += "\n" +
            csvLine({"pair", "name_a", "name_b", "matched", "a_start_us", "a_end_us", "b_start_us",
                     "b_end_us", "delta_us", "changed"}) +
@@ -273,12 +214,6 @@ std::string traceDiffCsv(const TraceDiff& diff, size_t limit) {
 }
 
 json traceDiffJson(const TraceDiff& diff, size_t limit) {
-    json categories = json::array();
-    for (const DiffCategory& c : diff.categories)
-        categories.push_back({{"name", c.name},
-                              {"a_us", us(c.a_ns)},
-                              {"b_us", us(c.b_ns)},
-                              {"delta_us", us(c.deltaNs())}});
     return {{"a", sideJson(diff.a)},
             {"b", sideJson(diff.b)},
             {"per_step", diff.per_step},
@@ -287,9 +222,9 @@ json traceDiffJson(const TraceDiff& diff, size_t limit) {
             {"threshold_us", us(diff.threshold_ns)},
             {"step_delta_us", us(diff.stepDeltaNs())},
             {"step_change", diff.stepChange()},
-            {"categories", std::move(categories)},
-            {"operators", rowsJson(diff.operators, limit)},
-            {"kernels", rowsJson(diff.kernels, limit)},
+            {"categories", table::rowsJson(diffCategoryTable(diff.categories, DiffText::Data))},
+            {"operators", rowsJson(diff.operators, false, limit)},
+            {"kernels", rowsJson(diff.kernels, true, limit)},
             {"changed_operators", diff.changed_operators},
             {"tree", nodeJson(diff.tree)},
             {"alignment", alignmentJson(diff.alignment)}};

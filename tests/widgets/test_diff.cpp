@@ -7,10 +7,11 @@
 #include <QAbstractItemModelTester>
 #include <QtTest>
 
-#include "common/TableModel.h"
+#include "common/ItemRoles.h"
 #include "diff/AlignedStepsWidget.h"
 #include "diff/DiffModels.h"
 #include "diff/TraceDiffView.h"
+#include "report/DiffTables.h"
 #include "trace/ChromeTraceReader.h"
 
 using namespace ts;
@@ -52,27 +53,32 @@ private slots:
                  qPrintable(view.summaryText()));
         const DiffCategoryModel& c = *view.categoryModel();
         QCOMPARE(c.rowCount(), 9);
-        QCOMPARE(c.index(5, DiffCategoryModel::Category).data().toString(),
+        QCOMPARE(c.index(5, c.column(diff_column::kName)).data().toString(),
                  QStringLiteral("DataLoader"));
-        QCOMPARE(c.index(5, DiffCategoryModel::A).data(SortRole).toDouble(), 300.0);
-        QCOMPARE(c.index(5, DiffCategoryModel::B).data(SortRole).toDouble(), 100.0);
-        QCOMPARE(c.index(5, DiffCategoryModel::Delta).data().toString(), QStringLiteral("-200.0"));
+        QCOMPARE(c.index(5, c.column(diff_column::kA)).data(SortRole).toDouble(), 300.0);
+        QCOMPARE(c.index(5, c.column(diff_column::kB)).data(SortRole).toDouble(), 100.0);
+        QCOMPARE(c.index(5, c.column(diff_column::kDelta)).data().toString(),
+                 QStringLiteral("-200.0"));
 
         // By impact, the unchanged aten::zero_ hidden by default.
         QCOMPARE(
             names(*view.operatorModel()),
             QStringList({"aten::conv2d", "aten::relu", "aten::mul_", "aten::sub", "aten::add"}));
         const DiffRowModel& ops = *view.operatorModel();
-        QCOMPARE(ops.index(0, DiffRowModel::Status).data().toString(), QStringLiteral("slower"));
-        QCOMPARE(ops.index(0, DiffRowModel::Impact).data(SortRole).toDouble(), 100.0);
-        QCOMPARE(ops.index(0, DiffRowModel::Impact).data().toString(), QStringLiteral("+100.0"));
-        QCOMPARE(ops.index(1, DiffRowModel::CallsB).data().toString(), QStringLiteral("2"));
+        QCOMPARE(ops.index(0, ops.column(diff_column::kStatus)).data().toString(),
+                 QStringLiteral("slower"));
+        QCOMPARE(ops.index(0, ops.column(diff_column::kImpact)).data(SortRole).toDouble(), 100.0);
+        QCOMPARE(ops.index(0, ops.column(diff_column::kImpact)).data().toString(),
+                 QStringLiteral("+100.0"));
+        QCOMPARE(ops.index(1, ops.column(diff_column::kCallsB)).data().toString(),
+                 QStringLiteral("2"));
         // aten::relu: 40 us host self time in both (its launches excluded), 50 -> 100 us on the
         // device.
-        QCOMPARE(ops.index(1, DiffRowModel::HostA).data(SortRole).toDouble(), 40.0);
-        QCOMPARE(ops.index(1, DiffRowModel::HostB).data(SortRole).toDouble(), 40.0);
-        QCOMPARE(ops.index(1, DiffRowModel::DeviceB).data(SortRole).toDouble(), 100.0);
-        QCOMPARE(ops.index(3, DiffRowModel::Change).data().toString(), QStringLiteral("new"));
+        QCOMPARE(ops.index(1, ops.column(diff_column::kHostA)).data(SortRole).toDouble(), 40.0);
+        QCOMPARE(ops.index(1, ops.column(diff_column::kHostB)).data(SortRole).toDouble(), 40.0);
+        QCOMPARE(ops.index(1, ops.column(diff_column::kDeviceB)).data(SortRole).toDouble(), 100.0);
+        QCOMPARE(ops.index(3, ops.column(diff_column::kChange)).data().toString(),
+                 QStringLiteral("new"));
         view.setHideUnchanged(false);
         QCOMPARE(view.operatorModel()->rowCount(), 6);
         QCOMPARE(view.kernelModel()->rowCount(), 6);

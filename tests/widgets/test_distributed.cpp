@@ -13,10 +13,11 @@
 
 #include "LegendChecks.h"
 #include "SyntheticRecords.h"
-#include "common/TableModel.h"
+#include "common/ItemRoles.h"
 #include "ranks/DistributedModels.h"
 #include "ranks/RankBarsChart.h"
 #include "ranks/RanksView.h"
+#include "report/DistributedTables.h"
 #include "report/RunDirectory.h"
 #include "shell/OpenedDocument.h"
 
@@ -79,15 +80,16 @@ private slots:
         const std::vector<std::pair<int, std::array<double, 4>>> overlap{{0, {30, 75, 75, 55}},
                                                                          {1, {121, 40, 74, 0}}};
         for (const auto& [row, us] : overlap) {
-            QCOMPARE(sortValue(ranks, row, RankTableModel::ComputationMs), us[0] / 1000);
-            QCOMPARE(sortValue(ranks, row, RankTableModel::OverlappingMs), us[1] / 1000);
-            QCOMPARE(sortValue(ranks, row, RankTableModel::CommunicationMs), us[2] / 1000);
-            QCOMPARE(sortValue(ranks, row, RankTableModel::OtherMs), us[3] / 1000);
+            QCOMPARE(sortValue(ranks, row, ranks.column(distributed_column::kComputation)), us[0]);
+            QCOMPARE(sortValue(ranks, row, ranks.column(distributed_column::kOverlapping)), us[1]);
+            QCOMPARE(sortValue(ranks, row, ranks.column(distributed_column::kCommunication)),
+                     us[2]);
+            QCOMPARE(sortValue(ranks, row, ranks.column(distributed_column::kOther)), us[3]);
         }
         // steps_to_wait['0']: worker0 [1169, 464], worker1 [1169, 3].
-        QCOMPARE(sortValue(ranks, 0, RankTableModel::DataTransferMs), 1.169);
-        QCOMPARE(sortValue(ranks, 0, RankTableModel::SynchronizingMs), 0.464);
-        QCOMPARE(sortValue(ranks, 1, RankTableModel::SynchronizingMs), 0.003);
+        QCOMPARE(sortValue(ranks, 0, ranks.column(distributed_column::kDataTransfer)), 1169.0);
+        QCOMPARE(sortValue(ranks, 0, ranks.column(distributed_column::kSynchronizing)), 464.0);
+        QCOMPARE(sortValue(ranks, 1, ranks.column(distributed_column::kSynchronizing)), 3.0);
         // The chart stacks the same figures, rank 0 on top.
         const RankBars& bars = view.overlapChart()->bars();
         QCOMPARE(bars.ms[1][0], 0.121);
@@ -97,16 +99,16 @@ private slots:
         view.selectRank(1);
         const CommOpModel& ops = *view.commOpModel();
         QCOMPARE(ops.rowCount(), 2);
-        QCOMPARE(ops.index(0, CommOpModel::Name).data().toString(),
+        QCOMPARE(ops.index(0, ops.column(distributed_column::kName)).data().toString(),
                  QStringLiteral("nccl:broadcast"));
-        QCOMPARE(sortValue(ops, 0, CommOpModel::TotalBytes), 212480.0);
-        QCOMPARE(sortValue(ops, 0, CommOpModel::TotalLatencyUs), 39.0);
-        QCOMPARE(sortValue(ops, 0, CommOpModel::DataTransferUs), 36.0);
-        QCOMPARE(sortValue(ops, 1, CommOpModel::TotalLatencyUs), 1133.0);
+        QCOMPARE(sortValue(ops, 0, ops.column(distributed_column::kTotalBytes)), 212480.0);
+        QCOMPARE(sortValue(ops, 0, ops.column(distributed_column::kTotalLatency)), 39.0);
+        QCOMPARE(sortValue(ops, 0, ops.column(distributed_column::kDataTransfer)), 36.0);
+        QCOMPARE(sortValue(ops, 1, ops.column(distributed_column::kTotalLatency)), 1133.0);
         // Rank 1 computes 91 us longer in a 235 us step: named as the straggler, with numbers.
         QVERIFY2(view.stragglerText().contains(QStringLiteral("rank 1")),
                  qPrintable(view.stragglerText()));
-        QVERIFY(ranks.index(1, RankTableModel::Rank)
+        QVERIFY(ranks.index(1, ranks.column(distributed_column::kRank))
                     .data()
                     .toString()
                     .contains(QStringLiteral("straggler")));

@@ -48,8 +48,8 @@ std::vector<DiffRow> changedOnly(const std::vector<DiffRow>& rows, bool hide_unc
 TraceDiffView::TraceDiffView(QWidget* parent)
     : QWidget(parent), a_box_(new QComboBox), b_box_(new QComboBox), step_a_(stepBox()),
       step_b_(stepBox()), hide_unchanged_(new QCheckBox(tr("Hide unchanged"))),
-      categories_(new DiffCategoryModel(this)), operators_(new DiffRowModel(this)),
-      kernels_(new DiffRowModel(this)), category_table_(new QTableView),
+      categories_(new DiffCategoryModel(this)), operators_(new DiffRowModel(false, this)),
+      kernels_(new DiffRowModel(true, this)), category_table_(new QTableView),
       operator_table_(new QTableView), kernel_table_(new QTableView), tables_(new QTabWidget),
       aligned_(new AlignedStepsWidget), summary_(new QLabel), message_(new QLabel),
       body_(new QWidget) {
@@ -238,13 +238,10 @@ void TraceDiffView::fillRows() {
     const bool hide = hide_unchanged_->isChecked();
     operators_->setRows(changedOnly(diff_->operators, hide), diff_->by_device);
     kernels_->setRows(changedOnly(diff_->kernels, hide), true);
-    // Kernels have no host time.
-    kernel_table_->setColumnHidden(DiffRowModel::HostA, true);
-    kernel_table_->setColumnHidden(DiffRowModel::HostB, true);
+    const int name = operators_->column(diff_column::kName);
     for (QTableView* table : {operator_table_, kernel_table_}) {
         table->resizeColumnsToContents();
-        table->setColumnWidth(DiffRowModel::Name,
-                              qMin(table->columnWidth(DiffRowModel::Name), 380));
+        table->setColumnWidth(name, qMin(table->columnWidth(name), 380));
     }
 }
 
