@@ -26,7 +26,7 @@ OpStat op(const std::string& name, int64_t calls, int64_t self_ns, bool backward
     return s;
 }
 
-OpTable table() {
+OpTable opTable() {
     OpTable t;
     // Chosen so that text order ("10" < "100" < "9") differs from numeric order.
     t.rows = {op("aten::conv2d", 9, 900000), op("aten::add_", 100, 20000),
@@ -38,14 +38,14 @@ OpTable table() {
 
 RunRow run(const QString& name, double ips, double epoch_s, double acc) {
     RunRow r;
-    r.dir = QStringLiteral("/runs/") + name;
-    r.name = name;
-    r.status = QStringLiteral("completed");
+    r.dir = "/runs/" + name.toStdString();
+    r.name = name.toStdString();
+    r.status = "completed";
     r.images_per_sec = ips;
     r.epoch_time_s = epoch_s;
     r.val_accuracy = acc;
     r.peak_rss_bytes = int64_t(ips * 1e6);
-    r.modified = QDateTime::fromSecsSinceEpoch(1700000000 + int64_t(ips));
+    r.modified_s = 1700000000 + int64_t(ips);
     return r;
 }
 
@@ -65,25 +65,25 @@ private slots:
         OpTableModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setTable(table());
+        model.setTable(opTable());
         QCOMPARE(model.rowCount(), 4);
         QCOMPARE(model.columnCount(), int(OpTableModel::ColumnCount));
         model.setTable(OpTable());
         QCOMPARE(model.rowCount(), 0);
-        model.setTable(table());
+        model.setTable(opTable());
         SortFilterProxy proxy;
         QAbstractItemModelTester proxy_tester(
             &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.setSourceModel(&model);
         proxy.sort(OpTableModel::Calls);
         proxy.setTextFilter(OpTableModel::Name, QStringLiteral("aten"));
-        model.setTable(table()); // a reset while sorted and filtered
+        model.setTable(opTable()); // a reset while sorted and filtered
         QCOMPARE(proxy.rowCount(), 3);
     }
 
     void displayIsFormattedSortRoleIsRaw() {
         OpTableModel model;
-        model.setTable(table());
+        model.setTable(opTable());
         const QModelIndex self = model.index(0, OpTableModel::SelfCpu);
         QCOMPARE(self.data(SortRole).toLongLong(), 900000LL);
         QCOMPARE(self.data(Qt::DisplayRole).toString(), QStringLiteral("900 µs"));
@@ -97,7 +97,7 @@ private slots:
 
     void sortsNumericallyNotAlphabetically() {
         OpTableModel model;
-        model.setTable(table());
+        model.setTable(opTable());
         SortFilterProxy proxy;
         proxy.setSourceModel(&model);
         proxy.sort(OpTableModel::Calls, Qt::AscendingOrder);
@@ -114,7 +114,7 @@ private slots:
 
     void unknownValuesSortLast() {
         OpTableModel model;
-        OpTable t = table();
+        OpTable t = opTable();
         t.rows[1].flops = 0; // unknown
         model.setTable(t);
         SortFilterProxy proxy;
@@ -127,7 +127,7 @@ private slots:
 
     void filtersByNameCaseInsensitively() {
         OpTableModel model;
-        model.setTable(table());
+        model.setTable(opTable());
         SortFilterProxy proxy;
         proxy.setSourceModel(&model);
         proxy.setTextFilter(OpTableModel::Name, QStringLiteral("CONV"));
@@ -147,8 +147,9 @@ private slots:
         comparison.setRows(rows);
         list.appendRows({run("c", 80, 140.0, std::numeric_limits<double>::quiet_NaN())});
         QCOMPARE(list.rowCount(), 3);
-        QCOMPARE(list.index(2, RunListModel::ValAccuracy).data().toString(), QStringLiteral("–"));
-        QVERIFY(!list.index(2, RunListModel::ValAccuracy).data(SortRole).isValid());
+        QCOMPARE(list.index(2, list.column(run_column::kValAccuracy)).data().toString(),
+                 QStringLiteral("-"));
+        QVERIFY(!list.index(2, list.column(run_column::kValAccuracy)).data(SortRole).isValid());
         list.clear();
         QCOMPARE(list.rowCount(), 0);
     }
@@ -159,12 +160,12 @@ private slots:
             {run("b", 950, 12.5, 0.81), run("a", 1200, 9.0, 0.79), run("c", 80, 140.0, 0.5)});
         SortFilterProxy proxy;
         proxy.setSourceModel(&list);
-        proxy.sort(RunListModel::ImagesPerSec, Qt::DescendingOrder);
-        QCOMPARE(column(proxy, RunListModel::Name), (QStringList{"a", "b", "c"}));
-        proxy.sort(RunListModel::EpochTime, Qt::AscendingOrder);
-        QCOMPARE(column(proxy, RunListModel::Name), (QStringList{"a", "b", "c"}));
-        proxy.sort(RunListModel::Modified, Qt::AscendingOrder);
-        QCOMPARE(column(proxy, RunListModel::Name), (QStringList{"c", "b", "a"}));
+        proxy.sort(list.column(run_column::kImagesPerSec), Qt::DescendingOrder);
+        QCOMPARE(column(proxy, list.column(run_column::kName)), (QStringList{"a", "b", "c"}));
+        proxy.sort(list.column(run_column::kEpochTime), Qt::AscendingOrder);
+        QCOMPARE(column(proxy, list.column(run_column::kName)), (QStringList{"a", "b", "c"}));
+        proxy.sort(list.column(run_column::kModified), Qt::AscendingOrder);
+        QCOMPARE(column(proxy, list.column(run_column::kName)), (QStringList{"c", "b", "a"}));
     }
 
     void comparisonExportsCsvWithRawNumbers() {
@@ -173,8 +174,9 @@ private slots:
         const QString csv = modelToCsv(comparison);
         const QStringList lines = csv.trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 2);
-        QVERIFY(lines[0].startsWith(QStringLiteral("Name,Images/s,Step time,Epoch time")));
-        QVERIFY2(lines[1].startsWith(QStringLiteral("\"with, comma\",950.5,,12.5,")),
+        QVERIFY(lines[0].startsWith(
+            QStringLiteral("run,device,precision,batch,images/s,speed-up,step ms,epoch s")));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("\"with, comma\",,,0,950.5,1,,12.5,")),
                  qPrintable(lines[1]));
         QTemporaryDir dir;
         QString error;

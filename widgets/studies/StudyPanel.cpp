@@ -4,7 +4,7 @@
 #include <QTableView>
 
 #include "common/SortFilterProxy.h"
-#include "common/TableModel.h"
+#include "common/ItemRoles.h"
 #include "studies/PointLiveChart.h"
 
 namespace ts::gui {
