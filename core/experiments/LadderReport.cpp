@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/ConfigJson.h"
+#include "experiments/StudyTables.h"
 #include "report/ChartRenderer.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
@@ -17,31 +18,6 @@ namespace ts {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-const std::vector<std::string> kHeaders = {
-    "rung",    "change",     "status",   "images/s", "gain (interval)", "speed-up",
-    "step ms", "memory MiB", "accuracy", "kept",     "decision"};
-
-std::string gainCell(const RungRow& row) {
-    if (row.id == "baseline" || row.interval.rounds == 0) return "-";
-    return formatGain(row.interval);
-}
-
-TableRows rows(const LadderResult& r) {
-    TableRows out;
-    for (const auto& row : r.rows) {
-        const auto& s = row.result.summary;
-        const bool measured = row.ran && s.steps_completed > 0;
-        out.push_back({row.title, row.change.empty() ? "-" : row.change,
-                       toString(row.result.outcome), measured ? fixed(row.imagesPerSec(), 1) : "-",
-                       measured ? gainCell(row) : "-",
-                       measured && row.speedup > 0 ? speedup(row.speedup) : "-",
-                       measured ? fixed(s.median_step_ms, 2) : "-", mib(row.result.memory_bytes),
-                       measured ? percent(row.result.accuracy()) : "-", row.kept ? "yes" : "no",
-                       row.ran ? row.decision : row.skip_reason});
-    }
-    return out;
-}
 
 std::string keptChanges(const LadderResult& r) {
     std::string out;
@@ -73,7 +49,7 @@ std::string noiseFloorLine(const LadderResult& r) {
 }
 
 std::string ladderTable(const LadderResult& result) {
-    return plainTable(kHeaders, rows(result)) + noiseFloorLine(result) + "\n";
+    return table::toText(ladderTableSpec(result.rows)) + noiseFloorLine(result) + "\n";
 }
 
 std::string ladderMarkdown(const LadderResult& r) {
@@ -94,10 +70,7 @@ std::string ladderMarkdown(const LadderResult& r) {
         << (r.spec.val_batches > 0 ? std::to_string(r.spec.val_batches) + " validation batches"
                                    : std::string("the validation split"))
         << " after the same number of steps (the larger-batch rung sees more images in them).\n\n"
-        << markdownTable(
-               kHeaders, rows(r),
-               {"images/s", "gain (interval)", "speed-up", "step ms", "memory MiB", "accuracy"})
-        << "\n"
+        << toMarkdown(ladderTableSpec(r.rows)) << "\n"
         << ladderVerdict(r) << "\n\n"
         << chartMarkdown("images/s per rung", ladder_files::kThroughputPng) << "\n";
     return out.str();

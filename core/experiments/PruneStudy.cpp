@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiments/StudyTables.h"
 #include "report/ChartRenderer.h"
 #include "report/MarkdownTable.h"
 #include "util/AtomicFile.h"
@@ -12,13 +13,6 @@
 namespace ts {
 namespace {
 
-std::string shapeText(const std::vector<int64_t>& shape) {
-    std::string out;
-    for (auto d : shape)
-        out += (out.empty() ? "" : "x") + std::to_string(d);
-    return out;
-}
-
 std::string methodText(const PruneOptions& p) {
     std::ostringstream out;
     out << (p.structured ? "structured (L" + std::to_string(p.norm) + " norm of output channels)"
@@ -26,6 +20,24 @@ std::string methodText(const PruneOptions& p) {
         << ", " << (p.global ? "global" : "per layer") << ", amount " << p.amount << ", "
         << (p.include_linear ? "conv + linear weights" : "conv weights");
     return out.str();
+}
+
+double share(int64_t zeros, int64_t params) {
+    return params ? double(zeros) / double(params) : 0;
+}
+
+// The text table's last line: the sums over the pruned layers.
+std::vector<table::Cell> totalRow(const PruneStudyResult& r) {
+    const double before = share(r.zerosBefore(), r.params());
+    const double after = share(r.zerosAfter(), r.params());
+    return {table::textCell("total"),
+            table::textCell(""),
+            table::integerCell(r.params()),
+            table::integerCell(r.zerosBefore()),
+            table::integerCell(r.zerosAfter()),
+            table::numberCell(percent(before), before),
+            table::numberCell(percent(after), after),
+            table::textCell("")};
 }
 
 } // namespace
@@ -54,16 +66,9 @@ int64_t PruneStudyResult::zerosAfter() const {
 std::string pruneText(const PruneStudyResult& r) {
     std::ostringstream out;
     out << "pruning: " << methodText(r.prune) << "\n" << r.weights_report << "\n";
-    TableRows rows;
-    for (const auto& l : r.layers)
-        rows.push_back({l.name, shapeText(l.shape), std::to_string(l.params),
-                        percent(l.sparsityBefore()), percent(l.sparsityAfter()),
-                        std::to_string(l.channels_zeroed) + "/" + std::to_string(l.channels)});
-    rows.push_back({"total", "", std::to_string(r.params()),
-                    percent(r.params() ? double(r.zerosBefore()) / double(r.params()) : 0),
-                    percent(r.params() ? double(r.zerosAfter()) / double(r.params()) : 0), ""});
-    out << plainTable(
-        {"layer", "shape", "weights", "sparsity before", "sparsity after", "zero channels"}, rows);
+    table::TableSpec layers = pruneLayerTableSpec(r.layers);
+    layers.rows.push_back(totalRow(r));
+    out << table::toText(layers);
     out << "accuracy: " << percent(r.before.accuracy, 2) << " before, "
         << percent(r.after.accuracy, 2) << " after (" << r.after.samples << " test images)\n"
         << "latency (batch " << r.latency_batch << ", median of " << r.latency_runs
@@ -105,7 +110,7 @@ void writePruneReport(const PruneStudyResult& r, const std::filesystem::path& di
     csv << "layer,shape,params,zeros_before,zeros_after,sparsity_before,sparsity_after,channels,"
            "channels_zeroed\n";
     for (const auto& l : r.layers)
-        csv << csvField(l.name) << ',' << shapeText(l.shape) << ',' << l.params << ','
+        csv << csvField(l.name) << ',' << tensorShapeText(l.shape) << ',' << l.params << ','
             << l.zeros_before << ',' << l.zeros_after << ',' << l.sparsityBefore() << ','
             << l.sparsityAfter() << ',' << l.channels << ',' << l.channels_zeroed << '\n';
     writeFileAtomically(dir / prune_files::kLayersCsv, csv.str());

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "experiments/MemoryGuard.h"
+#include "experiments/StudyTables.h"
 #include "experiments/SweepScaling.h"
 #include "report/ChartRenderer.h"
 #include "report/MarkdownTable.h"
@@ -16,71 +17,6 @@ namespace ts {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::vector<std::string> headers(const SweepResult& r) {
-    std::vector<std::string> h = {"point"};
-    for (const auto& axis : r.spec.axes)
-        h.push_back(axis.key);
-    for (const char* c : {"status", "images/s", "interval", "vs best", "step ms", "data ms",
-                          "memory MiB", "predicted MiB", "steps"})
-        h.push_back(c);
-    if (processesAxis(r.spec) >= 0)
-        for (const char* c : {"speedup", "efficiency", "allreduce ms", "overlap"})
-            h.push_back(c);
-    h.push_back("note");
-    return h;
-}
-
-// Speedup, efficiency, allreduce ms per step and overlap of a point of a
-// sweep over processes ("-" where not measured).
-std::vector<std::string> scalingCells(const SweepResult& r, const SweepRow& row) {
-    const ScalingFigures f = scalingFigures(r, row);
-    const auto cell = [](double v, const std::string& text) {
-        return std::isnan(v) ? std::string("-") : text;
-    };
-    return {cell(f.speedup, fixed(f.speedup, 2) + "x"),
-            cell(f.efficiency, fixed(f.efficiency * 100, 0) + "%"),
-            cell(row.allreduce_ms, fixed(row.allreduce_ms, 1)),
-            cell(row.overlap_pct, fixed(row.overlap_pct, 0) + "%")};
-}
-
-std::string levelRange(const LevelInterval& l) {
-    if (l.confidence <= 0) return "-";
-    return fixed(l.low, 1) + " \u2026 " + fixed(l.high, 1);
-}
-
-std::string versusBest(const SweepRow& row) {
-    if (row.best) return "best";
-    if (!row.vs_best.hasInterval()) return "-";
-    return formatGain(row.vs_best) + (row.vs_best.withinNoise() ? " within noise" : "");
-}
-
-TableRows rows(const SweepResult& r) {
-    TableRows out;
-    for (const auto& row : r.rows) {
-        const auto& s = row.result.summary;
-        const bool ran = row.result.outcome != PointOutcome::Skipped;
-        std::vector<std::string> cells = {std::to_string(row.point.index)};
-        for (const auto& kv : row.point.values)
-            cells.push_back(kv.second);
-        cells.push_back(toString(row.result.outcome));
-        const bool measured = ran && s.steps_completed > 0;
-        cells.push_back(measured ? fixed(row.imagesPerSec(), 1) : "-");
-        cells.push_back(measured ? levelRange(row.level) : "-");
-        cells.push_back(measured ? versusBest(row) : "-");
-        cells.push_back(measured ? fixed(s.median_step_ms, 2) : "-");
-        cells.push_back(ran && s.steps_completed > 0 ? fixed(s.median_phases.data_ms, 2) : "-");
-        cells.push_back(mib(row.result.memory_bytes));
-        cells.push_back(mib(row.predicted_bytes));
-        cells.push_back(ran ? std::to_string(s.steps_completed) : "-");
-        if (processesAxis(r.spec) >= 0)
-            for (auto& cell : scalingCells(r, row))
-                cells.push_back(std::move(cell));
-        cells.push_back(row.result.message);
-        out.push_back(std::move(cells));
-    }
-    return out;
-}
 
 // Distinct values of axis `a` in run order.
 std::vector<std::string> distinctValues(const SweepResult& r, size_t a) {
@@ -182,7 +118,7 @@ std::string sweepNoiseSentence(const SweepResult& r) {
 }
 
 std::string sweepTable(const SweepResult& result) {
-    return plainTable(headers(result), rows(result)) + sweepNoiseSentence(result) + "\n";
+    return table::toText(sweepTableSpec(result.rows)) + sweepNoiseSentence(result) + "\n";
 }
 
 std::string sweepMarkdown(const SweepResult& result) {
@@ -199,10 +135,7 @@ std::string sweepMarkdown(const SweepResult& result) {
         << sweepNoiseSentence(result) << "\n\n";
     const bool scaling = processesAxis(result.spec) >= 0;
     if (scaling) out << scalingSentence(result) << "\n\n";
-    out << markdownTable(headers(result), rows(result),
-                         {"images/s", "interval", "vs best", "step ms", "data ms", "memory MiB",
-                          "predicted MiB", "steps", "speedup", "efficiency", "allreduce ms",
-                          "overlap"});
+    out << toMarkdown(sweepTableSpec(result.rows));
     out << "\n";
     if (scaling) out << chartMarkdown("speedup", sweep_files::kScalingPng) << "\n\n";
     out << chartMarkdown("images/s", sweep_files::kThroughputPng) << "\n\n"

@@ -9,6 +9,7 @@
 #include "report/CompareInputs.h"
 #include "report/CompareNoise.h"
 #include "report/MarkdownTable.h"
+#include "report/RunTables.h"
 #include "util/AtomicFile.h"
 #include "util/Csv.h"
 
@@ -103,28 +104,23 @@ std::string comparisonCsv(const std::vector<ComparedRun>& runs) {
 }
 
 std::string comparisonText(const std::vector<ComparedRun>& runs) {
-    TableRows rows;
-    const double base = runs.empty() ? 0 : runs[0].record.summary.median_images_per_sec;
+    std::vector<RunRow> rows;
     const RunToRunNoise noise = runToRunNoise(runs);
     for (size_t i = 0; i < runs.size(); ++i) {
-        const auto& r = runs[i];
-        const auto& s = r.record.summary;
+        RunRow row = runRowFrom(runs[i].record);
+        row.name = runs[i].label;
+        row.advice = int(runs[i].advice.size());
         const GainInterval change =
-            i == 0 ? GainInterval{} : changeAgainst(runs[0], r, StepMetric::ImagesPerSec, noise);
-        rows.push_back(
-            {r.label, r.record.info.config.device, r.record.info.config.precision,
-             std::to_string(r.record.info.config.batch_size), fixed(s.median_images_per_sec, 1),
-             base > 0 ? speedup(s.median_images_per_sec / base) : "-",
-             i == 0 ? "baseline"
-             : change.hasInterval()
-                 ? formatGainRange(change) + (change.withinNoise() ? " (within noise)" : "")
-                 : "-",
-             fixed(s.median_step_ms, 2), fixed(s.mean_epoch_time_s, 2), mib(r.peakMemoryBytes()),
-             percent(r.accuracy()), std::to_string(r.advice.size())});
+            i == 0 ? GainInterval{}
+                   : changeAgainst(runs[0], runs[i], StepMetric::ImagesPerSec, noise);
+        row.versus_first =
+            i == 0 ? "baseline"
+            : change.hasInterval()
+                ? formatGainRange(change) + (change.withinNoise() ? " (within noise)" : "")
+                : "-";
+        rows.push_back(std::move(row));
     }
-    return plainTable({"run", "device", "precision", "batch", "images/s", "speed-up",
-                       "images/s interval", "step ms", "epoch s", "peak MiB", "accuracy", "advice"},
-                      rows);
+    return table::toText(runComparisonTable(rows));
 }
 
 std::vector<ComparisonFigures> comparisonFigures(const std::vector<ComparedRun>& runs) {

@@ -9,10 +9,7 @@
 namespace ts {
 namespace {
 
-using table::Cell;
-using table::Column;
-using table::ColumnKind;
-using table::ColumnUnit;
+using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
 namespace col = diff_column;
 
 // The change in percent behind its text; unknown for "new".

@@ -8,10 +8,7 @@
 namespace ts {
 namespace {
 
-using table::Cell;
-using table::Column;
-using table::ColumnKind;
-using table::ColumnUnit;
+using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
 namespace col = distributed_column;
 
 Column text(const char* key, const char* title, const char* tooltip) {

@@ -6,13 +6,7 @@
 namespace ts {
 namespace {
 
-using table::Cell;
-using table::Column;
-using table::ColumnKind;
-using table::ColumnUnit;
-using table::numberCell;
-using table::textCell;
-using table::yesNoCell;
+using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
 
 Cell micros(int64_t ns) {
     return numberCell(microsText(double(ns)), double(ns) / 1000);

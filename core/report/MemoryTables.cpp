@@ -6,8 +6,7 @@
 namespace ts {
 namespace {
 
-using table::Cell;
-using table::Column;
+using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
 
 Cell sizeCell(int64_t bytes, SizeText sizes) {
     return table::numberCell(sizes == SizeText::Kilobytes ? fixed(double(bytes) / 1024, 2)

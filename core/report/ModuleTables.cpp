@@ -5,8 +5,7 @@
 namespace ts {
 namespace {
 
-using table::Column;
-using table::ColumnKind;
+using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
 
 table::Cell micros(double ns) {
     return table::numberCell(microsText(ns), ns / 1000);

@@ -8,10 +8,7 @@
 namespace ts {
 namespace {
 
-using table::Cell;
-using table::Column;
-using table::ColumnKind;
-using table::ColumnUnit;
+using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
 
 std::string printf1(const char* format, double value) {
     char text[64];

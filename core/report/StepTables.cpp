@@ -6,9 +6,7 @@
 namespace ts {
 namespace {
 
-using table::Column;
-using table::ColumnKind;
-using table::ColumnUnit;
+using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
 
 Column roleColumn(GpuRole role) {
     return Column{std::string(keyOf(role)) + "_us",

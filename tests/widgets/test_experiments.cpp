@@ -17,9 +17,11 @@
 #include "TestConfigs.h"
 #include "TestWeights.h"
 #include "analysis/NcuCsv.h"
+#include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
 #include "experiments/LadderReport.h"
 #include "experiments/PruneStudy.h"
+#include "experiments/StudyTables.h"
 #include "experiments/SweepReport.h"
 #include "form/ExperimentForm.h"
 #include "studies/ExperimentControls.h"
@@ -166,22 +168,22 @@ private slots:
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRows(constructedSweep().rows);
         QCOMPARE(model.rowCount(), 4);
-        QCOMPARE(model.columnCount(), int(SweepTableModel::ColumnCount));
-        QCOMPARE(model.index(0, SweepTableModel::Values).data().toString(),
-                 QStringLiteral("batch_size=16"));
-        QCOMPARE(model.index(3, SweepTableModel::Status).data().toString(),
+        QCOMPARE(model.columnCount(), int(sweepTableSpec(constructedSweep().rows).columns.size()));
+        QCOMPARE(model.index(0, model.column("batch_size")).data().toString(),
+                 QStringLiteral("16"));
+        QCOMPARE(model.index(3, model.column(sweep_column::kStatus)).data().toString(),
                  QStringLiteral("skipped"));
-        QVERIFY(!model.index(3, SweepTableModel::ImagesPerSec).data(SortRole).isValid());
-        QCOMPARE(model.index(3, SweepTableModel::Predicted).data(SortRole).toLongLong(),
+        QVERIFY(
+            !model.index(3, model.column(sweep_column::kImagesPerSec)).data(SortRole).isValid());
+        QCOMPARE(model.index(3, model.column(sweep_column::kPredicted)).data(SortRole).toLongLong(),
                  900 * kMiB);
         SortFilterProxy proxy;
         QAbstractItemModelTester proxy_tester(
             &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.setSourceModel(&model);
-        proxy.sort(SweepTableModel::ImagesPerSec, Qt::AscendingOrder); // 9 < 64 < 100, then none
-        QCOMPARE(
-            column(proxy, SweepTableModel::Values),
-            (QStringList{"batch_size=32", "batch_size=64", "batch_size=16", "batch_size=128"}));
+        proxy.sort(model.column(sweep_column::kImagesPerSec),
+                   Qt::AscendingOrder); // 9 < 64 < 100, then none
+        QCOMPARE(column(proxy, model.column("batch_size")), (QStringList{"32", "64", "16", "128"}));
         model.appendRows({sweepRow(4, "256", completed(50, 10 * kMiB))});
         QCOMPARE(proxy.rowCount(), 5);
         model.clear();
@@ -194,16 +196,18 @@ private slots:
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRows(constructedLadder().rows);
         QCOMPARE(model.rowCount(), 4);
-        QCOMPARE(model.index(1, LadderTableModel::Kept).data().toString(), QStringLiteral("yes"));
-        QCOMPARE(model.index(1, LadderTableModel::Speedup).data().toString(),
-                 QStringLiteral("1.40×"));
-        QCOMPARE(model.index(2, LadderTableModel::Decision).data().toString(),
+        QCOMPARE(model.index(1, model.column(ladder_column::kKept)).data().toString(),
+                 QStringLiteral("yes"));
+        QCOMPARE(model.index(1, model.column(ladder_column::kSpeedup)).data().toString(),
+                 QStringLiteral("1.40x"));
+        QCOMPARE(model.index(2, model.column(ladder_column::kDecision)).data().toString(),
                  QStringLiteral("only on CUDA"));
-        QVERIFY(!model.index(2, LadderTableModel::ImagesPerSec).data(SortRole).isValid());
+        QVERIFY(
+            !model.index(2, model.column(ladder_column::kImagesPerSec)).data(SortRole).isValid());
         SortFilterProxy proxy;
         proxy.setSourceModel(&model);
-        proxy.sort(LadderTableModel::ImagesPerSec, Qt::AscendingOrder);
-        QCOMPARE(column(proxy, LadderTableModel::Rung),
+        proxy.sort(model.column(ladder_column::kImagesPerSec), Qt::AscendingOrder);
+        QCOMPARE(column(proxy, model.column(ladder_column::kRung)),
                  (QStringList{"baseline", "channels-last", "workers", "pin-memory"}));
     }
 
@@ -289,7 +293,7 @@ private slots:
         QVERIFY2(view->openDirectory(out.path(), &error), qPrintable(error));
         QVERIFY(view->showsLadder());
         QCOMPARE(view->ladderModel()->rowCount(), 4);
-        QCOMPARE(view->table()->model()->columnCount(), int(LadderTableModel::ColumnCount));
+        QCOMPARE(view->table()->model()->columnCount(), int(ladderTableSpec({}).columns.size()));
         LadderChart* chart = view->ladderChart();
         QCOMPARE(chart->rungCount(), 4);
         QCOMPARE(chart->keptBars()->data()->at(1)->value, 140.0);
@@ -504,7 +508,10 @@ private slots:
         QCOMPARE(int(rows.size()), 4);
         QCOMPARE(rows.back().result.outcome, PointOutcome::Skipped);
         QCOMPARE(rows.back().result.message, std::string("not run: cancelled"));
-        QCOMPARE(view->sweepModel()->index(3, SweepTableModel::Status).data().toString(),
+        QCOMPARE(view->sweepModel()
+                     ->index(3, view->sweepModel()->column(sweep_column::kStatus))
+                     .data()
+                     .toString(),
                  QStringLiteral("cancelled"));
         QVERIFY(outcome.completed < 4);
         QVERIFY(view->controls()->status().contains(QStringLiteral("Stopped")));
@@ -525,27 +532,30 @@ private slots:
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRows(constructedPrune().layers);
         QCOMPARE(model.rowCount(), 3);
-        QCOMPARE(model.columnCount(), int(PruneLayerTableModel::ColumnCount));
-        QCOMPARE(model.index(1, PruneLayerTableModel::Layer).data().toString(),
-                 QStringLiteral("layer1.0.conv1"));
-        QCOMPARE(model.index(0, PruneLayerTableModel::SparsityAfter).data().toString(),
-                 QStringLiteral("50.0 %"));
-        QCOMPARE(model.index(0, PruneLayerTableModel::SparsityAfter).data(SortRole).toDouble(),
-                 0.5);
-        QCOMPARE(model.index(2, PruneLayerTableModel::ZerosAfter).data(SortRole).toLongLong(), 32);
+        QCOMPARE(model.columnCount(), int(pruneLayerTableSpec({}).columns.size()));
+        QCOMPARE(model.index(1, model.column(prune_column::kLayer)).data().toString(),
+                 QStringLiteral("layer1.0.conv1.weight"));
+        QCOMPARE(model.index(0, model.column(prune_column::kSparsityAfter)).data().toString(),
+                 QStringLiteral("50.0%"));
+        QCOMPARE(
+            model.index(0, model.column(prune_column::kSparsityAfter)).data(SortRole).toDouble(),
+            0.5);
+        QCOMPARE(
+            model.index(2, model.column(prune_column::kZerosAfter)).data(SortRole).toLongLong(),
+            32);
         SortFilterProxy proxy;
         QAbstractItemModelTester proxy_tester(
             &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.setSourceModel(&model);
-        proxy.sort(PruneLayerTableModel::Parameters, Qt::AscendingOrder); // 9 < 64 < 100
-        QCOMPARE(column(proxy, PruneLayerTableModel::Layer),
-                 (QStringList{"layer1.0.conv1", "fc", "conv1"}));
-        proxy.sort(PruneLayerTableModel::ZerosAfter, Qt::DescendingOrder); // 50 > 32 > 4
-        QCOMPARE(column(proxy, PruneLayerTableModel::Layer),
-                 (QStringList{"conv1", "fc", "layer1.0.conv1"}));
-        proxy.sort(PruneLayerTableModel::SparsityAfter, Qt::AscendingOrder); // 44.4 % first
-        QCOMPARE(column(proxy, PruneLayerTableModel::Layer).front(),
-                 QStringLiteral("layer1.0.conv1"));
+        proxy.sort(model.column(prune_column::kParams), Qt::AscendingOrder); // 9 < 64 < 100
+        QCOMPARE(column(proxy, model.column(prune_column::kLayer)),
+                 (QStringList{"layer1.0.conv1.weight", "fc.weight", "conv1.weight"}));
+        proxy.sort(model.column(prune_column::kZerosAfter), Qt::DescendingOrder); // 50 > 32 > 4
+        QCOMPARE(column(proxy, model.column(prune_column::kLayer)),
+                 (QStringList{"conv1.weight", "fc.weight", "layer1.0.conv1.weight"}));
+        proxy.sort(model.column(prune_column::kSparsityAfter), Qt::AscendingOrder); // 44.4 % first
+        QCOMPARE(column(proxy, model.column(prune_column::kLayer)).front(),
+                 QStringLiteral("layer1.0.conv1.weight"));
         model.clear();
         QCOMPARE(proxy.rowCount(), 0);
     }
@@ -562,7 +572,8 @@ private slots:
         QVERIFY(view->showsPrune());
         QCOMPARE(view->pruneModel()->rowCount(), 3);
         QCOMPARE(view->table()->model()->rowCount(), 3);
-        QCOMPARE(view->table()->model()->columnCount(), int(PruneLayerTableModel::ColumnCount));
+        QCOMPARE(view->table()->model()->columnCount(),
+                 int(pruneLayerTableSpec({}).columns.size()));
         const QString summary = view->summaryText();
         QVERIFY2(summary.contains(QStringLiteral("62.5 %")) &&
                      summary.contains(QStringLiteral("50.0 %")),
@@ -588,7 +599,8 @@ private slots:
         writeSweepReport(constructedSweep(), sweep.path().toStdString());
         QVERIFY(view->openDirectory(sweep.path(), &error));
         QVERIFY(!view->showsPrune());
-        QCOMPARE(view->table()->model()->columnCount(), int(SweepTableModel::ColumnCount));
+        QCOMPARE(view->table()->model()->columnCount(),
+                 int(sweepTableSpec(constructedSweep().rows).columns.size()));
 
         // A broken prune.json is refused with the file named.
         QFile broken(out.filePath(QStringLiteral("prune.json")));
@@ -688,10 +700,12 @@ private slots:
         PruneLayerTableModel* model = view->pruneModel();
         QVERIFY(model->rowCount() > 10); // resnet18's convolutions
         for (int r = 0; r < model->rowCount(); ++r) {
-            const double after =
-                model->index(r, PruneLayerTableModel::SparsityAfter).data(SortRole).toDouble();
-            QVERIFY2(std::abs(after - 0.5) < 0.01,
-                     qPrintable(model->index(r, PruneLayerTableModel::Layer).data().toString()));
+            const double after = model->index(r, model->column(prune_column::kSparsityAfter))
+                                     .data(SortRole)
+                                     .toDouble();
+            QVERIFY2(
+                std::abs(after - 0.5) < 0.01,
+                qPrintable(model->index(r, model->column(prune_column::kLayer)).data().toString()));
         }
         QCOMPARE(view->pruneChart()->layerCount(), model->rowCount());
         QVERIFY(view->summaryText().contains(

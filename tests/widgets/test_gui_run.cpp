@@ -58,7 +58,8 @@ private:
 
 bool listed(const RunsView& runs, const QString& dir) {
     for (const RunRow& row : runs.runModel()->rows())
-        if (QDir(row.dir).canonicalPath() == QDir(dir).canonicalPath()) return true;
+        if (QDir(QString::fromStdString(row.dir)).canonicalPath() == QDir(dir).canonicalPath())
+            return true;
     return false;
 }
 

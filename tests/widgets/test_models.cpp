@@ -44,14 +44,14 @@ OpTable opTable() {
 
 RunRow run(const QString& name, double ips, double epoch_s, double acc) {
     RunRow r;
-    r.dir = QStringLiteral("/runs/") + name;
-    r.name = name;
-    r.status = QStringLiteral("completed");
+    r.dir = "/runs/" + name.toStdString();
+    r.name = name.toStdString();
+    r.status = "completed";
     r.images_per_sec = ips;
     r.epoch_time_s = epoch_s;
     r.val_accuracy = acc;
     r.peak_rss_bytes = int64_t(ips * 1e6);
-    r.modified = QDateTime::fromSecsSinceEpoch(1700000000 + int64_t(ips));
+    r.modified_s = 1700000000 + int64_t(ips);
     return r;
 }
 
@@ -150,8 +150,9 @@ private slots:
         comparison.setRows(rows);
         list.appendRows({run("c", 80, 140.0, std::numeric_limits<double>::quiet_NaN())});
         QCOMPARE(list.rowCount(), 3);
-        QCOMPARE(list.index(2, RunListModel::ValAccuracy).data().toString(), QStringLiteral("–"));
-        QVERIFY(!list.index(2, RunListModel::ValAccuracy).data(SortRole).isValid());
+        QCOMPARE(list.index(2, list.column(run_column::kValAccuracy)).data().toString(),
+                 QStringLiteral("-"));
+        QVERIFY(!list.index(2, list.column(run_column::kValAccuracy)).data(SortRole).isValid());
         list.clear();
         QCOMPARE(list.rowCount(), 0);
     }
@@ -162,12 +163,12 @@ private slots:
             {run("b", 950, 12.5, 0.81), run("a", 1200, 9.0, 0.79), run("c", 80, 140.0, 0.5)});
         SortFilterProxy proxy;
         proxy.setSourceModel(&list);
-        proxy.sort(RunListModel::ImagesPerSec, Qt::DescendingOrder);
-        QCOMPARE(column(proxy, RunListModel::Name), (QStringList{"a", "b", "c"}));
-        proxy.sort(RunListModel::EpochTime, Qt::AscendingOrder);
-        QCOMPARE(column(proxy, RunListModel::Name), (QStringList{"a", "b", "c"}));
-        proxy.sort(RunListModel::Modified, Qt::AscendingOrder);
-        QCOMPARE(column(proxy, RunListModel::Name), (QStringList{"c", "b", "a"}));
+        proxy.sort(list.column(run_column::kImagesPerSec), Qt::DescendingOrder);
+        QCOMPARE(column(proxy, list.column(run_column::kName)), (QStringList{"a", "b", "c"}));
+        proxy.sort(list.column(run_column::kEpochTime), Qt::AscendingOrder);
+        QCOMPARE(column(proxy, list.column(run_column::kName)), (QStringList{"a", "b", "c"}));
+        proxy.sort(list.column(run_column::kModified), Qt::AscendingOrder);
+        QCOMPARE(column(proxy, list.column(run_column::kName)), (QStringList{"c", "b", "a"}));
     }
 
     void comparisonExportsCsvWithRawNumbers() {
@@ -176,8 +177,9 @@ private slots:
         const QString csv = modelToCsv(comparison);
         const QStringList lines = csv.trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 2);
-        QVERIFY(lines[0].startsWith(QStringLiteral("Name,Images/s,Step time,Epoch time")));
-        QVERIFY2(lines[1].startsWith(QStringLiteral("\"with, comma\",950.5,,12.5,")),
+        QVERIFY(lines[0].startsWith(
+            QStringLiteral("run,device,precision,batch,images/s,speed-up,step ms,epoch s")));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("\"with, comma\",,,0,950.5,1,,12.5,")),
                  qPrintable(lines[1]));
         QTemporaryDir dir;
         QString error;

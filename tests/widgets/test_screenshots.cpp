@@ -118,7 +118,9 @@ private slots:
         window.showView(View::Runs);
         QTRY_VERIFY(!window.runsView()->isScanning() &&
                     window.runsView()->runModel()->rowCount() == 1);
-        QCOMPARE(window.runsView()->selectRuns({window.runsView()->runModel()->rowAt(0).dir}), 1);
+        QCOMPARE(window.runsView()->selectRuns(
+                     {QString::fromStdString(window.runsView()->runModel()->rowAt(0).dir)}),
+                 1);
         QCOMPARE(window.runsView()->comparisonModel()->rowCount(), 1);
         QVERIFY(distinctColours(shoot(window, QStringLiteral("runs"))) > 40);
 

@@ -13,7 +13,7 @@ namespace {
 // The run list's figures in the report's terms.
 ComparisonFigures figuresOf(const RunRow& r) {
     ComparisonFigures f;
-    f.label = r.name.toStdString();
+    f.label = r.name;
     f.images_per_sec = std::isfinite(r.images_per_sec) ? r.images_per_sec : 0;
     f.epoch_time_s = std::isfinite(r.epoch_time_s) ? r.epoch_time_s : 0;
     f.peak_rss_bytes = r.peak_rss_bytes;
@@ -40,7 +40,7 @@ void ComparisonCharts::setRuns(const std::vector<RunRow>& runs) {
     std::vector<ComparisonFigures> figures;
     for (const RunRow& r : runs) {
         figures.push_back(figuresOf(r));
-        figures.back().images_per_sec_error = imagesPerSecError(r.dir);
+        figures.back().images_per_sec_error = imagesPerSecError(QString::fromStdString(r.dir));
     }
     const auto charts = comparisonCharts(figures);
     for (size_t i = 0; i < panels_.size() && i < charts.size(); ++i)

@@ -1,55 +1,23 @@
 #pragma once
-// The run list (all runs found) and the comparison table (the selected runs).
-#include "common/TableModel.h"
+// The run list (all runs found) and the comparison table (the selected runs),
+// as the core describes them (report/RunTables.h); `compare` prints the
+// comparison from the same description.
+#include "common/SpecRowsModel.h"
 #include "runs/RunRow.h"
 
 namespace ts::gui {
 
-class RunListModel : public TableModel<RunRow> {
+class RunListModel : public SpecRowsModel<RunRow> {
 public:
-    enum Column {
-        Name,
-        Status,
-        Modified,
-        Model,
-        Dataset,
-        Device,
-        Precision,
-        Batch,
-        Epochs,
-        Steps,
-        ImagesPerSec,
-        EpochTime,
-        PeakRss,
-        ValAccuracy,
-        Trace,
-        Directory
-    };
     explicit RunListModel(QObject* parent = nullptr);
 
 protected:
-    QVariant toolTip(const RunRow& row, int column) const override;
+    // Why an unreadable run is unreadable; a run's directory on its name.
+    QVariant toolTip(int row, int column) const override;
 };
 
-class RunComparisonModel : public TableModel<RunRow> {
+class RunComparisonModel : public SpecRowsModel<RunRow> {
 public:
-    enum Column {
-        Name,
-        ImagesPerSec,
-        StepTime,
-        EpochTime,
-        TotalTime,
-        PeakRss,
-        PeakTensors,
-        PeakDevice,
-        TrainAccuracy,
-        ValAccuracy,
-        Model,
-        Device,
-        Precision,
-        Batch,
-        Threads
-    };
     explicit RunComparisonModel(QObject* parent = nullptr);
 };
 

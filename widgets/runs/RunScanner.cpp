@@ -29,7 +29,7 @@ std::vector<RunRow> scanRuns(const QStringList& roots) {
         }
     }
     std::stable_sort(rows.begin(), rows.end(),
-                     [](const RunRow& a, const RunRow& b) { return a.modified > b.modified; });
+                     [](const RunRow& a, const RunRow& b) { return a.modified_s > b.modified_s; });
     return rows;
 }
 

@@ -16,9 +16,11 @@
 #include "common/AppSettings.h"
 #include "common/CsvExport.h"
 #include "common/ExportFile.h"
+#include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
 #include "common/TableSetup.h"
 #include "report/ChartRenderer.h"
+#include "report/RunTables.h"
 #include "runs/ComparisonCharts.h"
 #include "runs/RunModels.h"
 #include "runs/RunScanner.h"
@@ -79,7 +81,7 @@ QWidget* RunsView::buildRunList() {
     roots_label_->setForegroundRole(QPalette::PlaceholderText);
 
     TableOptions newest_first;
-    newest_first.sortColumn = RunListModel::Modified;
+    newest_first.sortColumn = runs_->column(run_column::kModified);
     newest_first.sortOrder = Qt::DescendingOrder;
     table_ = makeTable(proxy_, nullptr, newest_first); // the proxy's source is set above
     table_->setObjectName(QStringLiteral("runTable"));
@@ -95,8 +97,9 @@ QWidget* RunsView::buildRunList() {
     layout->addWidget(roots_label_);
     layout->addWidget(table_, 1);
 
-    connect(filter_, &QLineEdit::textChanged, this,
-            [this](const QString& text) { proxy_->setTextFilter(RunListModel::Name, text); });
+    connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        proxy_->setTextFilter(runs_->column(run_column::kName), text);
+    });
     connect(open, &QPushButton::clicked, this, &RunsView::openSelected);
     connect(table_, &QTableView::activated, this, &RunsView::openSelected);
     connect(add, &QPushButton::clicked, this, &RunsView::chooseFolder);
@@ -169,15 +172,16 @@ void RunsView::onScanned(std::vector<RunRow> rows) {
 void RunsView::showRows(std::vector<RunRow> rows) {
     QStringList selected;
     for (const RunRow& row : selectedRows())
-        selected << row.dir;
+        selected << QString::fromStdString(row.dir);
     runs_->setRows(std::move(rows));
     const int count = runs_->rowCount();
     roots_label_->setText((count == 1 ? tr("1 run in %1") : tr("%1 runs in %2").arg(count))
                               .arg(roots().join(QStringLiteral(", "))));
     table_->resizeColumnsToContents();
-    table_->setColumnWidth(RunListModel::Name, qMin(table_->columnWidth(RunListModel::Name), 260));
-    table_->setColumnWidth(RunListModel::Directory,
-                           qMin(table_->columnWidth(RunListModel::Directory), 420));
+    const int name = runs_->column(run_column::kName);
+    const int directory = runs_->column(run_column::kDirectory);
+    table_->setColumnWidth(name, qMin(table_->columnWidth(name), 260));
+    table_->setColumnWidth(directory, qMin(table_->columnWidth(directory), 420));
     selectRuns(selected);
 }
 
@@ -189,8 +193,9 @@ void RunsView::addFolder(const QString& dir) {
 void RunsView::addRun(const QString& dir) {
     RunRow row = readRunRow(dir);
     std::vector<RunRow> rows = runs_->rows();
-    const auto same = std::find_if(rows.begin(), rows.end(),
-                                   [&](const RunRow& r) { return sameDir(r.dir) == sameDir(dir); });
+    const auto same = std::find_if(rows.begin(), rows.end(), [&](const RunRow& r) {
+        return sameDir(QString::fromStdString(r.dir)) == sameDir(dir);
+    });
     if (same != rows.end())
         *same = std::move(row);
     else
@@ -206,7 +211,7 @@ int RunsView::selectRuns(const QStringList& dirs) {
     int found = 0;
     for (int row = 0; row < proxy_->rowCount(); ++row) {
         const int source = proxy_->index(row, 0).data(RowRole).toInt();
-        if (!wanted.contains(sameDir(runs_->rowAt(source).dir))) continue;
+        if (!wanted.contains(sameDir(QString::fromStdString(runs_->rowAt(source).dir)))) continue;
         selection.select(proxy_->index(row, 0), proxy_->index(row, proxy_->columnCount() - 1));
         ++found;
     }
@@ -231,7 +236,7 @@ void RunsView::updateComparison() {
 
 void RunsView::openSelected() {
     const std::vector<RunRow> rows = selectedRows();
-    if (!rows.empty()) emit openRequested(rows.front().dir);
+    if (!rows.empty()) emit openRequested(QString::fromStdString(rows.front().dir));
 }
 
 void RunsView::chooseFolder() {
@@ -286,7 +291,7 @@ void RunsView::exportPngInteractive() {
 bool RunsView::exportReport(const QString& dir, QString* error) {
     std::vector<std::filesystem::path> dirs;
     for (const RunRow& row : selectedRows())
-        dirs.push_back(row.dir.toStdString());
+        dirs.push_back(row.dir);
     if (dirs.empty()) {
         if (error) *error = tr("Select the runs to compare first.");
         return false;

@@ -104,7 +104,7 @@ void Automation::finishWhenSettled() {
         runs->runTable()->selectionModel()->selectedRows().isEmpty()) {
         QStringList newest;
         for (int i = 0; i < qMin(kComparedRunsInScreenshots, runs->runModel()->rowCount()); ++i)
-            newest << runs->runModel()->rowAt(i).dir;
+            newest << QString::fromStdString(runs->runModel()->rowAt(i).dir);
         runs->selectRuns(newest);
     }
     settle_.start(kSettleMs);

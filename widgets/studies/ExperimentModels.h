@@ -1,56 +1,28 @@
 #pragma once
-// The Experiments view's tables: one row per sweep point (ts::SweepRow) and
-// one per ladder rung (ts::RungRow), numbers raw on SortRole.
-#include "common/TableModel.h"
+// The Experiments view's tables, as the CLI prints them
+// (experiments/StudyTables.h): one row per sweep point (ts::SweepRow) and one
+// per ladder rung (ts::RungRow); a point's or rung's run directory on the
+// tooltip of its first column.
+#include "common/SpecRowsModel.h"
 #include "experiments/Ladder.h"
 #include "experiments/Sweep.h"
 
 namespace ts::gui {
 
-class SweepTableModel : public TableModel<SweepRow> {
+class SweepTableModel : public SpecRowsModel<SweepRow> {
 public:
-    enum Column {
-        Point,
-        Values,
-        Status,
-        ImagesPerSec,
-        VersusBest,
-        StepTime,
-        DataTime,
-        Memory,
-        Predicted,
-        Note,
-        ColumnCount
-    };
     explicit SweepTableModel(QObject* parent = nullptr);
 
 protected:
-    QVariant toolTip(const SweepRow& row, int column) const override;
+    QVariant toolTip(int row, int column) const override;
 };
 
-class LadderTableModel : public TableModel<RungRow> {
+class LadderTableModel : public SpecRowsModel<RungRow> {
 public:
-    enum Column {
-        Rung,
-        Change,
-        Status,
-        ImagesPerSec,
-        Speedup,
-        Gain,
-        StepTime,
-        Memory,
-        Accuracy,
-        Kept,
-        Decision,
-        ColumnCount
-    };
     explicit LadderTableModel(QObject* parent = nullptr);
 
 protected:
-    QVariant toolTip(const RungRow& row, int column) const override;
+    QVariant toolTip(int row, int column) const override;
 };
-
-// "ok", "failed", "oom", "skipped", or "cancelled" for points the user stopped.
-QString outcomeText(const PointResult& result);
 
 } // namespace ts::gui

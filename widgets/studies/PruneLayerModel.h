@@ -1,28 +1,14 @@
 #pragma once
-// The Experiments view's pruning table: one row per pruned layer
-// (ts::LayerSparsity), counts and sparsity raw on SortRole.
+// The Experiments view's pruning table, as `prune` prints it
+// (experiments/StudyTables.h): one row per pruned layer (ts::LayerSparsity).
 #include "analysis/PruneTypes.h"
-#include "common/TableModel.h"
+#include "common/SpecRowsModel.h"
 
 namespace ts::gui {
 
-class PruneLayerTableModel : public TableModel<LayerSparsity> {
+class PruneLayerTableModel : public SpecRowsModel<LayerSparsity> {
 public:
-    enum Column {
-        Layer,
-        Shape,
-        Parameters,
-        ZerosBefore,
-        ZerosAfter,
-        SparsityBefore,
-        SparsityAfter,
-        ZeroChannels,
-        ColumnCount
-    };
     explicit PruneLayerTableModel(QObject* parent = nullptr);
 };
-
-// "layer1.0.conv1" for "layer1.0.conv1.weight".
-QString layerLabel(const LayerSparsity& layer);
 
 } // namespace ts::gui

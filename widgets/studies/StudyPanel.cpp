@@ -3,8 +3,8 @@
 #include <QSplitter>
 #include <QTableView>
 
+#include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
-#include "common/TableModel.h"
 #include "studies/PointLiveChart.h"
 
 namespace ts::gui {

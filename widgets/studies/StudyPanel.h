@@ -57,7 +57,7 @@ private:
     void openRow(const QModelIndex& index);
 };
 
-// `Result` holds `rows` and `spec`; `Model` is a TableModel of its rows.
+// `Result` holds `rows` and `spec`; `Model` is a SpecRowsModel of its rows.
 template <typename Result, typename Model> class StudyPanel : public StudyPanelBase {
 public:
     Model* model() const { return model_; }
