@@ -1,12 +1,22 @@
 // report/TableSpec.h: one table description, printed as text, CSV and JSON;
 // report/GpuTables.h's tables built on it; inspect/TraceViews.h's registry
 // of `trace-stats --view` over report/ViewCatalog.h.
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "inspect/TraceViews.h"
+#include "report/DiffTables.h"
+#include "report/DistributedTables.h"
 #include "report/GpuTables.h"
+#include "report/MemoryTables.h"
+#include "report/ModuleTables.h"
+#include "report/OpTables.h"
+#include "report/RooflineReport.h"
+#include "report/RunTables.h"
+#include "report/StepTables.h"
 #include "report/TableSpec.h"
 #include "report/ViewCatalog.h"
 
@@ -177,6 +187,45 @@ TEST(ViewCatalog, NamesAreUniqueAndFoundInAnyCase) {
     EXPECT_EQ(views::findView("kernel"), nullptr);
     EXPECT_EQ(views::quotedNames(views::Cli).rfind(" or 'distributed'"),
               views::quotedNames(views::Cli).size() - std::string(" or 'distributed'").size());
+}
+
+// Every table of the CLI and the GUI, empty: each has a title and columns
+// whose keys (the JSON and data-CSV names, and how views find a column) are
+// unique and whose titles are not empty. The experiments' tables are checked
+// beside their layer (tests/core).
+TEST(TableSpec, EveryTableHasUniqueKeysAndTitles) {
+    const std::vector<table::TableSpec> tables = {
+        kernelTableSpec(KernelTables{}, false),
+        kernelTableSpec(KernelTables{}, true),
+        deviceOpTableSpec(DeviceOpTable{}),
+        opTableSpec(OpTable{}),
+        memoryOperatorTable({}),
+        memoryAllocationTable({}),
+        averageStepTable({}, {}),
+        stepTimeTable(GpuOverview{}, everyRole()),
+        moduleTreeTable(ModuleView{}, ModuleNames::Path),
+        moduleCallTable({}),
+        rooflineTable({}),
+        rankTable({}),
+        stepTable({}),
+        commOpTable({}),
+        deviceTable(DistributedView{}),
+        diffCategoryTable({}),
+        diffRowTable({}, DiffRowsOf{}),
+        diffRowTable({}, DiffRowsOf{true, true, DiffText::Data}),
+        runListTable({}),
+        runComparisonTable({}),
+    };
+    for (const table::TableSpec& t : tables) {
+        EXPECT_FALSE(t.title.empty()) << t.columns.front().key;
+        ASSERT_FALSE(t.columns.empty()) << t.title;
+        std::set<std::string> keys;
+        for (const Column& c : t.columns) {
+            EXPECT_TRUE(keys.insert(c.key).second) << t.title << ": " << c.key << " twice";
+            EXPECT_FALSE(c.title.empty()) << t.title << ": " << c.key;
+            EXPECT_FALSE(c.key.empty()) << t.title << ": " << c.title;
+        }
+    }
 }
 
 } // namespace

@@ -5,7 +5,7 @@
 #include <QFile>
 #include <QSaveFile>
 
-#include "common/TableModel.h"
+#include "common/ItemRoles.h"
 
 namespace ts::gui {
 namespace {

@@ -1,6 +1,6 @@
 #include "common/SortFilterProxy.h"
 
-#include "common/TableModel.h"
+#include "common/ItemRoles.h"
 
 namespace ts::gui {
 

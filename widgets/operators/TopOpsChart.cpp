@@ -3,7 +3,7 @@
 #include <QAbstractItemModel>
 #include <QFontMetrics>
 
-#include "common/TableModel.h"
+#include "common/ItemRoles.h"
 #include "common/ThemePalette.h"
 
 namespace ts::gui {

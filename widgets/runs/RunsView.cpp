@@ -46,8 +46,8 @@ QString sameDir(const QString& dir) {
 
 RunsView::RunsView(AppSettings& settings, QWidget* parent)
     : QWidget(parent), settings_(settings), runs_(new RunListModel(this)),
-      scan_([this](std::vector<RunRow> rows) { onScanned(std::move(rows)); }),
-      proxy_(new SortFilterProxy(this)), comparison_(new RunComparisonModel(this)) {
+      proxy_(new SortFilterProxy(this)), comparison_(new RunComparisonModel(this)),
+      scan_([this](std::vector<RunRow> rows) { onScanned(std::move(rows)); }) {
     proxy_->setSourceModel(runs_);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(buildRunList());

@@ -43,10 +43,9 @@ void SweepPanel::addRow(const SweepRow& row) {
     }
     if (!shows_running_) return showRunning();
     result_ = running_;
-    if (known != running_.rows.end())
-        model_->setRows(result_.rows);
-    else
-        model_->appendRows({row});
+    // The whole table again: a point's speed-up and the scaling columns
+    // depend on the other points (sweepTableSpec).
+    model_->setRows(result_.rows);
     showCharts(result_);
     resizeTable();
 }
