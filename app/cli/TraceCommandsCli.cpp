@@ -23,6 +23,9 @@ void addTraceStats(CLI::App& app, TraceCommands& c) {
     cmd->add_option("--span", trace.span,
                     "--view distributed: the profiling span, 1..n in time order");
     cmd->add_option("--device", trace.device, "--view memory: one device (GPU0, CPU)");
+    cmd->add_option("--kernel-wait-us", trace.kernel_wait_us,
+                    "--view idle: gaps shorter than this before work launched in time are kernel "
+                    "wait (default 30, HTA's)");
     cmd->add_option("--start-us", trace.start_us,
                     "--view memory: tables from this time (us from the trace start)");
     cmd->add_option("--end-us", trace.end_us, "--view memory: tables up to this time (exclusive)");

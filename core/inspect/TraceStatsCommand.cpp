@@ -95,6 +95,8 @@ void printView(const TraceStatsOptions& options, std::ostream& out, std::ostream
 int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostream& err) {
     try {
         checkFormat(options.format);
+        if (!options.kernel_wait_us.empty() && options.view != "idle")
+            throw std::invalid_argument("Option --kernel-wait-us applies to --view idle only.");
         if (!options.view.empty()) {
             printView(options, out, err);
             return exit_code::kOk;

@@ -40,6 +40,8 @@ struct TraceStatsOptions {
     // (1..n, in time order) to show.
     std::vector<std::string> more_files;
     int span = 1;
+    // --view idle: HTA's consecutive_kernel_delay in microseconds ("" its 30).
+    std::string kernel_wait_us;
 };
 
 // 0 on success; 2 for bad options or an unreadable/malformed file (the

@@ -12,5 +12,9 @@ void memory(TraceViewRequest& request);
 void modules(TraceViewRequest& request);
 // A folder of per-rank traces (or several files), one span of it.
 void distributed(TraceViewRequest& request);
+// Holistic Trace Analysis' temporal and idle-time breakdowns
+// (DiagnosisPrinters.cpp).
+void temporal(TraceViewRequest& request);
+void idle(TraceViewRequest& request);
 
 } // namespace ts::printers

@@ -12,10 +12,15 @@ using Printer = void (*)(TraceViewRequest&);
 
 // The CLI's printer of each catalog entry offered on the CLI.
 constexpr std::pair<const char*, Printer> kPrinters[] = {
-    {"overview", printers::gpuView},        {"operators", printers::gpuView},
-    {"kernels", printers::gpuView},         {"kernels-by-op", printers::gpuView},
-    {"memory", printers::memory},           {"modules", printers::modules},
+    {"overview", printers::gpuView},
+    {"operators", printers::gpuView},
+    {"kernels", printers::gpuView},
+    {"kernels-by-op", printers::gpuView},
+    {"memory", printers::memory},
+    {"modules", printers::modules},
     {"distributed", printers::distributed},
+    {"temporal", printers::temporal},
+    {"idle", printers::idle},
 };
 
 Printer printerOf(const std::string& name) {

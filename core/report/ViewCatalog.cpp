@@ -40,6 +40,12 @@ const std::vector<ViewInfo>& catalog() {
         {"kernels", "Kernels", Group::Gpu, Input::Trace, Cli | Gui, "GPU kernels by name"},
         {"kernels-by-op", "Kernels by operator", Group::Gpu, Input::Trace, Cli,
          "GPU kernels by name, operator and launch configuration"},
+        {"temporal", "Temporal", Group::Gpu, Input::Trace, Cli | Gui,
+         "Holistic Trace Analysis' temporal breakdown: the GPU idle, computing, or busy with "
+         "anything else"},
+        {"idle", "Idle Time", Group::Gpu, Input::Trace, Cli | Gui,
+         "Holistic Trace Analysis' idle-time breakdown: each stream's gaps by cause (host "
+         "wait, kernel wait, other), with their distribution (--kernel-wait-us)"},
         {"roofline", "Roofline", Group::Gpu, Input::Trace, Gui,
          "operators by arithmetic intensity against the device's peaks"},
         {"memory", "Memory", Group::Memory, Input::Trace, Cli | Gui,

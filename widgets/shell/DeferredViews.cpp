@@ -20,6 +20,8 @@ bool DeferredViews::ready(View view, const DeferredAnalysis& have) {
         return have.full && have.memory;
     case Needs::Modules:
         return have.full && have.modules;
+    case Needs::Diagnoses:
+        return have.full && have.diagnoses;
     }
     return true;
 }
@@ -39,6 +41,8 @@ DeferredAnalysis DeferredViews::complete(const Trace& trace, const DeferredAnaly
     if (needs == Needs::Modules && !have.modules)
         made.modules =
             std::make_shared<const ModuleView>(computeModuleView(trace, made.full->tree));
+    if (needs == Needs::Diagnoses && !have.diagnoses)
+        made.diagnoses = std::make_shared<const GpuDiagnoses>(diagnoseGpu(trace));
     return made;
 }
 
@@ -76,6 +80,7 @@ void DeferredViews::onComputed(DeferredAnalysis made) {
         }
         if (made.memory) target->memory = made.memory;
         if (made.modules) target->modules = made.modules;
+        if (made.diagnoses) target->diagnoses = made.diagnoses;
     }
     emit computingFinished(); // the window shows its current tab again (viewShown)
 }

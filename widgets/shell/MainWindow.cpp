@@ -16,6 +16,7 @@
 #include "charts/OffscreenChartRenderer.h"
 #include "common/AppSettings.h"
 #include "common/ExportFile.h"
+#include "common/SpecTablesView.h"
 #include "common/ThemePalette.h"
 #include "diff/TraceDiffView.h"
 #include "experiments/ReportReader.h"
@@ -125,6 +126,10 @@ OverviewView* MainWindow::overviewView() const {
 }
 KernelsView* MainWindow::kernelsView() const {
     return viewAs<KernelsView>(View::Kernels);
+}
+
+SpecTablesView* MainWindow::tablesView(View view) const {
+    return qobject_cast<SpecTablesView*>(viewAs<QWidget>(view));
 }
 MemoryUsageView* MainWindow::memoryView() const {
     return viewAs<MemoryUsageView>(View::Memory);
@@ -449,6 +454,7 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& de
         all.full = gpu_analysis_;
         all.memory = views ? views->memory : nullptr;
         all.modules = views ? views->modules : nullptr;
+        all.diagnoses = views ? views->diagnoses : nullptr;
         for (const ViewPage& page : viewPages())
             if (page.showsAnalysis()) fillAnalysedView(page.id, trace, description, all);
     }

@@ -28,6 +28,7 @@ class DocumentSelector;
 class ExperimentForm;
 class ExperimentsView;
 class KernelsView;
+class SpecTablesView;
 class MemoryUsageView;
 class ModulesView;
 class RanksView;
@@ -56,6 +57,8 @@ public:
     RunPanel* runPanel() const { return run_panel_; }
     OverviewView* overviewView() const;
     KernelsView* kernelsView() const;
+    // A view made of core tables alone (Temporal, Idle Time); null for the others.
+    SpecTablesView* tablesView(View view) const;
     MemoryUsageView* memoryView() const;
     ModulesView* modulesView() const;
     RanksView* distributedView() const;

@@ -82,6 +82,7 @@ void analyzeTrace(OpenedDocument& doc, size_t defer_views_above, const CancelFla
     doc.gpu_analysis = all.full;
     doc.memory = all.memory;
     doc.modules = all.modules;
+    doc.diagnoses = all.diagnoses;
     counters.wait();
     if (doc.timeline_trace)
         addTimelineLaunches(tracks, shown);
@@ -188,6 +189,7 @@ DeferredAnalysis completeAnalysis(const Trace& trace, const CancelFlag* cancel) 
     checkCancel(cancel);
     all.memory = std::make_shared<const MemoryView>(computeMemoryView(trace, all.full->tree));
     all.modules = std::make_shared<const ModuleView>(computeModuleView(trace, all.full->tree));
+    all.diagnoses = std::make_shared<const GpuDiagnoses>(diagnoseGpu(trace));
     return all;
 }
 

@@ -10,6 +10,7 @@
 #include <QString>
 
 #include "analysis/DistributedView.h"
+#include "analysis/GpuDiagnoses.h"
 #include "analysis/GpuTraceAnalysis.h"
 #include "analysis/MemoryView.h"
 #include "analysis/ModuleView.h"
@@ -32,6 +33,7 @@ struct DeferredAnalysis {
     std::shared_ptr<const GpuTraceAnalysis> full;
     std::shared_ptr<const MemoryView> memory;
     std::shared_ptr<const ModuleView> modules;
+    std::shared_ptr<const GpuDiagnoses> diagnoses; // HTA's temporal and idle breakdowns
 
     bool done() const { return full != nullptr; }
     // The full analysis once made (it holds the Overview's too), the Overview's until then.
@@ -54,9 +56,10 @@ struct OpenedDocument {
     std::shared_ptr<const GpuTraceAnalysis> gpu_analysis;
     // A large trace's views still to compute (null: all were computed).
     std::shared_ptr<DeferredAnalysis> deferred;
-    std::shared_ptr<const MemoryView> memory;     // of `trace`, also off the GUI thread
-    std::shared_ptr<const ModuleView> modules;    // likewise
-    std::shared_ptr<const TimelineTracks> tracks; // the timeline's rows and launch links
+    std::shared_ptr<const MemoryView> memory;      // of `trace`, also off the GUI thread
+    std::shared_ptr<const ModuleView> modules;     // likewise
+    std::shared_ptr<const GpuDiagnoses> diagnoses; // likewise
+    std::shared_ptr<const TimelineTracks> tracks;  // the timeline's rows and launch links
     // The first span's ranks one above the other for the timeline (null: the
     // timeline shows `trace`); `tracks` are then this trace's.
     std::shared_ptr<const Trace> timeline_trace;

@@ -4,6 +4,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "common/SpecTablesView.h"
 #include "diff/TraceDiffView.h"
 #include "gpu/KernelsView.h"
 #include "gpu/OverviewView.h"
@@ -12,6 +13,7 @@
 #include "modules/ModulesView.h"
 #include "operators/OperatorsView.h"
 #include "ranks/RanksView.h"
+#include "report/IdleTables.h"
 #include "roofline/RooflineView.h"
 #include "runs/RunsView.h"
 #include "shell/ViewRegistry.h"
@@ -57,6 +59,37 @@ ViewPage analysisPage(View id, const char* name, Needs needs,
     return p;
 }
 
+// HTA's diagnoses of the trace shown: made with the analysis, or here for
+// a trace shown without them (a live capture).
+const GpuDiagnoses& diagnosesOf(const ShownTrace& s, std::shared_ptr<const GpuDiagnoses>& made) {
+    if (s.analysis.diagnoses) return *s.analysis.diagnoses;
+    made = std::make_shared<const GpuDiagnoses>(diagnoseGpu(*s.trace));
+    return *made;
+}
+
+SpecTables diagnosisTables(const GpuDiagnoses& d, std::vector<table::TableSpec> tables) {
+    SpecTables out;
+    for (const std::string& note : activityNotes(d.activity))
+        out.notes << QString::fromStdString(note);
+    if (!d.activity.empty()) out.tables = std::move(tables);
+    return out;
+}
+
+// A view whose analysis gives tables alone: the window's generic
+// SpecTablesView shows what `tables` makes of the trace's diagnoses.
+ViewPage tablesPage(View id, const char* name,
+                    std::function<std::vector<table::TableSpec>(const GpuDiagnoses&)> tables) {
+    return analysisPage<SpecTablesView>(
+        id, name, Needs::Diagnoses,
+        [](const ViewContext& c) { return new SpecTablesView(&c.settings); },
+        [tables](SpecTablesView& v, const ShownTrace& s) {
+            std::shared_ptr<const GpuDiagnoses> made;
+            const GpuDiagnoses& d = diagnosesOf(s, made);
+            v.setTables(diagnosisTables(d, tables(d)), s.description);
+        },
+        [](SpecTablesView& v, const QString& message) { v.clear(message); });
+}
+
 std::vector<ViewPage> analysisPages() {
     std::vector<ViewPage> pages;
     pages.push_back(analysisPage<OperatorsView>(
@@ -94,6 +127,12 @@ std::vector<ViewPage> analysisPages() {
         [](const ViewContext& c) { return new RooflineView(c.settings); },
         [](RooflineView& v, const ShownTrace& s) { v.setTrace(s.trace, s.description); },
         [](RooflineView& v, const QString&) { v.clear(); }));
+    pages.push_back(tablesPage(View::Temporal, "temporal", [](const GpuDiagnoses& d) {
+        return std::vector<table::TableSpec>{temporalTable({d.temporal})};
+    }));
+    pages.push_back(tablesPage(View::IdleTime, "idle", [](const GpuDiagnoses& d) {
+        return std::vector<table::TableSpec>{idleTable({d.idle}), idleIntervalTable({d.idle})};
+    }));
     return pages;
 }
 

@@ -41,10 +41,11 @@ struct ShownTrace {
 
 // What of a trace's analysis a view needs beyond the trace itself.
 enum class Needs {
-    Trace,    // the trace alone (its operator table)
-    Analysis, // the full GPU analysis (DeferredAnalysis::full)
-    Memory,   // and the memory view
-    Modules,  // and the module view
+    Trace,     // the trace alone (its operator table)
+    Analysis,  // the full GPU analysis (DeferredAnalysis::full)
+    Memory,    // and the memory view
+    Modules,   // and the module view
+    Diagnoses, // and HTA's diagnoses (GpuDiagnoses)
 };
 
 struct ViewPage {

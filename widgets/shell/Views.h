@@ -22,6 +22,8 @@ enum class View {
     Runs,
     Experiments,
     Roofline,
+    Temporal,
+    IdleTime,
 };
 
 const std::vector<View>& allViews();                   // in the registry's order

@@ -1,0 +1,55 @@
+#pragma once
+// What the GPU did, as Holistic Trace Analysis' diagnoses read it: every
+// kernel, memcpy, memset and stream synchronisation on a device lane, with
+// its kernel type and the start of the runtime call that launched it. The
+// input of the temporal and idle-time breakdowns (analysis/IdleTime.h).
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "trace/Trace.h"
+
+namespace ts {
+
+// HTA's kernel types, by name: NCCL (and HCCL) kernels communicate, copies
+// and sets move memory, synchronisation and stream waits are other work,
+// every other kernel computes.
+enum class KernelType : uint8_t { Computation, Communication, Memory, Other };
+const char* toString(KernelType type); // "computation", ...
+KernelType kernelTypeOf(std::string_view name, KinetoCategory category);
+
+struct DeviceActivity {
+    int32_t event = -1;         // Trace::events index
+    int32_t lane = -1;          // the stream's lane
+    int64_t start = 0, end = 0; // ns
+    int64_t launch = -1;        // start of the runtime call that launched it, ns; -1 none
+    KernelType type = KernelType::Computation;
+    // A kernel, memcpy or memset (not a synchronisation): what the
+    // idle-time breakdown looks between.
+    bool work = true;
+};
+
+struct ActivityOptions {
+    // HTA's default: with two steps or more, keep only what was launched
+    // before the last ProfilerStep began (the profiler often cuts that step
+    // short) and drop device work whose launch is not in the trace.
+    bool drop_last_step = true;
+    // Round as HTA does for traces with sub-microsecond times: starts up and
+    // ends down to whole microseconds (a sub-microsecond kernel gets a
+    // negative or zero duration). For the conformance bench and tests only:
+    // Trainscope's own figures keep the trace's nanoseconds.
+    bool hta_rounding = false;
+};
+
+struct DeviceActivities {
+    std::vector<DeviceActivity> events; // by (lane, start, end)
+    int64_t rank = 0;                   // distributedInfo.rank, 0 when the trace has none
+    bool last_step_dropped = false;
+    int64_t cutoff = 0; // ns: launches from here on were dropped (last_step_dropped)
+    size_t dropped = 0; // device events left out by the step rule
+    bool empty() const { return events.empty(); }
+};
+
+DeviceActivities collectDeviceActivity(const Trace& trace, const ActivityOptions& options = {});
+
+} // namespace ts

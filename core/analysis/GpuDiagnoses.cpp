@@ -1,0 +1,13 @@
+#include "analysis/GpuDiagnoses.h"
+
+namespace ts {
+
+GpuDiagnoses diagnoseGpu(const Trace& trace, const IdleOptions& idle) {
+    GpuDiagnoses d;
+    d.activity = collectDeviceActivity(trace);
+    d.temporal = temporalBreakdown(d.activity);
+    d.idle = idleBreakdown(trace, d.activity, idle);
+    return d;
+}
+
+} // namespace ts

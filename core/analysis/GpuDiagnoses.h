@@ -1,0 +1,18 @@
+#pragma once
+// Holistic Trace Analysis' diagnoses of one trace, made together from one
+// collection of its device activity: what the GUI keeps per open trace and
+// the CLI prints (--view temporal, idle).
+#include "analysis/DeviceActivity.h"
+#include "analysis/IdleTime.h"
+
+namespace ts {
+
+struct GpuDiagnoses {
+    DeviceActivities activity;
+    TemporalBreakdown temporal;
+    IdleBreakdown idle;
+};
+
+GpuDiagnoses diagnoseGpu(const Trace& trace, const IdleOptions& idle = {});
+
+} // namespace ts

@@ -1,0 +1,128 @@
+// The Temporal and Idle Time views: Holistic Trace Analysis' breakdowns in
+// the window's generic tables view (common/SpecTablesView), the same tables
+// as `trace-stats --view temporal|idle`, for small traces (analysed on
+// open) and large ones (analysed when the view is first shown).
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QLineEdit>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "GuiFixture.h"
+#include "analysis/GpuDiagnoses.h"
+#include "common/ItemRoles.h"
+#include "common/SortFilterProxy.h"
+#include "common/SpecTableModel.h"
+#include "common/SpecTablesView.h"
+#include "report/IdleTables.h"
+#include "shell/DeferredViews.h"
+#include "shell/DocumentLoader.h"
+#include "trace/ChromeTraceReader.h"
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+constexpr int kOpenTimeoutMs = 60000;
+
+QString dataFile(const char* name) {
+    return QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/") + QLatin1String(name);
+}
+
+SpecTables idleTables(const GpuDiagnoses& d) {
+    SpecTables t;
+    t.tables = {idleTable({d.idle}), idleIntervalTable({d.idle})};
+    return t;
+}
+
+} // namespace
+
+class DiagnosesTest : public QObject {
+    Q_OBJECT
+    Machine machine_;
+
+private slots:
+    void initTestCase() { machine_ = Machine::probe(); }
+
+    void tablesViewUnderModelTester() {
+        const Trace trace =
+            readChromeTraceFile(dataFile("distributed_hta/rank-0.json.gz").toStdString());
+        const GpuDiagnoses d = diagnoseGpu(trace);
+        SpecTablesView view;
+        view.setTables(idleTables(d), QStringLiteral("rank 0"));
+        QCOMPARE(view.tableCount(), 2);
+        QAbstractItemModelTester streams(view.model(0),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester intervals(view.proxy(1),
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(view.model(0)->rowCount(), 5); // streams 23, 84, 25, 7, 203
+        QVERIFY(view.messageText().isEmpty());
+        // Sorted by host wait, the longest first: stream 23's 596,037 us (HTA's figure).
+        const int host = view.model(0)->column("host_wait_us");
+        view.proxy(0)->sort(host, Qt::DescendingOrder);
+        QCOMPARE(view.proxy(0)->index(0, view.model(0)->column("stream")).data().toString(),
+                 QStringLiteral("23"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("idle.csv"));
+        QString error;
+        QVERIFY2(view.exportCsv(0, path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readLine().startsWith("rank,gpu,stream,host_wait_us,kernel_wait_us,other_us"));
+        view.clear(QStringLiteral("nothing"));
+        QCOMPARE(view.messageText(), QStringLiteral("nothing"));
+        QCOMPARE(view.model(0)->rowCount(), 0);
+    }
+
+    // A small trace is diagnosed when it opens; the views show HTA's figures.
+    void theWindowShowsTheBreakdowns() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(dataFile("kineto_call_stacks.json"));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        window.showView(View::Temporal);
+        SpecTablesView* temporal = window.tablesView(View::Temporal);
+        QVERIFY(temporal);
+        QCOMPARE(temporal->model(0)->rowCount(), 1);
+        const int idle = temporal->model(0)->column("idle_us");
+        QCOMPARE(temporal->model(0)->index(0, idle).data(SortRole).toDouble(), 75.0);
+        window.showView(View::IdleTime);
+        QCOMPARE(window.tablesView(View::IdleTime)->model(0)->rowCount(), 1);
+        QVERIFY(!window.tablesView(View::Operators));
+    }
+
+    // A large trace: the views wait, then are diagnosed when first shown.
+    void aLargeTraceIsDiagnosedWhenShown() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        window.loader()->setDeferViewsAbove(0);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(dataFile("h100/resnet50_bs64_bf16.pt.trace.json.gz"));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        QVERIFY(window.deferredViews()->waiting(View::IdleTime));
+        window.showView(View::IdleTime);
+        SpecTablesView* view = window.tablesView(View::IdleTime);
+        QTRY_VERIFY_WITH_TIMEOUT(view->tableCount() == 2 && view->model(0)->rowCount() > 0,
+                                 kOpenTimeoutMs);
+        QVERIFY(view->notesText().contains(QStringLiteral("last ProfilerStep")));
+    }
+
+    // A trace without GPU work says so instead of showing empty tables.
+    void aCpuTraceSaysWhatIsMissing() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(dataFile("torch_profiler_sample.json"));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        window.showView(View::Temporal);
+        SpecTablesView* view = window.tablesView(View::Temporal);
+        QVERIFY(view->messageText().contains(QStringLiteral("no kernels")));
+        QCOMPARE(view->tableCount(), 0);
+    }
+};
+
+QTEST_MAIN(DiagnosesTest)
+#include "test_diagnoses.moc"
