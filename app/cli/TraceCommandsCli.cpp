@@ -26,6 +26,10 @@ void addTraceStats(CLI::App& app, TraceCommands& c) {
     cmd->add_option("--kernel-wait-us", trace.kernel_wait_us,
                     "--view idle: gaps shorter than this before work launched in time are kernel "
                     "wait (default 30, HTA's)");
+    cmd->add_option("--runtime-cutoff-us", trace.runtime_cutoff_us,
+                    "--view launches: runtime calls longer than this are outliers (default 50)");
+    cmd->add_option("--launch-delay-cutoff-us", trace.launch_delay_cutoff_us,
+                    "--view launches: launch delays longer than this are outliers (default 100)");
     cmd->add_option("--start-us", trace.start_us,
                     "--view memory: tables from this time (us from the trace start)");
     cmd->add_option("--end-us", trace.end_us, "--view memory: tables up to this time (exclusive)");

@@ -1,6 +1,8 @@
 #include "analysis/DeviceActivity.h"
 
 #include <algorithm>
+#include <cmath>
+#include <tuple>
 
 #include "analysis/LaunchIndex.h"
 #include "trace/RankFolder.h"
@@ -37,17 +39,19 @@ bool isDeviceWork(KinetoCategory c) {
            c == KinetoCategory::Memset;
 }
 
-// Whole microseconds of the trace's absolute clock, up (starts) or down
-// (ends): in integers, since a double holds a 2023 timestamp in ns only to
-// about a microsecond.
-int64_t floorDiv(int64_t a, int64_t b) {
-    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+// HTA's rounding, replayed: it reads the trace's microseconds as doubles
+// (a 2024 timestamp to a quarter of a microsecond), adds the duration in
+// doubles, then rounds the start up and that sum down. The same double
+// arithmetic here gives the same whole microseconds.
+double htaMicros(int64_t absolute_ns) {
+    return double(absolute_ns / 1000) + double(absolute_ns % 1000) / 1000.0;
 }
 
-int64_t roundedNs(int64_t ns, int64_t origin, bool up) {
-    const int64_t absolute = origin + ns;
-    const int64_t us = up ? -floorDiv(-absolute, 1000) : floorDiv(absolute, 1000);
-    return us * 1000 - origin;
+// [start, end) of an event in ns from the origin, rounded as HTA does.
+std::pair<int64_t, int64_t> htaRounded(int64_t start, int64_t end, int64_t origin) {
+    const double ts = htaMicros(origin + start);
+    const double last = ts + double(end - start) / 1000.0;
+    return {int64_t(std::ceil(ts)) * 1000 - origin, int64_t(std::floor(last)) * 1000 - origin};
 }
 
 } // namespace
@@ -88,22 +92,31 @@ DeviceActivities collectDeviceActivity(const Trace& trace, const ActivityOptions
     out.last_step_dropped = options.drop_last_step && steps >= 2;
     out.cutoff = cutoff;
     const bool round = options.hta_rounding;
-    const int64_t cut = round ? roundedNs(cutoff, trace.origin_ns, true) : cutoff;
+    const int64_t cut = round ? htaRounded(cutoff, cutoff, trace.origin_ns).first : cutoff;
     for (size_t i = 0; i < trace.events.size(); ++i) {
         const TraceEvent e = trace.events[i];
         const KinetoCategory category = trace.categoryOf(int32_t(i));
         const bool work = isDeviceWork(category);
         if (!trace.lanes[size_t(e.lane)].device || !(work || category == KinetoCategory::Other))
             continue;
-        DeviceActivity a{int32_t(i), e.lane, e.start_ns,
-                         e.end_ns(), -1,     kernelTypeOf(trace.nameOf(e), category),
-                         work};
-        const int32_t launcher = launches.launcherOf(int32_t(i));
-        if (launcher >= 0) a.launch = trace.events[size_t(launcher)].start_ns;
+        DeviceActivity a;
+        a.event = int32_t(i);
+        a.lane = e.lane;
+        a.start = e.start_ns;
+        a.end = e.end_ns();
+        a.type = kernelTypeOf(trace.nameOf(e), category);
+        a.work = work;
+        a.launcher = launches.launcherOf(int32_t(i));
+        if (a.launcher >= 0) {
+            const TraceEvent call = trace.events[size_t(a.launcher)];
+            a.launch = call.start_ns;
+            a.launch_end = call.end_ns();
+        }
         if (round) {
-            a.start = roundedNs(a.start, trace.origin_ns, true);
-            a.end = roundedNs(a.end, trace.origin_ns, false);
-            if (a.launch >= 0) a.launch = roundedNs(a.launch, trace.origin_ns, true);
+            std::tie(a.start, a.end) = htaRounded(a.start, a.end, trace.origin_ns);
+            if (a.launch >= 0)
+                std::tie(a.launch, a.launch_end) =
+                    htaRounded(a.launch, a.launch_end, trace.origin_ns);
         }
         if (out.last_step_dropped && (a.launch < 0 || a.launch >= cut)) {
             ++out.dropped;

@@ -23,6 +23,8 @@ struct DeviceActivity {
     int32_t lane = -1;          // the stream's lane
     int64_t start = 0, end = 0; // ns
     int64_t launch = -1;        // start of the runtime call that launched it, ns; -1 none
+    int64_t launch_end = -1;    // and its end
+    int32_t launcher = -1;      // that call (Trace::events index), -1 none
     KernelType type = KernelType::Computation;
     // A kernel, memcpy or memset (not a synchronisation): what the
     // idle-time breakdown looks between.

@@ -7,6 +7,7 @@ GpuDiagnoses diagnoseGpu(const Trace& trace, const IdleOptions& idle) {
     d.activity = collectDeviceActivity(trace);
     d.temporal = temporalBreakdown(d.activity);
     d.idle = idleBreakdown(trace, d.activity, idle);
+    d.launches = launchStats(trace, d.activity);
     return d;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 // Holistic Trace Analysis' diagnoses of one trace, made together from one
 // collection of its device activity: what the GUI keeps per open trace and
-// the CLI prints (--view temporal, idle).
+// the CLI prints (--view temporal, idle, launches).
 #include "analysis/DeviceActivity.h"
 #include "analysis/IdleTime.h"
+#include "analysis/LaunchStats.h"
 
 namespace ts {
 
@@ -11,6 +12,7 @@ struct GpuDiagnoses {
     DeviceActivities activity;
     TemporalBreakdown temporal;
     IdleBreakdown idle;
+    LaunchStats launches;
 };
 
 GpuDiagnoses diagnoseGpu(const Trace& trace, const IdleOptions& idle = {});

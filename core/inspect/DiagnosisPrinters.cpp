@@ -6,25 +6,29 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/IdleTime.h"
+#include "analysis/LaunchStats.h"
 #include "inspect/TraceViewPrinters.h"
 #include "report/IdleTables.h"
+#include "report/LaunchTables.h"
 
 namespace ts::printers {
 namespace {
 
-// --kernel-wait-us: HTA's consecutive_kernel_delay.
-int64_t kernelWaitNs(const TraceStatsOptions& o) {
-    if (o.kernel_wait_us.empty()) return IdleOptions{}.kernel_wait_ns;
+// A threshold in microseconds, as ns: `fallback` when not given.
+int64_t microsOption(const std::string& text, const char* option, int64_t fallback,
+                     const char* hta_default) {
+    if (text.empty()) return fallback;
     size_t used = 0;
     double us = -1;
     try {
-        us = std::stod(o.kernel_wait_us, &used);
+        us = std::stod(text, &used);
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used != o.kernel_wait_us.size() || !std::isfinite(us) || us < 0 || us > 1e9)
-        throw std::invalid_argument("Option --kernel-wait-us is '" + o.kernel_wait_us +
-                                    "'; expected microseconds, 0 or more (HTA's default: 30).");
+    if (used != text.size() || !std::isfinite(us) || us < 0 || us > 1e9)
+        throw std::invalid_argument(
+            std::string("Option ") + option + " is '" + text +
+            "'; expected microseconds, 0 or more (HTA's default: " + hta_default + ").");
     return std::llround(us * 1000);
 }
 
@@ -73,7 +77,8 @@ void temporal(TraceViewRequest& request) {
 void idle(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
     IdleOptions options;
-    options.kernel_wait_ns = kernelWaitNs(o);
+    options.kernel_wait_ns =
+        microsOption(o.kernel_wait_us, "--kernel-wait-us", options.kernel_wait_ns, "30");
     const Trace& trace = request.input->trace();
     const DeviceActivities activity = activityOf(trace, o);
     const std::vector<IdleBreakdown> ranks{idleBreakdown(trace, activity, options)};
@@ -87,6 +92,29 @@ void idle(TraceViewRequest& request) {
                     << " us before work launched in time (--kernel-wait-us)\n";
     }
     printTables({idleTable(ranks), idleIntervalTable(ranks)}, o, request.out);
+}
+
+void launches(TraceViewRequest& request) {
+    const TraceStatsOptions& o = request.options;
+    LaunchStatOptions options;
+    options.runtime_cutoff_ns =
+        microsOption(o.runtime_cutoff_us, "--runtime-cutoff-us", options.runtime_cutoff_ns, "50");
+    options.launch_delay_cutoff_ns =
+        microsOption(o.launch_delay_cutoff_us, "--launch-delay-cutoff-us",
+                     options.launch_delay_cutoff_ns, "100");
+    const Trace& trace = request.input->trace();
+    const DeviceActivities activity = activityOf(trace, o);
+    const std::vector<LaunchStats> ranks{launchStats(trace, activity, options)};
+    if (o.format == "json") {
+        request.out << launchesJson(trace, ranks, o.limit).dump(2) << '\n';
+        return;
+    }
+    if (o.format == "text") printNotes(activity, request.out);
+    // Text lists the 20 longest-delayed outliers unless --limit says otherwise.
+    const size_t listed = o.format == "text" && o.limit == 0 ? 20 : o.limit;
+    printTables({launchSummaryTable(ranks), launchOutlierTable(ranks),
+                 outlierLaunchTable(trace, ranks, listed)},
+                o, request.out);
 }
 
 } // namespace ts::printers

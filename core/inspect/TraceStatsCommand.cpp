@@ -97,6 +97,10 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
         checkFormat(options.format);
         if (!options.kernel_wait_us.empty() && options.view != "idle")
             throw std::invalid_argument("Option --kernel-wait-us applies to --view idle only.");
+        if ((!options.runtime_cutoff_us.empty() || !options.launch_delay_cutoff_us.empty()) &&
+            options.view != "launches")
+            throw std::invalid_argument("Options --runtime-cutoff-us and --launch-delay-cutoff-us "
+                                        "apply to --view launches only.");
         if (!options.view.empty()) {
             printView(options, out, err);
             return exit_code::kOk;

@@ -42,6 +42,8 @@ struct TraceStatsOptions {
     int span = 1;
     // --view idle: HTA's consecutive_kernel_delay in microseconds ("" its 30).
     std::string kernel_wait_us;
+    // --view launches: HTA's runtime_cutoff and launch_delay_cutoff ("" its 50 and 100).
+    std::string runtime_cutoff_us, launch_delay_cutoff_us;
 };
 
 // 0 on success; 2 for bad options or an unreadable/malformed file (the

@@ -12,9 +12,10 @@ void memory(TraceViewRequest& request);
 void modules(TraceViewRequest& request);
 // A folder of per-rank traces (or several files), one span of it.
 void distributed(TraceViewRequest& request);
-// Holistic Trace Analysis' temporal and idle-time breakdowns
-// (DiagnosisPrinters.cpp).
+// Holistic Trace Analysis' temporal and idle-time breakdowns and kernel
+// launch statistics (DiagnosisPrinters.cpp).
 void temporal(TraceViewRequest& request);
 void idle(TraceViewRequest& request);
+void launches(TraceViewRequest& request);
 
 } // namespace ts::printers

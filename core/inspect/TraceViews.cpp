@@ -21,6 +21,7 @@ constexpr std::pair<const char*, Printer> kPrinters[] = {
     {"distributed", printers::distributed},
     {"temporal", printers::temporal},
     {"idle", printers::idle},
+    {"launches", printers::launches},
 };
 
 Printer printerOf(const std::string& name) {

@@ -46,6 +46,9 @@ const std::vector<ViewInfo>& catalog() {
         {"idle", "Idle Time", Group::Gpu, Input::Trace, Cli | Gui,
          "Holistic Trace Analysis' idle-time breakdown: each stream's gaps by cause (host "
          "wait, kernel wait, other), with their distribution (--kernel-wait-us)"},
+        {"launches", "Launches", Group::Gpu, Input::Trace, Cli | Gui,
+         "Holistic Trace Analysis' kernel launch statistics: each launch's CPU and GPU "
+         "duration and delay, and the outliers (--runtime-cutoff-us, --launch-delay-cutoff-us)"},
         {"roofline", "Roofline", Group::Gpu, Input::Trace, Gui,
          "operators by arithmetic intensity against the device's peaks"},
         {"memory", "Memory", Group::Memory, Input::Trace, Cli | Gui,

@@ -80,7 +80,9 @@ int32_t TraceBuilder::internText(std::string_view text) {
 int32_t TraceBuilder::laneOf(const RawTraceEvent& e, bool device) {
     const std::string_view pid_text = e.pid.keyText(), tid_text = e.tid.keyText();
     for (const RecentLane& r : recent_lanes_)
-        if (r.lane >= 0 && r.tid == tid_text && r.pid == pid_text) return r.lane;
+        if (r.lane >= 0 && r.tid == tid_text && r.pid == pid_text &&
+            (!device || trace_.lanes[size_t(r.lane)].device))
+            return r.lane;
     const int32_t lane = findOrAddLane(e, device);
     RecentLane& slot = recent_lanes_[next_recent_++ % recent_lanes_.size()];
     slot.pid.assign(pid_text);
@@ -89,10 +91,28 @@ int32_t TraceBuilder::laneOf(const RawTraceEvent& e, bool device) {
     return lane;
 }
 
+TraceLane TraceBuilder::deviceLane(const RawTraceEvent& e, int64_t numeric) const {
+    const std::string pid(e.pid.keyText()), tid(e.tid.keyText());
+    TraceLane lane{"stream " + tid, numeric, true};
+    if (e.pid.kind == RawId::Kind::Integer) { // Kineto: pid = GPU, tid = "stream N"
+        lane.gpu = static_cast<int32_t>(e.pid.integer);
+        lane.stream = streamNumber(e.tid);
+        lane.name =
+            "GPU " + pid + " stream " + (lane.stream >= 0 ? std::to_string(lane.stream) : tid);
+    }
+    return lane;
+}
+
 int32_t TraceBuilder::findOrAddLane(const RawTraceEvent& e, bool device) {
     const std::string& key = laneKey(e);
     auto it = lanes_.find(key);
-    if (it != lanes_.end()) return it->second;
+    if (it != lanes_.end()) {
+        // A stream whose first event was no device work (a cuda_sync, which
+        // Kineto puts on the stream's row too) becomes a device lane with it.
+        if (device && !trace_.lanes[size_t(it->second)].device)
+            trace_.lanes[size_t(it->second)] = deviceLane(e, trace_.lanes[size_t(it->second)].tid);
+        return it->second;
+    }
     const std::string pid(e.pid.keyText()), tid(e.tid.keyText());
     int64_t numeric = static_cast<int64_t>(lanes_.size());
     if (e.tid.kind == RawId::Kind::Integer) numeric = e.tid.integer;
@@ -102,12 +122,7 @@ int32_t TraceBuilder::findOrAddLane(const RawTraceEvent& e, bool device) {
     // CUPTI's own work (buffer requests and flushes) comes as pid -1, tid 0:
     // no thread of the program, so say what it is.
     if (!device_lane && e.cat == "overhead") made.name = "profiler overhead (CUPTI)";
-    if (device && e.pid.kind == RawId::Kind::Integer) { // Kineto: pid = GPU, tid = "stream N"
-        made.gpu = static_cast<int32_t>(e.pid.integer);
-        made.stream = streamNumber(e.tid);
-        made.name =
-            "GPU " + pid + " stream " + (made.stream >= 0 ? std::to_string(made.stream) : tid);
-    }
+    if (device) made = deviceLane(e, numeric);
     trace_.lanes.push_back(made);
     const auto lane = static_cast<int32_t>(trace_.lanes.size() - 1);
     lanes_.emplace(key, lane);

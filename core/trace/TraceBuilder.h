@@ -56,6 +56,8 @@ private:
     void readDeviceProperties(const nlohmann::json& list);
     int32_t laneOf(const RawTraceEvent& e, bool device);
     int32_t findOrAddLane(const RawTraceEvent& e, bool device);
+    // The lane of a GPU stream (Kineto: pid = GPU, tid = "stream N").
+    TraceLane deviceLane(const RawTraceEvent& e, int64_t numeric) const;
     const std::string& laneKey(const RawTraceEvent& e);
     std::string flowKey(const RawTraceEvent& e, int64_t ts_ns);
     KinetoCategory categoryOf(std::string_view cat);

@@ -139,6 +139,21 @@ TEST(IdleTime, ThresholdMovesGapsBetweenKernelWaitAndOther) {
     EXPECT_EQ(gaps, wide.totalNs());
 }
 
+// A stream whose first event is a synchronisation ("Stream Wait Event",
+// cuda_sync) is still a GPU stream: its kernels are device work (HTA's
+// critical_path/cuda_event_sync_multi_stream; the reader made it a CPU
+// thread until this was compared with HTA).
+TEST(IdleTime, StreamOpenedBySyncIsAGpuStream) {
+    const Trace trace = load("hta/critical_path_cuda_event_sync_multi_stream.json.gz");
+    const IdleBreakdown idle = idleBreakdown(trace, htaActivity(trace));
+    ASSERT_EQ(idle.streams.size(), 3u);
+    EXPECT_EQ(stream(idle, 24).idle_ns[kKernel], 15000);
+    EXPECT_TRUE(trace.lanes[size_t(stream(idle, 24).lane)].device);
+    const TemporalBreakdown t = temporalBreakdown(htaActivity(trace));
+    EXPECT_EQ(t.window_ns, 19506000);
+    EXPECT_EQ(t.compute_ns, 369000);
+}
+
 TEST(IdleTime, TraceWithoutDeviceWorkSaysSo) {
     const Trace trace = load("torch_profiler_sample.json"); // CPU only
     const GpuDiagnoses d = diagnoseGpu(trace);

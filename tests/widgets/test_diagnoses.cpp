@@ -91,6 +91,14 @@ private slots:
         QCOMPARE(temporal->model(0)->index(0, idle).data(SortRole).toDouble(), 75.0);
         window.showView(View::IdleTime);
         QCOMPARE(window.tablesView(View::IdleTime)->model(0)->rowCount(), 1);
+        window.showView(View::Launches);
+        SpecTablesView* launches = window.tablesView(View::Launches);
+        QCOMPARE(launches->tableCount(), 3); // summary, outliers, outlying launches
+        QAbstractItemModelTester tester(launches->model(2),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(
+            launches->model(0)->index(0, launches->model(0)->column("count")).data().toString(),
+            QStringLiteral("2"));
         QVERIFY(!window.tablesView(View::Operators));
     }
 

@@ -22,7 +22,7 @@ SpecTablesView::SpecTablesView(AppSettings* settings, QWidget* parent)
       tables_(new QSplitter(Qt::Vertical)), frame_(this) {
     notes_->setWordWrap(true);
     notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    filter_->setPlaceholderText(tr("Filter the first column"));
+    filter_->setPlaceholderText(tr("Filter by name"));
     filter_->setClearButtonEnabled(true);
     tables_->setChildrenCollapsible(false);
     frame_.bodyLayout()->addWidget(notes_);
@@ -89,10 +89,15 @@ void SpecTablesView::setTables(const SpecTables& tables, const QString& descript
         models_[i]->setSpec(spec);
         views_[i]->resizeColumnsToContents();
     }
-    // The filter is for tables whose rows are named (their first column text).
+    // The filter is for tables whose rows are named: their first text column
+    // (the kernel, the category).
     bool named = false;
-    for (const table::TableSpec& spec : tables.tables)
-        named = named || (!spec.columns.empty() && !spec.columns[0].numeric());
+    filtered_.assign(tables.tables.size(), -1);
+    for (size_t t = 0; t < tables.tables.size(); ++t)
+        for (size_t c = 0; c < tables.tables[t].columns.size() && filtered_[t] < 0; ++c)
+            if (tables.tables[t].columns[c].kind == table::ColumnKind::Text) filtered_[t] = int(c);
+    for (int column : filtered_)
+        named = named || column >= 0;
     filter_->setVisible(named);
     notes_->setText(tables.notes.join(QLatin1Char('\n')));
     notes_->setVisible(!tables.notes.isEmpty());
@@ -120,8 +125,8 @@ QString SpecTablesView::notesText() const {
 
 void SpecTablesView::setNameFilter(const QString& text) {
     if (filter_->text() != text) filter_->setText(text);
-    for (SortFilterProxy* p : proxies_)
-        p->setTextFilter(0, text);
+    for (size_t t = 0; t < proxies_.size() && t < filtered_.size(); ++t)
+        if (filtered_[t] >= 0) proxies_[t]->setTextFilter(filtered_[t], text);
 }
 
 bool SpecTablesView::exportCsv(int index, const QString& path, QString* error) const {

@@ -44,7 +44,7 @@ public:
     QTableView* tableView(int table) const { return views_.at(size_t(table)); }
     QString messageText() const { return frame_.messageText(); }
     QString notesText() const;
-    // Keeps the rows whose first column contains `text` in every table.
+    // Keeps the rows whose first text column contains `text`, in every table.
     void setNameFilter(const QString& text);
     // `table` as the CLI writes it (keys, exact numbers), its rows as filtered.
     bool exportCsv(int table, const QString& path, QString* error) const;
@@ -61,6 +61,7 @@ private:
     std::vector<SpecTableModel*> models_;
     std::vector<SortFilterProxy*> proxies_;
     std::vector<QTableView*> views_;
+    std::vector<int> filtered_; // per table, the column the filter reads (-1: none)
     ViewFrame frame_;
 };
 

@@ -14,6 +14,7 @@
 #include "operators/OperatorsView.h"
 #include "ranks/RanksView.h"
 #include "report/IdleTables.h"
+#include "report/LaunchTables.h"
 #include "roofline/RooflineView.h"
 #include "runs/RunsView.h"
 #include "shell/ViewRegistry.h"
@@ -77,15 +78,16 @@ SpecTables diagnosisTables(const GpuDiagnoses& d, std::vector<table::TableSpec> 
 
 // A view whose analysis gives tables alone: the window's generic
 // SpecTablesView shows what `tables` makes of the trace's diagnoses.
-ViewPage tablesPage(View id, const char* name,
-                    std::function<std::vector<table::TableSpec>(const GpuDiagnoses&)> tables) {
+ViewPage
+tablesPage(View id, const char* name,
+           std::function<std::vector<table::TableSpec>(const Trace&, const GpuDiagnoses&)> tables) {
     return analysisPage<SpecTablesView>(
         id, name, Needs::Diagnoses,
         [](const ViewContext& c) { return new SpecTablesView(&c.settings); },
         [tables](SpecTablesView& v, const ShownTrace& s) {
             std::shared_ptr<const GpuDiagnoses> made;
             const GpuDiagnoses& d = diagnosesOf(s, made);
-            v.setTables(diagnosisTables(d, tables(d)), s.description);
+            v.setTables(diagnosisTables(d, tables(*s.trace, d)), s.description);
         },
         [](SpecTablesView& v, const QString& message) { v.clear(message); });
 }
@@ -127,12 +129,18 @@ std::vector<ViewPage> analysisPages() {
         [](const ViewContext& c) { return new RooflineView(c.settings); },
         [](RooflineView& v, const ShownTrace& s) { v.setTrace(s.trace, s.description); },
         [](RooflineView& v, const QString&) { v.clear(); }));
-    pages.push_back(tablesPage(View::Temporal, "temporal", [](const GpuDiagnoses& d) {
+    pages.push_back(tablesPage(View::Temporal, "temporal", [](const Trace&, const GpuDiagnoses& d) {
         return std::vector<table::TableSpec>{temporalTable({d.temporal})};
     }));
-    pages.push_back(tablesPage(View::IdleTime, "idle", [](const GpuDiagnoses& d) {
+    pages.push_back(tablesPage(View::IdleTime, "idle", [](const Trace&, const GpuDiagnoses& d) {
         return std::vector<table::TableSpec>{idleTable({d.idle}), idleIntervalTable({d.idle})};
     }));
+    pages.push_back(
+        tablesPage(View::Launches, "launches", [](const Trace& trace, const GpuDiagnoses& d) {
+            return std::vector<table::TableSpec>{launchSummaryTable({d.launches}),
+                                                 launchOutlierTable({d.launches}),
+                                                 outlierLaunchTable(trace, {d.launches}, 5000)};
+        }));
     return pages;
 }
 

@@ -24,6 +24,7 @@ enum class View {
     Roofline,
     Temporal,
     IdleTime,
+    Launches,
 };
 
 const std::vector<View>& allViews();                   // in the registry's order

@@ -1,0 +1,34 @@
+#pragma once
+// Kernel launch statistics (analysis/LaunchStats.h) as tables, text, CSV and
+// JSON: `trace-stats --view launches` prints them and the GUI's Launches
+// view shows them. Keys carry the unit (cpu_duration_us, launch_delay_us).
+#include <cstddef>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "analysis/LaunchStats.h"
+#include "report/TableSpec.h"
+
+namespace ts {
+
+// Per rank, a row per measure: CPU duration of the calls, GPU duration of
+// the work, launch delay: count, total, mean, median, 95th percentile, max.
+table::TableSpec launchSummaryTable(const std::vector<LaunchStats>& ranks);
+// Per rank, a row per outlier kind: its rule and how many launches.
+table::TableSpec launchOutlierTable(const std::vector<LaunchStats>& ranks);
+// The outlying launches, each with its kernel and call, at most `limit`
+// per rank (0: all), the longest delays first.
+table::TableSpec outlierLaunchTable(const Trace& trace, const std::vector<LaunchStats>& ranks,
+                                    size_t limit);
+
+// {"runtime_cutoff_us", "launch_delay_cutoff_us", "ranks": [{"rank",
+//  "launches", "cpu_duration_us": {"total", "mean", "p50", "p95", "max"},
+//  "gpu_duration_us": {...}, "launch_delay_us": {...}, "outliers":
+//  {"short_kernels", "slow_runtime_calls", "long_launch_delays"},
+//  "launch_list": [{"kernel", "runtime", "start_us", "cpu_duration_us",
+//  "gpu_duration_us", "launch_delay_us"}]}]}, `limit` launches per rank (0: all).
+nlohmann::json launchesJson(const Trace& trace, const std::vector<LaunchStats>& ranks,
+                            size_t limit);
+
+} // namespace ts
