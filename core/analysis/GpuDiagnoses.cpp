@@ -8,6 +8,7 @@ GpuDiagnoses diagnoseGpu(const Trace& trace, const IdleOptions& idle) {
     d.temporal = temporalBreakdown(d.activity);
     d.idle = idleBreakdown(trace, d.activity, idle);
     d.launches = launchStats(trace, d.activity);
+    d.kernel_types = kernelTypeBreakdown(trace, d.activity);
     return d;
 }
 

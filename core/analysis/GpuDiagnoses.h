@@ -1,9 +1,10 @@
 #pragma once
 // Holistic Trace Analysis' diagnoses of one trace, made together from one
 // collection of its device activity: what the GUI keeps per open trace and
-// the CLI prints (--view temporal, idle, launches).
+// the CLI prints (--view temporal, idle, launches, kernel-types).
 #include "analysis/DeviceActivity.h"
 #include "analysis/IdleTime.h"
+#include "analysis/KernelTypes.h"
 #include "analysis/LaunchStats.h"
 
 namespace ts {
@@ -13,6 +14,7 @@ struct GpuDiagnoses {
     TemporalBreakdown temporal;
     IdleBreakdown idle;
     LaunchStats launches;
+    KernelTypeBreakdown kernel_types;
 };
 
 GpuDiagnoses diagnoseGpu(const Trace& trace, const IdleOptions& idle = {});

@@ -9,6 +9,7 @@
 #include "analysis/LaunchStats.h"
 #include "inspect/TraceViewPrinters.h"
 #include "report/IdleTables.h"
+#include "report/KernelTypeTables.h"
 #include "report/LaunchTables.h"
 
 namespace ts::printers {
@@ -115,6 +116,19 @@ void launches(TraceViewRequest& request) {
     printTables({launchSummaryTable(ranks), launchOutlierTable(ranks),
                  outlierLaunchTable(trace, ranks, listed)},
                 o, request.out);
+}
+
+void kernelTypes(TraceViewRequest& request) {
+    const TraceStatsOptions& o = request.options;
+    const Trace& trace = request.input->trace();
+    const DeviceActivities activity = activityOf(trace, o);
+    const std::vector<KernelTypeBreakdown> ranks{kernelTypeBreakdown(trace, activity)};
+    if (o.format == "json") {
+        request.out << kernelTypesJson(ranks).dump(2) << '\n';
+        return;
+    }
+    if (o.format == "text") printNotes(activity, request.out);
+    printTables({kernelTypeTable(ranks), kernelsByTypeTable(ranks)}, o, request.out);
 }
 
 } // namespace ts::printers

@@ -17,5 +17,6 @@ void distributed(TraceViewRequest& request);
 void temporal(TraceViewRequest& request);
 void idle(TraceViewRequest& request);
 void launches(TraceViewRequest& request);
+void kernelTypes(TraceViewRequest& request);
 
 } // namespace ts::printers

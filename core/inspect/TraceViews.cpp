@@ -22,6 +22,7 @@ constexpr std::pair<const char*, Printer> kPrinters[] = {
     {"temporal", printers::temporal},
     {"idle", printers::idle},
     {"launches", printers::launches},
+    {"kernel-types", printers::kernelTypes},
 };
 
 Printer printerOf(const std::string& name) {

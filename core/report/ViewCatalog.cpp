@@ -49,6 +49,9 @@ const std::vector<ViewInfo>& catalog() {
         {"launches", "Launches", Group::Gpu, Input::Trace, Cli | Gui,
          "Holistic Trace Analysis' kernel launch statistics: each launch's CPU and GPU "
          "duration and delay, and the outliers (--runtime-cutoff-us, --launch-delay-cutoff-us)"},
+        {"kernel-types", "Kernel Types", Group::Gpu, Input::Trace, Cli | Gui,
+         "Holistic Trace Analysis' kernel breakdown: computation, communication and memory "
+         "time, alone and overlapping, and each kernel by type"},
         {"roofline", "Roofline", Group::Gpu, Input::Trace, Gui,
          "operators by arithmetic intensity against the device's peaks"},
         {"memory", "Memory", Group::Memory, Input::Trace, Cli | Gui,

@@ -99,6 +99,10 @@ private slots:
         QCOMPARE(
             launches->model(0)->index(0, launches->model(0)->column("count")).data().toString(),
             QStringLiteral("2"));
+        window.showView(View::KernelTypes);
+        SpecTablesView* types = window.tablesView(View::KernelTypes);
+        QCOMPARE(types->tableCount(), 2);
+        QCOMPARE(types->model(0)->index(0, 0).data().toString(), QStringLiteral("COMPUTATION"));
         QVERIFY(!window.tablesView(View::Operators));
     }
 

@@ -88,6 +88,10 @@ void SpecTablesView::setTables(const SpecTables& tables, const QString& descript
         titles_[i]->setText(QString::fromStdString(spec.title));
         models_[i]->setSpec(spec);
         views_[i]->resizeColumnsToContents();
+        // Long names (kernels run to hundreds of characters) get a bounded
+        // width; the tooltip has the whole text.
+        for (int c = 0; c < models_[i]->columnCount(); ++c)
+            views_[i]->setColumnWidth(c, qMin(views_[i]->columnWidth(c), 420));
     }
     // The filter is for tables whose rows are named: their first text column
     // (the kernel, the category).

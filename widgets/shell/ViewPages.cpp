@@ -14,6 +14,7 @@
 #include "operators/OperatorsView.h"
 #include "ranks/RanksView.h"
 #include "report/IdleTables.h"
+#include "report/KernelTypeTables.h"
 #include "report/LaunchTables.h"
 #include "roofline/RooflineView.h"
 #include "runs/RunsView.h"
@@ -140,6 +141,11 @@ std::vector<ViewPage> analysisPages() {
             return std::vector<table::TableSpec>{launchSummaryTable({d.launches}),
                                                  launchOutlierTable({d.launches}),
                                                  outlierLaunchTable(trace, {d.launches}, 5000)};
+        }));
+    pages.push_back(
+        tablesPage(View::KernelTypes, "kernel-types", [](const Trace&, const GpuDiagnoses& d) {
+            return std::vector<table::TableSpec>{kernelTypeTable({d.kernel_types}),
+                                                 kernelsByTypeTable({d.kernel_types})};
         }));
     return pages;
 }

@@ -25,6 +25,7 @@ enum class View {
     Temporal,
     IdleTime,
     Launches,
+    KernelTypes,
 };
 
 const std::vector<View>& allViews();                   // in the registry's order
