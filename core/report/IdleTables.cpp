@@ -4,33 +4,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/GpuTraceReport.h"
-#include "report/MarkdownTable.h"
+#include "report/DiagnosisCells.h"
 
 namespace ts {
 namespace {
 
 using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
-
-Cell micros(double ns) {
-    return std::isnan(ns) ? Cell{} : numberCell(microsText(ns), ns / 1000);
-}
-
-Cell shareCell(double ratio) {
-    return numberCell(fixed(100 * ratio, 2), 100 * ratio);
-}
-
-Column us(const char* key, const char* title, const char* tooltip) {
-    return Column{key, title, tooltip, ColumnKind::Number, false, ColumnUnit::Microseconds};
-}
-
-Column pct(const char* key, const char* title, const char* tooltip) {
-    return Column{key, title, tooltip, ColumnKind::Number, false, ColumnUnit::Percent};
-}
+using diagnosis::micros;
+using diagnosis::rankColumn;
 
 std::vector<Column> streamColumns() {
-    return {Column{"rank", "Rank", "distributedInfo.rank (0 without one)", ColumnKind::Integer},
-            Column{"gpu", "GPU", "The device", ColumnKind::Integer},
+    return {rankColumn(), Column{"gpu", "GPU", "The device", ColumnKind::Integer},
             Column{"stream", "Stream", "The CUDA stream", ColumnKind::Integer}};
 }
 
@@ -64,23 +48,25 @@ table::TableSpec temporalTable(const std::vector<TemporalBreakdown>& ranks) {
     TableSpec spec;
     spec.title = "Temporal breakdown";
     spec.columns = {
-        Column{"rank", "Rank", "distributedInfo.rank (0 without one)", ColumnKind::Integer},
-        us("idle_us", "Idle (us)", "No stream of the GPU busy"),
-        us("compute_us", "Compute (us)", "Some computation kernel running"),
-        us("non_compute_us", "Non-compute (us)",
-           "Busy with communication, copies, sets or synchronisation only"),
-        us("kernel_us", "Window (us)",
-           "From the first device event's start to the last one's end (HTA's kernel_time)"),
-        pct("idle_pct", "Idle (%)", "Of the window"),
-        pct("compute_pct", "Compute (%)", "Of the window"),
-        pct("non_compute_pct", "Non-compute (%)", "Of the window"),
+        rankColumn(),
+        diagnosis::usColumn("idle_us", "Idle (us)", "No stream of the GPU busy"),
+        diagnosis::usColumn("compute_us", "Compute (us)", "Some computation kernel running"),
+        diagnosis::usColumn("non_compute_us", "Non-compute (us)",
+                            "Busy with communication, copies, sets or synchronisation only"),
+        diagnosis::usColumn(
+            "kernel_us", "Window (us)",
+            "From the first device event's start to the last one's end (HTA's kernel_time)"),
+        diagnosis::percentColumn("idle_pct", "Idle (%)", "Of the window"),
+        diagnosis::percentColumn("compute_pct", "Compute (%)", "Of the window"),
+        diagnosis::percentColumn("non_compute_pct", "Non-compute (%)", "Of the window"),
     };
     for (const TemporalBreakdown& t : ranks)
         spec.rows.push_back({integerCell(t.rank), micros(double(t.idle_ns)),
                              micros(double(t.compute_ns)), micros(double(t.non_compute_ns)),
-                             micros(double(t.window_ns)), shareCell(t.share(t.idle_ns)),
-                             shareCell(t.share(t.compute_ns)),
-                             shareCell(t.share(t.non_compute_ns))});
+                             micros(double(t.window_ns)),
+                             diagnosis::percentCell(100 * t.share(t.idle_ns)),
+                             diagnosis::percentCell(100 * t.share(t.compute_ns)),
+                             diagnosis::percentCell(100 * t.share(t.non_compute_ns))});
     return spec;
 }
 
@@ -90,15 +76,17 @@ table::TableSpec idleTable(const std::vector<IdleBreakdown>& ranks) {
     spec.columns = streamColumns();
     spec.columns.insert(
         spec.columns.end(),
-        {us("host_wait_us", "Host Wait (us)",
-            "Gaps before work launched after the previous work on the stream had ended"),
-         us("kernel_wait_us", "Kernel Wait (us)",
-            "Gaps below the threshold before work launched in time"),
-         us("other_us", "Other (us)", "Longer gaps before work launched in time"),
-         us("idle_us", "Idle (us)", "Every gap between the stream's work"),
-         pct("host_wait_pct", "Host Wait (%)", "Of the stream's idle time"),
-         pct("kernel_wait_pct", "Kernel Wait (%)", "Of the stream's idle time"),
-         pct("other_pct", "Other (%)", "Of the stream's idle time")});
+        {diagnosis::usColumn(
+             "host_wait_us", "Host Wait (us)",
+             "Gaps before work launched after the previous work on the stream had ended"),
+         diagnosis::usColumn("kernel_wait_us", "Kernel Wait (us)",
+                             "Gaps below the threshold before work launched in time"),
+         diagnosis::usColumn("other_us", "Other (us)", "Longer gaps before work launched in time"),
+         diagnosis::usColumn("idle_us", "Idle (us)", "Every gap between the stream's work"),
+         diagnosis::percentColumn("host_wait_pct", "Host Wait (%)", "Of the stream's idle time"),
+         diagnosis::percentColumn("kernel_wait_pct", "Kernel Wait (%)",
+                                  "Of the stream's idle time"),
+         diagnosis::percentColumn("other_pct", "Other (%)", "Of the stream's idle time")});
     for (const IdleBreakdown& r : ranks)
         for (const StreamIdle& s : r.streams) {
             std::vector<Cell> row = streamCells(r.rank, s);
@@ -106,7 +94,7 @@ table::TableSpec idleTable(const std::vector<IdleBreakdown>& ranks) {
                 row.push_back(micros(double(ns)));
             row.push_back(micros(double(s.totalNs())));
             for (int64_t ns : s.idle_ns)
-                row.push_back(shareCell(share(ns, s.totalNs())));
+                row.push_back(diagnosis::percentCell(100 * share(ns, s.totalNs())));
             spec.rows.push_back(std::move(row));
         }
     return spec;
@@ -119,10 +107,13 @@ table::TableSpec idleIntervalTable(const std::vector<IdleBreakdown>& ranks) {
     spec.columns.insert(spec.columns.end(),
                         {Column{"category", "Category", "host_wait, kernel_wait or other"},
                          Column{"count", "Count", "Gaps of this cause", ColumnKind::Integer},
-                         us("mean_us", "Mean (us)", ""), us("std_us", "Std (us)", "Sample"),
-                         us("min_us", "Min (us)", ""), us("p25_us", "25% (us)", ""),
-                         us("p50_us", "Median (us)", ""), us("p75_us", "75% (us)", ""),
-                         us("max_us", "Max (us)", "")});
+                         diagnosis::usColumn("mean_us", "Mean (us)", ""),
+                         diagnosis::usColumn("std_us", "Std (us)", "Sample"),
+                         diagnosis::usColumn("min_us", "Min (us)", ""),
+                         diagnosis::usColumn("p25_us", "25% (us)", ""),
+                         diagnosis::usColumn("p50_us", "Median (us)", ""),
+                         diagnosis::usColumn("p75_us", "75% (us)", ""),
+                         diagnosis::usColumn("max_us", "Max (us)", "")});
     for (const IdleBreakdown& r : ranks)
         for (const StreamIdle& s : r.streams)
             for (size_t c = 0; c < kIdleCauseCount; ++c) {

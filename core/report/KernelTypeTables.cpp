@@ -2,25 +2,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/GpuTraceReport.h"
-#include "report/MarkdownTable.h"
+#include "report/DiagnosisCells.h"
 
 namespace ts {
 namespace {
 
 using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
-
-Cell micros(double ns) {
-    return numberCell(microsText(ns), ns / 1000);
-}
-
-Column us(const char* key, const char* title, const char* tooltip = "") {
-    return Column{key, title, tooltip, ColumnKind::Number, false, ColumnUnit::Microseconds};
-}
-
-Column rankColumn() {
-    return Column{"rank", "Rank", "distributedInfo.rank (0 without one)", ColumnKind::Integer};
-}
+using diagnosis::micros;
+using diagnosis::rankColumn;
+using diagnosis::usColumn;
 
 } // namespace
 
@@ -30,7 +20,8 @@ table::TableSpec kernelTypeTable(const std::vector<KernelTypeBreakdown>& ranks) 
     spec.columns = {Column{"kernel_type", "Kernel Type",
                            "Which types ran at once (HTA's labels: COMPUTATION, COMMUNICATION, "
                            "MEMORY, and their overlaps)"},
-                    rankColumn(), us("time_us", "Time (us)", "Each type's union, overlaps apart"),
+                    rankColumn(),
+                    usColumn("time_us", "Time (us)", "Each type's union, overlaps apart"),
                     Column{"pct", "Share (%)", "Of the time any kernel ran", ColumnKind::Number,
                            false, ColumnUnit::Percent}};
     for (const KernelTypeBreakdown& r : ranks) {
@@ -51,11 +42,11 @@ table::TableSpec kernelsByTypeTable(const std::vector<KernelTypeBreakdown>& rank
                     rankColumn(),
                     Column{"kernel_type", "Type", "computation, communication or memory"},
                     Column{"count", "Calls", "", ColumnKind::Integer},
-                    us("total_us", "Total (us)"),
-                    us("mean_us", "Mean (us)"),
-                    us("std_us", "Std (us)", "Sample standard deviation"),
-                    us("min_us", "Min (us)"),
-                    us("max_us", "Max (us)")};
+                    usColumn("total_us", "Total (us)"),
+                    usColumn("mean_us", "Mean (us)"),
+                    usColumn("std_us", "Std (us)", "Sample standard deviation"),
+                    usColumn("min_us", "Min (us)"),
+                    usColumn("max_us", "Max (us)")};
     for (const KernelTypeBreakdown& r : ranks)
         for (const KernelTypeRow& k : r.kernels)
             spec.rows.push_back({textCell(k.name), integerCell(r.rank), textCell(toString(k.type)),

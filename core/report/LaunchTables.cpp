@@ -5,25 +5,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/GpuTraceReport.h"
-#include "report/MarkdownTable.h"
+#include "report/DiagnosisCells.h"
 
 namespace ts {
 namespace {
 
 using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
-
-Cell micros(double ns) {
-    return numberCell(microsText(ns), ns / 1000);
-}
-
-Column us(const char* key, const char* title, const char* tooltip = "") {
-    return Column{key, title, tooltip, ColumnKind::Number, false, ColumnUnit::Microseconds};
-}
-
-Column rankColumn() {
-    return Column{"rank", "Rank", "distributedInfo.rank (0 without one)", ColumnKind::Integer};
-}
+using diagnosis::micros;
+using diagnosis::rankColumn;
+using diagnosis::usColumn;
 
 struct Measure {
     const char* key;
@@ -82,11 +72,11 @@ table::TableSpec launchSummaryTable(const std::vector<LaunchStats>& ranks) {
         rankColumn(),
         Column{"measure", "Measure", "What is timed"},
         Column{"count", "Launches", "Calls paired with their work", ColumnKind::Integer},
-        us("total_us", "Total (us)"),
-        us("mean_us", "Mean (us)"),
-        us("p50_us", "Median (us)"),
-        us("p95_us", "95% (us)"),
-        us("max_us", "Max (us)")};
+        usColumn("total_us", "Total (us)"),
+        usColumn("mean_us", "Mean (us)"),
+        usColumn("p50_us", "Median (us)"),
+        usColumn("p95_us", "95% (us)"),
+        usColumn("max_us", "Max (us)")};
     for (const LaunchStats& s : ranks)
         for (const Measure& m : kMeasures) {
             const LaunchMeasure& v = s.*(m.field);
@@ -113,7 +103,7 @@ table::TableSpec launchOutlierTable(const std::vector<LaunchStats>& ranks) {
                 s.launches.empty() ? 0 : 100.0 * double(s.outliers[k]) / double(s.launches.size());
             spec.rows.push_back({integerCell(s.rank), textCell(toString(LaunchOutlier(k))),
                                  textCell(ruleOf(LaunchOutlier(k), s.options)),
-                                 integerCell(s.outliers[k]), numberCell(fixed(share, 2), share)});
+                                 integerCell(s.outliers[k]), diagnosis::percentCell(share)});
         }
     return spec;
 }
@@ -122,17 +112,17 @@ table::TableSpec outlierLaunchTable(const Trace& trace, const std::vector<Launch
                                     size_t limit) {
     TableSpec spec;
     spec.title = "Outlying launches";
-    spec.columns = {rankColumn(),
-                    us("start_us", "Start (us)", "The work's start, from the trace's"),
-                    us("cpu_duration_us", "CPU (us)", "The call's duration"),
-                    us("gpu_duration_us", "GPU (us)", "The work's duration"),
-                    us("launch_delay_us", "Delay (us)", "From the call's end to the work's start"),
-                    Column{"short_kernel", "Short", "", ColumnKind::YesNo},
-                    Column{"slow_runtime", "Slow Call", "", ColumnKind::YesNo},
-                    Column{"long_delay", "Long Delay", "", ColumnKind::YesNo},
-                    Column{"runtime", "Runtime Call", "The call that launched it"},
-                    // Last: kernel names run to hundreds of characters.
-                    Column{"kernel", "Kernel", "The kernel, copy or set"}};
+    spec.columns = {
+        rankColumn(), usColumn("start_us", "Start (us)", "The work's start, from the trace's"),
+        usColumn("cpu_duration_us", "CPU (us)", "The call's duration"),
+        usColumn("gpu_duration_us", "GPU (us)", "The work's duration"),
+        usColumn("launch_delay_us", "Delay (us)", "From the call's end to the work's start"),
+        Column{"short_kernel", "Short", "", ColumnKind::YesNo},
+        Column{"slow_runtime", "Slow Call", "", ColumnKind::YesNo},
+        Column{"long_delay", "Long Delay", "", ColumnKind::YesNo},
+        Column{"runtime", "Runtime Call", "The call that launched it"},
+        // Last: kernel names run to hundreds of characters.
+        Column{"kernel", "Kernel", "The kernel, copy or set"}};
     for (const LaunchStats& s : ranks)
         for (const KernelLaunch* l : outliersOf(s, limit)) {
             const TraceEvent work = trace.events[size_t(l->device)];
