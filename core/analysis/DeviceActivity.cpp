@@ -83,11 +83,13 @@ KernelType kernelTypeOf(std::string_view name, KinetoCategory category) {
     return KernelType::Computation;
 }
 
-DeviceActivities collectDeviceActivity(const Trace& trace, const ActivityOptions& options) {
+DeviceActivities collectDeviceActivity(const Trace& trace, const ActivityOptions& options,
+                                       const LaunchIndex* made) {
     DeviceActivities out;
     const int64_t rank = rankFromDistributedInfo(trace.kineto.distributed_info);
     out.rank = rank < 0 ? 0 : rank;
-    const LaunchIndex launches = LaunchIndex::build(trace);
+    const LaunchIndex built = made ? LaunchIndex{} : LaunchIndex::build(trace);
+    const LaunchIndex& launches = made ? *made : built;
     const auto [cutoff, steps] = lastStepStart(trace);
     out.last_step_dropped = options.drop_last_step && steps >= 2;
     out.cutoff = cutoff;

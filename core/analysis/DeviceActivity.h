@@ -52,6 +52,11 @@ struct DeviceActivities {
     bool empty() const { return events.empty(); }
 };
 
-DeviceActivities collectDeviceActivity(const Trace& trace, const ActivityOptions& options = {});
+class LaunchIndex;
+
+// `launches`: the trace's launch links when already made (from a
+// GpuTraceAnalysis' events and links); made here otherwise.
+DeviceActivities collectDeviceActivity(const Trace& trace, const ActivityOptions& options = {},
+                                       const LaunchIndex* launches = nullptr);
 
 } // namespace ts

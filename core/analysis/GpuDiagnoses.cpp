@@ -1,10 +1,19 @@
 #include "analysis/GpuDiagnoses.h"
 
+#include "analysis/GpuTraceAnalysis.h"
+#include "analysis/LaunchIndex.h"
+
 namespace ts {
 
-GpuDiagnoses diagnoseGpu(const Trace& trace, const IdleOptions& idle) {
+GpuDiagnoses diagnoseGpu(const Trace& trace, const GpuTraceAnalysis* analysis,
+                         const IdleOptions& idle) {
     GpuDiagnoses d;
-    d.activity = collectDeviceActivity(trace);
+    if (analysis && analysis->has_events) {
+        const LaunchIndex launches = LaunchIndex::build(analysis->events, analysis->links);
+        d.activity = collectDeviceActivity(trace, {}, &launches);
+    } else {
+        d.activity = collectDeviceActivity(trace);
+    }
     d.temporal = temporalBreakdown(d.activity);
     d.idle = idleBreakdown(trace, d.activity, idle);
     d.launches = launchStats(trace, d.activity);

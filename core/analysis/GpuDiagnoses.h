@@ -17,6 +17,11 @@ struct GpuDiagnoses {
     KernelTypeBreakdown kernel_types;
 };
 
-GpuDiagnoses diagnoseGpu(const Trace& trace, const IdleOptions& idle = {});
+struct GpuTraceAnalysis;
+
+// `analysis`: the trace's full GPU analysis when already made; its events
+// and launch links are used rather than found again.
+GpuDiagnoses diagnoseGpu(const Trace& trace, const GpuTraceAnalysis* analysis = nullptr,
+                         const IdleOptions& idle = {});
 
 } // namespace ts

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/Statistics.h"
+
 namespace ts {
 namespace {
 
@@ -26,14 +28,6 @@ int64_t unionLength(std::vector<Interval> intervals) {
     return total;
 }
 
-double percentile(const std::vector<int64_t>& sorted, double p) {
-    const double position = p * double(sorted.size() - 1);
-    const size_t below = size_t(position);
-    const double fraction = position - double(below);
-    if (below + 1 >= sorted.size()) return double(sorted.back());
-    return double(sorted[below]) + fraction * double(sorted[below + 1] - sorted[below]);
-}
-
 IntervalStats describe(std::vector<int64_t> gaps) {
     IntervalStats s;
     s.count = int64_t(gaps.size());
@@ -49,9 +43,9 @@ IntervalStats describe(std::vector<int64_t> gaps) {
     s.std = gaps.size() > 1 ? std::sqrt(squares / double(gaps.size() - 1)) : std::nan("");
     s.min = double(gaps.front());
     s.max = double(gaps.back());
-    s.p25 = percentile(gaps, 0.25);
-    s.p50 = percentile(gaps, 0.5);
-    s.p75 = percentile(gaps, 0.75);
+    s.p25 = linearQuantile(gaps, 0.25);
+    s.p50 = linearQuantile(gaps, 0.5);
+    s.p75 = linearQuantile(gaps, 0.75);
     return s;
 }
 
@@ -62,7 +56,7 @@ IdleCause causeOf(const DeviceActivity& next, int64_t previous_end, int64_t gap,
     return IdleCause::Other;
 }
 
-// The gaps of one stream's work, [first, last) of `events`.
+// The gaps between one stream's work, `work` in order of start.
 StreamIdle streamIdle(const Trace& trace, const std::vector<const DeviceActivity*>& work,
                       const IdleOptions& options, std::vector<IdleGap>& gaps) {
     StreamIdle s;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "analysis/RangeSet.h"
+
 namespace ts {
 namespace {
 
@@ -22,21 +24,18 @@ struct Edge {
     uint8_t bit;
 };
 
-// The union of each type's intervals, as start and end edges.
+// The union of each type's intervals (mergeRanges: touching ones joined as
+// in HTA; the empty and negative ones HTA's rounding makes contribute
+// nothing there either), as start and end edges.
 std::vector<Edge> unionEdges(const DeviceActivities& activity) {
     std::vector<Edge> edges;
     for (KernelType type : kTypes) {
-        std::vector<std::pair<int64_t, int64_t>> spans;
+        RangeList spans;
         for (const DeviceActivity& a : activity.events)
             if (a.type == type) spans.emplace_back(a.start, a.end);
-        std::sort(spans.begin(), spans.end());
-        for (size_t i = 0; i < spans.size();) {
-            const int64_t start = spans[i].first;
-            int64_t end = spans[i].second;
-            for (++i; i < spans.size() && spans[i].first <= end; ++i)
-                end = std::max(end, spans[i].second);
-            edges.push_back({start, +1, bitOf(type)});
-            edges.push_back({end, -1, bitOf(type)});
+        for (const TimeRange& r : mergeRanges(std::move(spans))) {
+            edges.push_back({r.first, +1, bitOf(type)});
+            edges.push_back({r.second, -1, bitOf(type)});
         }
     }
     std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.t < b.t; });
@@ -45,17 +44,13 @@ std::vector<Edge> unionEdges(const DeviceActivities& activity) {
 
 std::vector<TypeOverlap> overlapsOf(const DeviceActivities& activity) {
     std::map<uint8_t, int64_t> by_types;
-    // Counts, not bits: an interval that HTA's rounding left with its end
-    // before its start ends before it begins, and must leave nothing behind.
-    int running[std::size(kTypes)] = {};
+    // A type's merged ranges are disjoint, so a bit per type says which run.
+    uint8_t running = 0;
     const std::vector<Edge> edges = unionEdges(activity);
     for (size_t i = 0; i < edges.size(); ++i) {
-        for (size_t t = 0; t < std::size(kTypes); ++t)
-            if (edges[i].bit == (1u << t)) running[t] += edges[i].delta;
-        uint8_t types = 0;
-        for (size_t t = 0; t < std::size(kTypes); ++t)
-            if (running[t] > 0) types = uint8_t(types | (1u << t));
-        if (types != 0 && i + 1 < edges.size()) by_types[types] += edges[i + 1].t - edges[i].t;
+        running =
+            edges[i].delta > 0 ? uint8_t(running | edges[i].bit) : uint8_t(running & ~edges[i].bit);
+        if (running != 0 && i + 1 < edges.size()) by_types[running] += edges[i + 1].t - edges[i].t;
     }
     std::vector<TypeOverlap> out;
     for (const auto& [types, ns] : by_types)

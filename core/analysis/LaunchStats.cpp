@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "util/Statistics.h"
+
 namespace ts {
 namespace {
 
@@ -12,15 +14,6 @@ bool isHtaCall(std::string_view name) {
            name == "runFunction - job_prep_and_submit_for_execution";
 }
 
-double quantile(const std::vector<int64_t>& sorted, double p) {
-    if (sorted.empty()) return 0;
-    const double position = p * double(sorted.size() - 1);
-    const size_t below = size_t(position);
-    if (below + 1 >= sorted.size()) return double(sorted.back());
-    return double(sorted[below]) +
-           (position - double(below)) * double(sorted[below + 1] - sorted[below]);
-}
-
 LaunchMeasure measure(std::vector<int64_t> values) {
     LaunchMeasure m;
     if (values.empty()) return m;
@@ -28,8 +21,8 @@ LaunchMeasure measure(std::vector<int64_t> values) {
     for (int64_t v : values)
         m.total += v;
     m.mean = double(m.total) / double(values.size());
-    m.p50 = quantile(values, 0.5);
-    m.p95 = quantile(values, 0.95);
+    m.p50 = linearQuantile(values, 0.5);
+    m.p95 = linearQuantile(values, 0.95);
     m.max = double(values.back());
     return m;
 }

@@ -1,6 +1,5 @@
 // `trace-stats --view temporal` and `--view idle`: Holistic Trace Analysis'
 // temporal and idle-time breakdowns of one trace (report/IdleTables.h).
-#include <cmath>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -16,21 +15,12 @@ namespace ts::printers {
 namespace {
 
 // A threshold in microseconds, as ns: `fallback` when not given.
-int64_t microsOption(const std::string& text, const char* option, int64_t fallback,
-                     const char* hta_default) {
+int64_t thresholdNs(const std::string& text, const char* option, int64_t fallback,
+                    const char* hta_default) {
     if (text.empty()) return fallback;
-    size_t used = 0;
-    double us = -1;
-    try {
-        us = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || !std::isfinite(us) || us < 0 || us > 1e9)
-        throw std::invalid_argument(
-            std::string("Option ") + option + " is '" + text +
-            "'; expected microseconds, 0 or more (HTA's default: " + hta_default + ").");
-    return std::llround(us * 1000);
+    return microsOption(text, option, 0, 1e9,
+                        std::string("microseconds, 0 or more (HTA's default: ") + hta_default +
+                            ")");
 }
 
 DeviceActivities activityOf(const Trace& trace, const TraceStatsOptions& o) {
@@ -79,7 +69,7 @@ void idle(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
     IdleOptions options;
     options.kernel_wait_ns =
-        microsOption(o.kernel_wait_us, "--kernel-wait-us", options.kernel_wait_ns, "30");
+        thresholdNs(o.kernel_wait_us, "--kernel-wait-us", options.kernel_wait_ns, "30");
     const Trace& trace = request.input->trace();
     const DeviceActivities activity = activityOf(trace, o);
     const std::vector<IdleBreakdown> ranks{idleBreakdown(trace, activity, options)};
@@ -99,10 +89,10 @@ void launches(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
     LaunchStatOptions options;
     options.runtime_cutoff_ns =
-        microsOption(o.runtime_cutoff_us, "--runtime-cutoff-us", options.runtime_cutoff_ns, "50");
+        thresholdNs(o.runtime_cutoff_us, "--runtime-cutoff-us", options.runtime_cutoff_ns, "50");
     options.launch_delay_cutoff_ns =
-        microsOption(o.launch_delay_cutoff_us, "--launch-delay-cutoff-us",
-                     options.launch_delay_cutoff_ns, "100");
+        thresholdNs(o.launch_delay_cutoff_us, "--launch-delay-cutoff-us",
+                    options.launch_delay_cutoff_ns, "100");
     const Trace& trace = request.input->trace();
     const DeviceActivities activity = activityOf(trace, o);
     const std::vector<LaunchStats> ranks{launchStats(trace, activity, options)};

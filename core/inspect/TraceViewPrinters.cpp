@@ -21,6 +21,22 @@
 #include "trace/RankFolder.h"
 
 namespace ts::printers {
+
+int64_t microsOption(const std::string& text, const char* option, double min_us, double max_us,
+                     const std::string& expected) {
+    size_t used = 0;
+    double us = 0;
+    try {
+        us = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || !std::isfinite(us) || us < min_us || us > max_us)
+        throw std::invalid_argument(std::string("Option ") + option + " is '" + text +
+                                    "'; expected " + expected + ".");
+    return static_cast<int64_t>(std::llround(us * 1000));
+}
+
 namespace {
 
 DeviceOpGrouping parseDeviceGrouping(const std::string& text) {
@@ -34,18 +50,8 @@ DeviceOpGrouping parseDeviceGrouping(const std::string& text) {
 
 // Microseconds as ns; "" leaves `ns` as it is (an open end).
 void parseMicros(const std::string& text, const char* option, int64_t& ns) {
-    if (text.empty()) return;
-    size_t used = 0;
-    double us = 0;
-    try {
-        us = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || !std::isfinite(us) || std::fabs(us) > 9e12)
-        throw std::invalid_argument(std::string("Option ") + option + " is '" + text +
-                                    "'; expected microseconds from the start of the trace.");
-    ns = static_cast<int64_t>(std::llround(us * 1000));
+    if (!text.empty())
+        ns = microsOption(text, option, -9e12, 9e12, "microseconds from the start of the trace");
 }
 
 MemoryTimeRange parseMemoryRange(const TraceStatsOptions& o) {

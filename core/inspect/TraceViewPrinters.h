@@ -1,8 +1,17 @@
 #pragma once
 // The printers of `trace-stats --view` (inspect/TraceViews.h registers them).
+#include <cstdint>
+#include <string>
+
 #include "inspect/TraceViews.h"
 
 namespace ts::printers {
+
+// An option's microseconds (`text`, read whole, within [min_us, max_us]) as
+// ns; otherwise std::invalid_argument naming the option, its text and what
+// was `expected`.
+int64_t microsOption(const std::string& text, const char* option, double min_us, double max_us,
+                     const std::string& expected);
 
 // overview, operators, kernels, kernels-by-op: the GPU views of a Kineto
 // trace; the Overview of a large trace opened before comes from its cache.

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/GpuDiagnoses.h"
+#include "analysis/GpuTraceAnalysis.h"
 #include "report/IdleTables.h"
 #include "trace/ChromeTraceReader.h"
 
@@ -152,6 +153,18 @@ TEST(IdleTime, StreamOpenedBySyncIsAGpuStream) {
     const TemporalBreakdown t = temporalBreakdown(htaActivity(trace));
     EXPECT_EQ(t.window_ns, 19506000);
     EXPECT_EQ(t.compute_ns, 369000);
+}
+
+// With the GPU analysis at hand, its launch links are reused: the same figures.
+TEST(IdleTime, DiagnosesFromTheAnalysisLinksAreTheSame) {
+    const Trace trace = load("h100/resnet50_bs64_bf16.pt.trace.json.gz");
+    const GpuTraceAnalysis analysis = analyzeGpuTrace(trace);
+    const GpuDiagnoses own = diagnoseGpu(trace), reused = diagnoseGpu(trace, &analysis);
+    EXPECT_EQ(reused.activity.events.size(), own.activity.events.size());
+    EXPECT_EQ(reused.temporal.idle_ns, own.temporal.idle_ns);
+    EXPECT_EQ(reused.idle.streams[0].idle_ns, own.idle.streams[0].idle_ns);
+    EXPECT_EQ(reused.launches.launches.size(), own.launches.launches.size());
+    EXPECT_EQ(reused.launches.delay.total, own.launches.delay.total);
 }
 
 TEST(IdleTime, TraceWithoutDeviceWorkSaysSo) {

@@ -42,7 +42,7 @@ DeferredAnalysis DeferredViews::complete(const Trace& trace, const DeferredAnaly
         made.modules =
             std::make_shared<const ModuleView>(computeModuleView(trace, made.full->tree));
     if (needs == Needs::Diagnoses && !have.diagnoses)
-        made.diagnoses = std::make_shared<const GpuDiagnoses>(diagnoseGpu(trace));
+        made.diagnoses = std::make_shared<const GpuDiagnoses>(diagnoseGpu(trace, made.full.get()));
     return made;
 }
 

@@ -189,7 +189,7 @@ DeferredAnalysis completeAnalysis(const Trace& trace, const CancelFlag* cancel) 
     checkCancel(cancel);
     all.memory = std::make_shared<const MemoryView>(computeMemoryView(trace, all.full->tree));
     all.modules = std::make_shared<const ModuleView>(computeModuleView(trace, all.full->tree));
-    all.diagnoses = std::make_shared<const GpuDiagnoses>(diagnoseGpu(trace));
+    all.diagnoses = std::make_shared<const GpuDiagnoses>(diagnoseGpu(trace, all.full.get()));
     return all;
 }
 

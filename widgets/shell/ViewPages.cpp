@@ -65,7 +65,7 @@ ViewPage analysisPage(View id, const char* name, Needs needs,
 // a trace shown without them (a live capture).
 const GpuDiagnoses& diagnosesOf(const ShownTrace& s, std::shared_ptr<const GpuDiagnoses>& made) {
     if (s.analysis.diagnoses) return *s.analysis.diagnoses;
-    made = std::make_shared<const GpuDiagnoses>(diagnoseGpu(*s.trace));
+    made = std::make_shared<const GpuDiagnoses>(diagnoseGpu(*s.trace, s.analysis.full.get()));
     return *made;
 }
 
