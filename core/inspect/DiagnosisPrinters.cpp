@@ -1,5 +1,5 @@
-// `trace-stats --view temporal` and `--view idle`: Holistic Trace Analysis'
-// temporal and idle-time breakdowns of one trace (report/IdleTables.h).
+// `trace-stats --view temporal`, `idle`, `launches`, `kernel-types`: Holistic
+// Trace Analysis' diagnoses of one trace, or of each rank of a folder.
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +10,7 @@
 #include "report/IdleTables.h"
 #include "report/KernelTypeTables.h"
 #include "report/LaunchTables.h"
+#include "trace/RankFolder.h"
 
 namespace ts::printers {
 namespace {
@@ -23,21 +24,70 @@ int64_t thresholdNs(const std::string& text, const char* option, int64_t fallbac
                             ")");
 }
 
-DeviceActivities activityOf(const Trace& trace, const TraceStatsOptions& o) {
-    DeviceActivities activity = collectDeviceActivity(trace);
-    if (activity.empty())
-        throw std::invalid_argument(o.file +
-                                    ": no kernels, copies or sets on a GPU stream for "
-                                    "--view " +
-                                    o.view +
-                                    " (a torch.profiler trace recorded with "
-                                    "ProfilerActivity.CUDA has them).");
-    return activity;
-}
+// The traces a diagnosis reads: the one trace, or every rank's trace of one
+// span of a folder (or of several files), each analysed on its own.
+class DiagnosisInput {
+public:
+    explicit DiagnosisInput(TraceViewRequest& request) : options_(request.options) {
+        if (request.input) {
+            traces_.push_back(&request.input->trace());
+            ranks_.push_back(-1); // the trace's own (distributedInfo), 0 without
+            return;
+        }
+        int count = 0;
+        folder_ = readRankSpan(chosenSpan(options_, count));
+        for (const RankTrace& rank : folder_) {
+            traces_.push_back(&rank.trace);
+            ranks_.push_back(rank.rank);
+        }
+    }
 
-void printNotes(const DeviceActivities& activity, std::ostream& out) {
-    for (const std::string& note : activityNotes(activity))
-        out << "note: " << note << '\n';
+    size_t size() const { return traces_.size(); }
+    const Trace& trace(size_t i) const { return *traces_[i]; }
+    const std::vector<const Trace*>& traces() const { return traces_; }
+
+    // A rank's device activity; throws naming the file (and rank) when it
+    // has none.
+    DeviceActivities activity(size_t i) const {
+        DeviceActivities activity = collectDeviceActivity(*traces_[i]);
+        if (ranks_[i] >= 0) activity.rank = ranks_[i];
+        if (activity.empty())
+            throw std::invalid_argument(fileOf(i) +
+                                        ": no kernels, copies or sets on a GPU stream for "
+                                        "--view " +
+                                        options_.view +
+                                        " (a torch.profiler trace recorded with "
+                                        "ProfilerActivity.CUDA has them).");
+        return activity;
+    }
+
+private:
+    std::string fileOf(size_t i) const {
+        if (folder_.empty()) return options_.file;
+        return folder_[i].path.string() + " (rank " + std::to_string(folder_[i].rank) + ")";
+    }
+
+    const TraceStatsOptions& options_;
+    std::vector<RankTrace> folder_;
+    std::vector<const Trace*> traces_;
+    std::vector<int64_t> ranks_;
+};
+
+// Every rank's analysis of its activity, with the notes on what each left out.
+template <typename Analyse>
+auto analyseRanks(const DiagnosisInput& input, const TraceStatsOptions& o, std::ostream& out,
+                  Analyse analyse) {
+    std::vector<decltype(analyse(input.trace(0), DeviceActivities{}))> ranks;
+    for (size_t i = 0; i < input.size(); ++i) {
+        const DeviceActivities activity = input.activity(i);
+        if (o.format == "text")
+            for (const std::string& note : activityNotes(activity))
+                out << "note: "
+                    << (input.size() > 1 ? "rank " + std::to_string(activity.rank) + ": " : "")
+                    << note << '\n';
+        ranks.push_back(analyse(input.trace(i), activity));
+    }
+    return ranks;
 }
 
 void printTables(const std::vector<table::TableSpec>& tables, const TraceStatsOptions& o,
@@ -47,7 +97,7 @@ void printTables(const std::vector<table::TableSpec>& tables, const TraceStatsOp
         if (o.format == "csv")
             out << (i ? "\n" : "") << table::toDataCsv(shown);
         else
-            out << '\n' << shown.title << ":\n" << table::toText(shown);
+            out << '\n' << shown.title << ":\n" << table::toText(table::withTextCut(shown, 80));
     }
 }
 
@@ -55,13 +105,15 @@ void printTables(const std::vector<table::TableSpec>& tables, const TraceStatsOp
 
 void temporal(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
-    const DeviceActivities activity = activityOf(request.input->trace(), o);
-    const std::vector<TemporalBreakdown> ranks{temporalBreakdown(activity)};
+    const DiagnosisInput input(request);
+    const std::vector<TemporalBreakdown> ranks =
+        analyseRanks(input, o, request.out, [](const Trace&, const DeviceActivities& activity) {
+            return temporalBreakdown(activity);
+        });
     if (o.format == "json") {
         request.out << temporalJson(ranks).dump(2) << '\n';
         return;
     }
-    if (o.format == "text") printNotes(activity, request.out);
     printTables({temporalTable(ranks)}, o, request.out);
 }
 
@@ -70,18 +122,18 @@ void idle(TraceViewRequest& request) {
     IdleOptions options;
     options.kernel_wait_ns =
         thresholdNs(o.kernel_wait_us, "--kernel-wait-us", options.kernel_wait_ns, "30");
-    const Trace& trace = request.input->trace();
-    const DeviceActivities activity = activityOf(trace, o);
-    const std::vector<IdleBreakdown> ranks{idleBreakdown(trace, activity, options)};
+    const DiagnosisInput input(request);
+    const std::vector<IdleBreakdown> ranks = analyseRanks(
+        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
+            return idleBreakdown(trace, activity, options);
+        });
     if (o.format == "json") {
         request.out << idleJson(ranks).dump(2) << '\n';
         return;
     }
-    if (o.format == "text") {
-        printNotes(activity, request.out);
+    if (o.format == "text")
         request.out << "kernel wait: gaps under " << double(options.kernel_wait_ns) / 1000
                     << " us before work launched in time (--kernel-wait-us)\n";
-    }
     printTables({idleTable(ranks), idleIntervalTable(ranks)}, o, request.out);
 }
 
@@ -93,31 +145,33 @@ void launches(TraceViewRequest& request) {
     options.launch_delay_cutoff_ns =
         thresholdNs(o.launch_delay_cutoff_us, "--launch-delay-cutoff-us",
                     options.launch_delay_cutoff_ns, "100");
-    const Trace& trace = request.input->trace();
-    const DeviceActivities activity = activityOf(trace, o);
-    const std::vector<LaunchStats> ranks{launchStats(trace, activity, options)};
+    const DiagnosisInput input(request);
+    const std::vector<LaunchStats> ranks = analyseRanks(
+        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
+            return launchStats(trace, activity, options);
+        });
     if (o.format == "json") {
-        request.out << launchesJson(trace, ranks, o.limit).dump(2) << '\n';
+        request.out << launchesJson(input.traces(), ranks, o.limit).dump(2) << '\n';
         return;
     }
-    if (o.format == "text") printNotes(activity, request.out);
     // Text lists the 20 longest-delayed outliers unless --limit says otherwise.
     const size_t listed = o.format == "text" && o.limit == 0 ? 20 : o.limit;
     printTables({launchSummaryTable(ranks), launchOutlierTable(ranks),
-                 outlierLaunchTable(trace, ranks, listed)},
+                 outlierLaunchTable(input.traces(), ranks, listed)},
                 o, request.out);
 }
 
 void kernelTypes(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
-    const Trace& trace = request.input->trace();
-    const DeviceActivities activity = activityOf(trace, o);
-    const std::vector<KernelTypeBreakdown> ranks{kernelTypeBreakdown(trace, activity)};
+    const DiagnosisInput input(request);
+    const std::vector<KernelTypeBreakdown> ranks = analyseRanks(
+        input, o, request.out, [](const Trace& trace, const DeviceActivities& activity) {
+            return kernelTypeBreakdown(trace, activity);
+        });
     if (o.format == "json") {
         request.out << kernelTypesJson(ranks).dump(2) << '\n';
         return;
     }
-    if (o.format == "text") printNotes(activity, request.out);
     printTables({kernelTypeTable(ranks), kernelsByTypeTable(ranks)}, o, request.out);
 }
 

@@ -1,5 +1,6 @@
 #include "inspect/TraceStatsCommand.h"
 
+#include <filesystem>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -70,16 +71,28 @@ nlohmann::json jsonReport(const Trace& trace, const OpTable& table, const TraceS
 // Every view but those of a rank folder reads one trace, of one span.
 void checkOneTrace(const TraceStatsOptions& options) {
     if (!options.more_files.empty())
-        throw std::invalid_argument("Several trace files are read by --view distributed "
-                                    "only; the other views take one.");
+        throw std::invalid_argument("Several trace files are read by the views of a rank "
+                                    "folder only (" +
+                                    views::quotedRankFolderNames() +
+                                    "); the other views take one.");
     if (options.span != 1)
-        throw std::invalid_argument("Option --span applies to --view distributed only.");
+        throw std::invalid_argument("Option --span applies to the views of a rank folder only (" +
+                                    views::quotedRankFolderNames() + ").");
+}
+
+// A view that reads a folder of per-rank traces is given it when the input
+// is a folder or several files.
+bool readsRankFolder(const views::ViewInfo& view, const TraceStatsOptions& options) {
+    if (view.input == views::Input::RankFolder) return true;
+    if (view.input != views::Input::TraceOrRanks) return false;
+    std::error_code ignored;
+    return !options.more_files.empty() || std::filesystem::is_directory(options.file, ignored);
 }
 
 // --view: the view's printer, given the trace unless it reads a rank folder.
 void printView(const TraceStatsOptions& options, std::ostream& out, std::ostream& err) {
     const CliView& view = cliView(options.view);
-    if (view.info->input == views::Input::RankFolder) {
+    if (readsRankFolder(*view.info, options)) {
         TraceViewRequest request{options, nullptr, out};
         return view.print(request);
     }

@@ -116,18 +116,11 @@ void printModuleView(const Trace& trace, const TraceStatsOptions& o, std::ostrea
 // span of it.
 void printDistributedView(const TraceStatsOptions& o, std::ostream& out) {
     checkNoMemoryOptions(o);
-    std::vector<std::filesystem::path> inputs{o.file};
-    inputs.insert(inputs.end(), o.more_files.begin(), o.more_files.end());
-    const std::vector<RankSpan> spans = findRankSpans(inputs);
-    const int count = static_cast<int>(spans.size());
-    if (o.span < 1 || o.span > count)
-        throw std::invalid_argument("Option --span is " + std::to_string(o.span) + "; " + o.file +
-                                    " has " + std::to_string(count) + " span(s), numbered 1 to " +
-                                    std::to_string(count) + ".");
+    int count = 0;
+    const RankSpan span = chosenSpan(o, count);
     GpuAnalysisOptions options;
     options.plugin_compatible = o.plugin_compatible;
-    DistributedView view =
-        computeDistributedView(readRankSpan(spans[static_cast<size_t>(o.span - 1)]), options);
+    DistributedView view = computeDistributedView(readRankSpan(span), options);
     view.span = o.span;
     view.span_count = count;
     if (o.format == "json")
@@ -196,6 +189,18 @@ void printGpuView(TraceInput& input, const TraceStatsOptions& o, std::ostream& o
 }
 
 } // namespace
+
+RankSpan chosenSpan(const TraceStatsOptions& o, int& count) {
+    std::vector<std::filesystem::path> inputs{o.file};
+    inputs.insert(inputs.end(), o.more_files.begin(), o.more_files.end());
+    const std::vector<RankSpan> spans = findRankSpans(inputs);
+    count = static_cast<int>(spans.size());
+    if (o.span < 1 || o.span > count)
+        throw std::invalid_argument("Option --span is " + std::to_string(o.span) + "; " + o.file +
+                                    " has " + std::to_string(count) + " span(s), numbered 1 to " +
+                                    std::to_string(count) + ".");
+    return spans[static_cast<size_t>(o.span - 1)];
+}
 
 void gpuView(TraceViewRequest& request) {
     printGpuView(*request.input, request.options, request.out);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "inspect/TraceViews.h"
+#include "trace/RankFolder.h"
 
 namespace ts::printers {
 
@@ -12,6 +13,10 @@ namespace ts::printers {
 // was `expected`.
 int64_t microsOption(const std::string& text, const char* option, double min_us, double max_us,
                      const std::string& expected);
+
+// The span --span names of the folder (or files) given; `count`: how many
+// there are. Throws std::invalid_argument for a span out of range.
+RankSpan chosenSpan(const TraceStatsOptions& o, int& count);
 
 // overview, operators, kernels, kernels-by-op: the GPU views of a Kineto
 // trace; the Overview of a large trace opened before comes from its cache.

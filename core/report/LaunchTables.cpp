@@ -108,8 +108,8 @@ table::TableSpec launchOutlierTable(const std::vector<LaunchStats>& ranks) {
     return spec;
 }
 
-table::TableSpec outlierLaunchTable(const Trace& trace, const std::vector<LaunchStats>& ranks,
-                                    size_t limit) {
+table::TableSpec outlierLaunchTable(const std::vector<const Trace*>& traces,
+                                    const std::vector<LaunchStats>& ranks, size_t limit) {
     TableSpec spec;
     spec.title = "Outlying launches";
     spec.columns = {
@@ -123,7 +123,9 @@ table::TableSpec outlierLaunchTable(const Trace& trace, const std::vector<Launch
         Column{"runtime", "Runtime Call", "The call that launched it"},
         // Last: kernel names run to hundreds of characters.
         Column{"kernel", "Kernel", "The kernel, copy or set"}};
-    for (const LaunchStats& s : ranks)
+    for (size_t r = 0; r < ranks.size(); ++r) {
+        const LaunchStats& s = ranks[r];
+        const Trace& trace = *traces.at(r);
         for (const KernelLaunch* l : outliersOf(s, limit)) {
             const TraceEvent work = trace.events[size_t(l->device)];
             std::vector<Cell> row{integerCell(s.rank), micros(double(work.start_ns)),
@@ -135,14 +137,17 @@ table::TableSpec outlierLaunchTable(const Trace& trace, const std::vector<Launch
             row.push_back(textCell(trace.nameOf(work)));
             spec.rows.push_back(std::move(row));
         }
+    }
     return spec;
 }
 
-nlohmann::json launchesJson(const Trace& trace, const std::vector<LaunchStats>& ranks,
-                            size_t limit) {
+nlohmann::json launchesJson(const std::vector<const Trace*>& traces,
+                            const std::vector<LaunchStats>& ranks, size_t limit) {
     nlohmann::json out = nlohmann::json::array();
     LaunchStatOptions options;
-    for (const LaunchStats& s : ranks) {
+    for (size_t r = 0; r < ranks.size(); ++r) {
+        const LaunchStats& s = ranks[r];
+        const Trace& trace = *traces.at(r);
         options = s.options;
         nlohmann::json list = nlohmann::json::array();
         for (const KernelLaunch& l : s.launches) {

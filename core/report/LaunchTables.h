@@ -18,9 +18,10 @@ table::TableSpec launchSummaryTable(const std::vector<LaunchStats>& ranks);
 // Per rank, a row per outlier kind: its rule and how many launches.
 table::TableSpec launchOutlierTable(const std::vector<LaunchStats>& ranks);
 // The outlying launches, each with its kernel and call, at most `limit`
-// per rank (0: all), the longest delays first.
-table::TableSpec outlierLaunchTable(const Trace& trace, const std::vector<LaunchStats>& ranks,
-                                    size_t limit);
+// per rank (0: all), the longest delays first. `traces[i]` is the trace
+// `ranks[i]` was made of.
+table::TableSpec outlierLaunchTable(const std::vector<const Trace*>& traces,
+                                    const std::vector<LaunchStats>& ranks, size_t limit);
 
 // {"runtime_cutoff_us", "launch_delay_cutoff_us", "ranks": [{"rank",
 //  "launches", "cpu_duration_us": {"total", "mean", "p50", "p95", "max"},
@@ -28,7 +29,7 @@ table::TableSpec outlierLaunchTable(const Trace& trace, const std::vector<Launch
 //  {"short_kernels", "slow_runtime_calls", "long_launch_delays"},
 //  "launch_list": [{"kernel", "runtime", "start_us", "cpu_duration_us",
 //  "gpu_duration_us", "launch_delay_us"}]}]}, `limit` launches per rank (0: all).
-nlohmann::json launchesJson(const Trace& trace, const std::vector<LaunchStats>& ranks,
-                            size_t limit);
+nlohmann::json launchesJson(const std::vector<const Trace*>& traces,
+                            const std::vector<LaunchStats>& ranks, size_t limit);
 
 } // namespace ts

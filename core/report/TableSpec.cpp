@@ -83,6 +83,18 @@ TableSpec firstRows(TableSpec table, size_t limit) {
     return table;
 }
 
+TableSpec withTextCut(TableSpec table, size_t max_chars) {
+    if (table.columns.size() < 2) return table;
+    const size_t last = table.columns.size() - 1;
+    for (std::vector<Cell>& row : table.rows)
+        for (size_t c = 0; c < row.size() && c < last; ++c)
+            if (table.columns[c].kind == ColumnKind::Text && row[c].text.size() > max_chars) {
+                row[c].text.resize(max_chars > 3 ? max_chars - 3 : 0);
+                row[c].text += "...";
+            }
+    return table;
+}
+
 std::string toText(const TableSpec& table) {
     TableRows rows;
     rows.reserve(table.rows.size());

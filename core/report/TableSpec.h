@@ -78,6 +78,10 @@ struct TableSpec {
 TableSpec shown(const TableSpec& table);
 // The first `limit` rows (0: all).
 TableSpec firstRows(TableSpec table, size_t limit);
+// Text cells longer than `max_chars` cut to it, ending in "...", in every
+// column but the last: a kernel name of hundreds of characters would
+// otherwise widen every line of a text table. The last column runs on.
+TableSpec withTextCut(TableSpec table, size_t max_chars);
 // `table` with a first column holding `text` in every row (the device or
 // rank that a table of several is about).
 TableSpec withLeadingColumn(TableSpec table, Column column, const std::string& text);

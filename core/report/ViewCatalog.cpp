@@ -40,16 +40,16 @@ const std::vector<ViewInfo>& catalog() {
         {"kernels", "Kernels", Group::Gpu, Input::Trace, Cli | Gui, "GPU kernels by name"},
         {"kernels-by-op", "Kernels by operator", Group::Gpu, Input::Trace, Cli,
          "GPU kernels by name, operator and launch configuration"},
-        {"temporal", "Temporal", Group::Gpu, Input::Trace, Cli | Gui,
+        {"temporal", "Temporal", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
          "Holistic Trace Analysis' temporal breakdown: the GPU idle, computing, or busy with "
          "anything else"},
-        {"idle", "Idle Time", Group::Gpu, Input::Trace, Cli | Gui,
+        {"idle", "Idle Time", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
          "Holistic Trace Analysis' idle-time breakdown: each stream's gaps by cause (host "
          "wait, kernel wait, other), with their distribution (--kernel-wait-us)"},
-        {"launches", "Launches", Group::Gpu, Input::Trace, Cli | Gui,
+        {"launches", "Launches", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
          "Holistic Trace Analysis' kernel launch statistics: each launch's CPU and GPU "
          "duration and delay, and the outliers (--runtime-cutoff-us, --launch-delay-cutoff-us)"},
-        {"kernel-types", "Kernel Types", Group::Gpu, Input::Trace, Cli | Gui,
+        {"kernel-types", "Kernel Types", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
          "Holistic Trace Analysis' kernel breakdown: computation, communication and memory "
          "time, alone and overlapping, and each kernel by type"},
         {"roofline", "Roofline", Group::Gpu, Input::Trace, Gui,
@@ -84,16 +84,33 @@ const ViewInfo* findView(std::string_view name) {
     return nullptr;
 }
 
-std::string quotedNames(Surface surface) {
-    std::vector<const char*> names;
-    for (const ViewInfo& view : catalog())
-        if (view.surfaces & surface) names.push_back(view.name);
+namespace {
+
+std::string joinQuoted(const std::vector<const char*>& names) {
     std::string out;
     for (size_t i = 0; i < names.size(); ++i) {
         if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
         out += std::string("'") + names[i] + "'";
     }
     return out;
+}
+
+} // namespace
+
+std::string quotedNames(Surface surface) {
+    std::vector<const char*> names;
+    for (const ViewInfo& view : catalog())
+        if (view.surfaces & surface) names.push_back(view.name);
+    return joinQuoted(names);
+}
+
+std::string quotedRankFolderNames() {
+    std::vector<const char*> names;
+    for (const ViewInfo& view : catalog())
+        if ((view.surfaces & Cli) &&
+            (view.input == Input::RankFolder || view.input == Input::TraceOrRanks))
+            names.push_back(view.name);
+    return joinQuoted(names);
 }
 
 } // namespace ts::views

@@ -20,6 +20,7 @@ const char* groupTitle(Group group); // "Summary", "Time", "GPU", ...
 enum class Input {
     Trace,        // one trace (a file, or the trace of a run)
     RankFolder,   // a folder of per-rank traces, or a data-parallel run
+    TraceOrRanks, // one trace, or each rank's of a folder (a figure per rank)
     TwoDocuments, // two traces or runs, compared
     Run,          // a run directory or a run in progress
     RunsFolder,   // the runs folder (history) or an experiment's directory
@@ -44,5 +45,7 @@ const ViewInfo* findView(std::string_view name);
 // The names of the views offered on `surface`, quoted and joined for a
 // message: "'overview', 'operators', ... or 'distributed'".
 std::string quotedNames(Surface surface);
+// The CLI's views that read a folder of per-rank traces, likewise.
+std::string quotedRankFolderNames();
 
 } // namespace ts::views

@@ -222,10 +222,47 @@ TEST_F(TraceStatsCommand, DistributedViewOfARunFolder) {
     // Several files given one by one work.
     options_.more_files = {(data / "test_distributed_nccl_1.json").string()};
     ASSERT_EQ(run(), 0) << err_.str();
-    // ... but only for --view distributed.
+    // ... but only for the views of a rank folder.
     options_.view = "overview";
     EXPECT_EQ(run(), 2);
-    EXPECT_NE(err_.str().find("--view distributed only"), std::string::npos) << err_.str();
+    EXPECT_NE(err_.str().find("views of a rank folder only"), std::string::npos) << err_.str();
+    EXPECT_NE(err_.str().find("'distributed'"), std::string::npos) << err_.str();
+}
+
+// HTA's diagnoses of a rank folder: a figure per rank, each equal to the
+// rank's file analysed alone; a rank without GPU work is named.
+TEST_F(TraceStatsCommand, DiagnosesOfARankFolderPerRank) {
+    const std::filesystem::path data =
+        std::filesystem::path(TRAINSCOPE_TEST_DATA_DIR) / "distributed_hta";
+    options_.format = "json";
+    for (const char* view : {"temporal", "idle", "launches", "kernel-types"}) {
+        options_.view = view;
+        options_.file = data.string();
+        ASSERT_EQ(run(), 0) << view << ": " << err_.str();
+        const auto folder = nlohmann::json::parse(out_.str());
+        ASSERT_EQ(folder["ranks"].size(), 2u) << view;
+        EXPECT_EQ(folder["ranks"][0]["rank"], 0) << view;
+        EXPECT_EQ(folder["ranks"][1]["rank"], 1) << view;
+        options_.file = (data / "rank-1.json.gz").string();
+        ASSERT_EQ(run(), 0) << view << ": " << err_.str();
+        const auto alone = nlohmann::json::parse(out_.str());
+        ASSERT_EQ(alone["ranks"].size(), 1u) << view;
+        EXPECT_EQ(folder["ranks"][1], alone["ranks"][0]) << view;
+    }
+    // HTA's figure for rank 1 (bench/hta/expected/distributed_hta_temporal.csv).
+    options_.view = "temporal";
+    options_.file = data.string();
+    ASSERT_EQ(run(), 0) << err_.str();
+    EXPECT_EQ(nlohmann::json::parse(out_.str())["ranks"][1]["idle_us"], 328671.0);
+
+    // A folder whose second rank has no GPU work: exit 2, naming its file.
+    const std::filesystem::path folder = dir_ / "ranks";
+    std::filesystem::create_directories(folder);
+    std::filesystem::copy_file(data / "rank-0.json.gz", folder / "rank-0.json.gz");
+    std::filesystem::copy_file(dir_ / "trace.json", folder / "rank-1.json");
+    options_.file = folder.string();
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("rank-1.json (rank 1): no kernels"), std::string::npos) << err_.str();
 }
 
 } // namespace

@@ -70,7 +70,7 @@ TEST(LaunchStats, DriverLaunchesCount) {
 TEST(LaunchTables, JsonAndTables) {
     const Trace trace = load("kineto_call_stacks.json");
     const std::vector<LaunchStats> ranks{launchStats(trace, collectDeviceActivity(trace))};
-    const nlohmann::json j = launchesJson(trace, ranks, 0);
+    const nlohmann::json j = launchesJson({&trace}, ranks, 0);
     EXPECT_DOUBLE_EQ(j["runtime_cutoff_us"].get<double>(), 50);
     const nlohmann::json& r = j["ranks"][0];
     EXPECT_EQ(r["launches"], 2);
@@ -78,10 +78,10 @@ TEST(LaunchTables, JsonAndTables) {
     ASSERT_EQ(r["launch_list"].size(), 2u);
     EXPECT_EQ(r["launch_list"][0]["runtime"], "cudaLaunchKernel");
     EXPECT_DOUBLE_EQ(r["launch_list"][0]["launch_delay_us"].get<double>(), 5);
-    EXPECT_EQ(launchesJson(trace, ranks, 1)["ranks"][0]["launch_list"].size(), 1u);
+    EXPECT_EQ(launchesJson({&trace}, ranks, 1)["ranks"][0]["launch_list"].size(), 1u);
     EXPECT_EQ(launchSummaryTable(ranks).rows.size(), 3u);
     EXPECT_EQ(launchOutlierTable(ranks).rows.size(), 3u);
-    EXPECT_TRUE(outlierLaunchTable(trace, ranks, 0).rows.empty()); // no outliers here
+    EXPECT_TRUE(outlierLaunchTable({&trace}, ranks, 0).rows.empty()); // no outliers here
 }
 
 } // namespace

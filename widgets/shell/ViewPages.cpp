@@ -140,7 +140,7 @@ std::vector<ViewPage> analysisPages() {
         tablesPage(View::Launches, "launches", [](const Trace& trace, const GpuDiagnoses& d) {
             return std::vector<table::TableSpec>{launchSummaryTable({d.launches}),
                                                  launchOutlierTable({d.launches}),
-                                                 outlierLaunchTable(trace, {d.launches}, 5000)};
+                                                 outlierLaunchTable({&trace}, {d.launches}, 5000)};
         }));
     pages.push_back(
         tablesPage(View::KernelTypes, "kernel-types", [](const Trace&, const GpuDiagnoses& d) {
