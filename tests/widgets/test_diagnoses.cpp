@@ -18,6 +18,8 @@
 #include "report/IdleTables.h"
 #include "shell/DeferredViews.h"
 #include "shell/DocumentLoader.h"
+#include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
 #include "trace/ChromeTraceReader.h"
 
 using namespace ts;
@@ -120,6 +122,48 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view->tableCount() == 2 && view->model(0)->rowCount() > 0,
                                  kOpenTimeoutMs);
         QVERIFY(view->notesText().contains(QStringLiteral("last ProfilerStep")));
+    }
+
+    // The timeline shades each stream's idle gaps; clicking one (not an
+    // event) explains its cause in the details pane.
+    void idleGapsAreShadedAndExplainedOnTheTimeline() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(dataFile("h100/resnet50_bs64_bf16.pt.trace.json.gz"));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        window.showView(View::Timeline);
+        TimelineView& view = *window.timelineView();
+        TimelineWidget& widget = *view.timeline();
+        QVERIFY(widget.diagnoses());
+        const std::vector<IdleGap>& gaps = widget.diagnoses()->idle.gaps;
+        QVERIFY(!gaps.empty());
+        const auto longest =
+            std::max_element(gaps.begin(), gaps.end(), [](const IdleGap& a, const IdleGap& b) {
+                return a.cause != IdleCause::HostWait ||
+                       (b.cause == IdleCause::HostWait && a.end - a.start < b.end - b.start);
+            });
+        QCOMPARE(longest->cause, IdleCause::HostWait);
+        widget.zoomToRange(longest->start, longest->end);
+        const double middle = double(longest->start + longest->end) / 2;
+        const int gutter = widget.width() - widget.viewport().width_px;
+        const QPoint at(gutter + int(widget.viewport().xOf(middle)),
+                        int(widget.eventCenter(longest->next).y()));
+        QCOMPARE(widget.idleGapAt(at), int(longest - gaps.begin()));
+        // Shaded: the gap's pixel is not the background's.
+        const QColor shade = widget.grab().toImage().pixelColor(at);
+        QVERIFY2(shade != widget.palette().color(QPalette::Base), qPrintable(shade.name()));
+        QSignalSpy gap(&widget, &TimelineWidget::idleGapSelected);
+        QTest::mouseClick(&widget, Qt::LeftButton, {}, at);
+        QCOMPARE(gap.count(), 1);
+        QCOMPARE(widget.selectedEvent(), -1);
+        QVERIFY2(view.detailsHtml().contains(QStringLiteral("Idle: host wait")),
+                 qPrintable(view.detailsHtml()));
+        QVERIFY(view.detailsHtml().contains(QStringLiteral("waited for the CPU")));
+        // Another trace drops the diagnoses of this one.
+        window.openPath(dataFile("torch_profiler_sample.json"));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, kOpenTimeoutMs);
+        QVERIFY(!widget.diagnoses() || widget.diagnoses()->idle.gaps.empty());
     }
 
     // A trace without GPU work says so instead of showing empty tables.

@@ -42,6 +42,7 @@
 #include "shell/ViewTabs.h"
 #include "studies/ExperimentsView.h"
 #include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
 #include "training/RunController.h"
 
 namespace ts::gui {
@@ -468,6 +469,8 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& de
                                  views->tracks);
     } else {
         timelineView()->setTrace(trace, description, views ? views->tracks : nullptr);
+        if (views && views->diagnoses)
+            timelineView()->timeline()->setDiagnoses(views->diagnoses, trace);
     }
     deferred_->viewShown(currentView());
 }
@@ -484,6 +487,7 @@ void MainWindow::fillAnalysedView(View view, const std::shared_ptr<const Trace>&
     if (all.full) gpu_analysis_ = all.full;
     const ViewPage& page = viewPage(view);
     if (page.show) page.show(tabs_->view(view), ShownTrace{trace, description, all});
+    if (all.diagnoses) timelineView()->timeline()->setDiagnoses(all.diagnoses, trace);
 }
 
 void MainWindow::showOverview(const OpenedDocument& doc) {

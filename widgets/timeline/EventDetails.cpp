@@ -8,6 +8,7 @@
 
 #include "analysis/OpMemory.h"
 #include "common/Format.h"
+#include "timeline/IdleGapPainter.h"
 #include "timeline/TimelineLayout.h"
 
 namespace ts::gui {
@@ -77,7 +78,10 @@ QString eventDetailsHtml(const TimelineLayout& layout, int32_t event, const Laun
         return QObject::tr(
             "<p>Click an event to see its details.</p>"
             "<p><b>Wheel</b> zooms, <b>drag</b> pans, <b>W/S</b> zoom, <b>A/D</b> pan, "
-            "<b>F</b> zooms to the selection, <b>0</b> shows everything.</p>");
+            "<b>F</b> zooms to the selection, <b>0</b> shows everything.</p>"
+            "<p>GPU streams are shaded where they idle: <span style='color:#e67814'>host "
+            "wait</span>, <span style='color:#b49600'>kernel wait</span>, <span "
+            "style='color:#8264c8'>other</span>; click a gap to see why.</p>");
     const Trace& trace = *trace_ptr;
     const TraceEvent& e = trace.events[size_t(event)];
     int64_t children_ns = 0;
@@ -124,6 +128,48 @@ QString eventDetailsHtml(const TimelineLayout& layout, int32_t event, const Laun
     html += row(QObject::tr("Called from"), callPath(trace, event));
     if (launches) html += launchRows(trace, *launches, event);
     html += QStringLiteral("</table>");
+    return html;
+}
+
+namespace {
+
+QString idleCauseText(const IdleBreakdown& idle, IdleCause cause) {
+    switch (cause) {
+    case IdleCause::HostWait:
+        return QObject::tr("The work after it was launched only after the stream's previous work "
+                           "had ended: the GPU waited for the CPU.");
+    case IdleCause::KernelWait:
+        return QObject::tr("Launched in time, and shorter than %1: the cost of running one kernel "
+                           "after another (fewer, larger kernels shorten it).")
+            .arg(format::durationNs(idle.kernel_wait_ns));
+    case IdleCause::Other:
+        break;
+    }
+    return QObject::tr("Launched in time, yet the stream waited %1 or more: a synchronisation, "
+                       "an event wait or work on another stream held it.")
+        .arg(format::durationNs(idle.kernel_wait_ns));
+}
+
+} // namespace
+
+QString idleGapDetailsHtml(const TimelineLayout& layout, const IdleBreakdown& idle, int gap,
+                           const LaunchIndex* launches) {
+    const auto& trace_ptr = layout.trace();
+    if (!trace_ptr || gap < 0 || size_t(gap) >= idle.gaps.size()) return {};
+    const Trace& trace = *trace_ptr;
+    const IdleGap& g = idle.gaps[size_t(gap)];
+    QString html = QObject::tr("<h3>Idle: %1</h3><p>%2</p><table>")
+                       .arg(idleCauseTitle(g.cause), idleCauseText(idle, g.cause));
+    html += row(QObject::tr("Lane"),
+                QString::fromStdString(trace.lanes[size_t(g.lane)].name).toHtmlEscaped());
+    html += row(QObject::tr("Start"), format::durationNs(g.start - layout.startNs()));
+    html += row(QObject::tr("Duration"), format::durationNs(g.end - g.start));
+    if (g.next >= 0) {
+        html += row(QObject::tr("Next work"), link(trace, g.next));
+        if (launches) html += launchRows(trace, *launches, g.next);
+    }
+    html += QStringLiteral("</table><p>The Idle Time view sums these gaps per stream and "
+                           "cause (Holistic Trace Analysis' idle-time breakdown).</p>");
     return html;
 }
 

@@ -9,6 +9,7 @@
 
 #include "common/Format.h"
 #include "common/ThemePalette.h"
+#include "timeline/IdleGapPainter.h"
 #include "timeline/TrackPainter.h"
 
 namespace ts::gui {
@@ -68,6 +69,7 @@ void TimelinePainter::paint(QPainter& p, QSize size, const TimelineScene& s, con
     p.setClipRect(tracks);
     p.translate(s.gutter_px, s.ruler_px - s.scroll_y);
     paintStepShading(p, size, s, pal);
+    paintIdleGaps(p, size, s);
     paintCounterRows(p, s, pal);
     paintBoxes(p, s, pal);
     paintLabels(p, s, pal);

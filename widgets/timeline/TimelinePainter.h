@@ -10,6 +10,7 @@
 #include <QSize>
 #include <QString>
 
+#include "analysis/IdleTime.h"
 #include "analysis/TimelineTracks.h"
 #include "timeline/TimelineLayout.h"
 #include "timeline/TimelinePalette.h"
@@ -29,6 +30,7 @@ struct TimelineScene {
     const std::vector<uint8_t>* name_matches = nullptr; // per name id; null = no search
     const TimelineTracks* tracks = nullptr; // counters, step spans, launches; null = none
     std::vector<LaunchPair> arrows;         // launches of the selection, drawn as arrows
+    const IdleBreakdown* idle = nullptr;    // the streams' idle gaps, shaded; null = none
 };
 
 class TimelinePainter {

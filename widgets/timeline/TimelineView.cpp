@@ -88,6 +88,7 @@ TimelineView::TimelineView(QWidget* parent)
     connect(next, &QToolButton::clicked, this, &TimelineView::nextMatch);
     connect(fit, &QToolButton::clicked, timeline_, &TimelineWidget::fitAll);
     connect(timeline_, &TimelineWidget::eventSelected, this, &TimelineView::showDetails);
+    connect(timeline_, &TimelineWidget::idleGapSelected, this, &TimelineView::showIdleGap);
     connect(timeline_, &TimelineWidget::scrollRangeChanged, this, [this](int maximum, int page) {
         scroll_->setRange(0, maximum);
         scroll_->setPageStep(page);
@@ -197,6 +198,14 @@ void TimelineView::updateMatchLabel() {
     const auto count = search_.count();
     match_label_->setText(index >= 0 ? tr("%1 of %2").arg(index + 1).arg(count)
                                      : tr("%1 matches").arg(count));
+}
+
+void TimelineView::showIdleGap(int gap) {
+    const GpuDiagnoses* diagnoses = timeline_->diagnoses();
+    const TimelineTracks* tracks = timeline_->tracks();
+    if (!diagnoses) return;
+    details_->setHtml(idleGapDetailsHtml(timeline_->layout(), diagnoses->idle, gap,
+                                         tracks ? &tracks->launches : nullptr));
 }
 
 void TimelineView::showDetails(int32_t event) {

@@ -47,6 +47,7 @@ public slots:
 private:
     void runSearch();
     void showDetails(int32_t event);
+    void showIdleGap(int gap);
     void updateMatchLabel();
 
     std::shared_ptr<const Trace> trace_;

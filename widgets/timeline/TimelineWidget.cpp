@@ -10,6 +10,7 @@
 #include <QToolTip>
 
 #include "common/Format.h"
+#include "timeline/IdleGapPainter.h"
 #include "timeline/TrackPainter.h"
 
 namespace ts::gui {
@@ -49,6 +50,8 @@ void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace,
     if (trace) painter_.prepare(*trace, palette());
     scene_.selected = scene_.linked = -1;
     scene_.arrows.clear();
+    diagnoses_.reset();
+    scene_.idle = nullptr;
     scene_.scroll_y = 0;
     name_matches_.clear();
     scene_.name_matches = nullptr;
@@ -90,6 +93,23 @@ QPointF TimelineWidget::eventCenter(int32_t event) const {
 int32_t TimelineWidget::eventAt(QPointF pos) const {
     if (pos.x() < scene_.gutter_px || pos.y() < scene_.ruler_px) return -1;
     return layout_.hitTest(scene_.view, trackX(pos.x()), contentY(pos.y()), kHitTolerancePx);
+}
+
+void TimelineWidget::setDiagnoses(std::shared_ptr<const GpuDiagnoses> diagnoses,
+                                  const std::shared_ptr<const Trace>& of) {
+    if (!of || of != layout_.trace()) return;
+    diagnoses_ = std::move(diagnoses);
+    scene_.idle = diagnoses_ ? &diagnoses_->idle : nullptr;
+    update();
+}
+
+int TimelineWidget::idleGapAt(QPointF pos) const {
+    if (!scene_.idle || pos.x() < scene_.gutter_px || pos.y() < scene_.ruler_px) return -1;
+    const int row = layout_.rowAt(contentY(pos.y()));
+    if (row < 0) return -1;
+    const IdleGap* gap = ts::gui::idleGapAt(*scene_.idle, layout_.rows()[size_t(row)].lane,
+                                            scene_.view.timeAt(trackX(pos.x())));
+    return gap ? int(gap - scene_.idle->gaps.data()) : -1;
 }
 
 void TimelineWidget::selectEvent(int32_t event, bool reveal) {
@@ -214,7 +234,12 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
 
 void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton) return;
-    if (!dragging_) selectEvent(eventAt(event->position()), false);
+    if (!dragging_) {
+        const int32_t hit = eventAt(event->position());
+        selectEvent(hit, false);
+        const int gap = hit < 0 ? idleGapAt(event->position()) : -1;
+        if (gap >= 0) emit idleGapSelected(gap);
+    }
     dragging_ = false;
     unsetCursor();
 }

@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+#include "analysis/GpuDiagnoses.h"
 #include "common/FrameMeter.h"
 #include "timeline/TimelineLayout.h"
 #include "timeline/TimelinePainter.h"
@@ -24,6 +25,14 @@ public:
     const TimelineLayout& layout() const { return layout_; }
     // Counters, step spans and launch links of the trace; null without a trace.
     const TimelineTracks* tracks() const { return tracks_.get(); }
+    // HTA's diagnoses of the trace shown: its streams' idle gaps are shaded
+    // by cause (null: none; ignored unless made of the trace shown).
+    void setDiagnoses(std::shared_ptr<const GpuDiagnoses> diagnoses,
+                      const std::shared_ptr<const Trace>& of);
+    const GpuDiagnoses* diagnoses() const { return diagnoses_.get(); }
+    // The idle gap under a widget position (its index in the idle
+    // breakdown's gaps), -1 none.
+    int idleGapAt(QPointF pos) const;
     // The launches drawn as arrows for the selection (at most kMaxArrows).
     const std::vector<LaunchPair>& launchArrows() const { return scene_.arrows; }
     static constexpr size_t kMaxArrows = 2000;
@@ -49,6 +58,9 @@ public slots:
 
 signals:
     void eventSelected(int32_t event);
+    // A click on an idle gap of a stream, not on an event (index in the
+    // diagnoses' idle gaps).
+    void idleGapSelected(int gap);
     void viewChanged();
     void scrollRangeChanged(int maximum, int page);
     // The first frame painted of the trace set last (once per setTrace).
@@ -75,6 +87,7 @@ private:
 
     TimelineLayout layout_;
     std::shared_ptr<const TimelineTracks> tracks_;
+    std::shared_ptr<const GpuDiagnoses> diagnoses_;
     // Tracks of traces shown before (several documents stay open): switching
     // back reuses them instead of redoing the launch analysis on this thread.
     struct CachedTracks {
