@@ -15,6 +15,7 @@
 #include "common/SortFilterProxy.h"
 #include "common/SpecTableModel.h"
 #include "common/SpecTablesView.h"
+#include "gpu/OverviewView.h"
 #include "report/IdleTables.h"
 #include "shell/DeferredViews.h"
 #include "shell/DocumentLoader.h"
@@ -106,6 +107,12 @@ private slots:
         QCOMPARE(types->tableCount(), 2);
         QCOMPARE(types->model(0)->index(0, 0).data().toString(), QStringLiteral("COMPUTATION"));
         QVERIFY(!window.tablesView(View::Operators));
+        // The Overview's Diagnosis links each finding to its view.
+        const QString diagnosis = window.overviewView()->diagnosisText();
+        QVERIFY2(diagnosis.contains(QStringLiteral("href=\"view:temporal\"")),
+                 qPrintable(diagnosis));
+        emit window.overviewView()->viewRequested(QStringLiteral("idle"));
+        QCOMPARE(window.currentView(), View::IdleTime);
     }
 
     // A large trace: the views wait, then are diagnosed when first shown.
@@ -122,6 +129,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view->tableCount() == 2 && view->model(0)->rowCount() > 0,
                                  kOpenTimeoutMs);
         QVERIFY(view->notesText().contains(QStringLiteral("last ProfilerStep")));
+        // The Overview said when its Diagnosis would come, and now has it.
+        QVERIFY(window.overviewView()->diagnosisText().contains(QStringLiteral("GPU idle")));
     }
 
     // The timeline shades each stream's idle gaps; clicking one (not an

@@ -72,11 +72,22 @@ QString recommendationsHtml(const std::vector<TraceRecommendation>& recommendati
     return html + QStringLiteral("</ul>");
 }
 
+QString diagnosisHtml(const std::vector<DiagnosisFinding>& findings) {
+    QString html = QStringLiteral("<ul>");
+    for (const DiagnosisFinding& f : findings)
+        html += QStringLiteral("<li><a href=\"view:%1\"><b>%2</b></a>: %3</li>")
+                    .arg(QString::fromStdString(f.view),
+                         QString::fromStdString(f.title).toHtmlEscaped(),
+                         QString::fromStdString(f.text).toHtmlEscaped());
+    return html + QStringLiteral("</ul>");
+}
+
 OverviewView::OverviewView(QWidget* parent)
     : QWidget(parent), source_(new QLabel), message_(new QLabel), body_(new QWidget),
       chart_(new StepBreakdownChart), share_(new AverageShareChart),
       average_(new AverageStepModel(this)), proxy_(new SortFilterProxy(this)),
-      table_(new QTableView), gpus_(richLabel()), recommendations_(richLabel()) {
+      table_(new QTableView), gpus_(richLabel()), recommendations_(richLabel()),
+      diagnosis_(richLabel()) {
     setObjectName(QStringLiteral("overviewView"));
     message_->setWordWrap(true);
     message_->setAlignment(Qt::AlignCenter);
@@ -94,9 +105,16 @@ OverviewView::OverviewView(QWidget* parent)
     details->addWidget(boxed(tr("Average step"), average));
     details->addWidget(boxed(tr("GPU summary"), gpus_));
     details->addWidget(boxed(tr("Recommendations"), recommendations_));
+    diagnosis_box_ = boxed(tr("Diagnosis (why the GPU waits)"), diagnosis_);
+    details->addWidget(diagnosis_box_);
     details->setStretchFactor(0, 2);
     details->setStretchFactor(1, 1);
     details->setStretchFactor(2, 2);
+    details->setStretchFactor(3, 2);
+    diagnosis_->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    connect(diagnosis_, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link.startsWith(QLatin1String("view:"))) emit viewRequested(link.mid(5));
+    });
 
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(chart_);
@@ -121,6 +139,7 @@ void OverviewView::clear() {
         tr("Nothing opened yet: open a run or a Chrome / Kineto trace (File ▸ Open, or drop it on "
            "the window) to see where each step's time goes.");
     setContent(empty);
+    setDiagnosis({});
 }
 
 void OverviewView::setContent(const OverviewContent& content) {
@@ -138,6 +157,16 @@ void OverviewView::setContent(const OverviewContent& content) {
     table_->resizeColumnsToContents();
     gpus_->setText(gpuSummaryHtml(content_.gpus));
     recommendations_->setText(recommendationsHtml(content_.recommendations));
+}
+
+void OverviewView::setDiagnosis(const std::vector<DiagnosisFinding>& findings,
+                                const QString& message) {
+    diagnosis_->setText(findings.empty() ? message.toHtmlEscaped() : diagnosisHtml(findings));
+    diagnosis_box_->setVisible(!findings.empty() || !message.isEmpty());
+}
+
+QString OverviewView::diagnosisText() const {
+    return diagnosis_box_->isVisibleTo(this) ? diagnosis_->text() : QString();
 }
 
 QString OverviewView::gpuText() const {

@@ -5,6 +5,7 @@
 // Overview) or a Trainscope run (its training phases) alike.
 #include <QWidget>
 
+#include "analysis/DiagnosisSummary.h"
 #include "gpu/OverviewContent.h"
 
 class QLabel;
@@ -24,6 +25,9 @@ public:
 
     void setContent(const OverviewContent& content);
     void clear();
+    // The Diagnosis box: HTA's findings, each linking to its view; or
+    // `message` (why there are none yet); hidden when both are empty.
+    void setDiagnosis(const std::vector<DiagnosisFinding>& findings, const QString& message = {});
 
     const OverviewContent& content() const { return content_; }
     AverageStepModel* averageModel() const { return average_; }
@@ -32,6 +36,11 @@ public:
     QString gpuText() const;
     QString recommendationsText() const;
     QString messageText() const;
+    QString diagnosisText() const;
+
+signals:
+    // A finding's link: show the view of this catalog name ("idle", ...).
+    void viewRequested(const QString& name);
 
 private:
     OverviewContent content_;
@@ -45,10 +54,14 @@ private:
     QTableView* table_;
     QLabel* gpus_;
     QLabel* recommendations_;
+    QLabel* diagnosis_;
+    QWidget* diagnosis_box_;
 };
 
 // The GPU summary panel and the recommendations list, as rich text.
 QString gpuSummaryHtml(const std::vector<GpuDeviceSummary>& gpus);
 QString recommendationsHtml(const std::vector<TraceRecommendation>& recommendations);
+// The findings as a list, each title linking to "view:NAME".
+QString diagnosisHtml(const std::vector<DiagnosisFinding>& findings);
 
 } // namespace ts::gui

@@ -253,6 +253,10 @@ void MainWindow::wireActions() {
     connect(a.open_run, &QAction::triggered, this, [this] { chooseAndOpen(true); });
     connect(a.open_trace, &QAction::triggered, this, [this] { chooseAndOpen(false); });
     connect(a.close_document, &QAction::triggered, this, &MainWindow::closeDocument);
+    connect(overviewView(), &OverviewView::viewRequested, this, [this](const QString& name) {
+        for (const ViewPage& page : viewPages())
+            if (name == QLatin1String(page.info->name)) showView(page.id);
+    });
     connect(modulesView(), &ModulesView::callActivated, this, [this](const ModuleCall& call) {
         showView(View::Timeline);
         timelineView()->showSpan(call.lane, call.start_ns, call.end_ns);
@@ -487,7 +491,19 @@ void MainWindow::fillAnalysedView(View view, const std::shared_ptr<const Trace>&
     if (all.full) gpu_analysis_ = all.full;
     const ViewPage& page = viewPage(view);
     if (page.show) page.show(tabs_->view(view), ShownTrace{trace, description, all});
-    if (all.diagnoses) timelineView()->timeline()->setDiagnoses(all.diagnoses, trace);
+    if (all.diagnoses && page.needs == Needs::Diagnoses) {
+        timelineView()->timeline()->setDiagnoses(all.diagnoses, trace);
+        showDiagnosis(*trace, all.diagnoses.get());
+    }
+}
+
+void MainWindow::showDiagnosis(const Trace& trace, const GpuDiagnoses* diagnoses) {
+    if (diagnoses)
+        overviewView()->setDiagnosis(summarizeDiagnoses(trace, *diagnoses));
+    else
+        overviewView()->setDiagnosis(
+            {}, tr("Made when GPU ▸ Temporal, Idle Time, Launches or Kernel Types is first shown "
+                   "(a large trace opens with its Overview and Timeline)."));
 }
 
 void MainWindow::showOverview(const OpenedDocument& doc) {
@@ -496,6 +512,8 @@ void MainWindow::showOverview(const OpenedDocument& doc) {
     if (trace_has_gpu || !doc.run || doc.run->steps.empty()) {
         if (gpu_analysis_) {
             overviewView()->setContent(overviewOfTrace(*gpu_analysis_));
+            const auto& diagnoses = doc.deferred ? doc.deferred->diagnoses : doc.diagnoses;
+            if (doc.trace) showDiagnosis(*doc.trace, diagnoses.get());
             return;
         }
         if (!doc.run) {
@@ -504,6 +522,7 @@ void MainWindow::showOverview(const OpenedDocument& doc) {
         }
     }
     overviewView()->setContent(overviewOfRun(*doc.run));
+    overviewView()->setDiagnosis({});
 }
 
 void MainWindow::showView(View view) {

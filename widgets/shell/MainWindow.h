@@ -135,6 +135,8 @@ private:
     // The Overview of what was opened: the trace's GPU steps when it has
     // them, else the run's phases, else the trace's CPU categories.
     void showOverview(const OpenedDocument& document);
+    // The Overview's Diagnosis box: null diagnoses are made later.
+    void showDiagnosis(const Trace& trace, const GpuDiagnoses* diagnoses);
     // Offers the views that apply to `document` (null: none open).
     void offerViewsFor(const OpenedDocument* document);
     void showFormFor(bool run);
