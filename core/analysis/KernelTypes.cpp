@@ -61,16 +61,23 @@ std::vector<TypeOverlap> overlapsOf(const DeviceActivities& activity) {
 }
 
 std::vector<KernelTypeRow> kernelsOf(const Trace& trace, const DeviceActivities& activity) {
-    std::map<std::pair<KernelType, std::string>, std::vector<int64_t>> by_name;
+    // Each kernel's runs: (duration, event).
+    std::map<std::pair<KernelType, std::string>, std::vector<std::pair<int64_t, int32_t>>> by_name;
     for (const DeviceActivity& a : activity.events)
         if (a.type != KernelType::Other)
-            by_name[{a.type, trace.nameOf(trace.events[size_t(a.event)])}].push_back(a.end -
-                                                                                     a.start);
+            by_name[{a.type, trace.nameOf(trace.events[size_t(a.event)])}].push_back(
+                {a.end - a.start, a.event});
     std::vector<KernelTypeRow> rows;
-    for (const auto& [key, durations] : by_name) {
-        KernelTypeRow r{key.second, key.first, int64_t(durations.size())};
-        r.max_ns = *std::max_element(durations.begin(), durations.end());
-        r.min_ns = *std::min_element(durations.begin(), durations.end());
+    std::vector<int64_t> durations;
+    for (const auto& [key, runs] : by_name) {
+        KernelTypeRow r{key.second, key.first, int64_t(runs.size())};
+        const auto longest = std::max_element(runs.begin(), runs.end());
+        r.max_ns = longest->first;
+        r.longest = longest->second;
+        r.min_ns = std::min_element(runs.begin(), runs.end())->first;
+        durations.clear();
+        for (const auto& run : runs)
+            durations.push_back(run.first);
         for (int64_t d : durations)
             r.total_ns += d;
         r.mean_ns = double(r.total_ns) / double(r.count);

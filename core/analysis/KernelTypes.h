@@ -26,6 +26,7 @@ struct KernelTypeRow {
     KernelType type = KernelType::Computation;
     int64_t count = 0, total_ns = 0, max_ns = 0, min_ns = 0;
     double mean_ns = 0, std_ns = 0; // sample deviation, 0 for one kernel
+    int32_t longest = -1;           // its longest run (Trace::events index)
 };
 
 struct KernelTypeBreakdown {

@@ -53,6 +53,9 @@ table::TableSpec kernelsByTypeTable(const std::vector<KernelTypeBreakdown>& rank
                                  integerCell(k.count), micros(double(k.total_ns)),
                                  micros(k.mean_ns), micros(k.std_ns), micros(double(k.min_ns)),
                                  micros(double(k.max_ns))});
+    for (const KernelTypeBreakdown& r : ranks)
+        for (const KernelTypeRow& k : r.kernels)
+            spec.row_events.push_back(k.longest);
     return spec;
 }
 

@@ -136,6 +136,7 @@ table::TableSpec outlierLaunchTable(const std::vector<const Trace*>& traces,
             row.push_back(textCell(trace.nameOf(trace.events[size_t(l->runtime)])));
             row.push_back(textCell(trace.nameOf(work)));
             spec.rows.push_back(std::move(row));
+            spec.row_events.push_back(l->device);
         }
     }
     return spec;

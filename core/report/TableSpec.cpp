@@ -80,6 +80,7 @@ TableSpec shown(const TableSpec& table) {
 
 TableSpec firstRows(TableSpec table, size_t limit) {
     if (limit != 0 && table.rows.size() > limit) table.rows.resize(limit);
+    if (table.row_events.size() > table.rows.size()) table.row_events.resize(table.rows.size());
     return table;
 }
 
@@ -134,6 +135,12 @@ TableSpec withLeadingColumn(TableSpec table, Column column, const std::string& t
 
 void appendRows(TableSpec& into, TableSpec from) {
     if (into.columns.empty()) into.columns = std::move(from.columns);
+    if (!into.row_events.empty() || !from.row_events.empty()) {
+        into.row_events.resize(into.rows.size(), -1);
+        from.row_events.resize(from.rows.size(), -1);
+        into.row_events.insert(into.row_events.end(), from.row_events.begin(),
+                               from.row_events.end());
+    }
     for (std::vector<Cell>& row : from.rows)
         into.rows.push_back(std::move(row));
 }

@@ -69,6 +69,10 @@ struct TableSpec {
     // JSON rows hold numbers, integers and flags as such (Column::kind);
     // false: every cell as its text.
     bool json_numbers = true;
+    // Optional, one per row: the trace event the row is about (a
+    // Trace::events index, -1 none), which a GUI selects on its timeline
+    // when the row is activated. Empty: rows are about no single event.
+    std::vector<int32_t> row_events;
 
     // The column whose key is `key`; -1 when there is none.
     int columnIndex(const std::string& key) const;

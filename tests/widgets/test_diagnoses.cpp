@@ -106,6 +106,15 @@ private slots:
         SpecTablesView* types = window.tablesView(View::KernelTypes);
         QCOMPARE(types->tableCount(), 2);
         QCOMPARE(types->model(0)->index(0, 0).data().toString(), QStringLiteral("COMPUTATION"));
+        // A kernel's row shows its longest run on the timeline.
+        const QModelIndex first = types->proxy(1)->index(0, 0);
+        const int32_t longest = types->model(1)->spec().row_events.at(
+            size_t(types->proxy(1)->mapToSource(first).row()));
+        QVERIFY(longest >= 0);
+        emit types->tableView(1)->activated(first);
+        QCOMPARE(window.currentView(), View::Timeline);
+        QCOMPARE(window.timelineView()->timeline()->selectedEvent(), longest);
+        window.showView(View::KernelTypes);
         QVERIFY(!window.tablesView(View::Operators));
         // The Overview's Diagnosis links each finding to its view.
         const QString diagnosis = window.overviewView()->diagnosisText();

@@ -47,6 +47,8 @@ QWidget* SpecTablesView::tablePane(size_t index) {
     auto* proxy = new SortFilterProxy(this);
     setUpTable(view, proxy, model);
     layout->addWidget(view, 1);
+    connect(view, &QTableView::activated, this,
+            [this, index](const QModelIndex& at) { emitRowEvent(index, at); });
     connect(save, &QPushButton::clicked, this, [this, index, title] {
         if (!settings_) return;
         exportFileInteractive(this, *settings_, tr("Export table"),
@@ -85,7 +87,10 @@ void SpecTablesView::setTables(const SpecTables& tables, const QString& descript
     rebuild(tables.tables.size());
     for (size_t i = 0; i < tables.tables.size(); ++i) {
         const table::TableSpec& spec = tables.tables[i];
-        titles_[i]->setText(QString::fromStdString(spec.title));
+        titles_[i]->setText(QString::fromStdString(spec.title) +
+                            (spec.row_events.empty()
+                                 ? QString()
+                                 : tr(" (double-click a row to see it on the timeline)")));
         models_[i]->setSpec(spec);
         views_[i]->resizeColumnsToContents();
         // Long names (kernels run to hundreds of characters) get a bounded
@@ -110,6 +115,13 @@ void SpecTablesView::setTables(const SpecTables& tables, const QString& descript
     const QString why =
         tables.notes.isEmpty() ? tr("Nothing to show.") : tables.notes.join(QLatin1Char('\n'));
     frame_.show(description, tables.tables.empty() ? why : QString());
+}
+
+void SpecTablesView::emitRowEvent(size_t table, const QModelIndex& at) {
+    const int row = proxies_[table]->mapToSource(at).row();
+    const std::vector<int32_t>& events = models_[table]->spec().row_events;
+    if (row >= 0 && size_t(row) < events.size() && events[size_t(row)] >= 0)
+        emit eventActivated(events[size_t(row)]);
 }
 
 void SpecTablesView::showPending(const QString& message) {

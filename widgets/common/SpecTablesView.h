@@ -49,7 +49,13 @@ public:
     // `table` as the CLI writes it (keys, exact numbers), its rows as filtered.
     bool exportCsv(int table, const QString& path, QString* error) const;
 
+signals:
+    // A row about one trace event (TableSpec::row_events) was activated
+    // (double-click, Enter): show it on the timeline.
+    void eventActivated(int32_t event);
+
 private:
+    void emitRowEvent(size_t table, const QModelIndex& at);
     void rebuild(size_t count);
     QWidget* tablePane(size_t index);
 

@@ -8,7 +8,11 @@ ModuleTreeModel::ModuleTreeModel(QObject* parent)
     : QAbstractItemModel(parent), columns_(moduleColumns()) {}
 
 int ModuleTreeModel::column(const char* key) {
-    static const table::TableSpec spec{"", moduleColumns(), {}};
+    static const table::TableSpec spec = [] {
+        table::TableSpec s;
+        s.columns = moduleColumns();
+        return s;
+    }();
     return spec.columnIndex(key);
 }
 

@@ -253,6 +253,13 @@ void MainWindow::wireActions() {
     connect(a.open_run, &QAction::triggered, this, [this] { chooseAndOpen(true); });
     connect(a.open_trace, &QAction::triggered, this, [this] { chooseAndOpen(false); });
     connect(a.close_document, &QAction::triggered, this, &MainWindow::closeDocument);
+    for (const ViewPage& page : viewPages())
+        if (SpecTablesView* tables = tablesView(page.id))
+            connect(tables, &SpecTablesView::eventActivated, this, [this](int32_t event) {
+                showView(View::Timeline);
+                timelineView()->timeline()->selectEvent(event, true);
+                timelineView()->timeline()->zoomToEvent(event);
+            });
     connect(overviewView(), &OverviewView::viewRequested, this, [this](const QString& name) {
         for (const ViewPage& page : viewPages())
             if (name == QLatin1String(page.info->name)) showView(page.id);
