@@ -30,6 +30,9 @@ void addTraceStats(CLI::App& app, TraceCommands& c) {
                     "--view launches: runtime calls longer than this are outliers (default 50)");
     cmd->add_option("--launch-delay-cutoff-us", trace.launch_delay_cutoff_us,
                     "--view launches: launch delays longer than this are outliers (default 100)");
+    cmd->add_option("--max-queue-length", trace.max_queue_length,
+                    "--view queue: a stream's queue counts as full from this length (default "
+                    "1024, CUDA's and HTA's)");
     cmd->add_option("--start-us", trace.start_us,
                     "--view memory: tables from this time (us from the trace start)");
     cmd->add_option("--end-us", trace.end_us, "--view memory: tables up to this time (exclusive)");

@@ -18,6 +18,8 @@ GpuDiagnoses diagnoseGpu(const Trace& trace, const GpuTraceAnalysis* analysis,
     d.idle = idleBreakdown(trace, d.activity, idle);
     d.launches = launchStats(trace, d.activity);
     d.kernel_types = kernelTypeBreakdown(trace, d.activity);
+    d.queue = queueLength(trace, d.activity);
+    d.memory_bw = memoryBandwidth(trace, d.activity);
     return d;
 }
 

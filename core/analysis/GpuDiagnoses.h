@@ -6,6 +6,8 @@
 #include "analysis/IdleTime.h"
 #include "analysis/KernelTypes.h"
 #include "analysis/LaunchStats.h"
+#include "analysis/MemoryBandwidth.h"
+#include "analysis/QueueLength.h"
 
 namespace ts {
 
@@ -15,6 +17,8 @@ struct GpuDiagnoses {
     IdleBreakdown idle;
     LaunchStats launches;
     KernelTypeBreakdown kernel_types;
+    QueueLength queue;
+    MemoryBandwidth memory_bw;
 };
 
 struct GpuTraceAnalysis;

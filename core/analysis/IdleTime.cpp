@@ -1,7 +1,6 @@
 #include "analysis/IdleTime.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "util/Statistics.h"
 
@@ -26,27 +25,6 @@ int64_t unionLength(std::vector<Interval> intervals) {
         total += end - start;
     }
     return total;
-}
-
-IntervalStats describe(std::vector<int64_t> gaps) {
-    IntervalStats s;
-    s.count = int64_t(gaps.size());
-    if (gaps.empty()) return s;
-    std::sort(gaps.begin(), gaps.end());
-    double sum = 0;
-    for (int64_t g : gaps)
-        sum += double(g);
-    s.mean = sum / double(gaps.size());
-    double squares = 0;
-    for (int64_t g : gaps)
-        squares += (double(g) - s.mean) * (double(g) - s.mean);
-    s.std = gaps.size() > 1 ? std::sqrt(squares / double(gaps.size() - 1)) : std::nan("");
-    s.min = double(gaps.front());
-    s.max = double(gaps.back());
-    s.p25 = linearQuantile(gaps, 0.25);
-    s.p50 = linearQuantile(gaps, 0.5);
-    s.p75 = linearQuantile(gaps, 0.75);
-    return s;
 }
 
 IdleCause causeOf(const DeviceActivity& next, int64_t previous_end, int64_t gap,

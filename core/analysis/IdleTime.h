@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/DeviceActivity.h"
+#include "util/Statistics.h"
 
 namespace ts {
 
@@ -36,10 +37,7 @@ const char* toString(IdleCause cause); // "host_wait", "kernel_wait", "other"
 
 // The distribution of a cause's gaps on a stream, ns (pandas' describe():
 // sample standard deviation, percentiles interpolated linearly).
-struct IntervalStats {
-    int64_t count = 0;
-    double mean = 0, std = 0, min = 0, p25 = 0, p50 = 0, p75 = 0, max = 0;
-};
+using IntervalStats = Description;
 
 struct StreamIdle {
     int32_t lane = -1;

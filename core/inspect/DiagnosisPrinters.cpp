@@ -7,6 +7,7 @@
 #include "analysis/IdleTime.h"
 #include "analysis/LaunchStats.h"
 #include "inspect/TraceViewPrinters.h"
+#include "report/CounterTables.h"
 #include "report/IdleTables.h"
 #include "report/KernelTypeTables.h"
 #include "report/LaunchTables.h"
@@ -173,6 +174,54 @@ void kernelTypes(TraceViewRequest& request) {
         return;
     }
     printTables({kernelTypeTable(ranks), kernelsByTypeTable(ranks)}, o, request.out);
+}
+
+void queue(TraceViewRequest& request) {
+    const TraceStatsOptions& o = request.options;
+    QueueLengthOptions options;
+    if (!o.max_queue_length.empty()) {
+        char* end = nullptr;
+        const long value = std::strtol(o.max_queue_length.c_str(), &end, 10);
+        if (*end != '\0' || value < 1 || value > 1000000)
+            throw std::invalid_argument("Option --max-queue-length is '" + o.max_queue_length +
+                                        "'; expected a whole number from 1 to 1000000 (HTA's "
+                                        "default: 1024).");
+        options.max_queue_length = int32_t(value);
+    }
+    const DiagnosisInput input(request);
+    const std::vector<QueueLength> ranks = analyseRanks(
+        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
+            return queueLength(trace, activity, options);
+        });
+    if (o.format == "json") {
+        request.out << queueLengthJson(ranks).dump(2) << '\n';
+        return;
+    }
+    if (o.format == "text")
+        request.out << "queue: work launched but not started; full from "
+                    << options.max_queue_length << " (--max-queue-length)\n";
+    printTables({queueLengthTable(ranks)}, o, request.out);
+}
+
+void memoryBandwidth(TraceViewRequest& request) {
+    const TraceStatsOptions& o = request.options;
+    const DiagnosisInput input(request);
+    size_t without = 0;
+    const std::vector<MemoryBandwidth> ranks = analyseRanks(
+        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
+            MemoryBandwidth bw = memoryBandwidth(trace, activity);
+            without += bw.without_bandwidth;
+            return bw;
+        });
+    if (o.format == "json") {
+        request.out << memoryBandwidthJson(ranks).dump(2) << '\n';
+        return;
+    }
+    if (o.format == "text" && without > 0)
+        request.out << "note: " << without
+                    << " copies or sets have neither a bandwidth nor bytes in the trace and are "
+                       "left out\n";
+    printTables({memoryBandwidthTable(ranks)}, o, request.out);
 }
 
 } // namespace ts::printers

@@ -114,6 +114,8 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
             options.view != "launches")
             throw std::invalid_argument("Options --runtime-cutoff-us and --launch-delay-cutoff-us "
                                         "apply to --view launches only.");
+        if (!options.max_queue_length.empty() && options.view != "queue")
+            throw std::invalid_argument("Option --max-queue-length applies to --view queue only.");
         if (!options.view.empty()) {
             printView(options, out, err);
             return exit_code::kOk;

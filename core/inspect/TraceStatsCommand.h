@@ -44,6 +44,8 @@ struct TraceStatsOptions {
     std::string kernel_wait_us;
     // --view launches: HTA's runtime_cutoff and launch_delay_cutoff ("" its 50 and 100).
     std::string runtime_cutoff_us, launch_delay_cutoff_us;
+    // --view queue: the queue length counted as full ("" HTA's 1024).
+    std::string max_queue_length;
 };
 
 // 0 on success; 2 for bad options or an unreadable/malformed file (the

@@ -32,5 +32,7 @@ void temporal(TraceViewRequest& request);
 void idle(TraceViewRequest& request);
 void launches(TraceViewRequest& request);
 void kernelTypes(TraceViewRequest& request);
+void queue(TraceViewRequest& request);
+void memoryBandwidth(TraceViewRequest& request);
 
 } // namespace ts::printers

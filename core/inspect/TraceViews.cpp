@@ -22,6 +22,8 @@ constexpr std::pair<const char*, Printer> kPrinters[] = {
     {"temporal", printers::temporal},
     {"idle", printers::idle},
     {"launches", printers::launches},
+    {"queue", printers::queue},
+    {"memory-bw", printers::memoryBandwidth},
     {"kernel-types", printers::kernelTypes},
 };
 

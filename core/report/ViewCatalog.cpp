@@ -52,6 +52,12 @@ const std::vector<ViewInfo>& catalog() {
         {"kernel-types", "Kernel Types", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
          "Holistic Trace Analysis' kernel breakdown: computation, communication and memory "
          "time, alone and overlapping, and each kernel by type"},
+        {"queue", "Queue Length", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
+         "Holistic Trace Analysis' queue length: per stream, the work launched but not yet "
+         "started, and the time the queue was full (--max-queue-length)"},
+        {"memory-bw", "Memory Bandwidth", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
+         "Holistic Trace Analysis' memory bandwidth: per kind of copy (HtoD, DtoH, DtoD, "
+         "Memset), the bandwidth of the copies running at once"},
         {"roofline", "Roofline", Group::Gpu, Input::Trace, Gui,
          "operators by arithmetic intensity against the device's peaks"},
         {"memory", "Memory", Group::Memory, Input::Trace, Cli | Gui,

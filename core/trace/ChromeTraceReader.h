@@ -21,8 +21,9 @@ namespace ts {
 // Bumped whenever the reader's rules change (what it classifies, attributes
 // or keeps), so trace indexes made by an older reader are not used
 // (trace/TraceIndex.h). 2: a stream's lane is a device lane even when its
-// first event is a synchronisation (cuda_sync).
-inline constexpr uint32_t kTraceReaderVersion = 2;
+// first event is a synchronisation (cuda_sync). 3: a copy's or set's
+// "memory bandwidth (GB/s)" is kept (TraceEvent::gbps).
+inline constexpr uint32_t kTraceReaderVersion = 3;
 
 // Throws TraceReadError, or TraceReadCancelled when progress.report returns
 // false (also on its last call, with done == total: no trace is returned).

@@ -200,6 +200,7 @@ private:
         numberArg<int64_t>("step", e.step, -1);
         numberArg<double>("flops", e.flops, 0);
         numberArg<double>("bytes", e.bytes, 0);
+        numberArg<double>("memory bandwidth (GB/s)", e.gbps, 0);
         numberArg<int64_t>("device_ns", e.device_ns, 0);
         numberArg<int64_t>("alloc_bytes", e.alloc_bytes, 0);
         numberArg<int64_t>("free_bytes", e.free_bytes, 0);

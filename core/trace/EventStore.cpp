@@ -27,7 +27,7 @@ bool hasOpFields(const TraceEvent& e) {
 }
 
 bool hasCosts(const TraceEvent& e) {
-    return e.flops != 0 || e.bytes != 0;
+    return e.flops != 0 || e.bytes != 0 || e.gbps != 0;
 }
 
 bool hasMemory(const TraceEvent& e) {
@@ -123,7 +123,8 @@ TraceEvent EventStore::operator[](size_t i) const {
         e.link = op->link;
         e.device_ns = unpacked(i, DeviceNs, op->device_ns);
     }
-    if (const EventCost* cost = this->cost(i)) e.flops = cost->flops, e.bytes = cost->bytes;
+    if (const EventCost* cost = this->cost(i))
+        e.flops = cost->flops, e.bytes = cost->bytes, e.gbps = cost->gbps;
     if (const EventMemory* m = memory(i))
         e.alloc_bytes = m->alloc_bytes, e.free_bytes = m->free_bytes;
     return e;
@@ -195,7 +196,7 @@ void EventStore::setOpFields(size_t i, const TraceEvent& e) {
 
 void EventStore::setCosts(size_t i, const TraceEvent& e) {
     // makeCost returns the existing row: one is made only for nonzero costs.
-    if (cost(i) || hasCosts(e)) makeCost(i) = EventCost{e.flops, e.bytes};
+    if (cost(i) || hasCosts(e)) makeCost(i) = EventCost{e.flops, e.bytes, e.gbps};
 }
 
 void EventStore::setMemory(size_t i, const TraceEvent& e) {

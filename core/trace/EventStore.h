@@ -88,8 +88,9 @@ static_assert(sizeof(LaunchConfig) == 48);
 
 struct EventCost {
     double flops = 0, bytes = 0;
+    double gbps = 0; // a copy's or set's bandwidth (TraceEvent::gbps)
 };
-static_assert(sizeof(EventCost) == 16);
+static_assert(sizeof(EventCost) == 24);
 
 struct EventMemory {
     int64_t alloc_bytes = 0, free_bytes = 0;

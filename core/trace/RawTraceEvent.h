@@ -125,6 +125,7 @@ enum class RawArg : uint8_t {
     TotalAllocated,  // "Total Allocated"
     TotalReserved,   // "Total Reserved"
     LiveBytes,       // "live_bytes"
+    Bandwidth,       // "memory bandwidth (GB/s)"
     Count
 };
 inline constexpr size_t kRawArgCount = static_cast<size_t>(RawArg::Count);

@@ -327,6 +327,7 @@ void TraceBuilder::readArgs(const RawTraceArgs& args, TraceEvent& t) {
     args[RawArg::FreeBytes].getInt(t.free_bytes);
     t.flops = args[RawArg::Flops].getDouble();
     t.bytes = args[RawArg::Bytes].getDouble();
+    t.gbps = args[RawArg::Bandwidth].getDouble();
     have_flops_ = have_flops_ || t.flops > 0;
     int64_t external = -1;
     // Kineto writes "External id" on CPU ops and "external id" on GPU events.

@@ -37,14 +37,18 @@ struct TraceEvent {
     int32_t lane = 0;     // index into Trace::lanes
     int64_t start_ns = 0; // relative to Trace::origin_ns
     int64_t dur_ns = 0;
-    int32_t parent = -1;     // enclosing event on the same lane, -1 at top level
-    int16_t depth = 0;       // nesting depth on its lane (0 = top level)
-    int64_t seq = -1;        // autograd sequence number, -1 if none
-    int32_t link = -1;       // Operator: its backward node; Backward: its forward op
-    int32_t shapes = -1;     // index into Trace::strings ("[[32, 3, 32, 32], [64, 3, 3, 3]]")
-    int64_t step = -1;       // training step the event belongs to, -1 unknown
-    double flops = 0;        // floating point operations (2 per MAC), 0 = unknown
-    double bytes = 0;        // estimated bytes moved (inputs + outputs), 0 = unknown
+    int32_t parent = -1; // enclosing event on the same lane, -1 at top level
+    int16_t depth = 0;   // nesting depth on its lane (0 = top level)
+    int64_t seq = -1;    // autograd sequence number, -1 if none
+    int32_t link = -1;   // Operator: its backward node; Backward: its forward op
+    int32_t shapes = -1; // index into Trace::strings ("[[32, 3, 32, 32], [64, 3, 3, 3]]")
+    int64_t step = -1;   // training step the event belongs to, -1 unknown
+    double flops = 0;    // floating point operations (2 per MAC), 0 = unknown
+    double bytes = 0;    // estimated bytes moved (inputs + outputs), 0 = unknown
+    // A copy's or set's bandwidth as Kineto measured it (its "memory
+    // bandwidth (GB/s)", from CUPTI's exact duration; a trace's microsecond
+    // durations can be off by half of a short copy's), 0 = unknown.
+    double gbps = 0;
     int64_t device_ns = 0;   // device time attributed to this op (CUDA), 0 = none
     int64_t alloc_bytes = 0; // CPU bytes allocated while this event was innermost
     int64_t free_bytes = 0;  // CPU bytes freed while this event was innermost

@@ -91,7 +91,7 @@ uint64_t layoutHash() {
     TS_FIELD(LaunchConfig, block), TS_FIELD(LaunchConfig, registers);
     TS_FIELD(LaunchConfig, shared_memory), TS_FIELD(LaunchConfig, blocks_per_sm);
     TS_FIELD(LaunchConfig, occupancy);
-    TS_FIELD(EventCost, flops), TS_FIELD(EventCost, bytes);
+    TS_FIELD(EventCost, flops), TS_FIELD(EventCost, bytes), TS_FIELD(EventCost, gbps);
     TS_FIELD(EventMemory, alloc_bytes), TS_FIELD(EventMemory, free_bytes);
     TS_FIELD(OverflowValue, event), TS_FIELD(OverflowValue, field), TS_FIELD(OverflowValue, value);
     TS_FIELD(MemorySample, t_ns), TS_FIELD(MemorySample, live_bytes);

@@ -36,6 +36,7 @@ const std::string_view kRawArgKeys[kRawArgCount] = {
     "Total Allocated",
     "Total Reserved",
     "live_bytes",
+    "memory bandwidth (GB/s)",
 };
 
 EventKind kindFromCategory(KinetoCategory category, const std::string& name) {

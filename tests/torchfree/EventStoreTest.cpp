@@ -23,13 +23,13 @@ static_assert(sizeof(EventCore) == 32);
 static_assert(sizeof(EventOpFields) == 20);
 static_assert(sizeof(EventRareFields) == 16);
 static_assert(sizeof(LaunchConfig) == 48);
-static_assert(sizeof(EventCost) == 16);
+static_assert(sizeof(EventCost) == 24);
 static_assert(sizeof(EventMemory) == 16);
 
 auto fields(const TraceEvent& e) {
     return std::make_tuple(e.name, e.kind, e.lane, e.start_ns, e.dur_ns, e.parent, e.depth, e.seq,
-                           e.link, e.shapes, e.step, e.flops, e.bytes, e.device_ns, e.alloc_bytes,
-                           e.free_bytes, e.types, e.args);
+                           e.link, e.shapes, e.step, e.flops, e.bytes, e.gbps, e.device_ns,
+                           e.alloc_bytes, e.free_bytes, e.types, e.args);
 }
 
 TraceEvent wide(int64_t k) {

@@ -13,6 +13,7 @@
 #include "modules/ModulesView.h"
 #include "operators/OperatorsView.h"
 #include "ranks/RanksView.h"
+#include "report/CounterTables.h"
 #include "report/IdleTables.h"
 #include "report/KernelTypeTables.h"
 #include "report/LaunchTables.h"
@@ -146,6 +147,13 @@ std::vector<ViewPage> analysisPages() {
         tablesPage(View::KernelTypes, "kernel-types", [](const Trace&, const GpuDiagnoses& d) {
             return std::vector<table::TableSpec>{kernelTypeTable({d.kernel_types}),
                                                  kernelsByTypeTable({d.kernel_types})};
+        }));
+    pages.push_back(tablesPage(View::QueueLength, "queue", [](const Trace&, const GpuDiagnoses& d) {
+        return std::vector<table::TableSpec>{queueLengthTable({d.queue})};
+    }));
+    pages.push_back(
+        tablesPage(View::MemoryBandwidth, "memory-bw", [](const Trace&, const GpuDiagnoses& d) {
+            return std::vector<table::TableSpec>{memoryBandwidthTable({d.memory_bw})};
         }));
     return pages;
 }
