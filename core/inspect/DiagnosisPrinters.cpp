@@ -1,5 +1,6 @@
-// `trace-stats --view temporal`, `idle`, `launches`, `kernel-types`: Holistic
-// Trace Analysis' diagnoses of one trace, or of each rank of a folder.
+// `trace-stats --view temporal`, `idle`, `launches`, `kernel-types`,
+// `annotations`, `kernel-sequences`: Holistic Trace Analysis' diagnoses of
+// one trace, or of each rank of a folder.
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -7,7 +8,9 @@
 #include "analysis/IdleTime.h"
 #include "analysis/LaunchStats.h"
 #include "inspect/TraceViewPrinters.h"
+#include "report/AnnotationTables.h"
 #include "report/IdleTables.h"
+#include "report/KernelSequenceTables.h"
 #include "report/KernelTypeTables.h"
 #include "report/LaunchTables.h"
 #include "trace/RankFolder.h"
@@ -61,12 +64,13 @@ public:
         return activity;
     }
 
-private:
+    // The file (and rank) of a trace, for a message on what it lacks.
     std::string fileOf(size_t i) const {
         if (folder_.empty()) return options_.file;
         return folder_[i].path.string() + " (rank " + std::to_string(folder_[i].rank) + ")";
     }
 
+private:
     const TraceStatsOptions& options_;
     std::vector<RankTrace> folder_;
     std::vector<const Trace*> traces_;
@@ -173,6 +177,85 @@ void kernelTypes(TraceViewRequest& request) {
         return;
     }
     printTables({kernelTypeTable(ranks), kernelsByTypeTable(ranks)}, o, request.out);
+}
+
+void annotations(TraceViewRequest& request) {
+    const TraceStatsOptions& o = request.options;
+    AnnotationOptions options;
+    if (o.annotation_side == "cpu")
+        options.side = AnnotationSide::Cpu;
+    else if (!o.annotation_side.empty() && o.annotation_side != "gpu")
+        throw std::invalid_argument("Option --annotations is '" + o.annotation_side +
+                                    "'; expected 'gpu' (the ranges as the GPU ran them, HTA's "
+                                    "default) or 'cpu'.");
+    const DiagnosisInput input(request);
+    const std::vector<AnnotationBreakdown> ranks = analyseRanks(
+        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
+            return userAnnotations(trace, activity, options);
+        });
+    for (size_t i = 0; i < ranks.size(); ++i)
+        if (ranks[i].empty())
+            throw std::invalid_argument(
+                input.fileOf(i) + ": no " +
+                (options.side == AnnotationSide::Gpu
+                     ? "gpu_user_annotation events (record_function ranges as the GPU ran them; "
+                       "try --annotations cpu)"
+                     : "user_annotation events (record_function ranges)") +
+                " for --view annotations.");
+    if (o.format == "json") {
+        request.out << annotationsJson(ranks).dump(2) << '\n';
+        return;
+    }
+    printTables({annotationTable(ranks), annotatedKernelTable(ranks)}, o, request.out);
+}
+
+void kernelSequences(TraceViewRequest& request) {
+    const TraceStatsOptions& o = request.options;
+    SequenceOptions options;
+    options.operator_text = o.operator_text;
+    if (!o.min_pattern_len.empty()) {
+        size_t used = 0;
+        long long n = -1;
+        try {
+            n = std::stoll(o.min_pattern_len, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != o.min_pattern_len.size() || n < 1 || n > 1000000)
+            throw std::invalid_argument("Option --min-pattern-len is '" + o.min_pattern_len +
+                                        "'; expected a count of kernels, 1 or more (HTA's "
+                                        "default: 3).");
+        options.min_pattern_len = size_t(n);
+    }
+    const DiagnosisInput input(request);
+    const std::vector<KernelSequences> ranks = analyseRanks(
+        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
+            return kernelSequences(trace, activity, options);
+        });
+    const std::string calls = options.operator_text.empty()
+                                  ? std::string("operator call")
+                                  : "call whose name contains '" + options.operator_text + "'";
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        if (ranks[i].calls == 0)
+            throw std::invalid_argument(input.fileOf(i) + ": no " + calls +
+                                        " launched GPU work, for --view kernel-sequences.");
+        if (ranks[i].empty())
+            throw std::invalid_argument(
+                input.fileOf(i) + ": no " + calls + " launched " +
+                std::to_string(options.min_pattern_len) +
+                " or more kernels, for --view kernel-sequences (--min-pattern-len).");
+    }
+    if (o.format == "json") {
+        request.out << kernelSequencesJson(ranks).dump(2) << '\n';
+        return;
+    }
+    if (o.format == "text")
+        request.out << "sequences of " << options.min_pattern_len << " or more kernels launched by "
+                    << (options.operator_text.empty()
+                            ? std::string("each outermost operator")
+                            : "calls containing '" + options.operator_text + "'")
+                    << " (--operator, --min-pattern-len)\n";
+    printTables({kernelSequenceTable(ranks), sequenceKernelTable(ranks)}, o, request.out);
 }
 
 } // namespace ts::printers

@@ -32,5 +32,9 @@ void temporal(TraceViewRequest& request);
 void idle(TraceViewRequest& request);
 void launches(TraceViewRequest& request);
 void kernelTypes(TraceViewRequest& request);
+// User annotations (--annotations gpu|cpu) and frequent kernel sequences
+// (--operator, --min-pattern-len).
+void annotations(TraceViewRequest& request);
+void kernelSequences(TraceViewRequest& request);
 
 } // namespace ts::printers

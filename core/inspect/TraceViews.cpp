@@ -23,6 +23,8 @@ constexpr std::pair<const char*, Printer> kPrinters[] = {
     {"idle", printers::idle},
     {"launches", printers::launches},
     {"kernel-types", printers::kernelTypes},
+    {"annotations", printers::annotations},
+    {"kernel-sequences", printers::kernelSequences},
 };
 
 Printer printerOf(const std::string& name) {

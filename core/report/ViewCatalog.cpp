@@ -52,6 +52,13 @@ const std::vector<ViewInfo>& catalog() {
         {"kernel-types", "Kernel Types", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
          "Holistic Trace Analysis' kernel breakdown: computation, communication and memory "
          "time, alone and overlapping, and each kernel by type"},
+        {"annotations", "Annotations", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
+         "Holistic Trace Analysis' user-annotation breakdown: each record_function range's time "
+         "and the kernels under it with their GPU time (--annotations gpu|cpu)"},
+        {"kernel-sequences", "Kernel Sequences", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
+         "Holistic Trace Analysis' frequent kernel sequences: the kernels each operator call "
+         "launched, how often each sequence recurs, its CPU and GPU time and delays (--operator, "
+         "--min-pattern-len)"},
         {"roofline", "Roofline", Group::Gpu, Input::Trace, Gui,
          "operators by arithmetic intensity against the device's peaks"},
         {"memory", "Memory", Group::Memory, Input::Trace, Cli | Gui,
