@@ -18,6 +18,11 @@ GpuDiagnoses diagnoseGpu(const Trace& trace, const GpuTraceAnalysis* analysis,
     d.idle = idleBreakdown(trace, d.activity, idle);
     d.launches = launchStats(trace, d.activity);
     d.kernel_types = kernelTypeBreakdown(trace, d.activity);
+    d.gpu_annotations = userAnnotations(trace, d.activity);
+    AnnotationOptions cpu;
+    cpu.side = AnnotationSide::Cpu;
+    d.cpu_annotations = userAnnotations(trace, d.activity, cpu);
+    d.sequences = kernelSequences(trace, d.activity);
     return d;
 }
 

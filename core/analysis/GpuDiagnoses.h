@@ -1,11 +1,14 @@
 #pragma once
 // Holistic Trace Analysis' diagnoses of one trace, made together from one
 // collection of its device activity: what the GUI keeps per open trace and
-// the CLI prints (--view temporal, idle, launches, kernel-types).
+// the CLI prints (--view temporal, idle, launches, kernel-types,
+// annotations, kernel-sequences).
 #include "analysis/DeviceActivity.h"
 #include "analysis/IdleTime.h"
+#include "analysis/KernelSequences.h"
 #include "analysis/KernelTypes.h"
 #include "analysis/LaunchStats.h"
+#include "analysis/UserAnnotations.h"
 
 namespace ts {
 
@@ -15,6 +18,10 @@ struct GpuDiagnoses {
     IdleBreakdown idle;
     LaunchStats launches;
     KernelTypeBreakdown kernel_types;
+    // Both sides of the annotations (one pass each over the activity) and
+    // the sequences of every outermost operator with HTA's min_pattern_len.
+    AnnotationBreakdown gpu_annotations, cpu_annotations;
+    KernelSequences sequences;
 };
 
 struct GpuTraceAnalysis;

@@ -44,8 +44,8 @@ table::TableSpec kernelSequenceTable(const std::vector<KernelSequences>& ranks) 
         usColumn("gpu_span_us", "GPU Span (us)",
                  "From each call's first work's start to its last's end, summed"),
         usColumn("gaps_us", "Gaps (us)",
-                 "GPU span the sequence left idle between its kernels, summed: what fusing "
-                 "them could save"),
+                 "GPU span not covered by the sequence's own kernels, summed: the GPU idle or "
+                 "busy with other work between them, where a fused kernel would not wait"),
         usColumn("first_delay_us", "First Delay (us)",
                  "From each call's start to its first work's start, summed"),
         usColumn("launch_delay_us", "Launch Delay (us)",

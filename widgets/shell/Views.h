@@ -26,6 +26,8 @@ enum class View {
     IdleTime,
     Launches,
     KernelTypes,
+    Annotations,
+    KernelSequences,
 };
 
 const std::vector<View>& allViews();                   // in the registry's order
