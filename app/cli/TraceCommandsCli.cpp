@@ -33,6 +33,13 @@ void addTraceStats(CLI::App& app, TraceCommands& c) {
     cmd->add_option("--max-queue-length", trace.max_queue_length,
                     "--view queue: a stream's queue counts as full from this length (default "
                     "1024, CUDA's and HTA's)");
+    cmd->add_option("--annotations", trace.annotation_side,
+                    "--view annotations: gpu (the ranges as the GPU ran them, default) or cpu");
+    cmd->add_option("--operator", trace.operator_text,
+                    "--view kernel-sequences: the calls whose name contains this text (default: "
+                    "every outermost operator)");
+    cmd->add_option("--min-pattern-len", trace.min_pattern_len,
+                    "--view kernel-sequences: calls with fewer kernels are left out (default 3)");
     cmd->add_option("--start-us", trace.start_us,
                     "--view memory: tables from this time (us from the trace start)");
     cmd->add_option("--end-us", trace.end_us, "--view memory: tables up to this time (exclusive)");

@@ -47,14 +47,13 @@ double htaMicros(int64_t absolute_ns) {
     return double(absolute_ns / 1000) + double(absolute_ns % 1000) / 1000.0;
 }
 
-// [start, end) of an event in ns from the origin, rounded as HTA does.
+} // namespace
+
 std::pair<int64_t, int64_t> htaRounded(int64_t start, int64_t end, int64_t origin) {
     const double ts = htaMicros(origin + start);
     const double last = ts + double(end - start) / 1000.0;
     return {int64_t(std::ceil(ts)) * 1000 - origin, int64_t(std::floor(last)) * 1000 - origin};
 }
-
-} // namespace
 
 const char* toString(KernelType type) {
     switch (type) {

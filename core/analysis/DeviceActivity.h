@@ -5,6 +5,7 @@
 // input of the temporal and idle-time breakdowns (analysis/IdleTime.h).
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "trace/Trace.h"
@@ -51,6 +52,10 @@ struct DeviceActivities {
     size_t dropped = 0; // device events left out by the step rule
     bool empty() const { return events.empty(); }
 };
+
+// [start, end) of an event in ns from the origin, rounded as HTA rounds
+// (ActivityOptions::hta_rounding): for the other diagnoses' HTA modes.
+std::pair<int64_t, int64_t> htaRounded(int64_t start, int64_t end, int64_t origin);
 
 class LaunchIndex;
 

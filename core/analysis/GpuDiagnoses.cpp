@@ -20,6 +20,11 @@ GpuDiagnoses diagnoseGpu(const Trace& trace, const GpuTraceAnalysis* analysis,
     d.kernel_types = kernelTypeBreakdown(trace, d.activity);
     d.queue = queueLength(trace, d.activity);
     d.memory_bw = memoryBandwidth(trace, d.activity);
+    d.gpu_annotations = userAnnotations(trace, d.activity);
+    AnnotationOptions cpu;
+    cpu.side = AnnotationSide::Cpu;
+    d.cpu_annotations = userAnnotations(trace, d.activity, cpu);
+    d.sequences = kernelSequences(trace, d.activity);
     return d;
 }
 

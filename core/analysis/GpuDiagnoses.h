@@ -1,13 +1,16 @@
 #pragma once
 // Holistic Trace Analysis' diagnoses of one trace, made together from one
 // collection of its device activity: what the GUI keeps per open trace and
-// the CLI prints (--view temporal, idle, launches, kernel-types).
+// the CLI prints (--view temporal, idle, launches, kernel-types,
+// annotations, kernel-sequences).
 #include "analysis/DeviceActivity.h"
 #include "analysis/IdleTime.h"
+#include "analysis/KernelSequences.h"
 #include "analysis/KernelTypes.h"
 #include "analysis/LaunchStats.h"
 #include "analysis/MemoryBandwidth.h"
 #include "analysis/QueueLength.h"
+#include "analysis/UserAnnotations.h"
 
 namespace ts {
 
@@ -19,6 +22,10 @@ struct GpuDiagnoses {
     KernelTypeBreakdown kernel_types;
     QueueLength queue;
     MemoryBandwidth memory_bw;
+    // Both sides of the annotations (one pass each over the activity) and
+    // the sequences of every outermost operator with HTA's min_pattern_len.
+    AnnotationBreakdown gpu_annotations, cpu_annotations;
+    KernelSequences sequences;
 };
 
 struct GpuTraceAnalysis;

@@ -1,5 +1,6 @@
-// `trace-stats --view temporal`, `idle`, `launches`, `kernel-types`: Holistic
-// Trace Analysis' diagnoses of one trace, or of each rank of a folder.
+// `trace-stats --view temporal`, `idle`, `launches`, `kernel-types`,
+// `annotations`, `kernel-sequences`: Holistic Trace Analysis' diagnoses of
+// one trace, or of each rank of a folder.
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -7,14 +8,32 @@
 #include "analysis/IdleTime.h"
 #include "analysis/LaunchStats.h"
 #include "inspect/TraceViewPrinters.h"
+#include "report/AnnotationTables.h"
 #include "report/CounterTables.h"
 #include "report/IdleTables.h"
+#include "report/KernelSequenceTables.h"
 #include "report/KernelTypeTables.h"
 #include "report/LaunchTables.h"
 #include "trace/RankFolder.h"
 
 namespace ts::printers {
 namespace {
+
+// A whole number from 1 to 1,000,000 (`text`, read whole); otherwise
+// std::invalid_argument naming the option, its text and what was `expected`.
+int64_t countOption(const std::string& text, const char* option, const char* expected) {
+    size_t used = 0;
+    long long n = -1;
+    try {
+        n = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || n < 1 || n > 1000000)
+        throw std::invalid_argument(std::string("Option ") + option + " is '" + text +
+                                    "'; expected " + expected + ".");
+    return n;
+}
 
 // A threshold in microseconds, as ns: `fallback` when not given.
 int64_t thresholdNs(const std::string& text, const char* option, int64_t fallback,
@@ -62,12 +81,13 @@ public:
         return activity;
     }
 
-private:
+    // The file (and rank) of a trace, for a message on what it lacks.
     std::string fileOf(size_t i) const {
         if (folder_.empty()) return options_.file;
         return folder_[i].path.string() + " (rank " + std::to_string(folder_[i].rank) + ")";
     }
 
+private:
     const TraceStatsOptions& options_;
     std::vector<RankTrace> folder_;
     std::vector<const Trace*> traces_;
@@ -179,15 +199,10 @@ void kernelTypes(TraceViewRequest& request) {
 void queue(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
     QueueLengthOptions options;
-    if (!o.max_queue_length.empty()) {
-        char* end = nullptr;
-        const long value = std::strtol(o.max_queue_length.c_str(), &end, 10);
-        if (*end != '\0' || value < 1 || value > 1000000)
-            throw std::invalid_argument("Option --max-queue-length is '" + o.max_queue_length +
-                                        "'; expected a whole number from 1 to 1000000 (HTA's "
-                                        "default: 1024).");
-        options.max_queue_length = int32_t(value);
-    }
+    if (!o.max_queue_length.empty())
+        options.max_queue_length =
+            int32_t(countOption(o.max_queue_length, "--max-queue-length",
+                                "a whole number from 1 to 1000000 (HTA's default: 1024)"));
     const DiagnosisInput input(request);
     const std::vector<QueueLength> ranks = analyseRanks(
         input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
@@ -222,6 +237,75 @@ void memoryBandwidth(TraceViewRequest& request) {
                     << " copies or sets have neither a bandwidth nor bytes in the trace and are "
                        "left out\n";
     printTables({memoryBandwidthTable(ranks)}, o, request.out);
+}
+
+void annotations(TraceViewRequest& request) {
+    const TraceStatsOptions& o = request.options;
+    AnnotationOptions options;
+    if (o.annotation_side == "cpu")
+        options.side = AnnotationSide::Cpu;
+    else if (!o.annotation_side.empty() && o.annotation_side != "gpu")
+        throw std::invalid_argument("Option --annotations is '" + o.annotation_side +
+                                    "'; expected 'gpu' (the ranges as the GPU ran them, HTA's "
+                                    "default) or 'cpu'.");
+    const DiagnosisInput input(request);
+    const std::vector<AnnotationBreakdown> ranks = analyseRanks(
+        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
+            return userAnnotations(trace, activity, options);
+        });
+    for (size_t i = 0; i < ranks.size(); ++i)
+        if (ranks[i].empty())
+            throw std::invalid_argument(
+                input.fileOf(i) + ": no " +
+                (options.side == AnnotationSide::Gpu
+                     ? "gpu_user_annotation events (record_function ranges as the GPU ran them; "
+                       "try --annotations cpu)"
+                     : "user_annotation events (record_function ranges)") +
+                " for --view annotations.");
+    if (o.format == "json") {
+        request.out << annotationsJson(ranks).dump(2) << '\n';
+        return;
+    }
+    printTables({annotationTable(ranks), annotatedKernelTable(ranks)}, o, request.out);
+}
+
+void kernelSequences(TraceViewRequest& request) {
+    const TraceStatsOptions& o = request.options;
+    SequenceOptions options;
+    options.operator_text = o.operator_text;
+    if (!o.min_pattern_len.empty())
+        options.min_pattern_len =
+            size_t(countOption(o.min_pattern_len, "--min-pattern-len",
+                               "a count of kernels from 1 to 1000000 (HTA's default: 3)"));
+    const DiagnosisInput input(request);
+    const std::vector<KernelSequences> ranks = analyseRanks(
+        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
+            return kernelSequences(trace, activity, options);
+        });
+    const std::string calls = options.operator_text.empty()
+                                  ? std::string("operator call")
+                                  : "call whose name contains '" + options.operator_text + "'";
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        if (ranks[i].calls == 0)
+            throw std::invalid_argument(input.fileOf(i) + ": no " + calls +
+                                        " launched GPU work, for --view kernel-sequences.");
+        if (ranks[i].empty())
+            throw std::invalid_argument(
+                input.fileOf(i) + ": no " + calls + " launched " +
+                std::to_string(options.min_pattern_len) +
+                " or more kernels, for --view kernel-sequences (--min-pattern-len).");
+    }
+    if (o.format == "json") {
+        request.out << kernelSequencesJson(ranks).dump(2) << '\n';
+        return;
+    }
+    if (o.format == "text")
+        request.out << "sequences of " << options.min_pattern_len << " or more kernels launched by "
+                    << (options.operator_text.empty()
+                            ? std::string("each outermost operator")
+                            : "calls containing '" + options.operator_text + "'")
+                    << " (--operator, --min-pattern-len)\n";
+    printTables({kernelSequenceTable(ranks), sequenceKernelTable(ranks)}, o, request.out);
 }
 
 } // namespace ts::printers

@@ -116,6 +116,12 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
                                         "apply to --view launches only.");
         if (!options.max_queue_length.empty() && options.view != "queue")
             throw std::invalid_argument("Option --max-queue-length applies to --view queue only.");
+        if (!options.annotation_side.empty() && options.view != "annotations")
+            throw std::invalid_argument("Option --annotations applies to --view annotations only.");
+        if ((!options.operator_text.empty() || !options.min_pattern_len.empty()) &&
+            options.view != "kernel-sequences")
+            throw std::invalid_argument("Options --operator and --min-pattern-len apply to --view "
+                                        "kernel-sequences only.");
         if (!options.view.empty()) {
             printView(options, out, err);
             return exit_code::kOk;

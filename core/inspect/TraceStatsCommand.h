@@ -46,6 +46,12 @@ struct TraceStatsOptions {
     std::string runtime_cutoff_us, launch_delay_cutoff_us;
     // --view queue: the queue length counted as full ("" HTA's 1024).
     std::string max_queue_length;
+    // --view annotations: "gpu" (gpu_user_annotation, HTA's default; also "")
+    // or "cpu" (user_annotation, HTA's use_gpu_annotation=False).
+    std::string annotation_side;
+    // --view kernel-sequences: HTA's operator_name ("" every outermost
+    // operator) and min_pattern_len ("" its 3).
+    std::string operator_text, min_pattern_len;
 };
 
 // 0 on success; 2 for bad options or an unreadable/malformed file (the

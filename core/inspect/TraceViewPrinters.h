@@ -34,5 +34,9 @@ void launches(TraceViewRequest& request);
 void kernelTypes(TraceViewRequest& request);
 void queue(TraceViewRequest& request);
 void memoryBandwidth(TraceViewRequest& request);
+// User annotations (--annotations gpu|cpu) and frequent kernel sequences
+// (--operator, --min-pattern-len).
+void annotations(TraceViewRequest& request);
+void kernelSequences(TraceViewRequest& request);
 
 } // namespace ts::printers

@@ -25,6 +25,8 @@ constexpr std::pair<const char*, Printer> kPrinters[] = {
     {"queue", printers::queue},
     {"memory-bw", printers::memoryBandwidth},
     {"kernel-types", printers::kernelTypes},
+    {"annotations", printers::annotations},
+    {"kernel-sequences", printers::kernelSequences},
 };
 
 Printer printerOf(const std::string& name) {

@@ -58,6 +58,13 @@ const std::vector<ViewInfo>& catalog() {
         {"memory-bw", "Memory Bandwidth", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
          "Holistic Trace Analysis' memory bandwidth: per kind of copy (HtoD, DtoH, DtoD, "
          "Memset), the bandwidth of the copies running at once"},
+        {"annotations", "Annotations", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
+         "Holistic Trace Analysis' user-annotation breakdown: each record_function range's time "
+         "and the kernels under it with their GPU time (--annotations gpu|cpu)"},
+        {"kernel-sequences", "Kernel Sequences", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
+         "Holistic Trace Analysis' frequent kernel sequences: the kernels each operator call "
+         "launched, how often each sequence recurs, its CPU and GPU time and delays (--operator, "
+         "--min-pattern-len)"},
         {"roofline", "Roofline", Group::Gpu, Input::Trace, Gui,
          "operators by arithmetic intensity against the device's peaks"},
         {"memory", "Memory", Group::Memory, Input::Trace, Cli | Gui,

@@ -265,5 +265,80 @@ TEST_F(TraceStatsCommand, DiagnosesOfARankFolderPerRank) {
     EXPECT_NE(err_.str().find("rank-1.json (rank 1): no kernels"), std::string::npos) << err_.str();
 }
 
+// HTA's user annotations and frequent kernel sequences: the options, the
+// formats, a rank folder, and what is missing named with the file.
+TEST_F(TraceStatsCommand, AnnotationsAndKernelSequences) {
+    const std::filesystem::path data(TRAINSCOPE_TEST_DATA_DIR);
+    const std::string gpt = (data / "h100" / "gpt_decoder_bf16.pt.trace.json.gz").string();
+    options_.file = gpt;
+    options_.view = "annotations";
+    options_.format = "json";
+    ASSERT_EQ(run(), 0) << err_.str();
+    auto j = nlohmann::json::parse(out_.str());
+    EXPECT_EQ(j["annotations"], "gpu");
+    EXPECT_EQ(j["ranks"][0]["annotations"].size(), 3u); // HTA's 3 rows
+    options_.annotation_side = "cpu";
+    ASSERT_EQ(run(), 0) << err_.str();
+    EXPECT_EQ(nlohmann::json::parse(out_.str())["ranks"][0]["annotations"].size(), 5u);
+    options_.annotation_side = "both";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("--annotations is 'both'"), std::string::npos) << err_.str();
+    options_.annotation_side = "cpu";
+    options_.view = "idle";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("--view annotations only"), std::string::npos) << err_.str();
+    options_.annotation_side.clear();
+
+    // No GPU annotations in HTA's AlexNet trace: exit 2, naming the file.
+    options_.view = "annotations";
+    options_.file = (data / "hta" / "critical_path_alexnet.json.gz").string();
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("critical_path_alexnet.json.gz: no gpu_user_annotation"),
+              std::string::npos)
+        << err_.str();
+    // A rank folder: a breakdown per rank.
+    options_.file = (data / "distributed_hta").string();
+    options_.annotation_side = "cpu";
+    ASSERT_EQ(run(), 0) << err_.str();
+    j = nlohmann::json::parse(out_.str());
+    ASSERT_EQ(j["ranks"].size(), 2u);
+    EXPECT_EQ(j["ranks"][1]["rank"], 1);
+    options_.annotation_side.clear();
+
+    options_.view = "kernel-sequences";
+    options_.file = (data / "kineto_call_stacks.json").string();
+    options_.operator_text = "aten::linear";
+    options_.min_pattern_len = "1";
+    ASSERT_EQ(run(), 0) << err_.str();
+    j = nlohmann::json::parse(out_.str());
+    const auto& first = j["ranks"][0]["sequences"][0];
+    EXPECT_EQ(first["pattern"], "aten::linear|ampere_sgemm_32x32_sliced1x4_tn"); // HTA's
+    EXPECT_EQ(first["count"], 2);
+    EXPECT_DOUBLE_EQ(first["gpu_time_us"].get<double>(), 28);
+    options_.format = "csv";
+    ASSERT_EQ(run(), 0) << err_.str();
+    EXPECT_EQ(out_.str().rfind("sequence,rank,operator,length,count,cpu_time_us", 0), 0u)
+        << out_.str();
+    options_.format = "text";
+    options_.min_pattern_len = "3"; // HTA's default: these calls launch one kernel
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("kineto_call_stacks.json: no call whose name contains "
+                              "'aten::linear' launched 3 or more kernels"),
+              std::string::npos)
+        << err_.str();
+    options_.min_pattern_len = "x";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("--min-pattern-len is 'x'"), std::string::npos) << err_.str();
+    options_.min_pattern_len.clear();
+    options_.operator_text = "no_such_op";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("no call whose name contains 'no_such_op' launched GPU work"),
+              std::string::npos)
+        << err_.str();
+    options_.view = "kernel-types";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("--view kernel-sequences only"), std::string::npos) << err_.str();
+}
+
 } // namespace
 } // namespace ts

@@ -196,6 +196,46 @@ private slots:
         QVERIFY(view->messageText().contains(QStringLiteral("no kernels")));
         QCOMPARE(view->tableCount(), 0);
     }
+
+    // The Annotations and Kernel Sequences views on an H100 trace: HTA's
+    // three GPU annotations, CPU ones, the kernels under them, and the
+    // sequences, each table sound under the model tester; a sequence's row
+    // shows its longest call on the timeline.
+    void annotationsAndKernelSequences() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(dataFile("h100/gpt_decoder_bf16.pt.trace.json.gz"));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        window.showView(View::Annotations);
+        SpecTablesView* annotations = window.tablesView(View::Annotations);
+        QVERIFY(annotations);
+        QCOMPARE(annotations->tableCount(), 3); // GPU, CPU, kernels by annotation
+        for (int i = 0; i < 3; ++i) {
+            QAbstractItemModelTester tester(annotations->model(i),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+            QVERIFY(annotations->model(i)->rowCount() > 0);
+        }
+        // HTA's three, and the work under none.
+        QCOMPARE(annotations->model(0)->rowCount(), 4);
+        window.showView(View::KernelSequences);
+        SpecTablesView* sequences = window.tablesView(View::KernelSequences);
+        QVERIFY(sequences);
+        QCOMPARE(sequences->tableCount(), 2);
+        QAbstractItemModelTester patterns(sequences->model(0),
+                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester kernels(sequences->model(1),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(sequences->model(0)->rowCount() > 0);
+        QVERIFY(sequences->model(1)->rowCount() > sequences->model(0)->rowCount());
+        const QModelIndex first = sequences->proxy(0)->index(0, 0);
+        const int32_t call = sequences->model(0)->spec().row_events.at(
+            size_t(sequences->proxy(0)->mapToSource(first).row()));
+        QVERIFY(call >= 0);
+        emit sequences->tableView(0)->activated(first);
+        QCOMPARE(window.currentView(), View::Timeline);
+        QCOMPARE(window.timelineView()->timeline()->selectedEvent(), call);
+    }
 };
 
 QTEST_MAIN(DiagnosesTest)

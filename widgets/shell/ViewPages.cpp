@@ -13,8 +13,10 @@
 #include "modules/ModulesView.h"
 #include "operators/OperatorsView.h"
 #include "ranks/RanksView.h"
+#include "report/AnnotationTables.h"
 #include "report/CounterTables.h"
 #include "report/IdleTables.h"
+#include "report/KernelSequenceTables.h"
 #include "report/KernelTypeTables.h"
 #include "report/LaunchTables.h"
 #include "roofline/RooflineView.h"
@@ -154,6 +156,21 @@ std::vector<ViewPage> analysisPages() {
     pages.push_back(
         tablesPage(View::MemoryBandwidth, "memory-bw", [](const Trace&, const GpuDiagnoses& d) {
             return std::vector<table::TableSpec>{memoryBandwidthTable({d.memory_bw})};
+        }));
+    pages.push_back(
+        tablesPage(View::Annotations, "annotations", [](const Trace&, const GpuDiagnoses& d) {
+            // The kernels under the GPU ranges, or the CPU ranges' where the
+            // trace has no GPU copies of them.
+            const AnnotationBreakdown& kernels =
+                d.gpu_annotations.empty() ? d.cpu_annotations : d.gpu_annotations;
+            return std::vector<table::TableSpec>{annotationTable({d.gpu_annotations}),
+                                                 annotationTable({d.cpu_annotations}),
+                                                 annotatedKernelTable({kernels})};
+        }));
+    pages.push_back(tablesPage(
+        View::KernelSequences, "kernel-sequences", [](const Trace&, const GpuDiagnoses& d) {
+            return std::vector<table::TableSpec>{kernelSequenceTable({d.sequences}),
+                                                 sequenceKernelTable({d.sequences})};
         }));
     return pages;
 }

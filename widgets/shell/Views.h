@@ -28,6 +28,8 @@ enum class View {
     KernelTypes,
     QueueLength,
     MemoryBandwidth,
+    Annotations,
+    KernelSequences,
 };
 
 const std::vector<View>& allViews();                   // in the registry's order
