@@ -20,6 +20,7 @@ GpuDiagnoses diagnoseGpu(const Trace& trace, const GpuTraceAnalysis* analysis,
     d.kernel_types = kernelTypeBreakdown(trace, d.activity);
     d.queue = queueLength(trace, d.activity);
     d.memory_bw = memoryBandwidth(trace, d.activity);
+    d.counters = diagnosisCounterRows(d.queue, d.memory_bw);
     d.gpu_annotations = userAnnotations(trace, d.activity);
     AnnotationOptions cpu;
     cpu.side = AnnotationSide::Cpu;

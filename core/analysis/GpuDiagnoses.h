@@ -4,6 +4,7 @@
 // the CLI prints (--view temporal, idle, launches, kernel-types,
 // annotations, kernel-sequences).
 #include "analysis/DeviceActivity.h"
+#include "analysis/DiagnosisCounters.h"
 #include "analysis/IdleTime.h"
 #include "analysis/KernelSequences.h"
 #include "analysis/KernelTypes.h"
@@ -22,6 +23,7 @@ struct GpuDiagnoses {
     KernelTypeBreakdown kernel_types;
     QueueLength queue;
     MemoryBandwidth memory_bw;
+    std::vector<ValueRow> counters; // the timeline's rows of the two
     // Both sides of the annotations (one pass each over the activity) and
     // the sequences of every outermost operator with HTA's min_pattern_len.
     AnnotationBreakdown gpu_annotations, cpu_annotations;

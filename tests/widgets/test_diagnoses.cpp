@@ -184,6 +184,38 @@ private slots:
         QVERIFY(!widget.diagnoses() || widget.diagnoses()->idle.gaps.empty());
     }
 
+    // The queue length of each stream that queues and the bandwidth of each
+    // kind of copy are counter rows below the tracks' own.
+    void queueAndBandwidthAreCounterRows() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(dataFile("distributed_hta/rank-0.json.gz"));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        window.showView(View::Timeline);
+        TimelineWidget& widget = *window.timelineView()->timeline();
+        QVERIFY(widget.diagnoses());
+        const int own = int(widget.tracks()->counterRows());
+        // Streams 23, 25 and 7 queue two launches or more; four kinds of copy.
+        QCOMPARE(widget.layout().counterRows(), own + 7);
+        QStringList names;
+        for (const ValueRow& row : widget.diagnoses()->counters)
+            names << QString::fromStdString(row.label);
+        QVERIFY2(names.contains(QStringLiteral("Queue, GPU 0 stream 7")),
+                 qPrintable(names.join(',')));
+        QVERIFY(names.contains(QStringLiteral("Memcpy DtoD bandwidth")));
+        for (const ValueRow& row : widget.diagnoses()->counters)
+            if (row.label == "Queue, GPU 0 stream 7")
+                QCOMPARE(row.series.peak(), 76.0); // HTA's max
+        window.showView(View::QueueLength);
+        QAbstractItemModelTester queue(window.tablesView(View::QueueLength)->model(0),
+                                       QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window.showView(View::MemoryBandwidth);
+        QAbstractItemModelTester bandwidth(window.tablesView(View::MemoryBandwidth)->model(0),
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(window.tablesView(View::MemoryBandwidth)->model(0)->rowCount(), 4);
+    }
+
     // A trace without GPU work says so instead of showing empty tables.
     void aCpuTraceSaysWhatIsMissing() {
         testing::GuiFixture fx;

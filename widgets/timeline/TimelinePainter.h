@@ -10,6 +10,7 @@
 #include <QSize>
 #include <QString>
 
+#include "analysis/DiagnosisCounters.h"
 #include "analysis/IdleTime.h"
 #include "analysis/TimelineTracks.h"
 #include "timeline/TimelineLayout.h"
@@ -31,6 +32,8 @@ struct TimelineScene {
     const TimelineTracks* tracks = nullptr; // counters, step spans, launches; null = none
     std::vector<LaunchPair> arrows;         // launches of the selection, drawn as arrows
     const IdleBreakdown* idle = nullptr;    // the streams' idle gaps, shaded; null = none
+    // Counter rows after the tracks' (queue length, bandwidth); null = none.
+    const std::vector<ValueRow>* values = nullptr;
 };
 
 class TimelinePainter {

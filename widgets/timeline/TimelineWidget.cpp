@@ -52,6 +52,7 @@ void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace,
     scene_.arrows.clear();
     diagnoses_.reset();
     scene_.idle = nullptr;
+    scene_.values = nullptr;
     scene_.scroll_y = 0;
     name_matches_.clear();
     scene_.name_matches = nullptr;
@@ -100,6 +101,9 @@ void TimelineWidget::setDiagnoses(std::shared_ptr<const GpuDiagnoses> diagnoses,
     if (!of || of != layout_.trace()) return;
     diagnoses_ = std::move(diagnoses);
     scene_.idle = diagnoses_ ? &diagnoses_->idle : nullptr;
+    scene_.values = diagnoses_ ? &diagnoses_->counters : nullptr;
+    layout_.setCounterRows(
+        int((tracks_ ? tracks_->counterRows() : 0) + (scene_.values ? scene_.values->size() : 0)));
     update();
 }
 
@@ -311,9 +315,8 @@ bool TimelineWidget::event(QEvent* event) {
                 ? layout_.counterAt(contentY(help->pos().y()))
                 : -1;
         if (hit < 0 && counter >= 0 && tracks_) {
-            QToolTip::showText(
-                help->globalPos(),
-                counterRowValue(*tracks_, counter, scene_.view, trackX(help->pos().x())), this);
+            QToolTip::showText(help->globalPos(),
+                               counterRowValue(scene_, counter, trackX(help->pos().x())), this);
             return true;
         }
         if (hit < 0) {

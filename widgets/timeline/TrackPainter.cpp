@@ -191,29 +191,83 @@ QColor mixColors(const QColor& a, const QColor& b, int weight_b) {
                   (a.blue() * wa + b.blue() * weight_b) / 4);
 }
 
-QString counterRowName(const TimelineTracks& tracks, int index) {
+namespace {
+
+size_t trackRows(const TimelineScene& s) {
+    return s.tracks ? s.tracks->counterRows() : 0;
+}
+
+// The value row of counter row `index`, null for the tracks' own rows.
+const ValueRow* valueRowOf(const TimelineScene& s, int index) {
+    const size_t own = trackRows(s);
+    if (index < 0 || size_t(index) < own || !s.values) return nullptr;
+    const size_t i = size_t(index) - own;
+    return i < s.values->size() ? &(*s.values)[i] : nullptr;
+}
+
+QString valueText(double v, const std::string& unit) {
+    return QStringLiteral("%1 %2").arg(format::number(v, 4), QString::fromStdString(unit));
+}
+
+// A value row: its series as an area (the most of each pixel column), its
+// peak marked and named.
+void paintValueRow(QPainter& p, const TimelineScene& s, const ValueRow& row, int y, int h,
+                   const QColor& color, const QPalette& pal) {
+    QPolygonF line = curve(columnMaxima(row.series, s.view), y, h,
+                           std::min(0.0, row.series.lowest()), std::max(row.series.peak(), 1e-9));
+    if (!line.isEmpty()) {
+        QPolygonF area = line;
+        area.prepend(QPointF(line.front().x(), y + h));
+        area.append(QPointF(line.back().x(), y + h));
+        QColor fill = color;
+        fill.setAlpha(110);
+        p.setPen(Qt::NoPen);
+        p.setBrush(fill);
+        p.drawPolygon(area);
+        p.setPen(QPen(color, 1.2));
+        p.drawPolyline(line);
+    }
+    paintPeakMarker(p, s, row.series, y, pal.color(QPalette::Highlight));
+    p.setPen(pal.color(QPalette::WindowText));
+    p.setFont(smallFont(p));
+    p.drawText(QRectF(4, y, 800, h), Qt::AlignLeft | Qt::AlignTop,
+               QObject::tr("peak %1 (▼)").arg(valueText(row.series.peak(), row.unit)));
+}
+
+} // namespace
+
+QString counterRowName(const TimelineScene& s, int index) {
+    if (const ValueRow* row = valueRowOf(s, index)) return QString::fromStdString(row->label);
+    if (!s.tracks || index < 0) return {};
+    const TimelineTracks& tracks = *s.tracks;
     const auto gpus = int(tracks.gpus.size());
-    if (index < 0) return {};
     if (index < gpus) return QObject::tr("GPU %1 utilization").arg(tracks.gpus[size_t(index)].gpu);
     if (size_t(index - gpus) < tracks.memory.size())
         return QString::fromStdString(tracks.memory[size_t(index - gpus)].label);
     return {};
 }
 
-QString counterRowValue(const TimelineTracks& tracks, int index, const TimelineViewport& view,
-                        double x) {
-    const auto [t0, t1] = columnSpan(view, std::floor(x));
+QString counterRowValue(const TimelineScene& s, int index, double x) {
+    const auto [t0, t1] = columnSpan(s.view, std::floor(x));
+    if (const ValueRow* row = valueRowOf(s, index)) {
+        double v = 0;
+        if (!row->series.maxOver(t0, t1, v)) return counterRowName(s, index);
+        return QObject::tr("%1\n%2 here (the most in this pixel)")
+            .arg(counterRowName(s, index), valueText(v, row->unit));
+    }
+    if (!s.tracks) return {};
+    const TimelineTracks& tracks = *s.tracks;
     const auto gpus = int(tracks.gpus.size());
     if (index >= 0 && index < gpus)
         return QObject::tr("%1: %2 busy here")
-            .arg(counterRowName(tracks, index),
+            .arg(counterRowName(s, index),
                  format::percent(tracks.gpus[size_t(index)].busy.fraction(t0, t1)));
     if (index < gpus || size_t(index - gpus) >= tracks.memory.size()) return {};
     const MemoryRow& row = tracks.memory[size_t(index - gpus)];
     double allocated = 0, reserved = 0;
-    if (!row.allocated.maxOver(t0, t1, allocated)) return counterRowName(tracks, index);
-    QString text = QObject::tr("%1\nallocated %2")
-                       .arg(counterRowName(tracks, index), format::bytes(allocated));
+    if (!row.allocated.maxOver(t0, t1, allocated)) return counterRowName(s, index);
+    QString text =
+        QObject::tr("%1\nallocated %2").arg(counterRowName(s, index), format::bytes(allocated));
     if (row.reserved.maxOver(t0, t1, reserved))
         text += QObject::tr("\nreserved %1").arg(format::bytes(reserved));
     return text;
@@ -227,8 +281,8 @@ void paintStepShading(QPainter& p, QSize size, const TimelineScene& s, const QPa
     const int gpu_rows = s.tracks ? int(s.tracks->gpus.size()) : 0;
     for (int i = 0; i < layout.counterRows(); ++i)
         if (visible(s, size, layout.counterY(i), layout.counterHeight()))
-            shadeBlock(p, i < gpu_rows ? device : host, layout.counterY(i), layout.counterHeight(),
-                       band);
+            shadeBlock(p, i < gpu_rows || valueRowOf(s, i) ? device : host, layout.counterY(i),
+                       layout.counterHeight(), band);
     for (const TimelineLayout::Lane& lane : layout.lanes()) {
         if (!visible(s, size, lane.y, lane.height)) continue;
         const int32_t index = layout.rows()[size_t(lane.first_row)].lane;
@@ -256,6 +310,8 @@ void paintCounterRows(QPainter& p, const TimelineScene& s, const QPalette& pal) 
                          pal.color(QPalette::WindowText));
         } else if (size_t(i - gpus) < s.tracks->memory.size()) {
             paintMemoryRow(p, s, s.tracks->memory[size_t(i - gpus)], y, h, seriesColor(0), pal);
+        } else if (const ValueRow* row = valueRowOf(s, i)) {
+            paintValueRow(p, s, *row, y, h, seriesColor(row->unit == "GB/s" ? 4 : 3), pal);
         }
         p.restore();
     }
@@ -300,10 +356,10 @@ void paintCounterLabels(QPainter& p, QSize size, const TimelineScene& s, const Q
     for (int i = 0; i < layout.counterRows(); ++i) {
         const int y = s.ruler_px + layout.counterY(i) - s.scroll_y;
         p.setPen(pal.color(QPalette::WindowText));
-        p.drawText(QRect(6, y, s.gutter_px - 10, layout.counterHeight()),
-                   Qt::AlignVCenter | Qt::AlignLeft | Qt::TextWordWrap,
-                   metrics.elidedText(counterRowName(*s.tracks, i), Qt::ElideMiddle,
-                                      2 * (s.gutter_px - 10)));
+        p.drawText(
+            QRect(6, y, s.gutter_px - 10, layout.counterHeight()),
+            Qt::AlignVCenter | Qt::AlignLeft | Qt::TextWordWrap,
+            metrics.elidedText(counterRowName(s, i), Qt::ElideMiddle, 2 * (s.gutter_px - 10)));
         p.setPen(pal.color(QPalette::Mid));
         const int sep = y + layout.counterHeight() + TimelineLayout::kLaneGap / 2;
         p.drawLine(0, sep, size.width(), sep);

@@ -20,11 +20,11 @@ namespace ts::gui {
 
 // a blended towards b by weight_b quarters (0..4).
 QColor mixColors(const QColor& a, const QColor& b, int weight_b);
-// "GPU 0 utilization", "GPU 0 memory", ...: the name of counter row `index`.
-QString counterRowName(const TimelineTracks& tracks, int index);
-// What a tooltip says about counter row `index` at time t.
-QString counterRowValue(const TimelineTracks& tracks, int index, const TimelineViewport& view,
-                        double x);
+// "GPU 0 utilization", "GPU 0 memory", "Queue, GPU 0 stream 7", ...: the
+// name of counter row `index` of the scene (its tracks', then its values').
+QString counterRowName(const TimelineScene& s, int index);
+// What a tooltip says about counter row `index` at pixel column x.
+QString counterRowValue(const TimelineScene& s, int index, double x);
 
 void paintStepShading(QPainter& p, QSize size, const TimelineScene& s, const QPalette& pal);
 void paintCounterRows(QPainter& p, const TimelineScene& s, const QPalette& pal);
