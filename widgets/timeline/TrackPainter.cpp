@@ -126,6 +126,21 @@ QPolygonF curve(const std::vector<double>& values, int y, int h, double low, dou
     return line;
 }
 
+// A curve filled down to `bottom`, its line on top.
+void paintArea(QPainter& p, const QPolygonF& line, int bottom, const QColor& color) {
+    if (line.isEmpty()) return;
+    QPolygonF area = line;
+    area.prepend(QPointF(line.front().x(), bottom));
+    area.append(QPointF(line.back().x(), bottom));
+    QColor fill = color;
+    fill.setAlpha(110);
+    p.setPen(Qt::NoPen);
+    p.setBrush(fill);
+    p.drawPolygon(area);
+    p.setPen(QPen(color, 1.2));
+    p.drawPolyline(line);
+}
+
 void paintPeakMarker(QPainter& p, const TimelineScene& s, const CounterSeries& series, int y,
                      const QColor& color) {
     const double x = s.view.xOf(double(series.peakTime()));
@@ -141,19 +156,7 @@ void paintMemoryRow(QPainter& p, const TimelineScene& s, const MemoryRow& row, i
                     const QColor& color, const QPalette& pal) {
     const double high = std::max({row.allocated.peak(), row.reserved.peak(), 1.0});
     const double low = std::min(row.allocated.lowest(), 0.0);
-    QPolygonF allocated = curve(columnMaxima(row.allocated, s.view), y, h, low, high);
-    if (!allocated.isEmpty()) {
-        QPolygonF area = allocated;
-        area.prepend(QPointF(allocated.front().x(), y + h));
-        area.append(QPointF(allocated.back().x(), y + h));
-        QColor fill = color;
-        fill.setAlpha(110);
-        p.setPen(Qt::NoPen);
-        p.setBrush(fill);
-        p.drawPolygon(area);
-        p.setPen(QPen(color, 1.2));
-        p.drawPolyline(allocated);
-    }
+    paintArea(p, curve(columnMaxima(row.allocated, s.view), y, h, low, high), y + h, color);
     if (!row.reserved.empty()) {
         p.setPen(QPen(color.darker(140), 1.2, Qt::DashLine));
         p.drawPolyline(curve(columnMaxima(row.reserved, s.view), y, h, low, high));
@@ -213,20 +216,10 @@ QString valueText(double v, const std::string& unit) {
 // peak marked and named.
 void paintValueRow(QPainter& p, const TimelineScene& s, const ValueRow& row, int y, int h,
                    const QColor& color, const QPalette& pal) {
-    QPolygonF line = curve(columnMaxima(row.series, s.view), y, h,
-                           std::min(0.0, row.series.lowest()), std::max(row.series.peak(), 1e-9));
-    if (!line.isEmpty()) {
-        QPolygonF area = line;
-        area.prepend(QPointF(line.front().x(), y + h));
-        area.append(QPointF(line.back().x(), y + h));
-        QColor fill = color;
-        fill.setAlpha(110);
-        p.setPen(Qt::NoPen);
-        p.setBrush(fill);
-        p.drawPolygon(area);
-        p.setPen(QPen(color, 1.2));
-        p.drawPolyline(line);
-    }
+    paintArea(p,
+              curve(columnMaxima(row.series, s.view), y, h, std::min(0.0, row.series.lowest()),
+                    std::max(row.series.peak(), 1e-9)),
+              y + h, color);
     paintPeakMarker(p, s, row.series, y, pal.color(QPalette::Highlight));
     p.setPen(pal.color(QPalette::WindowText));
     p.setFont(smallFont(p));
