@@ -110,6 +110,26 @@ int64_t KernelTypeBreakdown::totalNs() const {
     return total;
 }
 
+int64_t KernelTypeBreakdown::communicationNs() const {
+    int64_t total = 0;
+    for (const TypeOverlap& o : overlaps)
+        if (o.types & 2) total += o.ns;
+    return total;
+}
+
+int64_t KernelTypeBreakdown::overlappedCommunicationNs() const {
+    int64_t total = 0;
+    for (const TypeOverlap& o : overlaps)
+        if ((o.types & 3) == 3) total += o.ns;
+    return total;
+}
+
+double KernelTypeBreakdown::commCompOverlap() const {
+    const int64_t communication = communicationNs();
+    return communication > 0 ? double(overlappedCommunicationNs()) / double(communication)
+                             : std::nan("");
+}
+
 KernelTypeBreakdown kernelTypeBreakdown(const Trace& trace, const DeviceActivities& activity) {
     KernelTypeBreakdown out;
     out.rank = activity.rank;

@@ -34,6 +34,12 @@ struct KernelTypeBreakdown {
     std::vector<TypeOverlap> overlaps;  // by time, the longest first
     std::vector<KernelTypeRow> kernels; // by type, then total, the longest first
     int64_t totalNs() const;
+    // HTA's communication/computation overlap: the communication time (union
+    // of its kernels) that computation kernels ran beside, and all of it.
+    int64_t communicationNs() const;
+    int64_t overlappedCommunicationNs() const;
+    // Their ratio, 0..1; NaN without communication (HTA's too).
+    double commCompOverlap() const;
 };
 
 KernelTypeBreakdown kernelTypeBreakdown(const Trace& trace, const DeviceActivities& activity);

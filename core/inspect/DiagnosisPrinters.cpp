@@ -193,7 +193,10 @@ void kernelTypes(TraceViewRequest& request) {
         request.out << kernelTypesJson(ranks).dump(2) << '\n';
         return;
     }
-    printTables({kernelTypeTable(ranks), kernelsByTypeTable(ranks)}, o, request.out);
+    std::vector<table::TableSpec> tables{kernelTypeTable(ranks), commCompOverlapTable(ranks)};
+    if (ranks.size() > 1) tables.push_back(kernelTypeSpreadTable(ranks));
+    tables.push_back(kernelsByTypeTable(ranks));
+    printTables(tables, o, request.out);
 }
 
 void queue(TraceViewRequest& request) {

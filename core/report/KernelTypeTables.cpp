@@ -1,5 +1,9 @@
 #include "report/KernelTypeTables.h"
 
+#include <algorithm>
+#include <cmath>
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "report/DiagnosisCells.h"
@@ -31,6 +35,64 @@ table::TableSpec kernelTypeTable(const std::vector<KernelTypeBreakdown>& ranks) 
             spec.rows.push_back({textCell(overlapLabel(o.types)), integerCell(r.rank),
                                  micros(double(o.ns)), numberCell(fixed(pct, 1), pct)});
         }
+    }
+    return spec;
+}
+
+table::TableSpec kernelTypeSpreadTable(const std::vector<KernelTypeBreakdown>& ranks) {
+    TableSpec spec;
+    spec.title = "Kernel types across ranks";
+    spec.columns = {
+        Column{"kernel_type", "Kernel Type", "Alone or overlapping (HTA's labels)"},
+        usColumn("min_us", "Least (us)", "The rank with the least of it"),
+        Column{"min_rank", "Rank", "", ColumnKind::Integer},
+        usColumn("mean_us", "Mean (us)", "Over the ranks"),
+        usColumn("max_us", "Most (us)", "The rank with the most of it"),
+        Column{"max_rank", "Rank", "", ColumnKind::Integer},
+        Column{"spread", "Most/Least", "1 when every rank is alike", ColumnKind::Number}};
+    if (ranks.size() < 2) return spec;
+    // Every label any rank has; a rank without it has 0 of it.
+    std::map<uint8_t, std::vector<std::pair<int64_t, int64_t>>> by_type; // (ns, rank)
+    for (const KernelTypeBreakdown& r : ranks)
+        for (const TypeOverlap& o : r.overlaps)
+            by_type[o.types];
+    for (auto& [types, values] : by_type)
+        for (const KernelTypeBreakdown& r : ranks) {
+            int64_t ns = 0;
+            for (const TypeOverlap& o : r.overlaps)
+                if (o.types == types) ns = o.ns;
+            values.push_back({ns, r.rank});
+        }
+    for (const auto& [types, values] : by_type) {
+        const auto [least, most] = std::minmax_element(values.begin(), values.end());
+        double sum = 0;
+        for (const auto& v : values)
+            sum += double(v.first);
+        const double spread =
+            least->first > 0 ? double(most->first) / double(least->first) : std::nan("");
+        spec.rows.push_back({textCell(overlapLabel(types)), micros(double(least->first)),
+                             integerCell(least->second), micros(sum / double(values.size())),
+                             micros(double(most->first)), integerCell(most->second),
+                             std::isnan(spread) ? Cell{} : numberCell(fixed(spread, 2), spread)});
+    }
+    return spec;
+}
+
+table::TableSpec commCompOverlapTable(const std::vector<KernelTypeBreakdown>& ranks) {
+    TableSpec spec;
+    spec.title = "Communication/computation overlap";
+    spec.columns = {
+        rankColumn(),
+        usColumn("communication_us", "Communication (us)",
+                 "The union of the communication kernels"),
+        usColumn("overlapped_us", "Overlapped (us)", "Of it, while some computation kernel ran"),
+        diagnosis::percentColumn("comp_comm_overlap_pctg", "Overlap (%)",
+                                 "Of the communication time (HTA's definition)")};
+    for (const KernelTypeBreakdown& r : ranks) {
+        const double share = r.commCompOverlap();
+        spec.rows.push_back({integerCell(r.rank), micros(double(r.communicationNs())),
+                             micros(double(r.overlappedCommunicationNs())),
+                             std::isnan(share) ? Cell{} : diagnosis::percentCell(100 * share)});
     }
     return spec;
 }
@@ -68,10 +130,16 @@ nlohmann::json kernelTypesJson(const std::vector<KernelTypeBreakdown>& ranks) {
             row.erase("rank");
         for (nlohmann::json& row : kernels)
             row.erase("rank");
-        out.push_back(
-            {{"rank", r.rank}, {"types", std::move(types)}, {"kernels", std::move(kernels)}});
+        nlohmann::json rank = rowsJson(commCompOverlapTable({r}))[0];
+        if (!rank.contains("comp_comm_overlap_pctg") || rank["comp_comm_overlap_pctg"].is_string())
+            rank["comp_comm_overlap_pctg"] = nullptr; // no communication: HTA's NaN
+        rank["types"] = std::move(types);
+        rank["kernels"] = std::move(kernels);
+        out.push_back(std::move(rank));
     }
-    return {{"ranks", std::move(out)}};
+    nlohmann::json j = {{"ranks", std::move(out)}};
+    if (ranks.size() > 1) j["spread"] = rowsJson(kernelTypeSpreadTable(ranks));
+    return j;
 }
 
 } // namespace ts

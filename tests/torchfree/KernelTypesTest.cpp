@@ -1,6 +1,7 @@
 // analysis/KernelTypes.h: Holistic Trace Analysis' GPU kernel breakdown.
 // Expected: HTA 0.6.1's get_gpu_kernel_breakdown() kernel_type_df (us, over
 // the ranks) on these files, with its rounding (ActivityOptions::hta_rounding).
+#include <cmath>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -57,6 +58,30 @@ TEST(KernelTypes, KernelsAndJson) {
     EXPECT_EQ(j["ranks"][0]["types"][0]["kernel_type"], "COMPUTATION");
     EXPECT_DOUBLE_EQ(j["ranks"][0]["types"][0]["pct"].get<double>(), 100);
     EXPECT_EQ(kernelsByTypeTable({b}).rows.size(), b.kernels.size());
+}
+
+// HTA's get_comm_comp_overlap(): the share of communication time that
+// computation ran beside, per rank, rounded to two decimals: 11.81 and 20.05.
+TEST(KernelTypes, CommunicationOverlapAsHta) {
+    const double expected[] = {11.81, 20.05};
+    for (int rank = 0; rank < 2; ++rank) {
+        const Trace trace =
+            readChromeTraceFile(std::string(TRAINSCOPE_TEST_DATA_DIR) + "/distributed_hta/rank-" +
+                                std::to_string(rank) + ".json.gz");
+        ActivityOptions options;
+        options.hta_rounding = true;
+        const KernelTypeBreakdown k =
+            kernelTypeBreakdown(trace, collectDeviceActivity(trace, options));
+        EXPECT_NEAR(100 * k.commCompOverlap(), expected[rank], 0.005) << rank;
+        const nlohmann::json j = kernelTypesJson({k});
+        EXPECT_NEAR(j["ranks"][0]["comp_comm_overlap_pctg"].get<double>(), expected[rank], 0.005);
+    }
+    // No communication: NaN, as HTA's (null in JSON).
+    const Trace h100 = readChromeTraceFile(std::string(TRAINSCOPE_TEST_DATA_DIR) +
+                                           "/h100/resnet50_bs64_bf16.pt.trace.json.gz");
+    const KernelTypeBreakdown none = kernelTypeBreakdown(h100, collectDeviceActivity(h100));
+    EXPECT_TRUE(std::isnan(none.commCompOverlap()));
+    EXPECT_TRUE(kernelTypesJson({none})["ranks"][0]["comp_comm_overlap_pctg"].is_null());
 }
 
 } // namespace

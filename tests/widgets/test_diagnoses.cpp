@@ -104,14 +104,14 @@ private slots:
             QStringLiteral("2"));
         window.showView(View::KernelTypes);
         SpecTablesView* types = window.tablesView(View::KernelTypes);
-        QCOMPARE(types->tableCount(), 2);
+        QCOMPARE(types->tableCount(), 3);
         QCOMPARE(types->model(0)->index(0, 0).data().toString(), QStringLiteral("COMPUTATION"));
         // A kernel's row shows its longest run on the timeline.
-        const QModelIndex first = types->proxy(1)->index(0, 0);
-        const int32_t longest = types->model(1)->spec().row_events.at(
-            size_t(types->proxy(1)->mapToSource(first).row()));
+        const QModelIndex first = types->proxy(2)->index(0, 0);
+        const int32_t longest = types->model(2)->spec().row_events.at(
+            size_t(types->proxy(2)->mapToSource(first).row()));
         QVERIFY(longest >= 0);
-        emit types->tableView(1)->activated(first);
+        emit types->tableView(2)->activated(first);
         QCOMPARE(window.currentView(), View::Timeline);
         QCOMPARE(window.timelineView()->timeline()->selectedEvent(), longest);
         window.showView(View::KernelTypes);

@@ -148,6 +148,7 @@ std::vector<ViewPage> analysisPages() {
     pages.push_back(
         tablesPage(View::KernelTypes, "kernel-types", [](const Trace&, const GpuDiagnoses& d) {
             return std::vector<table::TableSpec>{kernelTypeTable({d.kernel_types}),
+                                                 commCompOverlapTable({d.kernel_types}),
                                                  kernelsByTypeTable({d.kernel_types})};
         }));
     pages.push_back(tablesPage(View::QueueLength, "queue", [](const Trace&, const GpuDiagnoses& d) {
