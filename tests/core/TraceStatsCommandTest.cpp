@@ -254,7 +254,8 @@ TEST_F(TraceStatsCommand, DiagnosesOfARankFolderPerRank) {
     options_.file = data.string();
     ASSERT_EQ(run(), 0) << err_.str();
     bool found = false;
-    for (const auto& row : nlohmann::json::parse(out_.str())["spread"])
+    const auto spread = nlohmann::json::parse(out_.str())["spread"];
+    for (const auto& row : spread)
         if (row["kernel_type"] == "COMMUNICATION") {
             found = true;
             EXPECT_EQ(row["max_rank"], 0);
