@@ -1,6 +1,7 @@
 // `trace-stats --view temporal`, `idle`, `launches`, `kernel-types`,
 // `annotations`, `kernel-sequences`: Holistic Trace Analysis' diagnoses of
 // one trace, or of each rank of a folder.
+#include <algorithm>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,10 @@
 
 namespace ts::printers {
 namespace {
+
+constexpr const char* kNoLaunches =
+    ": no device work is linked to the runtime call that launched it (the trace has no "
+    "cuda_runtime events, or no correlation ids; record with ProfilerActivity.CPU and CUDA) for ";
 
 // A whole number from 1 to 1,000,000 (`text`, read whole); otherwise
 // std::invalid_argument naming the option, its text and what was `expected`.
@@ -81,6 +86,19 @@ public:
         return activity;
     }
 
+    // The ranks below the highest that the folder has no trace of (sorted
+    // by rank, as readRankSpan gives them).
+    std::vector<int64_t> missingRanks() const {
+        std::vector<int64_t> missing;
+        int64_t next = 0;
+        for (const RankTrace& r : folder_) {
+            for (; next < r.rank && missing.size() < 64; ++next)
+                missing.push_back(next);
+            next = std::max(next, r.rank + 1);
+        }
+        return missing;
+    }
+
     // The file (and rank) of a trace, for a message on what it lacks.
     std::string fileOf(size_t i) const {
         if (folder_.empty()) return options_.file;
@@ -99,6 +117,10 @@ template <typename Analyse>
 auto analyseRanks(const DiagnosisInput& input, const TraceStatsOptions& o, std::ostream& out,
                   Analyse analyse) {
     std::vector<decltype(analyse(input.trace(0), DeviceActivities{}))> ranks;
+    if (o.format == "text")
+        for (int64_t missing : input.missingRanks())
+            out << "note: rank " << missing << " has no trace in " << o.file
+                << ": its figures are missing below\n";
     for (size_t i = 0; i < input.size(); ++i) {
         const DeviceActivities activity = input.activity(i);
         if (o.format == "text")
@@ -171,6 +193,9 @@ void launches(TraceViewRequest& request) {
         input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
             return launchStats(trace, activity, options);
         });
+    for (size_t i = 0; i < ranks.size(); ++i)
+        if (ranks[i].launches.empty())
+            throw std::invalid_argument(input.fileOf(i) + kNoLaunches + "--view launches.");
     if (o.format == "json") {
         request.out << launchesJson(input.traces(), ranks, o.limit).dump(2) << '\n';
         return;
@@ -211,6 +236,9 @@ void queue(TraceViewRequest& request) {
         input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
             return queueLength(trace, activity, options);
         });
+    for (size_t i = 0; i < ranks.size(); ++i)
+        if (ranks[i].streams.empty())
+            throw std::invalid_argument(input.fileOf(i) + kNoLaunches + "--view queue.");
     if (o.format == "json") {
         request.out << queueLengthJson(ranks).dump(2) << '\n';
         return;
@@ -231,6 +259,14 @@ void memoryBandwidth(TraceViewRequest& request) {
             without += bw.without_bandwidth;
             return bw;
         });
+    for (size_t i = 0; i < ranks.size(); ++i)
+        if (ranks[i].kinds.empty())
+            throw std::invalid_argument(
+                input.fileOf(i) +
+                (ranks[i].without_bandwidth > 0
+                     ? ": its copies and sets have neither a bandwidth nor bytes"
+                     : ": no memcpy or memset on a GPU stream") +
+                " for --view memory-bw.");
     if (o.format == "json") {
         request.out << memoryBandwidthJson(ranks).dump(2) << '\n';
         return;

@@ -1,5 +1,6 @@
 #include "report/IdleTables.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -133,6 +134,12 @@ std::vector<std::string> activityNotes(const DeviceActivities& a) {
     if (a.empty())
         notes.push_back("the trace has no kernels, copies or sets on a GPU stream: record it "
                         "with torch.profiler and ProfilerActivity.CUDA");
+    const bool linked = std::any_of(a.events.begin(), a.events.end(),
+                                    [](const DeviceActivity& e) { return e.launch >= 0; });
+    if (!a.empty() && !linked)
+        notes.push_back("no device work is linked to the runtime call that launched it (the "
+                        "trace has no cuda_runtime events, or no correlation ids): host wait, "
+                        "launches and queue length need them");
     if (a.last_step_dropped)
         notes.push_back("the last ProfilerStep is left out, as HTA does (the profiler often cuts "
                         "it short): " +

@@ -269,6 +269,38 @@ TEST_F(TraceStatsCommand, DiagnosesOfARankFolderPerRank) {
     ASSERT_EQ(run(), 0) << err_.str();
     EXPECT_EQ(nlohmann::json::parse(out_.str())["ranks"][1]["idle_us"], 328671.0);
 
+    // A folder without rank 0: its figures are missing, and the text says so.
+    const std::filesystem::path lone = dir_ / "lone";
+    std::filesystem::create_directories(lone);
+    std::filesystem::copy_file(data / "rank-1.json.gz", lone / "rank-1.json.gz");
+    options_.file = lone.string();
+    options_.format = "text";
+    ASSERT_EQ(run(), 0) << err_.str();
+    EXPECT_NE(out_.str().find("note: rank 0 has no trace in"), std::string::npos) << out_.str();
+
+    // Device work without the runtime calls that launched it: what is
+    // missing is named.
+    std::ifstream in(std::string(TRAINSCOPE_TEST_DATA_DIR) + "/kineto_call_stacks.json");
+    nlohmann::json stripped = nlohmann::json::parse(in);
+    nlohmann::json kept = nlohmann::json::array();
+    for (const auto& e : stripped["traceEvents"])
+        if (e.value("cat", "") != "cuda_runtime" && e.value("cat", "") != "ac2g") kept.push_back(e);
+    stripped["traceEvents"] = kept;
+    std::ofstream(dir_ / "no_launches.json") << stripped.dump();
+    options_.file = (dir_ / "no_launches.json").string();
+    for (const char* view : {"launches", "queue"}) {
+        options_.view = view;
+        EXPECT_EQ(run(), 2) << view;
+        EXPECT_NE(err_.str().find("no device work is linked to the runtime call"),
+                  std::string::npos)
+            << err_.str();
+    }
+    options_.view = "memory-bw";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("no memcpy or memset"), std::string::npos) << err_.str();
+    options_.format = "json";
+    options_.view = "temporal";
+
     // A folder whose second rank has no GPU work: exit 2, naming its file.
     const std::filesystem::path folder = dir_ / "ranks";
     std::filesystem::create_directories(folder);
