@@ -122,12 +122,7 @@ void addLaunches(const Trace& trace, const LaunchStats& s, std::vector<Diagnosis
 void addKernelTypes(const KernelTypeBreakdown& k, std::vector<DiagnosisFinding>& out) {
     const int64_t total = k.totalNs();
     if (total <= 0 || k.overlaps.empty()) return;
-    int64_t communication = 0, overlapped = 0;
-    for (const TypeOverlap& o : k.overlaps) {
-        if (!(o.types & 2)) continue;
-        communication += o.ns;
-        if (o.types & 1) overlapped += o.ns;
-    }
+    const int64_t communication = k.communicationNs(), overlapped = k.overlappedCommunicationNs();
     if (communication == 0) return;
     const double share = double(communication) / double(total);
     out.push_back({"kernel-types", "Communication " + percent(share) + " of GPU time",
@@ -138,6 +133,38 @@ void addKernelTypes(const KernelTypeBreakdown& k, std::vector<DiagnosisFinding>&
                    share});
 }
 
+// A stream whose queue was full: the CPU blocked in its launches.
+void addQueue(const QueueLength& q, std::vector<DiagnosisFinding>& out) {
+    const StreamQueue* worst = nullptr;
+    for (const StreamQueue& s : q.streams)
+        if (s.blocked_ns > 0 && (!worst || s.blocked_ns > worst->blocked_ns)) worst = &s;
+    if (!worst) return;
+    out.push_back({"queue", "Launch queue full: stream " + std::to_string(worst->stream),
+                   "Stream " + std::to_string(worst->stream) + " held " +
+                       std::to_string(q.max_queue_length) + " launches or more for " +
+                       duration(worst->blocked_ns) + " (" + percent(worst->blocked_share) +
+                       " of the trace): the CPU blocked in its launches there; the GPU is the "
+                       "bottleneck, so making it faster pays, not the CPU side.",
+                   worst->blocked_share});
+}
+
+// The sequence of several kernels that recurs most: a fusion candidate.
+void addSequences(const KernelSequences& k, std::vector<DiagnosisFinding>& out) {
+    const KernelSequence* top = nullptr;
+    for (const KernelSequence& s : k.sequences)
+        if (s.count >= 2 && s.kernels.size() >= 3 && (!top || s.count > top->count)) top = &s;
+    if (!top) return;
+    const int64_t gaps = top->span_ns - top->gpu_ns;
+    out.push_back({"kernel-sequences", "Fusion candidate: " + top->op.substr(0, 60),
+                   top->op.substr(0, 80) + " launched the same " +
+                       std::to_string(top->kernels.size()) + " kernels " +
+                       std::to_string(top->count) + " times: " + duration(top->gpu_ns) +
+                       " of GPU time over a span of " + duration(top->span_ns) +
+                       (gaps > 0 ? " (" + duration(gaps) + " between them)" : std::string()) +
+                       "; one fused kernel would save the launches and the gaps.",
+                   top->span_ns > 0 ? double(gaps) / double(top->span_ns) : 0});
+}
+
 } // namespace
 
 std::vector<DiagnosisFinding> summarizeDiagnoses(const Trace& trace, const GpuDiagnoses& d) {
@@ -145,7 +172,9 @@ std::vector<DiagnosisFinding> summarizeDiagnoses(const Trace& trace, const GpuDi
     if (d.activity.empty()) return out;
     addIdle(d, out);
     addLaunches(trace, d.launches, out);
+    addQueue(d.queue, out);
     addKernelTypes(d.kernel_types, out);
+    addSequences(d.sequences, out);
     return out;
 }
 

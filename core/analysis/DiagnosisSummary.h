@@ -2,8 +2,8 @@
 // The Overview's "Diagnosis": the few findings of HTA's diagnoses worth a
 // look first (how much the GPU idled and why, the worst launch outliers,
 // where the kernel time goes), each citing its figures and naming the view
-// that explains it: idle time, its main cause, launch outliers, then
-// communication.
+// that explains it: idle time, its main cause, launch outliers, a full
+// launch queue, communication, then the likeliest fusion candidate.
 #include <string>
 #include <vector>
 

@@ -23,7 +23,7 @@ TEST(DiagnosisSummary, CitesTheFiguresOfEachDiagnosis) {
                                             "/distributed_hta/rank-0.json.gz");
     const GpuDiagnoses d = diagnoseGpu(trace);
     const std::vector<DiagnosisFinding> findings = summarizeDiagnoses(trace, d);
-    ASSERT_EQ(findings.size(), 5u);
+    ASSERT_GE(findings.size(), 5u);
 
     EXPECT_EQ(findings[0].view, "temporal");
     EXPECT_EQ(findings[0].title, "GPU idle 53.6 %");
