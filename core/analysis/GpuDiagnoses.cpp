@@ -7,13 +7,14 @@ namespace ts {
 
 GpuDiagnoses diagnoseGpu(const Trace& trace, const GpuTraceAnalysis* analysis,
                          const IdleOptions& idle) {
+    if (analysis && analysis->has_events)
+        return diagnoseGpu(trace, LaunchIndex::build(analysis->events, analysis->links), idle);
+    return diagnoseGpu(trace, LaunchIndex::build(trace), idle);
+}
+
+GpuDiagnoses diagnoseGpu(const Trace& trace, const LaunchIndex& launches, const IdleOptions& idle) {
     GpuDiagnoses d;
-    if (analysis && analysis->has_events) {
-        const LaunchIndex launches = LaunchIndex::build(analysis->events, analysis->links);
-        d.activity = collectDeviceActivity(trace, {}, &launches);
-    } else {
-        d.activity = collectDeviceActivity(trace);
-    }
+    d.activity = collectDeviceActivity(trace, {}, &launches);
     d.temporal = temporalBreakdown(d.activity);
     d.idle = idleBreakdown(trace, d.activity, idle);
     d.launches = launchStats(trace, d.activity);

@@ -31,10 +31,14 @@ struct GpuDiagnoses {
 };
 
 struct GpuTraceAnalysis;
+class LaunchIndex;
 
 // `analysis`: the trace's full GPU analysis when already made; its events
 // and launch links are used rather than found again.
 GpuDiagnoses diagnoseGpu(const Trace& trace, const GpuTraceAnalysis* analysis = nullptr,
+                         const IdleOptions& idle = {});
+// With the trace's launch links already made (the timeline's).
+GpuDiagnoses diagnoseGpu(const Trace& trace, const LaunchIndex& launches,
                          const IdleOptions& idle = {});
 
 } // namespace ts

@@ -216,6 +216,23 @@ private slots:
         QCOMPARE(window.tablesView(View::MemoryBandwidth)->model(0)->rowCount(), 4);
     }
 
+    // A large trace's diagnoses need its launches alone: the timeline's,
+    // without the full analysis; the figures are those made with it.
+    void aLargeTraceIsDiagnosedWithoutTheFullAnalysis() {
+        const OpenedDocument doc =
+            openDocument(dataFile("h100/resnet50_bs64_bf16.pt.trace.json.gz"), {}, 0);
+        QVERIFY(doc.deferred && doc.deferred->launches);
+        const DeferredAnalysis made =
+            DeferredViews::complete(*doc.trace, *doc.deferred, View::IdleTime);
+        QVERIFY(!made.full);
+        QVERIFY(made.diagnoses);
+        const GpuDiagnoses full = diagnoseGpu(*doc.trace);
+        QCOMPARE(made.diagnoses->temporal.idle_ns, full.temporal.idle_ns);
+        QCOMPARE(made.diagnoses->launches.launches.size(), full.launches.launches.size());
+        QCOMPARE(made.diagnoses->queue.streams.size(), full.queue.streams.size());
+        QVERIFY(DeferredViews::ready(View::IdleTime, made));
+    }
+
     // A trace without GPU work says so instead of showing empty tables.
     void aCpuTraceSaysWhatIsMissing() {
         testing::GuiFixture fx;

@@ -63,6 +63,9 @@ void analyzeLargeTrace(OpenedDocument& doc, const TraceOpening* opening, const C
     tracks.launches = std::move(launches.launches);
     tracks.steps = std::move(launches.steps);
     doc.tracks = std::make_shared<const TimelineTracks>(std::move(tracks));
+    if (!doc.timeline_trace) // the tracks are doc.trace's own
+        doc.deferred->launches =
+            std::shared_ptr<const LaunchIndex>(doc.tracks, &doc.tracks->launches);
     doc.times.overview_cached = cached.has_value();
 }
 

@@ -33,7 +33,11 @@ struct DeferredAnalysis {
     std::shared_ptr<const GpuTraceAnalysis> full;
     std::shared_ptr<const MemoryView> memory;
     std::shared_ptr<const ModuleView> modules;
-    std::shared_ptr<const GpuDiagnoses> diagnoses; // HTA's temporal and idle breakdowns
+    std::shared_ptr<const GpuDiagnoses> diagnoses; // HTA's diagnoses
+    // The trace's launch links (the timeline's, from the Overview's
+    // analysis or its cache): HTA's diagnoses need these alone, so they are
+    // made without the full analysis (null: found again).
+    std::shared_ptr<const LaunchIndex> launches;
 
     bool done() const { return full != nullptr; }
     // The full analysis once made (it holds the Overview's too), the Overview's until then.
