@@ -198,56 +198,71 @@ void compareDescription(const std::string& what, const std::map<std::string, std
     compare(what + " max", std::stod(row.at("max")), rounded.max, native.max, t, false);
 }
 
+using Row = std::map<std::string, std::string>;
+
+// A figure HTA has that Trainscope lacks: it counts, as not agreeing.
+void notFound(const Case& c, const Row& row, const std::string& what, Tally& t) {
+    std::printf("%s rank %s %s: not found\n", c.name, row.at("rank").c_str(), what.c_str());
+    ++t.figures;
+}
+
+// The entry an expected row names in Trainscope's figures with HTA's
+// rounding and in its own (null: missing).
+template <typename Entry> struct EntryPair {
+    const Entry* rounded = nullptr;
+    const Entry* native = nullptr;
+    explicit operator bool() const { return rounded && native; }
+};
+
 void compareCounters(const Case& c, const std::map<int64_t, RankFigures>& ranks,
                      const fs::path& expected, Tally& t) {
     const std::string name = c.name;
-    for (const auto& row : readTable(expected / (name + "_queue_length_summary.csv"))) {
+    const auto rankOf = [&](const Row& row) -> const RankFigures* {
         const auto rank = ranks.find(std::stoll(row.at("rank")));
-        if (rank == ranks.end()) continue;
+        return rank == ranks.end() ? nullptr : &rank->second;
+    };
+    const auto queuesOf = [](const RankFigures& f, const Row& row) {
         const int64_t stream = std::stoll(row.at("stream"));
-        const StreamQueue* r =
-            rowOf(rank->second.rounded_queue.streams, &StreamQueue::stream, stream);
-        const StreamQueue* n =
-            rowOf(rank->second.native_queue.streams, &StreamQueue::stream, stream);
-        if (!r || !n) {
-            std::printf("%s rank %s queue of stream %s: not found\n", c.name,
-                        row.at("rank").c_str(), row.at("stream").c_str());
-            ++t.figures;
+        return EntryPair<StreamQueue>{rowOf(f.rounded_queue.streams, &StreamQueue::stream, stream),
+                                      rowOf(f.native_queue.streams, &StreamQueue::stream, stream)};
+    };
+    for (const Row& row : readTable(expected / (name + "_queue_length_summary.csv"))) {
+        const RankFigures* f = rankOf(row);
+        if (!f) continue;
+        const auto q = queuesOf(*f, row);
+        if (!q) {
+            notFound(c, row, "queue of stream " + row.at("stream"), t);
             continue;
         }
         compareDescription(name + " rank " + row.at("rank") + " queue stream " + row.at("stream"),
-                           row, r->stats, n->stats, t);
+                           row, q.rounded->stats, q.native->stats, t);
     }
     // HTA keeps one stream per rank (the last at or over the maximum).
-    for (const auto& row : readTable(expected / (name + "_queue_length_blocked_max16.csv"))) {
-        const auto rank = ranks.find(std::stoll(row.at("rank")));
-        if (rank == ranks.end()) continue;
-        const int64_t stream = std::stoll(row.at("stream"));
-        const StreamQueue* r =
-            rowOf(rank->second.rounded_queue.streams, &StreamQueue::stream, stream);
-        const StreamQueue* n =
-            rowOf(rank->second.native_queue.streams, &StreamQueue::stream, stream);
-        if (!r || !n) continue;
-        compare(name + " rank " + row.at("rank") + " stream " + row.at("stream") + " full at 16",
-                std::stod(row.at("duration_at_max_queue_length")), double(r->blocked_ns) / 1000,
-                double(n->blocked_ns) / 1000, t);
-    }
-    for (const auto& row : readTable(expected / (name + "_memory_bw_summary.csv"))) {
-        const auto rank = ranks.find(std::stoll(row.at("rank")));
-        if (rank == ranks.end()) continue;
-        const std::string kind = row.at("name");
-        const MemoryKindBandwidth* r =
-            rowOf(rank->second.rounded_bw.kinds, &MemoryKindBandwidth::kind, kind);
-        const MemoryKindBandwidth* n =
-            rowOf(rank->second.native_bw.kinds, &MemoryKindBandwidth::kind, kind);
-        if (!r || !n) {
-            std::printf("%s rank %s bandwidth of %s: not found\n", c.name, row.at("rank").c_str(),
-                        kind.c_str());
-            ++t.figures;
+    for (const Row& row : readTable(expected / (name + "_queue_length_blocked_max16.csv"))) {
+        const RankFigures* f = rankOf(row);
+        if (!f) continue;
+        const auto q = queuesOf(*f, row);
+        if (!q) {
+            notFound(c, row, "queue of stream " + row.at("stream"), t);
             continue;
         }
-        compareDescription(name + " rank " + row.at("rank") + " " + kind + " GB/s", row, r->stats,
-                           n->stats, t);
+        compare(name + " rank " + row.at("rank") + " stream " + row.at("stream") + " full at 16",
+                std::stod(row.at("duration_at_max_queue_length")),
+                double(q.rounded->blocked_ns) / 1000, double(q.native->blocked_ns) / 1000, t);
+    }
+    for (const Row& row : readTable(expected / (name + "_memory_bw_summary.csv"))) {
+        const RankFigures* f = rankOf(row);
+        if (!f) continue;
+        const std::string kind = row.at("name");
+        const EntryPair<MemoryKindBandwidth> k{
+            rowOf(f->rounded_bw.kinds, &MemoryKindBandwidth::kind, kind),
+            rowOf(f->native_bw.kinds, &MemoryKindBandwidth::kind, kind)};
+        if (!k) {
+            notFound(c, row, "bandwidth of " + kind, t);
+            continue;
+        }
+        compareDescription(name + " rank " + row.at("rank") + " " + kind + " GB/s", row,
+                           k.rounded->stats, k.native->stats, t);
     }
 }
 

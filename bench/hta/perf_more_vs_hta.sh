@@ -38,15 +38,9 @@ side=${SIDE:-cpu} # the annotations: cpu (user_annotation) or gpu (gpu_user_anno
 [[ -f $trace ]] || { echo "no such trace: $trace" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "needs GNU time at /usr/bin/time" >&2; exit 2; }
 
-work=$(mktemp -d)
-if [[ ${KEEP:-0} == 1 ]]; then echo "work folder: $work" >&2
-else trap 'rm -rf "$work"' EXIT; fi
-mkdir -p "$work/hta_trace" "$work/cache" "$work/hta_out"
-case $trace in
-  *.json.gz) ln -s "$trace" "$work/hta_trace/trace.json.gz" ;;
-  *.json) ln -s "$trace" "$work/hta_trace/trace.json" ;;
-  *) echo "the trace must end in .json or .json.gz" >&2; exit 2 ;;
-esac
+# shellcheck source=perf_common.sh
+source "$(dirname "$0")/perf_common.sh"
+mkdir -p "$work/hta_out"
 
 cat >"$work/hta_all.py" <<'EOF'
 import sys, time, threading, os
@@ -82,18 +76,6 @@ run("kernel-sequences", lambda: a.get_frequent_cuda_kernel_sequences(
 timer.cancel()
 EOF
 
-run_timed() {
-  local name=$1; shift
-  /usr/bin/time -v -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" ||
-    { echo "failed: $*" >&2; tail -5 "$work/$name.err" >&2; exit 1; }
-  awk -F': ' '
-    /Elapsed \(wall clock\)/ { n = split($2, p, ":"); wall = 0
-                               for (i = 1; i <= n; i++) wall = wall * 60 + p[i] }
-    /Maximum resident set size/ { rss = $2 / 1024 }
-    END { printf "%.3f %.1f\n", wall, rss }' "$work/$name.time" >>"$work/$name.times"
-}
-median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'; }
-col_median() { awk -v c="$2" '{print $c}' "$work/$1.times" | median; }
 
 views=(queue memory-bw annotations kernel-sequences kernel-types)
 args_of() {

@@ -38,17 +38,8 @@ runs=${4:-3}
 [[ -f $trace ]] || { echo "no such trace: $trace" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "needs GNU time at /usr/bin/time" >&2; exit 2; }
 
-work=$(mktemp -d)
-if [[ ${KEEP:-0} == 1 ]]; then echo "work folder: $work" >&2
-else trap 'rm -rf "$work"' EXIT; fi
-
-# HTA reads every .json/.json.gz of a folder: give the trace a folder of its own.
-mkdir -p "$work/hta_trace" "$work/cache"
-case $trace in
-  *.json.gz) ln -s "$trace" "$work/hta_trace/trace.json.gz" ;;
-  *.json) ln -s "$trace" "$work/hta_trace/trace.json" ;;
-  *) echo "the trace must end in .json or .json.gz" >&2; exit 2 ;;
-esac
+# shellcheck source=perf_common.sh
+source "$(dirname "$0")/perf_common.sh"
 
 # The HTA side: python hta_run.py temporal|idle TRACE_DIR OUT_JSON
 cat >"$work/hta_run.py" <<'EOF'
@@ -99,21 +90,6 @@ for r in ts_i["ranks"]:
                 print(f"  {'':<34} {'intervals':>10} {n:>5} {hta_count[key]:>16,.0f}")
 EOF
 
-# run_timed NAME COMMAND...: runs it under /usr/bin/time -v; appends
-# "wall_s rss_mb" to $work/NAME.times, keeps stdout in NAME.out, stderr in NAME.err.
-run_timed() {
-  local name=$1; shift
-  /usr/bin/time -v -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" ||
-    { echo "failed: $*" >&2; cat "$work/$name.err" >&2; exit 1; }
-  awk -F': ' '
-    /Elapsed \(wall clock\)/ { n = split($2, p, ":"); wall = 0
-                               for (i = 1; i <= n; i++) wall = wall * 60 + p[i] }
-    /Maximum resident set size/ { rss = $2 / 1024 }
-    END { printf "%.3f %.1f\n", wall, rss }' "$work/$name.time" >>"$work/$name.times"
-}
-
-median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'; }
-col_median() { awk -v c="$2" '{print $c}' "$work/$1.times" | median; }
 
 # ts VIEW [--no-cache]: the trace-stats command line, with the private cache
 ts=(env TRAINSCOPE_CACHE_DIR="$work/cache" "$cli" trace-stats "$trace" --format json --timings --view)

@@ -82,14 +82,10 @@ table::TableSpec annotatedKernelTable(const std::vector<AnnotationBreakdown>& ra
 nlohmann::json annotationsJson(const std::vector<AnnotationBreakdown>& ranks) {
     nlohmann::json out = nlohmann::json::array();
     for (const AnnotationBreakdown& r : ranks) {
-        nlohmann::json annotations = rowsJson(annotationTable({r}));
-        nlohmann::json kernels = rowsJson(annotatedKernelTable({r}));
+        nlohmann::json annotations = rowsJson(annotationTable({r}), "rank");
+        nlohmann::json kernels = rowsJson(annotatedKernelTable({r}), "rank");
         // The unannotated work has fields of its own.
         if (r.unannotated > 0) annotations.erase(annotations.size() - 1);
-        for (nlohmann::json& row : annotations)
-            row.erase("rank");
-        for (nlohmann::json& row : kernels)
-            row.erase("rank");
         out.push_back({{"rank", r.rank},
                        {"annotations", std::move(annotations)},
                        {"kernels", std::move(kernels)},

@@ -109,9 +109,7 @@ nlohmann::json queueLengthJson(const std::vector<QueueLength>& ranks) {
     int32_t max_length = QueueLengthOptions{}.max_queue_length;
     for (const QueueLength& r : ranks) {
         max_length = r.max_queue_length;
-        nlohmann::json streams = rowsJson(queueLengthTable({r}));
-        for (nlohmann::json& s : streams)
-            s.erase("rank");
+        nlohmann::json streams = rowsJson(queueLengthTable({r}), "rank");
         out.push_back({{"rank", r.rank},
                        {"span_us", double(r.span_ns) / 1000},
                        {"streams", std::move(streams)}});
@@ -122,9 +120,7 @@ nlohmann::json queueLengthJson(const std::vector<QueueLength>& ranks) {
 nlohmann::json memoryBandwidthJson(const std::vector<MemoryBandwidth>& ranks) {
     nlohmann::json out = nlohmann::json::array();
     for (const MemoryBandwidth& r : ranks) {
-        nlohmann::json kinds = rowsJson(memoryBandwidthTable({r}));
-        for (nlohmann::json& k : kinds)
-            k.erase("rank");
+        nlohmann::json kinds = rowsJson(memoryBandwidthTable({r}), "rank");
         out.push_back({{"rank", r.rank}, {"kinds", std::move(kinds)}});
     }
     return {{"ranks", std::move(out)}};

@@ -158,11 +158,10 @@ nlohmann::json idleJson(const std::vector<IdleBreakdown>& ranks) {
     double threshold_us = 0;
     for (const IdleBreakdown& r : ranks) {
         threshold_us = double(r.kernel_wait_ns) / 1000;
-        const nlohmann::json rows = rowsJson(idleTable({r}));
+        const nlohmann::json rows = rowsJson(idleTable({r}), "rank");
         nlohmann::json streams = nlohmann::json::array();
         for (size_t i = 0; i < r.streams.size(); ++i) {
             nlohmann::json s = rows[i];
-            s.erase("rank");
             nlohmann::json intervals = nlohmann::json::object();
             for (size_t c = 0; c < kIdleCauseCount; ++c)
                 intervals[toString(IdleCause(c))] = statsJson(r.streams[i].intervals[c]);

@@ -96,17 +96,15 @@ table::TableSpec sequenceKernelTable(const std::vector<KernelSequences>& ranks) 
 nlohmann::json kernelSequencesJson(const std::vector<KernelSequences>& ranks) {
     nlohmann::json out = nlohmann::json::array();
     for (const KernelSequences& r : ranks) {
-        nlohmann::json sequences = rowsJson(kernelSequenceTable({r}));
-        const nlohmann::json kernels = rowsJson(sequenceKernelTable({r}));
+        nlohmann::json sequences = rowsJson(kernelSequenceTable({r}), "rank");
+        const nlohmann::json kernels = rowsJson(sequenceKernelTable({r}), "rank");
         for (size_t i = 0; i < sequences.size(); ++i) {
             nlohmann::json& row = sequences[i];
-            row.erase("rank");
             row["pattern"] = r.sequences[i].pattern(); // HTA's key, "|"-joined
             row["kernels"] = nlohmann::json::array();
         }
         for (nlohmann::json k : kernels) {
             const size_t i = k["sequence"].get<size_t>() - 1;
-            k.erase("rank");
             k.erase("sequence");
             sequences[i]["kernels"].push_back(std::move(k));
         }

@@ -110,26 +110,21 @@ table::TableSpec kernelsByTypeTable(const std::vector<KernelTypeBreakdown>& rank
                     usColumn("min_us", "Min (us)"),
                     usColumn("max_us", "Max (us)")};
     for (const KernelTypeBreakdown& r : ranks)
-        for (const KernelTypeRow& k : r.kernels)
+        for (const KernelTypeRow& k : r.kernels) {
             spec.rows.push_back({textCell(k.name), integerCell(r.rank), textCell(toString(k.type)),
                                  integerCell(k.count), micros(double(k.total_ns)),
                                  micros(k.mean_ns), micros(k.std_ns), micros(double(k.min_ns)),
                                  micros(double(k.max_ns))});
-    for (const KernelTypeBreakdown& r : ranks)
-        for (const KernelTypeRow& k : r.kernels)
             spec.row_events.push_back(k.longest);
+        }
     return spec;
 }
 
 nlohmann::json kernelTypesJson(const std::vector<KernelTypeBreakdown>& ranks) {
     nlohmann::json out = nlohmann::json::array();
     for (const KernelTypeBreakdown& r : ranks) {
-        nlohmann::json types = rowsJson(kernelTypeTable({r}));
-        nlohmann::json kernels = rowsJson(kernelsByTypeTable({r}));
-        for (nlohmann::json& row : types)
-            row.erase("rank");
-        for (nlohmann::json& row : kernels)
-            row.erase("rank");
+        nlohmann::json types = rowsJson(kernelTypeTable({r}), "rank");
+        nlohmann::json kernels = rowsJson(kernelsByTypeTable({r}), "rank");
         nlohmann::json rank = rowsJson(commCompOverlapTable({r}))[0];
         if (!rank.contains("comp_comm_overlap_pctg") || rank["comp_comm_overlap_pctg"].is_string())
             rank["comp_comm_overlap_pctg"] = nullptr; // no communication: HTA's NaN

@@ -145,12 +145,13 @@ void appendRows(TableSpec& into, TableSpec from) {
         into.rows.push_back(std::move(row));
 }
 
-nlohmann::json rowsJson(const TableSpec& table) {
+nlohmann::json rowsJson(const TableSpec& table, std::string_view omit) {
     nlohmann::json rows = nlohmann::json::array();
     for (const std::vector<Cell>& row : table.rows) {
         nlohmann::json j = nlohmann::json::object();
         for (size_t c = 0; c < table.columns.size() && c < row.size(); ++c) {
             const Column& column = table.columns[c];
+            if (!omit.empty() && column.key == omit) continue;
             const Cell& cell = row[c];
             j[column.key] =
                 table.json_numbers ? cellJson(column.kind, cell) : nlohmann::json(cell.text);

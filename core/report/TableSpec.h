@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -101,7 +102,8 @@ std::string toCsv(const TableSpec& table);
 // exactly from Cell::value (integers as such, others in the shortest form
 // that reads back the same; unknown ones empty), text cells as their text.
 std::string toDataCsv(const TableSpec& table);
-// [{key: value, ...}, ...]
-nlohmann::json rowsJson(const TableSpec& table);
+// [{key: value, ...}, ...], without the column keyed `omit` ("" none): a
+// table of several ranks nests each rank's rows under it, without the rank.
+nlohmann::json rowsJson(const TableSpec& table, std::string_view omit = {});
 
 } // namespace ts::table

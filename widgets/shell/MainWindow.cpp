@@ -226,7 +226,12 @@ void MainWindow::wireDocuments() {
     // are filled when one of them is first shown.
     deferred_ = new DeferredViews(
         [this](View view, const std::shared_ptr<const Trace>& trace, const QString& description,
-               const DeferredAnalysis& all) { fillAnalysedView(view, trace, description, all); },
+               const DeferredAnalysis& all) {
+            fillAnalysedView(view, trace, description, all);
+            // A large trace's diagnoses come with the first diagnosis view
+            // shown: the timeline and the Overview take them then.
+            diagnosesMade(trace, all.diagnoses);
+        },
         this);
     connect(tabs_, &ViewTabs::currentViewChanged, deferred_, &DeferredViews::viewShown);
     connect(deferred_, &DeferredViews::computingStarted, this, [this](const QString& what) {
@@ -498,10 +503,14 @@ void MainWindow::fillAnalysedView(View view, const std::shared_ptr<const Trace>&
     if (all.full) gpu_analysis_ = all.full;
     const ViewPage& page = viewPage(view);
     if (page.show) page.show(tabs_->view(view), ShownTrace{trace, description, all});
-    if (all.diagnoses && page.needs == Needs::Diagnoses) {
-        timelineView()->timeline()->setDiagnoses(all.diagnoses, trace);
-        showDiagnosis(*trace, all.diagnoses.get());
-    }
+}
+
+void MainWindow::diagnosesMade(const std::shared_ptr<const Trace>& trace,
+                               const std::shared_ptr<const GpuDiagnoses>& diagnoses) {
+    TimelineWidget* timeline = timelineView()->timeline();
+    if (!diagnoses || timeline->diagnoses() == diagnoses.get()) return; // taken already
+    timeline->setDiagnoses(diagnoses, trace);
+    showDiagnosis(*trace, diagnoses.get());
 }
 
 void MainWindow::showDiagnosis(const Trace& trace, const GpuDiagnoses* diagnoses) {
@@ -509,8 +518,8 @@ void MainWindow::showDiagnosis(const Trace& trace, const GpuDiagnoses* diagnoses
         overviewView()->setDiagnosis(summarizeDiagnoses(trace, *diagnoses));
     else
         overviewView()->setDiagnosis(
-            {}, tr("Made when GPU ▸ Temporal, Idle Time, Launches or Kernel Types is first shown "
-                   "(a large trace opens with its Overview and Timeline)."));
+            {}, tr("Made when a diagnosis view (GPU ▸ Temporal, Idle Time, Launches, …) is "
+                   "first shown (a large trace opens with its Overview and Timeline)."));
 }
 
 void MainWindow::showOverview(const OpenedDocument& doc) {

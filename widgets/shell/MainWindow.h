@@ -137,6 +137,10 @@ private:
     void showOverview(const OpenedDocument& document);
     // The Overview's Diagnosis box: null diagnoses are made later.
     void showDiagnosis(const Trace& trace, const GpuDiagnoses* diagnoses);
+    // A large trace's diagnoses, made once a diagnosis view was shown: to the
+    // timeline and the Overview (once).
+    void diagnosesMade(const std::shared_ptr<const Trace>& trace,
+                       const std::shared_ptr<const GpuDiagnoses>& diagnoses);
     // Offers the views that apply to `document` (null: none open).
     void offerViewsFor(const OpenedDocument* document);
     void showFormFor(bool run);
