@@ -40,6 +40,19 @@ void addTraceStats(CLI::App& app, TraceCommands& c) {
                     "every outermost operator)");
     cmd->add_option("--min-pattern-len", trace.min_pattern_len,
                     "--view kernel-sequences: calls with fewer kernels are left out (default 3)");
+    cmd->add_option("--step", trace.step,
+                    "--view critical-path: the step (ProfilerStep#N) to analyse (default: the "
+                    "first)");
+    cmd->add_option("--annotation", trace.annotation_name,
+                    "--view critical-path: analyse an instance of the annotation whose name "
+                    "contains this text instead");
+    cmd->add_option("--instance", trace.instance,
+                    "--view critical-path: which instance of --annotation (0 = the first)");
+    cmd->add_option("--rank", trace.rank,
+                    "--view critical-path on a folder of ranks: the rank (default: the lowest)");
+    cmd->add_option("--what-if", trace.what_if,
+                    "--view critical-path: kernel:NAME=F, op:NAME=F or category:NAME=F (F = "
+                    "factor on their time, 0.5 = twice as fast); repeatable");
     cmd->add_option("--start-us", trace.start_us,
                     "--view memory: tables from this time (us from the trace start)");
     cmd->add_option("--end-us", trace.end_us, "--view memory: tables up to this time (exclusive)");
@@ -68,12 +81,31 @@ void addTraceDiff(CLI::App& app, TraceCommands& c) {
     c.diff_cmd = cmd;
 }
 
+void addTraceExport(CLI::App& app, TraceCommands& c) {
+    TraceExportOptions& e = c.export_trace;
+    auto* cmd =
+        app.add_subcommand("trace-export", "a trace written again with its analysis marked");
+    cmd->add_option("file", e.trace.file, "trace.json (torch.profiler or Trainscope)")->required();
+    cmd->add_option("--critical-path", e.critical_path_out,
+                    "write the trace with its critical path as a row of its own (Chrome trace)");
+    cmd->add_option("--step", e.trace.step, "the step whose critical path (default: the first)");
+    cmd->add_option("--annotation", e.trace.annotation_name,
+                    "or an instance of the annotation whose name contains this text");
+    cmd->add_option("--instance", e.trace.instance, "which instance of --annotation (0 = first)");
+    bool* cache = &e.trace.cache;
+    cmd->add_flag_callback(
+        "--no-cache", [cache] { *cache = false; },
+        "read the JSON even if the trace has a cached index, and keep none");
+    c.export_cmd = cmd;
+}
+
 } // namespace
 
 void addTraceCommands(CLI::App& app, TraceCommands& commands) {
     commands.presets_cmd = app.add_subcommand("presets", "list the shipped experiment presets");
     addTraceStats(app, commands);
     addTraceDiff(app, commands);
+    addTraceExport(app, commands);
     commands.cache_cmd = app.add_subcommand(
         "trace-cache", "the indexes that reopen large traces quickly: where, how large");
     commands.cache_cmd->add_flag("--clear", commands.cache.clear, "remove them all");
@@ -87,6 +119,7 @@ std::optional<int> runTraceCommands(TraceCommands& commands, std::ostream& out, 
     }
     if (*commands.diff_cmd) return runTraceDiff(commands.diff, out, err);
     if (*commands.cache_cmd) return runTraceCache(commands.cache, out, err);
+    if (*commands.export_cmd) return runTraceExport(commands.export_trace, out, err);
     return std::nullopt;
 }
 

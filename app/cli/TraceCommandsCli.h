@@ -9,6 +9,7 @@
 
 #include "inspect/TraceCacheCommand.h"
 #include "inspect/TraceDiffCommand.h"
+#include "inspect/TraceExportCommand.h"
 #include "inspect/TraceStatsCommand.h"
 
 namespace ts::cli {
@@ -17,10 +18,12 @@ struct TraceCommands {
     TraceStatsOptions trace;
     TraceDiffCommandOptions diff;
     TraceCacheOptions cache;
+    TraceExportOptions export_trace;
     CLI::App* presets_cmd = nullptr;
     CLI::App* trace_cmd = nullptr;
     CLI::App* diff_cmd = nullptr;
     CLI::App* cache_cmd = nullptr;
+    CLI::App* export_cmd = nullptr;
 };
 
 // Declares presets, trace-stats, trace-diff and trace-cache on `app`.

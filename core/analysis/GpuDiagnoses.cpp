@@ -27,6 +27,9 @@ GpuDiagnoses diagnoseGpu(const Trace& trace, const LaunchIndex& launches, const 
     cpu.side = AnnotationSide::Cpu;
     d.cpu_annotations = userAnnotations(trace, d.activity, cpu);
     d.sequences = kernelSequences(trace, d.activity);
+    std::string error;
+    if (const std::optional<CpWindow> window = chooseWindow(trace, {}, error))
+        d.critical_path = analyseCriticalPath(trace, launches, *window);
     return d;
 }
 

@@ -3,6 +3,7 @@
 // collection of its device activity: what the GUI keeps per open trace and
 // the CLI prints (--view temporal, idle, launches, kernel-types,
 // annotations, kernel-sequences).
+#include "analysis/CriticalPath.h"
 #include "analysis/DeviceActivity.h"
 #include "analysis/DiagnosisCounters.h"
 #include "analysis/IdleTime.h"
@@ -28,6 +29,8 @@ struct GpuDiagnoses {
     // the sequences of every outermost operator with HTA's min_pattern_len.
     AnnotationBreakdown gpu_annotations, cpu_annotations;
     KernelSequences sequences;
+    // The critical path of the first step (the whole trace without one).
+    CriticalPathReport critical_path;
 };
 
 struct GpuTraceAnalysis;

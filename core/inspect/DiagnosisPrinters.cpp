@@ -133,6 +133,8 @@ auto analyseRanks(const DiagnosisInput& input, const TraceStatsOptions& o, std::
     return ranks;
 }
 
+} // namespace
+
 void printTables(const std::vector<table::TableSpec>& tables, const TraceStatsOptions& o,
                  std::ostream& out) {
     for (size_t i = 0; i < tables.size(); ++i) {
@@ -143,8 +145,6 @@ void printTables(const std::vector<table::TableSpec>& tables, const TraceStatsOp
             out << '\n' << shown.title << ":\n" << table::toText(table::withTextCut(shown, 80));
     }
 }
-
-} // namespace
 
 void temporal(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;

@@ -122,6 +122,11 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
             options.view != "kernel-sequences")
             throw std::invalid_argument("Options --operator and --min-pattern-len apply to --view "
                                         "kernel-sequences only.");
+        if ((!options.step.empty() || !options.annotation_name.empty() ||
+             !options.instance.empty() || !options.rank.empty() || !options.what_if.empty()) &&
+            options.view != "critical-path")
+            throw std::invalid_argument("Options --step, --annotation, --instance, --rank and "
+                                        "--what-if apply to --view critical-path only.");
         if (!options.view.empty()) {
             printView(options, out, err);
             return exit_code::kOk;

@@ -52,6 +52,11 @@ struct TraceStatsOptions {
     // --view kernel-sequences: HTA's operator_name ("" every outermost
     // operator) and min_pattern_len ("" its 3).
     std::string operator_text, min_pattern_len;
+    // --view critical-path: the window (a step's number, or an annotation's
+    // name and 0-based instance; "" the first step), the rank of a folder
+    // ("" the lowest) and what-if factors ("kernel:NAME=0.5").
+    std::string step, annotation_name, instance, rank;
+    std::vector<std::string> what_if;
 };
 
 // 0 on success; 2 for bad options or an unreadable/malformed file (the

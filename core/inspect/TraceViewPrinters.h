@@ -1,9 +1,12 @@
 #pragma once
 // The printers of `trace-stats --view` (inspect/TraceViews.h registers them).
 #include <cstdint>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "inspect/TraceViews.h"
+#include "report/TableSpec.h"
 #include "trace/RankFolder.h"
 
 namespace ts::printers {
@@ -38,5 +41,10 @@ void memoryBandwidth(TraceViewRequest& request);
 // (--operator, --min-pattern-len).
 void annotations(TraceViewRequest& request);
 void kernelSequences(TraceViewRequest& request);
+// Tables as --format asks: text (long names cut) or CSV; --limit rows each.
+void printTables(const std::vector<table::TableSpec>& tables, const TraceStatsOptions& o,
+                 std::ostream& out);
+// The critical path of a step and what-if (CriticalPathPrinter.cpp).
+void criticalPath(TraceViewRequest& request);
 
 } // namespace ts::printers

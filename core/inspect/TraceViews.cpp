@@ -27,6 +27,7 @@ constexpr std::pair<const char*, Printer> kPrinters[] = {
     {"kernel-types", printers::kernelTypes},
     {"annotations", printers::annotations},
     {"kernel-sequences", printers::kernelSequences},
+    {"critical-path", printers::criticalPath},
 };
 
 Printer printerOf(const std::string& name) {

@@ -65,6 +65,11 @@ const std::vector<ViewInfo>& catalog() {
          "Holistic Trace Analysis' frequent kernel sequences: the kernels each operator call "
          "launched, how often each sequence recurs, its CPU and GPU time and delays (--operator, "
          "--min-pattern-len)"},
+        {"critical-path", "Critical Path", Group::Gpu, Input::TraceOrRanks, Cli | Gui,
+         "Holistic Trace Analysis' critical path of a step: what the step waited for (CPU, GPU, "
+         "launch and kernel overhead, data loading), the operators and kernels on it, and "
+         "what-if: the step with any of them faster (--step, --annotation, --instance, --rank, "
+         "--what-if)"},
         {"roofline", "Roofline", Group::Gpu, Input::Trace, Gui,
          "operators by arithmetic intensity against the device's peaks"},
         {"memory", "Memory", Group::Memory, Input::Trace, Cli | Gui,

@@ -22,8 +22,9 @@ namespace ts {
 // or keeps), so trace indexes made by an older reader are not used
 // (trace/TraceIndex.h). 2: a stream's lane is a device lane even when its
 // first event is a synchronisation (cuda_sync). 3: a copy's or set's
-// "memory bandwidth (GB/s)" is kept (TraceEvent::gbps).
-inline constexpr uint32_t kTraceReaderVersion = 3;
+// "memory bandwidth (GB/s)" is kept (TraceEvent::gbps). 4: what an event
+// synchronisation waited for is kept (Trace::syncWaitOf).
+inline constexpr uint32_t kTraceReaderVersion = 4;
 
 // Throws TraceReadError, or TraceReadCancelled when progress.report returns
 // false (also on its last call, with done == total: no trace is returned).

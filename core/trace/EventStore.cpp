@@ -164,6 +164,10 @@ void EventStore::push_back(const TraceEvent& e, const KinetoExtras& kineto) {
         extra_[i] = -2 - id;
     }
     if (kineto.call_stack >= 0) makeRareRow(i).call_stack = kineto.call_stack;
+    if (kineto.sync_wait) {
+        overflow_[overflowKey(i, WaitStream)] = kineto.sync_wait->stream;
+        overflow_[overflowKey(i, WaitRecord)] = kineto.sync_wait->record_correlation;
+    }
     set(i, e);
 }
 
@@ -322,6 +326,14 @@ std::optional<EventIds> EventStore::ids(size_t i) const {
 void EventStore::setIds(size_t i, int64_t correlation, int64_t external_id) {
     correlation_[i] = packed(i, Correlation, correlation);
     external_[i] = packed(i, External, external_id);
+}
+
+std::optional<SyncWait> EventStore::syncWait(size_t i) const {
+    if (overflow_.empty()) return std::nullopt;
+    auto stream = overflow_.find(overflowKey(i, WaitStream));
+    if (stream == overflow_.end()) return std::nullopt;
+    auto record = overflow_.find(overflowKey(i, WaitRecord));
+    return SyncWait{stream->second, record != overflow_.end() ? record->second : -1};
 }
 
 int32_t EventStore::launchId(size_t i) const {

@@ -103,6 +103,7 @@ struct KinetoExtras {
     int64_t correlation = -1, external_id = -1;
     std::optional<DeviceLaunch> launch; // its `event` is ignored
     int32_t call_stack = -1;            // Trace::strings
+    std::optional<SyncWait> sync_wait;  // cuda_sync events that wait on a CUDA event
 };
 
 // One value of an overflow map: (event, value) rows sorted by event.
@@ -115,7 +116,16 @@ struct OverflowValue {
 class EventStore {
 public:
     static constexpr int32_t kOverflow = INT32_MIN;
-    enum OverflowField : int32_t { Correlation, External, Seq, Step, DeviceNs };
+    // WaitStream, WaitRecord: SyncWait of the few cuda_sync events (no column).
+    enum OverflowField : int32_t {
+        Correlation,
+        External,
+        Seq,
+        Step,
+        DeviceNs,
+        WaitStream,
+        WaitRecord
+    };
     static constexpr int32_t kOverflowFields = 8; // key = event * 8 + field
 
     class iterator {
@@ -204,6 +214,7 @@ public:
     std::optional<EventIds> ids(size_t i) const;
     void setIds(size_t i, int64_t correlation, int64_t external_id);
     std::optional<DeviceLaunch> launch(size_t i) const;
+    std::optional<SyncWait> syncWait(size_t i) const;
     bool hasLaunches() const { return !launches_.empty(); }
     int32_t callStack(size_t i) const; // Trace::strings index, -1 none
     void setCallStack(size_t i, int32_t call_stack);

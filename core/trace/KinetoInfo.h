@@ -38,6 +38,15 @@ struct EventIds {
     int64_t external_id = -1;
 };
 
+// What an event-based synchronisation waited for ("Event Sync" of
+// cudaEventSynchronize, "Stream Wait Event" of cudaStreamWaitEvent): the
+// stream the CUDA event was recorded on and the correlation id of the
+// cudaEventRecord call that recorded it; -1 where the trace does not say.
+struct SyncWait {
+    int64_t stream = -1;
+    int64_t record_correlation = -1;
+};
+
 inline constexpr float kNoValue = std::numeric_limits<float>::quiet_NaN();
 
 // Kernel, memcpy and memset events: where and how they ran.

@@ -126,6 +126,8 @@ enum class RawArg : uint8_t {
     TotalReserved,   // "Total Reserved"
     LiveBytes,       // "live_bytes"
     Bandwidth,       // "memory bandwidth (GB/s)"
+    WaitOnStream,    // "wait_on_stream" (cuda_sync: the stream an event was recorded on)
+    WaitOnRecord,    // "wait_on_cuda_event_record_corr_id" (its cudaEventRecord)
     Count
 };
 inline constexpr size_t kRawArgCount = static_cast<size_t>(RawArg::Count);

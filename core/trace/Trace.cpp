@@ -299,6 +299,11 @@ std::optional<EventIds> Trace::idsOf(int32_t event) const {
     return events.ids(size_t(event));
 }
 
+std::optional<SyncWait> Trace::syncWaitOf(int32_t event) const {
+    if (event < 0 || static_cast<size_t>(event) >= events.size()) return std::nullopt;
+    return events.syncWait(size_t(event));
+}
+
 std::optional<DeviceLaunch> Trace::launchOf(int32_t event) const {
     if (event < 0 || static_cast<size_t>(event) >= events.size()) return std::nullopt;
     return events.launch(size_t(event));

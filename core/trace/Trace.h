@@ -66,6 +66,8 @@ struct Trace {
     std::optional<EventIds> idsOf(int32_t event) const;
     // Kernels, memcpy and memset: where and how they ran.
     std::optional<DeviceLaunch> launchOf(int32_t event) const;
+    // What an Event Sync or Stream Wait Event waited for (nullopt: nothing said).
+    std::optional<SyncWait> syncWaitOf(int32_t event) const;
     // Its Python call stack ("" none).
     const std::string& callStackOf(int32_t event) const;
     // Whether the trace came with Kineto data (categories, launches, devices).

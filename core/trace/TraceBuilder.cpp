@@ -210,6 +210,10 @@ void TraceBuilder::appendEvent(const RawTraceEvent& e, const TraceEvent& t,
         d.occupancy = optionalFloat(args[RawArg::Occupancy]);
         extras.launch = d;
     }
+    if (SyncWait w; args[RawArg::WaitOnStream].getInt(w.stream)) {
+        args[RawArg::WaitOnRecord].getInt(w.record_correlation);
+        extras.sync_wait = w;
+    }
     if (args.call_stack) {
         extras.call_stack = internText(*args.call_stack);
         any_call_stack_ = true;

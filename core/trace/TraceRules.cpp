@@ -37,6 +37,8 @@ const std::string_view kRawArgKeys[kRawArgCount] = {
     "Total Reserved",
     "live_bytes",
     "memory bandwidth (GB/s)",
+    "wait_on_stream",
+    "wait_on_cuda_event_record_corr_id",
 };
 
 EventKind kindFromCategory(KinetoCategory category, const std::string& name) {

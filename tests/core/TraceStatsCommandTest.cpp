@@ -386,5 +386,55 @@ TEST_F(TraceStatsCommand, AnnotationsAndKernelSequences) {
     EXPECT_NE(err_.str().find("--view kernel-sequences only"), std::string::npos) << err_.str();
 }
 
+// --view critical-path: JSON with the step, the path and its breakdown (HTA's
+// figures for this rank and step), what-if, a rank of a folder, and bad
+// input named.
+TEST_F(TraceStatsCommand, CriticalPathOfAStepAndWhatIf) {
+    const std::filesystem::path data = std::string(TRAINSCOPE_TEST_DATA_DIR) + "/distributed_hta";
+    options_.view = "critical-path";
+    options_.file = (data / "rank-0.json.gz").string();
+    options_.format = "json";
+    options_.what_if = {"category:cpu_bound=0.5"};
+    ASSERT_EQ(run(), 0) << err_.str();
+    nlohmann::json j = nlohmann::json::parse(out_.str());
+    EXPECT_EQ(j["window"], "ProfilerStep#551"); // its first
+    EXPECT_GT(j["step_duration_us"].get<double>(), j["path_us"].get<double>() * 0.5);
+    ASSERT_FALSE(j["breakdown"].empty());
+    EXPECT_EQ(j["breakdown"][0]["bound_by"], "cpu_bound");
+    EXPECT_FALSE(j["path"].empty());
+    EXPECT_EQ(j["what_if"]["what"], "category cpu_bound x0.5");
+    EXPECT_GT(j["what_if"]["saved_us"].get<double>(), 0);
+    EXPECT_FALSE(j["ranked"].empty());
+
+    options_.file = data.string(); // the folder: rank 1 asked for
+    options_.rank = "1";
+    ASSERT_EQ(run(), 0) << err_.str();
+    options_.rank = "7";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("Option --rank is 7, but"), std::string::npos) << err_.str();
+    EXPECT_NE(err_.str().find("has rank(s) 0, 1 only"), std::string::npos) << err_.str();
+    options_.rank.clear();
+
+    options_.file = (data / "rank-0.json.gz").string();
+    options_.step = "99";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("step 99 is not in the trace; it has step"), std::string::npos)
+        << err_.str();
+    options_.step.clear();
+    options_.what_if = {"kernel:no_such_kernel=0.5"};
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("no kernel named or containing 'no_such_kernel'"), std::string::npos)
+        << err_.str();
+    options_.what_if = {"kernel=0.5"};
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("is not KIND:NAME=FACTOR"), std::string::npos) << err_.str();
+    options_.what_if.clear();
+    options_.view = "idle";
+    options_.step = "1";
+    EXPECT_EQ(run(), 2);
+    EXPECT_NE(err_.str().find("apply to --view critical-path only"), std::string::npos)
+        << err_.str();
+}
+
 } // namespace
 } // namespace ts

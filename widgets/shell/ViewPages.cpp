@@ -15,6 +15,7 @@
 #include "ranks/RanksView.h"
 #include "report/AnnotationTables.h"
 #include "report/CounterTables.h"
+#include "report/CriticalPathTables.h"
 #include "report/IdleTables.h"
 #include "report/KernelSequenceTables.h"
 #include "report/KernelTypeTables.h"
@@ -172,6 +173,13 @@ std::vector<ViewPage> analysisPages() {
         View::KernelSequences, "kernel-sequences", [](const Trace&, const GpuDiagnoses& d) {
             return std::vector<table::TableSpec>{kernelSequenceTable({d.sequences}),
                                                  sequenceKernelTable({d.sequences})};
+        }));
+    pages.push_back(tablesPage(
+        View::CriticalPath, "critical-path", [](const Trace& trace, const GpuDiagnoses& d) {
+            const CriticalPathReport& r = d.critical_path;
+            return std::vector<table::TableSpec>{criticalPathBoundTable(r),
+                                                 criticalPathItemTable(r), whatIfTable(r),
+                                                 criticalPathEventTable(trace, r)};
         }));
     return pages;
 }

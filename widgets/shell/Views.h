@@ -30,6 +30,7 @@ enum class View {
     MemoryBandwidth,
     Annotations,
     KernelSequences,
+    CriticalPath,
 };
 
 const std::vector<View>& allViews();                   // in the registry's order

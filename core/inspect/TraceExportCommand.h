@@ -1,0 +1,22 @@
+#pragma once
+// `trainscope-cli trace-export FILE --critical-path OUT`: the trace written
+// again as a Chrome trace (Perfetto and Trainscope open it) with its
+// critical path as a row of its own: one event per stretch of the path,
+// named after the event it belongs to, with its bound and kind in args.
+#include <ostream>
+#include <string>
+
+#include "inspect/TraceStatsCommand.h"
+
+namespace ts {
+
+struct TraceExportOptions {
+    TraceStatsOptions trace;       // file, cache, and the window (--step, --annotation, ...)
+    std::string critical_path_out; // where the marked trace goes
+};
+
+// 0 on success; 2 for bad options or input (the message names them), with
+// no file written.
+int runTraceExport(const TraceExportOptions& options, std::ostream& out, std::ostream& err);
+
+} // namespace ts
