@@ -34,6 +34,28 @@ QString dataFile(const char* name) {
     return QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/") + QLatin1String(name);
 }
 
+// The view's tables, each sound under the model tester and with rows.
+void checkTables(SpecTablesView* view, int count) {
+    QVERIFY(view);
+    QCOMPARE(view->tableCount(), count);
+    for (int i = 0; i < count; ++i) {
+        QAbstractItemModelTester tester(view->model(i),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(view->model(i)->rowCount() > 0);
+    }
+}
+
+// Activates the first row of a table about events: the timeline selects it.
+void activateFirstRow(MainWindow& window, SpecTablesView* view, int table) {
+    const QModelIndex first = view->proxy(table)->index(0, 0);
+    const int32_t event = view->model(table)->spec().row_events.at(
+        size_t(view->proxy(table)->mapToSource(first).row()));
+    QVERIFY(event >= 0);
+    emit view->tableView(table)->activated(first);
+    QCOMPARE(window.currentView(), View::Timeline);
+    QCOMPARE(window.timelineView()->timeline()->selectedEvent(), event);
+}
+
 SpecTables idleTables(const GpuDiagnoses& d) {
     SpecTables t;
     t.tables = {idleTable({d.idle}), idleIntervalTable({d.idle})};
@@ -258,13 +280,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
         window.showView(View::Annotations);
         SpecTablesView* annotations = window.tablesView(View::Annotations);
-        QVERIFY(annotations);
-        QCOMPARE(annotations->tableCount(), 3); // GPU, CPU, kernels by annotation
-        for (int i = 0; i < 3; ++i) {
-            QAbstractItemModelTester tester(annotations->model(i),
-                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
-            QVERIFY(annotations->model(i)->rowCount() > 0);
-        }
+        checkTables(annotations, 3); // GPU, CPU, kernels by annotation
         // HTA's three, and the work under none.
         QCOMPARE(annotations->model(0)->rowCount(), 4);
         window.showView(View::KernelSequences);
@@ -277,13 +293,29 @@ private slots:
                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(sequences->model(0)->rowCount() > 0);
         QVERIFY(sequences->model(1)->rowCount() > sequences->model(0)->rowCount());
-        const QModelIndex first = sequences->proxy(0)->index(0, 0);
-        const int32_t call = sequences->model(0)->spec().row_events.at(
-            size_t(sequences->proxy(0)->mapToSource(first).row()));
-        QVERIFY(call >= 0);
-        emit sequences->tableView(0)->activated(first);
-        QCOMPARE(window.currentView(), View::Timeline);
-        QCOMPARE(window.timelineView()->timeline()->selectedEvent(), call);
+        activateFirstRow(window, sequences, 0);
+    }
+
+    // The Critical Path view on an H100 trace: four sound tables (the path
+    // by bound, its operators and kernels, what-if, the path in order); a
+    // row of the path selects its event on the timeline, which draws the
+    // path and dims the rest on demand.
+    void criticalPathViewAndTimeline() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(dataFile("h100/resnet50_bs64_bf16.pt.trace.json.gz"));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        window.showView(View::CriticalPath);
+        SpecTablesView* view = window.tablesView(View::CriticalPath);
+        checkTables(view, 4);
+        QVERIFY(view->model(0)->spec().title.find("ProfilerStep#2") != std::string::npos);
+        activateFirstRow(window, view, 3);
+        QVERIFY(window.timelineView()->showCriticalPath(true));
+        QVERIFY(window.timelineView()->timeline()->criticalPathShown());
+        QVERIFY(!window.timelineView()->timeline()->grab().isNull()); // paints the path
+        QVERIFY(window.timelineView()->showCriticalPath(false));
+        QVERIFY(!window.timelineView()->timeline()->criticalPathShown());
     }
 };
 

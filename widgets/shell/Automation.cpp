@@ -100,6 +100,12 @@ void Automation::finishWhenSettled() {
         fail(tr("--find '%1': no event of the opened trace has that in its name").arg(find));
         return;
     }
+    if (std::exchange(options_.critical_path, false) &&
+        !window_.timelineView()->showCriticalPath(true)) {
+        fail(tr("--critical-path: the opened trace has no critical path (no GPU diagnoses, or "
+                "no operators in its first step)"));
+        return;
+    }
     if (window_.currentView() == View::Runs &&
         runs->runTable()->selectionModel()->selectedRows().isEmpty()) {
         QStringList newest;

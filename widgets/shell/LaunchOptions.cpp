@@ -48,6 +48,9 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
         QObject::tr("Timeline: select the first event whose name contains TEXT and zoom to it "
                     "and the device work it launched."),
         QStringLiteral("TEXT"));
+    const QCommandLineOption critical_path(
+        QStringLiteral("critical-path"),
+        QObject::tr("Timeline: draw the critical path of the first step and dim what is off it."));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QObject::tr("Save a PNG of the window when done."),
                                         QStringLiteral("FILE"));
@@ -77,8 +80,8 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QObject::tr("Run directories or traces to open."),
                                  QStringLiteral("[PATH...]"));
-    parser.addOptions({preset, config, set, run, open, view, find, screenshot, quit, runs, theme,
-                       settings, size, no_checkpoints, processes, timings});
+    parser.addOptions({preset, config, set, run, open, view, find, critical_path, screenshot, quit,
+                       runs, theme, settings, size, no_checkpoints, processes, timings});
 
     if (!parser.parse(arguments)) {
         *error = parser.errorText() + QLatin1Char('.');
@@ -99,6 +102,7 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     o.open = parser.values(open) + parser.positionalArguments();
     o.view = parser.value(view);
     o.find = parser.value(find);
+    o.critical_path = parser.isSet(critical_path);
     o.screenshot = parser.value(screenshot);
     o.quit_when_done = parser.isSet(quit);
     o.runs_dir = parser.value(runs);

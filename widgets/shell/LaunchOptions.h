@@ -18,10 +18,11 @@ struct LaunchOptions {
     QString config_file;   // experiment JSON
     QStringList overrides; // key=value, applied after preset / config
     bool run = false;
-    QStringList open;   // run directories or trace files, opened in this order
-    QString view;       // live | operators | timeline | runs
-    QString find;       // timeline: select the first event named like this, zoom to it
-    QString screenshot; // PNG written when the run (or the open) is done
+    QStringList open;           // run directories or trace files, opened in this order
+    QString view;               // live | operators | timeline | runs
+    QString find;               // timeline: select the first event named like this, zoom to it
+    bool critical_path = false; // timeline: draw the first step's critical path
+    QString screenshot;         // PNG written when the run (or the open) is done
     bool quit_when_done = false;
     QString runs_dir;      // where new runs go (default ./runs)
     QString theme;         // system | light | dark

@@ -10,6 +10,7 @@
 #include <QSize>
 #include <QString>
 
+#include "analysis/CriticalPath.h"
 #include "analysis/DiagnosisCounters.h"
 #include "analysis/IdleTime.h"
 #include "analysis/TimelineTracks.h"
@@ -34,6 +35,10 @@ struct TimelineScene {
     const IdleBreakdown* idle = nullptr;    // the streams' idle gaps, shaded; null = none
     // Counter rows after the tracks' (queue length, bandwidth); null = none.
     const std::vector<ValueRow>* values = nullptr;
+    // The critical path, drawn when `on_path` is set (1 per event on it):
+    // the other events are dimmed then.
+    const CriticalPathReport* critical_path = nullptr;
+    const std::vector<uint8_t>* on_path = nullptr;
 };
 
 class TimelinePainter {

@@ -40,6 +40,11 @@ TimelineView::TimelineView(QWidget* parent)
     auto* prev = toolButton(QStringLiteral("◀"), tr("Previous match (Shift+Enter)"));
     auto* next = toolButton(QStringLiteral("▶"), tr("Next match (Enter)"));
     auto* fit = toolButton(tr("Fit"), tr("Show the whole trace (0)"));
+    auto* path = path_button_ = toolButton(
+        tr("Critical path"), tr("Draw the critical path of the first step (GPU ▸ Critical Path) "
+                                "and dim what is off it"));
+    path->setCheckable(true);
+    path->setObjectName(QStringLiteral("criticalPathButton"));
     auto* find = new QShortcut(QKeySequence::Find, this);
     find->setContext(Qt::WidgetWithChildrenShortcut);
     connect(find, &QShortcut::activated, this, [this] {
@@ -54,6 +59,7 @@ TimelineView::TimelineView(QWidget* parent)
     bar->addWidget(match_label_);
     bar->addStretch(1);
     bar->addWidget(new QLabel(tr("Wheel/W/S zoom · drag/A/D pan · click selects")));
+    bar->addWidget(path);
     bar->addWidget(fit);
 
     auto* track = new QWidget;
@@ -87,6 +93,12 @@ TimelineView::TimelineView(QWidget* parent)
     connect(prev, &QToolButton::clicked, this, &TimelineView::previousMatch);
     connect(next, &QToolButton::clicked, this, &TimelineView::nextMatch);
     connect(fit, &QToolButton::clicked, timeline_, &TimelineWidget::fitAll);
+    connect(path, &QToolButton::toggled, this, [this, path](bool on) {
+        if (timeline_->showCriticalPath(on)) return;
+        path->setChecked(false);
+        source_->setText(tr("No critical path to draw: this trace has no GPU diagnoses, or its "
+                            "first step has no operators."));
+    });
     connect(timeline_, &TimelineWidget::eventSelected, this, &TimelineView::showDetails);
     connect(timeline_, &TimelineWidget::idleGapSelected, this, &TimelineView::showIdleGap);
     connect(timeline_, &TimelineWidget::scrollRangeChanged, this, [this](int maximum, int page) {
@@ -100,6 +112,11 @@ TimelineView::TimelineView(QWidget* parent)
         if (event >= 0) timeline_->selectEvent(event, true);
     });
     clear();
+}
+
+bool TimelineView::showCriticalPath(bool show) {
+    path_button_->setChecked(show);
+    return timeline_->criticalPathShown() == show;
 }
 
 void TimelineView::clear() {

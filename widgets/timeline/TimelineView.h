@@ -14,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QScrollBar;
 class QTextBrowser;
+class QToolButton;
 
 namespace ts::gui {
 
@@ -43,6 +44,9 @@ public slots:
     // the event spanning exactly that, else the first event inside it; false
     // when the lane has nothing there.
     bool showSpan(int32_t lane, int64_t start_ns, int64_t end_ns);
+    // The "Critical path" button: draws the first step's critical path and
+    // dims the rest; false when the trace shown has none.
+    bool showCriticalPath(bool show);
 
 private:
     void runSearch();
@@ -57,6 +61,7 @@ private:
     QLineEdit* search_edit_;
     QLabel* match_label_;
     QLabel* source_;
+    QToolButton* path_button_;
     TimelineSearch search_;
     QTimer search_timer_;
 };

@@ -10,6 +10,7 @@
 #include <QToolTip>
 
 #include "common/Format.h"
+#include "timeline/CriticalPathPainter.h"
 #include "timeline/IdleGapPainter.h"
 #include "timeline/TrackPainter.h"
 
@@ -52,6 +53,9 @@ void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace,
     scene_.arrows.clear();
     diagnoses_.reset();
     scene_.idle = nullptr;
+    scene_.critical_path = nullptr;
+    scene_.on_path = nullptr;
+    on_path_.clear();
     scene_.values = nullptr;
     scene_.scroll_y = 0;
     name_matches_.clear();
@@ -102,9 +106,24 @@ void TimelineWidget::setDiagnoses(std::shared_ptr<const GpuDiagnoses> diagnoses,
     diagnoses_ = std::move(diagnoses);
     scene_.idle = diagnoses_ ? &diagnoses_->idle : nullptr;
     scene_.values = diagnoses_ ? &diagnoses_->counters : nullptr;
+    const bool shown = scene_.on_path != nullptr;
+    scene_.critical_path = nullptr;
+    scene_.on_path = nullptr;
+    on_path_.clear();
+    if (shown) showCriticalPath(true);
     layout_.setCounterRows(
         int((tracks_ ? tracks_->counterRows() : 0) + (scene_.values ? scene_.values->size() : 0)));
     update();
+}
+
+bool TimelineWidget::showCriticalPath(bool show) {
+    const bool has_path = diagnoses_ && !diagnoses_->critical_path.path.edges.empty();
+    if (show && has_path && on_path_.empty())
+        on_path_ = eventsOnPath(*layout_.trace(), diagnoses_->critical_path);
+    scene_.critical_path = show && has_path ? &diagnoses_->critical_path : nullptr;
+    scene_.on_path = show && has_path ? &on_path_ : nullptr;
+    update();
+    return !show || has_path;
 }
 
 int TimelineWidget::idleGapAt(QPointF pos) const {

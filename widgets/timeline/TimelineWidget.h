@@ -30,6 +30,10 @@ public:
     void setDiagnoses(std::shared_ptr<const GpuDiagnoses> diagnoses,
                       const std::shared_ptr<const Trace>& of);
     const GpuDiagnoses* diagnoses() const { return diagnoses_.get(); }
+    // Draws the diagnoses' critical path (of the first step) and dims the
+    // events off it; false when there is no path to show.
+    bool showCriticalPath(bool show);
+    bool criticalPathShown() const { return scene_.on_path != nullptr; }
     // The idle gap under a widget position (its index in the idle
     // breakdown's gaps), -1 none.
     int idleGapAt(QPointF pos) const;
@@ -88,6 +92,7 @@ private:
     TimelineLayout layout_;
     std::shared_ptr<const TimelineTracks> tracks_;
     std::shared_ptr<const GpuDiagnoses> diagnoses_;
+    std::vector<uint8_t> on_path_; // per event, made when the path is first shown
     // Tracks of traces shown before (several documents stay open): switching
     // back reuses them instead of redoing the launch analysis on this thread.
     struct CachedTracks {
