@@ -127,7 +127,7 @@ table::TableSpec criticalPathItemTable(const CriticalPathReport& report) {
     return spec;
 }
 
-table::TableSpec whatIfTable(const CriticalPathReport& report) {
+table::TableSpec whatIfTable(const CriticalPathReport& report, const WhatIfResult* asked) {
     TableSpec spec;
     spec.title = "What if: the step with each item twice as fast";
     spec.columns = {
@@ -144,7 +144,10 @@ table::TableSpec whatIfTable(const CriticalPathReport& report) {
                              micros(double(w.step_ns)), micros(double(w.path_ns)),
                              textCell(w.breakdown.empty() ? "" : w.breakdown.front().name)});
     };
-    if (report.what_if) add(*report.what_if);
+    if (asked)
+        add(*asked);
+    else if (report.what_if)
+        add(*report.what_if);
     for (const WhatIfResult& w : report.ranked)
         add(w);
     return spec;

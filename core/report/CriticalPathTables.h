@@ -16,8 +16,9 @@ namespace ts {
 table::TableSpec criticalPathBoundTable(const CriticalPathReport& report);
 // A row per operator or kernel name on the path: time, shares, events.
 table::TableSpec criticalPathItemTable(const CriticalPathReport& report);
-// The what-if asked for (first), then each top item halved, most saved first.
-table::TableSpec whatIfTable(const CriticalPathReport& report);
+// The what-if asked for (first; `asked` instead of the report's when given),
+// then each top item halved, most saved first.
+table::TableSpec whatIfTable(const CriticalPathReport& report, const WhatIfResult* asked = nullptr);
 // The path's stretches in order: where, how long, what bounds it, the event.
 table::TableSpec criticalPathEventTable(const Trace& trace, const CriticalPathReport& report);
 

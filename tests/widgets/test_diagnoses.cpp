@@ -15,6 +15,7 @@
 #include "common/SortFilterProxy.h"
 #include "common/SpecTableModel.h"
 #include "common/SpecTablesView.h"
+#include "gpu/CriticalPathView.h"
 #include "gpu/OverviewView.h"
 #include "report/IdleTables.h"
 #include "shell/DeferredViews.h"
@@ -316,6 +317,27 @@ private slots:
         QVERIFY(!window.timelineView()->timeline()->grab().isNull()); // paints the path
         QVERIFY(window.timelineView()->showCriticalPath(false));
         QVERIFY(!window.timelineView()->timeline()->criticalPathShown());
+
+        // The editor: a what-if is the What If table's first row; a bad one
+        // is said in plain words; another step recomputes the path.
+        auto* cp = qobject_cast<CriticalPathView*>(view);
+        QVERIFY(cp);
+        QCOMPARE(cp->windows(),
+                 QStringList({QStringLiteral("ProfilerStep#2"), QStringLiteral("ProfilerStep#3"),
+                              QStringLiteral("ProfilerStep#4"), QStringLiteral("whole trace")}));
+        QCOMPARE(cp->applyWhatIf(QStringLiteral("category:cpu_bound=0.5")), QString());
+        QCOMPARE(view->model(2)->data(view->model(2)->index(0, 0), Qt::DisplayRole).toString(),
+                 QStringLiteral("category cpu_bound x0.5"));
+        QVERIFY(cp->applyWhatIf(QStringLiteral("kernel:nothing_like_it=0.5"))
+                    .contains(QStringLiteral("no kernel named or containing")));
+        QVERIFY(cp->applyWhatIf(QStringLiteral("fast")).contains(QStringLiteral("KIND:NAME")));
+        cp->applyWhatIf(QString());
+        QSignalSpy changed(cp, &CriticalPathView::pathChanged);
+        QVERIFY(cp->chooseWindow(1));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(cp->report()->graph.window.label, std::string("ProfilerStep#3"));
+        QVERIFY(view->model(0)->spec().title.find("ProfilerStep#3") != std::string::npos);
+        QVERIFY(window.timelineView()->showCriticalPath(true)); // the new step's path
     }
 };
 

@@ -15,6 +15,7 @@ class QLabel;
 class QLineEdit;
 class QSplitter;
 class QTableView;
+class QVBoxLayout;
 
 namespace ts::gui {
 
@@ -53,6 +54,10 @@ signals:
     // A row about one trace event (TableSpec::row_events) was activated
     // (double-click, Enter): show it on the timeline.
     void eventActivated(int32_t event);
+
+protected:
+    // For views that add controls above the tables (CriticalPathView).
+    QVBoxLayout* bodyLayout() const { return frame_.bodyLayout(); }
 
 private:
     void emitRowEvent(size_t table, const QModelIndex& at);

@@ -22,6 +22,7 @@
 #include "experiments/ReportReader.h"
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
+#include "gpu/CriticalPathView.h"
 #include "gpu/KernelsView.h"
 #include "gpu/OverviewView.h"
 #include "live/LiveView.h"
@@ -265,6 +266,8 @@ void MainWindow::wireActions() {
                 timelineView()->timeline()->selectEvent(event, true);
                 timelineView()->timeline()->zoomToEvent(event);
             });
+    connect(viewAs<CriticalPathView>(View::CriticalPath), &CriticalPathView::pathChanged,
+            timelineView()->timeline(), &TimelineWidget::setCriticalPath);
     connect(overviewView(), &OverviewView::viewRequested, this, [this](const QString& name) {
         for (const ViewPage& page : viewPages())
             if (name == QLatin1String(page.info->name)) showView(page.id);

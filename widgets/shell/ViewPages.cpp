@@ -6,6 +6,7 @@
 
 #include "common/SpecTablesView.h"
 #include "diff/TraceDiffView.h"
+#include "gpu/CriticalPathView.h"
 #include "gpu/KernelsView.h"
 #include "gpu/OverviewView.h"
 #include "live/LiveView.h"
@@ -15,7 +16,6 @@
 #include "ranks/RanksView.h"
 #include "report/AnnotationTables.h"
 #include "report/CounterTables.h"
-#include "report/CriticalPathTables.h"
 #include "report/IdleTables.h"
 #include "report/KernelSequenceTables.h"
 #include "report/KernelTypeTables.h"
@@ -174,13 +174,15 @@ std::vector<ViewPage> analysisPages() {
             return std::vector<table::TableSpec>{kernelSequenceTable({d.sequences}),
                                                  sequenceKernelTable({d.sequences})};
         }));
-    pages.push_back(tablesPage(
-        View::CriticalPath, "critical-path", [](const Trace& trace, const GpuDiagnoses& d) {
-            const CriticalPathReport& r = d.critical_path;
-            return std::vector<table::TableSpec>{criticalPathBoundTable(r),
-                                                 criticalPathItemTable(r), whatIfTable(r),
-                                                 criticalPathEventTable(trace, r)};
-        }));
+    pages.push_back(analysisPage<CriticalPathView>(
+        View::CriticalPath, "critical-path", Needs::Diagnoses,
+        [](const ViewContext& c) { return new CriticalPathView(&c.settings); },
+        [](CriticalPathView& v, const ShownTrace& s) {
+            std::shared_ptr<const GpuDiagnoses> made;
+            diagnosesOf(s, made);
+            v.setDiagnoses(s.trace, made ? made : s.analysis.diagnoses, s.description);
+        },
+        [](CriticalPathView& v, const QString& message) { v.clear(message); }));
     return pages;
 }
 

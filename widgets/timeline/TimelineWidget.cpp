@@ -56,6 +56,7 @@ void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace,
     scene_.critical_path = nullptr;
     scene_.on_path = nullptr;
     on_path_.clear();
+    path_.reset();
     scene_.values = nullptr;
     scene_.scroll_y = 0;
     name_matches_.clear();
@@ -106,21 +107,31 @@ void TimelineWidget::setDiagnoses(std::shared_ptr<const GpuDiagnoses> diagnoses,
     diagnoses_ = std::move(diagnoses);
     scene_.idle = diagnoses_ ? &diagnoses_->idle : nullptr;
     scene_.values = diagnoses_ ? &diagnoses_->counters : nullptr;
-    const bool shown = scene_.on_path != nullptr;
-    scene_.critical_path = nullptr;
-    scene_.on_path = nullptr;
-    on_path_.clear();
-    if (shown) showCriticalPath(true);
+    setCriticalPath(diagnoses_ ? std::shared_ptr<const CriticalPathReport>(
+                                     diagnoses_, &diagnoses_->critical_path)
+                               : nullptr,
+                    of);
     layout_.setCounterRows(
         int((tracks_ ? tracks_->counterRows() : 0) + (scene_.values ? scene_.values->size() : 0)));
     update();
 }
 
+void TimelineWidget::setCriticalPath(std::shared_ptr<const CriticalPathReport> path,
+                                     const std::shared_ptr<const Trace>& of) {
+    if (!of || of != layout_.trace()) return;
+    const bool shown = scene_.on_path != nullptr;
+    path_ = std::move(path);
+    on_path_.clear();
+    scene_.critical_path = nullptr;
+    scene_.on_path = nullptr;
+    if (shown) showCriticalPath(true);
+    update();
+}
+
 bool TimelineWidget::showCriticalPath(bool show) {
-    const bool has_path = diagnoses_ && !diagnoses_->critical_path.path.edges.empty();
-    if (show && has_path && on_path_.empty())
-        on_path_ = eventsOnPath(*layout_.trace(), diagnoses_->critical_path);
-    scene_.critical_path = show && has_path ? &diagnoses_->critical_path : nullptr;
+    const bool has_path = path_ && !path_->path.edges.empty();
+    if (show && has_path && on_path_.empty()) on_path_ = eventsOnPath(*layout_.trace(), *path_);
+    scene_.critical_path = show && has_path ? path_.get() : nullptr;
     scene_.on_path = show && has_path ? &on_path_ : nullptr;
     update();
     return !show || has_path;

@@ -33,6 +33,10 @@ public:
     // Draws the diagnoses' critical path (of the first step) and dims the
     // events off it; false when there is no path to show.
     bool showCriticalPath(bool show);
+    // Another window's path (GPU ▸ Critical Path chose it); ignored unless
+    // made of the trace shown.
+    void setCriticalPath(std::shared_ptr<const CriticalPathReport> path,
+                         const std::shared_ptr<const Trace>& of);
     bool criticalPathShown() const { return scene_.on_path != nullptr; }
     // The idle gap under a widget position (its index in the idle
     // breakdown's gaps), -1 none.
@@ -92,7 +96,8 @@ private:
     TimelineLayout layout_;
     std::shared_ptr<const TimelineTracks> tracks_;
     std::shared_ptr<const GpuDiagnoses> diagnoses_;
-    std::vector<uint8_t> on_path_; // per event, made when the path is first shown
+    std::shared_ptr<const CriticalPathReport> path_; // the diagnoses' or the view's
+    std::vector<uint8_t> on_path_;                   // per event, made when the path is first shown
     // Tracks of traces shown before (several documents stay open): switching
     // back reuses them instead of redoing the launch analysis on this thread.
     struct CachedTracks {

@@ -1,0 +1,53 @@
+#pragma once
+// GPU ▸ Critical Path: the critical path of a step (analysis/CriticalPath.h)
+// as tables, with the window to analyse (each ProfilerStep, or the whole
+// trace) and a what-if editor ("kernel:NAME=0.5; category:launch=0"): the
+// path recomputed with those factors is the What If table's first row.
+// Choosing another window recomputes the path, which the timeline draws.
+#include <memory>
+
+#include "analysis/CriticalPath.h"
+#include "analysis/GpuDiagnoses.h"
+#include "analysis/LaunchIndex.h"
+#include "common/SpecTablesView.h"
+
+class QComboBox;
+
+namespace ts::gui {
+
+class CriticalPathView : public SpecTablesView {
+    Q_OBJECT
+public:
+    explicit CriticalPathView(AppSettings* settings = nullptr, QWidget* parent = nullptr);
+
+    void setDiagnoses(std::shared_ptr<const Trace> trace,
+                      std::shared_ptr<const GpuDiagnoses> diagnoses, const QString& description);
+    const CriticalPathReport* report() const { return report_.get(); }
+    // The window list's entries ("ProfilerStep#12", ..., "whole trace").
+    QStringList windows() const;
+    // Analyses that window; false when it is not in the list.
+    bool chooseWindow(int index);
+    // Applies "KIND:NAME=F; ..." (empty: none); the error in plain words, or "".
+    QString applyWhatIf(const QString& text);
+
+signals:
+    // The path shown changed (another window): the timeline draws it.
+    void pathChanged(std::shared_ptr<const CriticalPathReport> report,
+                     std::shared_ptr<const Trace> of);
+
+private:
+    void showReport();
+
+    std::shared_ptr<const Trace> trace_;
+    std::shared_ptr<const GpuDiagnoses> diagnoses_;
+    std::shared_ptr<const CriticalPathReport> report_;
+    std::unique_ptr<WhatIfResult> asked_;
+    std::unique_ptr<LaunchIndex> launches_; // made when another window is first chosen
+    std::vector<CpWindowChoice> choices_;   // per window entry
+    QString description_;
+    QComboBox* window_;
+    QLineEdit* what_if_;
+    QLabel* error_;
+};
+
+} // namespace ts::gui
