@@ -156,9 +156,10 @@ private:
     // are one of these, so the search starts from the key's length.
     static RawArg numberField(std::string_view key) {
         static const auto by_length = [] {
-            std::array<std::vector<RawArg>, 32> table;
+            // Indexed by length: every key must fit ("wait_on_cuda_event_record_corr_id" is 33).
+            std::array<std::vector<RawArg>, 64> table;
             for (size_t f = 0; f < kRawArgCount; ++f)
-                table[kRawArgKeys[f].size()].push_back(RawArg(f));
+                table.at(kRawArgKeys[f].size()).push_back(RawArg(f));
             return table;
         }();
         if (key.size() >= by_length.size()) return RawArg::Count;

@@ -293,6 +293,27 @@ TEST_F(FastTraceReader, EverySampleTraceReadsTheSame) {
     }
 }
 
+// What event synchronisations waited for (the critical path's GPU -> CPU and
+// GPU -> GPU edges) reads the same in both readers.
+TEST_F(FastTraceReader, SyncWaitsReadTheSame) {
+    const fs::path path = fs::path(TRAINSCOPE_TEST_DATA_DIR) / "hta" /
+                          "critical_path_cuda_event_sync_multi_stream.json.gz";
+    const Trace old = readChromeTraceFile(path, {}, sequentialOptions());
+    const Trace fast = readChromeTraceFile(path, {}, fastOptions(300, 2));
+    ASSERT_EQ(old.events.size(), fast.events.size());
+    size_t waits = 0;
+    for (size_t i = 0; i < old.events.size(); ++i) {
+        const std::optional<SyncWait> a = old.syncWaitOf(int32_t(i));
+        const std::optional<SyncWait> b = fast.syncWaitOf(int32_t(i));
+        ASSERT_EQ(a.has_value(), b.has_value()) << i;
+        if (!a) continue;
+        ++waits;
+        EXPECT_EQ(a->stream, b->stream);
+        EXPECT_EQ(a->record_correlation, b->record_correlation);
+    }
+    EXPECT_EQ(waits, 4u); // three Event Syncs and a Stream Wait Event
+}
+
 TEST_F(FastTraceReader, TheSampleTraceIsReallyCutIntoManyChunks) {
     // Guards the test above: a cut that never happens would test nothing.
     const std::string text =
