@@ -294,5 +294,36 @@ TEST(CriticalPath, WindowsNameWhatExists) {
     EXPECT_EQ(chooseWindow(t, CpWindowChoice{}, error)->label, "ProfilerStep#2");
 }
 
+// Clock skew: a kernel that the trace shows before its launch, waited for by
+// a stream sync that ended before the launch began, closes a cycle
+// (launch -> kernel -> sync -> launch). It is broken at its lightest edge,
+// with a note, and the path is found (HTA gives up on such a graph).
+TEST(CriticalPath, ACycleFromClockSkewIsBrokenWithANote) {
+    const std::string json = R"({"traceEvents": [
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "pid": 1, "tid": 1,
+       "ts": 80, "dur": 19, "args": {"correlation": 1}},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+       "ts": 100, "dur": 10, "args": {"correlation": 2}},
+      {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 90, "dur": 5,
+       "args": {"device": 0, "stream": 7, "correlation": 2}},
+      {"ph": "X", "cat": "cuda_sync", "name": "Stream Sync", "pid": 0, "tid": 7, "ts": 94,
+       "dur": 4, "args": {"device": 0, "stream": 7, "correlation": 1}}]})";
+    const Trace trace = parseChromeTrace(json, "skew.json");
+    const LaunchIndex launches = LaunchIndex::build(trace);
+    CpWindowChoice whole;
+    whole.whole_trace = true;
+    std::string error;
+    const std::optional<CpWindow> window = chooseWindow(trace, whole, error);
+    ASSERT_TRUE(window);
+    const CriticalPathReport r = analyseCriticalPath(trace, launches, *window);
+    EXPECT_EQ(r.graph.cycle_edges, 1u);
+    EXPECT_EQ(r.graph.order.size(), r.graph.nodes.size());
+    bool noted = false;
+    for (const std::string& note : r.graph.notes)
+        noted = noted || note.find("cycle") != std::string::npos;
+    EXPECT_TRUE(noted);
+    EXPECT_GT(r.path.length_ns, 0);
+}
+
 } // namespace
 } // namespace ts
