@@ -4,6 +4,9 @@
 #include "analysis/LaunchIndex.h"
 
 namespace ts {
+namespace {
+constexpr size_t kWholeTracePathEvents = 1000000;
+} // namespace
 
 GpuDiagnoses diagnoseGpu(const Trace& trace, const GpuTraceAnalysis* analysis,
                          const IdleOptions& idle) {
@@ -27,8 +30,13 @@ GpuDiagnoses diagnoseGpu(const Trace& trace, const LaunchIndex& launches, const 
     cpu.side = AnnotationSide::Cpu;
     d.cpu_annotations = userAnnotations(trace, d.activity, cpu);
     d.sequences = kernelSequences(trace, d.activity);
+    // The first step's path; the whole trace's only when it is small (a
+    // step-less trace of millions of events is a graph of millions of
+    // nodes: the Critical Path view makes it when asked).
     std::string error;
-    if (const std::optional<CpWindow> window = chooseWindow(trace, {}, error))
+    const std::optional<CpWindow> window = chooseWindow(trace, {}, error);
+    if (window && (window->event >= 0 || !trace.steps.empty() ||
+                   trace.events.size() <= kWholeTracePathEvents))
         d.critical_path = analyseCriticalPath(trace, launches, *window);
     return d;
 }

@@ -125,7 +125,10 @@ void CriticalPathView::showReport() {
     SpecTables shown;
     for (const std::string& note : r.graph.notes)
         shown.notes << QString::fromStdString(note);
-    if (r.graph.nodes.empty()) {
+    if (r.graph.window.label.empty()) {
+        shown.notes << tr("A large trace without steps: choose its window above (the whole "
+                          "trace's path is made only when asked).");
+    } else if (r.graph.nodes.empty()) {
         shown.notes << tr("No operator, runtime call or kernel in %1: no path to show.")
                            .arg(QString::fromStdString(r.graph.window.label));
     } else {
