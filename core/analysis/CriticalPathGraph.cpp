@@ -193,7 +193,10 @@ void CpBuilder::collectCpuEvents() {
 // the streams that belong to its calls.
 void CpBuilder::collectDeviceEvents() {
     const auto& by_runtime = launches_.byRuntime();
+    // A synchronisation runs while its call does, which may outlast the window.
     int64_t last = graph_.window.end;
+    for (const auto& [correlation, call] : calls_)
+        last = std::max(last, endOf(call));
     for (const std::vector<int32_t>& lane : cpu_)
         for (int32_t call : lane) {
             auto it = std::lower_bound(by_runtime.begin(), by_runtime.end(), LaunchPair{call, -1});

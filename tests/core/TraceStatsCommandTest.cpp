@@ -8,7 +8,9 @@
 
 #include "ModelTestSupport.h"
 #include "ProfTestSupport.h"
+#include "inspect/TraceExportCommand.h"
 #include "inspect/TraceStatsCommand.h"
+#include "trace/ChromeTraceReader.h"
 #include "trace/ChromeTraceWriter.h"
 
 namespace ts {
@@ -434,6 +436,37 @@ TEST_F(TraceStatsCommand, CriticalPathOfAStepAndWhatIf) {
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("apply to --view critical-path only"), std::string::npos)
         << err_.str();
+}
+
+// `trace-export --critical-path`: the trace again, with the path as a row of
+// its own that Trainscope reads back; a step that does not exist is exit 2
+// and no file.
+TEST_F(TraceStatsCommand, ExportsTheCriticalPathAsARow) {
+    TraceExportOptions e;
+    e.trace.file =
+        std::string(TRAINSCOPE_TEST_DATA_DIR) + "/hta/critical_path_cuda_event_sync.json.gz";
+    e.trace.cache = false;
+    e.critical_path_out = (dir_ / "marked.json").string();
+    std::ostringstream out, err;
+    ASSERT_EQ(runTraceExport(e, out, err), 0) << err.str();
+    EXPECT_NE(out.str().find("critical path of ProfilerStep#"), std::string::npos) << out.str();
+    const Trace marked = readChromeTraceFile(e.critical_path_out);
+    int32_t lane = -1;
+    for (size_t l = 0; l < marked.lanes.size(); ++l)
+        if (marked.lanes[l].name.rfind("critical path of ", 0) == 0) lane = int32_t(l);
+    ASSERT_GE(lane, 0);
+    size_t stretches = 0;
+    int64_t total = 0;
+    for (const TraceEvent& ev : marked.events)
+        if (ev.lane == lane) ++stretches, total += ev.dur_ns;
+    EXPECT_GT(stretches, 5u);
+    EXPECT_EQ(total, 2411000); // HTA's path: 2,411 us
+
+    e.trace.step = "99";
+    e.critical_path_out = (dir_ / "none.json").string();
+    EXPECT_EQ(runTraceExport(e, out, err), 2);
+    EXPECT_NE(err.str().find("step 99 is not in the trace"), std::string::npos) << err.str();
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "none.json"));
 }
 
 } // namespace
