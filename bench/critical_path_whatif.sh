@@ -65,7 +65,7 @@ a_ops, b_ops = ops("a"), ops("b")
 added = sorted(((r["self_cpu_ns"] / 1e6 / max(int(json.load(open(f"{out}/b_ops.json"))["steps"]), 1), n)
                 for n, r in b_ops.items() if n not in a_ops), reverse=True)[:3]
 print(f"  A fp32, measured median step         {a_step:9.1f} ms")
-print(f"  A's step {guess['window']}: {step_ms:.1f} ms, critical path {guess['path_us']/1000:.1f} ms")
+print(f"  A's {guess['window']}: {step_ms:.1f} ms, critical path {guess['path_us']/1000:.1f} ms")
 print(f"  predicted, convolutions x0.5         {predicted(guess):9.1f} ms")
 print(f"  B bf16, measured median step         {b_step:9.1f} ms")
 print(f"  measured factors (B/A per call)      mkldnn_convolution x{fa:.3f}, convolution_backward x{fb:.3f}")
