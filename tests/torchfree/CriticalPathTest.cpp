@@ -325,5 +325,19 @@ TEST(CriticalPath, ACycleFromClockSkewIsBrokenWithANote) {
     EXPECT_GT(r.path.length_ns, 0);
 }
 
+// Where HTA gives up, Trainscope gives a path: the second step of a trace
+// whose last step HTA drops (HTA: "name 'nan' is not defined"), and a trace
+// without a GPU (HTA: "Queue length time series is required").
+TEST(CriticalPath, PathsWhereHtaFails) {
+    auto last = analyse("distributed_hta/rank-0.json.gz", annotation("ProfilerStep", 1));
+    EXPECT_GT(last->report.path.length_ns, 0);
+    EXPECT_FALSE(last->report.breakdown.empty());
+    auto cpu = analyse("torch_profiler_sample.json", CpWindowChoice{});
+    EXPECT_GT(cpu->report.path.length_ns, 0);
+    EXPECT_EQ(cpu->report.graph.kernels, 0u);
+    ASSERT_FALSE(cpu->report.breakdown.empty());
+    EXPECT_EQ(cpu->report.breakdown.front().bound, BoundBy::CpuBound);
+}
+
 } // namespace
 } // namespace ts
