@@ -7,42 +7,35 @@
 #include <stdexcept>
 
 #include "analysis/LaunchIndex.h"
+#include "trace/KinetoNames.h"
 
 namespace ts {
 namespace {
-
-bool startsWith(const std::string& s, const std::string& prefix) {
-    return s.compare(0, prefix.size(), prefix) == 0;
-}
-
-// The step number of "ProfilerStep#N", -1 for other names.
-int64_t stepNumber(const std::string& name) {
-    static const std::string kPrefix = "ProfilerStep#";
-    if (!startsWith(name, kPrefix) || name.size() == kPrefix.size()) return -1;
-    int64_t n = 0;
-    for (size_t i = kPrefix.size(); i < name.size(); ++i) {
-        if (name[i] < '0' || name[i] > '9') return -1;
-        n = n * 10 + (name[i] - '0');
-    }
-    return n;
-}
 
 CpWindow windowOf(const Trace& trace, int32_t event) {
     const TraceEvent e = trace.events[size_t(event)];
     return CpWindow{e.start_ns, e.end_ns(), event, trace.nameOf(e)};
 }
 
-// CPU events matching `keep`, by start.
+// CPU events whose name `keep`s, by start: the test runs once per name,
+// not once per event (a trace repeats a few thousand names).
 template <typename Keep> std::vector<int32_t> cpuEvents(const Trace& trace, Keep keep) {
+    std::vector<char> kept(trace.names.size());
+    for (size_t n = 0; n < trace.names.size(); ++n)
+        kept[n] = keep(trace.names[n]);
     std::vector<int32_t> found;
     for (size_t i = 0; i < trace.events.size(); ++i) {
         const EventCore& c = trace.events.core(i);
-        if (!trace.lanes[c.lane].device && keep(trace.names[c.name])) found.push_back(int32_t(i));
+        if (kept[c.name] && !trace.lanes[c.lane].device) found.push_back(int32_t(i));
     }
     std::stable_sort(found.begin(), found.end(), [&](int32_t a, int32_t b) {
         return trace.events.core(size_t(a)).start_ns < trace.events.core(size_t(b)).start_ns;
     });
     return found;
+}
+
+std::vector<int32_t> stepEvents(const Trace& trace) {
+    return cpuEvents(trace, [](const std::string& name) { return profilerStepNumber(name) >= 0; });
 }
 
 std::string stepList(const std::vector<int64_t>& steps) {
@@ -63,11 +56,9 @@ CpWindow wholeTrace(const Trace& trace) {
 }
 
 std::optional<CpWindow> stepWindow(const Trace& trace, int64_t step, std::string& error) {
-    const std::vector<int32_t> steps =
-        cpuEvents(trace, [](const std::string& name) { return stepNumber(name) >= 0; });
     std::vector<int64_t> numbers;
-    for (int32_t e : steps) {
-        const int64_t n = stepNumber(trace.nameOf(trace.events[size_t(e)]));
+    for (int32_t e : stepEvents(trace)) {
+        const int64_t n = profilerStepNumber(trace.nameOf(trace.events[size_t(e)]));
         if (n == step || (step < 0 && numbers.empty())) return windowOf(trace, e);
         numbers.push_back(n);
     }
@@ -83,6 +74,16 @@ std::optional<CpWindow> stepWindow(const Trace& trace, int64_t step, std::string
 }
 
 } // namespace
+
+std::vector<CpWindow> stepWindows(const Trace& trace) {
+    std::vector<CpWindow> out;
+    for (int32_t e : stepEvents(trace))
+        out.push_back(windowOf(trace, e));
+    if (out.empty())
+        for (const StepMark& m : trace.steps)
+            out.push_back(CpWindow{m.start_ns, m.end_ns, -1, "step " + std::to_string(m.step)});
+    return out;
+}
 
 std::optional<CpWindow> chooseWindow(const Trace& trace, const CpWindowChoice& choice,
                                      std::string& error) {

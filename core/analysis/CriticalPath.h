@@ -28,6 +28,10 @@ struct CpWindowChoice {
 std::optional<CpWindow> chooseWindow(const Trace& trace, const CpWindowChoice& choice,
                                      std::string& error);
 
+// Every step of the trace (its ProfilerStep#N ranges on CPU threads, by
+// start, or Trainscope's own steps), in one pass.
+std::vector<CpWindow> stepWindows(const Trace& trace);
+
 // "kernel:NAME=0.5", "op:NAME=0", "category:launch_overhead=0": the edges of
 // the kernels or operators with that name (exact, or else containing it),
 // or of a bound category, take `factor` times their time.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/CriticalPathGraph.h"
+#include "trace/LaneIndex.h"
 
 namespace ts {
 
@@ -35,9 +36,9 @@ private:
     void orderNodes();
 
     bool isLockCall(int32_t event) const;
+    bool isSync(int32_t event) const; // Stream Sync, Context Sync, Event Sync, Stream Wait Event
     bool isBlockingCall(int32_t event) const;
     bool isDataLoading(int32_t event) const;
-    int32_t nameId(std::string_view name) const; // -1 absent
     // An event's times, in HTA's whole microseconds with hta_rounding.
     int64_t startOf(int32_t event) const;
     int64_t endOf(int32_t event) const;
@@ -46,13 +47,12 @@ private:
     const LaunchIndex& launches_;
     const CpGraphOptions options_;
     CpGraph graph_;
-    std::vector<size_t> lane_begin_;              // [lanes + 1]
-    std::vector<std::vector<int32_t>> cpu_;       // per lane: window events with dur > 0
-    std::vector<int32_t> device_;                 // kernels, copies, sets launched in the window
-    std::vector<int32_t> syncs_;                  // cuda_sync events of the window
-    std::unordered_map<int64_t, int32_t> calls_;  // correlation -> runtime call in the window
-    std::vector<char> lock_name_, blocking_name_; // by name id
-    std::vector<int32_t> sync_names_; // Stream Sync, Context Sync, Event Sync, Stream Wait Event
+    LaneIndex lanes_;
+    std::vector<std::vector<int32_t>> cpu_;      // per lane: window events with dur > 0
+    std::vector<int32_t> device_;                // kernels, copies, sets launched in the window
+    std::vector<int32_t> syncs_;                 // cuda_sync events of the window
+    std::unordered_map<int64_t, int32_t> calls_; // correlation -> runtime call in the window
+    std::vector<char> lock_name_, blocking_name_, sync_name_; // by name id
 };
 
 } // namespace ts

@@ -28,6 +28,9 @@ constexpr std::string_view kBlockingCalls[] = {"cudaDeviceSynchronize",
                                                "hipEventSynchronize",
                                                "hipMemcpy",
                                                "hipMemcpyAsync"};
+// The synchronisations Kineto records on the GPU side (cuda_sync).
+constexpr std::string_view kSyncEvents[] = {"Stream Sync", "Context Sync", "Event Sync",
+                                            "Stream Wait Event"};
 
 bool isDeviceWork(KinetoCategory c) {
     return c == KinetoCategory::Kernel || c == KinetoCategory::Memcpy ||
@@ -112,20 +115,14 @@ int32_t CpGraph::endNode(int32_t event) const {
 
 CpBuilder::CpBuilder(const Trace& trace, const LaunchIndex& launches, const CpWindow& window,
                      const CpGraphOptions& options)
-    : trace_(trace), launches_(launches), options_(options) {
+    : trace_(trace), launches_(launches), options_(options), lanes_(trace) {
     graph_.window = window;
     if (options.hta_rounding)
         std::tie(graph_.window.start, graph_.window.end) =
             htaRounded(window.start, window.end, trace.origin_ns);
     lock_name_ = nameFlags(trace, kLockCalls, std::size(kLockCalls));
     blocking_name_ = nameFlags(trace, kBlockingCalls, std::size(kBlockingCalls));
-    for (std::string_view n : {"Stream Sync", "Context Sync", "Event Sync", "Stream Wait Event"})
-        sync_names_.push_back(nameId(n));
-    lane_begin_.assign(trace.lanes.size() + 1, trace.events.size());
-    for (size_t i = trace.events.size(); i-- > 0;)
-        lane_begin_[trace.events.core(i).lane] = i;
-    for (size_t l = trace.lanes.size(); l-- > 0;)
-        lane_begin_[l] = std::min(lane_begin_[l], lane_begin_[l + 1]);
+    sync_name_ = nameFlags(trace, kSyncEvents, std::size(kSyncEvents));
 }
 
 int64_t CpBuilder::startOf(int32_t event) const {
@@ -140,14 +137,13 @@ int64_t CpBuilder::endOf(int32_t event) const {
     return htaRounded(c.start_ns, c.start_ns + c.dur_ns, trace_.origin_ns).second;
 }
 
-int32_t CpBuilder::nameId(std::string_view name) const {
-    for (size_t n = 0; n < trace_.names.size(); ++n)
-        if (trace_.names[n] == name) return int32_t(n);
-    return -1;
-}
-
 bool CpBuilder::isLockCall(int32_t event) const {
     return lock_name_[trace_.events.core(size_t(event)).name];
+}
+
+bool CpBuilder::isSync(int32_t event) const {
+    const EventCore& c = trace_.events.core(size_t(event));
+    return c.category == KinetoCategory::Other && sync_name_[c.name];
 }
 
 bool CpBuilder::isBlockingCall(int32_t event) const {
@@ -167,12 +163,9 @@ void CpBuilder::collectCpuEvents() {
     cpu_.assign(trace_.lanes.size(), {});
     for (size_t lane = 0; lane < trace_.lanes.size(); ++lane) {
         if (trace_.lanes[lane].device) continue;
-        size_t i =
-            std::partition_point(trace_.events.begin() + lane_begin_[lane],
-                                 trace_.events.begin() + lane_begin_[lane + 1],
-                                 [&](const TraceEvent& e) { return e.start_ns < w.start - 1000; }) -
-            trace_.events.begin();
-        for (; i < lane_begin_[lane + 1]; ++i) {
+        // Rounding moves a start up by less than a microsecond.
+        size_t i = lanes_.firstStartingFrom(int32_t(lane), w.start - 1000);
+        for (; i < lanes_.end(int32_t(lane)); ++i) {
             const EventCore& c = trace_.events.core(i);
             const int64_t start = startOf(int32_t(i));
             if (start > w.end) break;
@@ -181,10 +174,7 @@ void CpBuilder::collectCpuEvents() {
             if (c.category == KinetoCategory::Runtime || c.category == KinetoCategory::Driver)
                 if (auto ids = trace_.events.ids(i); ids && ids->correlation >= 0)
                     calls_.emplace(ids->correlation, int32_t(i));
-            if (c.category == KinetoCategory::Other &&
-                std::find(sync_names_.begin(), sync_names_.end(), int32_t(c.name)) !=
-                    sync_names_.end())
-                syncs_.push_back(int32_t(i)); // Event Sync, Context Sync: on no stream
+            if (isSync(int32_t(i))) syncs_.push_back(int32_t(i)); // Event, Context Sync: no stream
         }
     }
 }
@@ -209,14 +199,11 @@ void CpBuilder::collectDeviceEvents() {
         }
     for (size_t lane = 0; lane < trace_.lanes.size(); ++lane) {
         if (!trace_.lanes[lane].device) continue;
-        for (size_t i = lane_begin_[lane]; i < lane_begin_[lane + 1]; ++i) {
-            const EventCore& c = trace_.events.core(i);
-            if (startOf(int32_t(i)) < graph_.window.start || c.category != KinetoCategory::Other)
-                continue;
-            if (startOf(int32_t(i)) > last) break;
-            if (std::find(sync_names_.begin(), sync_names_.end(), int32_t(c.name)) ==
-                sync_names_.end())
-                continue;
+        for (size_t i = lanes_.firstStartingFrom(int32_t(lane), graph_.window.start - 1000);
+             i < lanes_.end(int32_t(lane)); ++i) {
+            const int64_t start = startOf(int32_t(i));
+            if (start > last) break;
+            if (start < graph_.window.start || !isSync(int32_t(i))) continue;
             auto ids = trace_.events.ids(i);
             if (ids && calls_.count(ids->correlation)) syncs_.push_back(int32_t(i));
         }
@@ -244,7 +231,6 @@ void CpBuilder::makeNodes() {
     graph_.kernels = device_.size();
     graph_.nodes.resize(2 * events.size());
     for (size_t k = 0; k < events.size(); ++k) {
-        const EventCore& c = trace_.events.core(size_t(events[k]));
         graph_.nodes[2 * k] = CpNode{startOf(events[k]), events[k], true};
         graph_.nodes[2 * k + 1] = CpNode{endOf(events[k]), events[k], false};
     }

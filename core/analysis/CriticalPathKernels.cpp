@@ -53,8 +53,7 @@ void CpBuilder::addKernelEdges() {
             return std::tie(a.launch, a.event) < std::tie(b.launch, b.event);
         });
         StreamQueueCounts& q = queues[lane];
-        for (size_t i = lane_begin_[size_t(lane)]; i < lane_begin_[size_t(lane) + 1]; ++i) {
-            const EventCore& c = trace_.events.core(i);
+        for (size_t i = lanes_.firstStartingFrom(lane, w.start - 1000); i < lanes_.end(lane); ++i) {
             if (startOf(int32_t(i)) < w.start) continue;
             const int32_t call = launches_.launcherOf(int32_t(i));
             if (call < 0) continue;
@@ -113,13 +112,10 @@ void CpBuilder::addKernelEdges() {
     std::sort(items.begin(), items.end());
     std::map<int32_t, int32_t> last_node; // lane -> end node of its last work
     std::map<int32_t, int32_t> waits_on;  // kernel -> kernel of another stream
-    std::vector<char> is_sync(trace_.names.size(), 0);
-    for (int32_t n : sync_names_)
-        if (n >= 0) is_sync[size_t(n)] = 1;
     size_t unlinked_syncs = 0;
     for (const auto& [t, ev] : items) {
         const EventCore& c = trace_.events.core(size_t(ev));
-        if (is_sync[c.name]) {
+        if (isSync(ev)) {
             const std::string& name = trace_.names[c.name];
             const int32_t call = callOf(ev);
             if (name == "Event Sync" || name == "Stream Wait Event") {

@@ -2,6 +2,8 @@
 // an annotation's instance (--annotation, --instance) or the first step, of
 // one trace or one rank of a folder (--rank), with what-if factors
 // (--what-if kernel:NAME=0.5, repeatable) and the ranked halvings.
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "analysis/CriticalPath.h"
@@ -15,30 +17,7 @@ namespace ts::printers {
 namespace {
 
 int64_t wholeNumber(const std::string& text, const char* option) {
-    size_t used = 0;
-    long long n = -1;
-    try {
-        n = std::stoll(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || n < 0)
-        throw std::invalid_argument(std::string("Option ") + option + " is '" + text +
-                                    "'; expected a whole number, 0 or more.");
-    return n;
-}
-
-CpWindowChoice windowChoice(const TraceStatsOptions& o) {
-    CpWindowChoice choice;
-    if (!o.step.empty() && !o.annotation_name.empty())
-        throw std::invalid_argument("Options --step and --annotation each choose the window: "
-                                    "give one.");
-    if (!o.instance.empty() && o.annotation_name.empty())
-        throw std::invalid_argument("Option --instance applies to --annotation only.");
-    if (!o.step.empty()) choice.step = wholeNumber(o.step, "--step");
-    choice.annotation = o.annotation_name;
-    if (!o.instance.empty()) choice.instance = wholeNumber(o.instance, "--instance");
-    return choice;
+    return wholeOption(text, option, 0, INT64_MAX, "a whole number, 0 or more");
 }
 
 // The trace of the rank asked for (--rank), or of the lowest one.
@@ -55,7 +34,7 @@ const RankTrace& chosenRank(const std::vector<RankTrace>& ranks, const TraceStat
 void print(const Trace& trace, const TraceStatsOptions& o, const std::string& file,
            std::ostream& out) {
     std::string error;
-    const std::optional<CpWindow> window = chooseWindow(trace, windowChoice(o), error);
+    const std::optional<CpWindow> window = chooseWindow(trace, criticalPathWindow(o), error);
     if (!window) throw std::invalid_argument(file + ": " + error + ".");
     CriticalPathOptions options;
     for (const std::string& text : o.what_if) {
@@ -91,6 +70,19 @@ void print(const Trace& trace, const TraceStatsOptions& o, const std::string& fi
 }
 
 } // namespace
+
+CpWindowChoice criticalPathWindow(const TraceStatsOptions& o) {
+    CpWindowChoice choice;
+    if (!o.step.empty() && !o.annotation_name.empty())
+        throw std::invalid_argument("Options --step and --annotation each choose the window: "
+                                    "give one.");
+    if (!o.instance.empty() && o.annotation_name.empty())
+        throw std::invalid_argument("Option --instance applies to --annotation only.");
+    if (!o.step.empty()) choice.step = wholeNumber(o.step, "--step");
+    choice.annotation = o.annotation_name;
+    if (!o.instance.empty()) choice.instance = wholeNumber(o.instance, "--instance");
+    return choice;
+}
 
 void criticalPath(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;

@@ -24,20 +24,9 @@ constexpr const char* kNoLaunches =
     ": no device work is linked to the runtime call that launched it (the trace has no "
     "cuda_runtime events, or no correlation ids; record with ProfilerActivity.CPU and CUDA) for ";
 
-// A whole number from 1 to 1,000,000 (`text`, read whole); otherwise
-// std::invalid_argument naming the option, its text and what was `expected`.
+// A whole number from 1 to 1,000,000.
 int64_t countOption(const std::string& text, const char* option, const char* expected) {
-    size_t used = 0;
-    long long n = -1;
-    try {
-        n = std::stoll(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || n < 1 || n > 1000000)
-        throw std::invalid_argument(std::string("Option ") + option + " is '" + text +
-                                    "'; expected " + expected + ".");
-    return n;
+    return wholeOption(text, option, 1, 1000000, expected);
 }
 
 // A threshold in microseconds, as ns: `fallback` when not given.

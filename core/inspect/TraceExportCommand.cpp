@@ -4,6 +4,7 @@
 #include "analysis/LaunchIndex.h"
 #include "inspect/ExitCodes.h"
 #include "inspect/TraceInput.h"
+#include "inspect/TraceViewPrinters.h"
 #include "trace/ChromeTraceWriter.h"
 
 namespace ts {
@@ -47,12 +48,9 @@ int runTraceExport(const TraceExportOptions& options, std::ostream& out, std::os
         input_options.cache = options.trace.cache;
         TraceInput input(options.trace.file, input_options, err);
         const Trace& trace = input.trace();
-        CpWindowChoice choice;
-        choice.annotation = options.trace.annotation_name;
-        if (!options.trace.step.empty()) choice.step = std::stoll(options.trace.step);
-        if (!options.trace.instance.empty()) choice.instance = std::stoll(options.trace.instance);
         std::string error;
-        const std::optional<CpWindow> window = chooseWindow(trace, choice, error);
+        const std::optional<CpWindow> window =
+            chooseWindow(trace, printers::criticalPathWindow(options.trace), error);
         if (!window) throw std::invalid_argument(options.trace.file + ": " + error + ".");
         const LaunchIndex launches = LaunchIndex::build(trace);
         const CriticalPathReport report = analyseCriticalPath(trace, launches, *window);

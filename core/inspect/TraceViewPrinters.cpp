@@ -22,6 +22,21 @@
 
 namespace ts::printers {
 
+int64_t wholeOption(const std::string& text, const char* option, int64_t min, int64_t max,
+                    const std::string& expected) {
+    size_t used = 0;
+    long long n = -1;
+    try {
+        n = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || n < min || n > max)
+        throw std::invalid_argument(std::string("Option ") + option + " is '" + text +
+                                    "'; expected " + expected + ".");
+    return n;
+}
+
 int64_t microsOption(const std::string& text, const char* option, double min_us, double max_us,
                      const std::string& expected) {
     size_t used = 0;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/CriticalPath.h"
 #include "inspect/TraceViews.h"
 #include "report/TableSpec.h"
 #include "trace/RankFolder.h"
@@ -16,6 +17,11 @@ namespace ts::printers {
 // was `expected`.
 int64_t microsOption(const std::string& text, const char* option, double min_us, double max_us,
                      const std::string& expected);
+
+// A whole number in [min, max] (`text`, read whole); otherwise
+// std::invalid_argument naming the option, its text and what was `expected`.
+int64_t wholeOption(const std::string& text, const char* option, int64_t min, int64_t max,
+                    const std::string& expected);
 
 // The span --span names of the folder (or files) given; `count`: how many
 // there are. Throws std::invalid_argument for a span out of range.
@@ -46,5 +52,7 @@ void printTables(const std::vector<table::TableSpec>& tables, const TraceStatsOp
                  std::ostream& out);
 // The critical path of a step and what-if (CriticalPathPrinter.cpp).
 void criticalPath(TraceViewRequest& request);
+// The window --step, --annotation and --instance ask for (also trace-export's).
+CpWindowChoice criticalPathWindow(const TraceStatsOptions& o);
 
 } // namespace ts::printers

@@ -39,4 +39,16 @@ int32_t LaneIndex::innermostAt(int32_t lane, int64_t t) const {
     return event;
 }
 
+size_t LaneIndex::firstStartingFrom(int32_t lane, int64_t t) const {
+    size_t lo = begin(lane), hi = end(lane);
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (events_.core(mid).start_ns < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 } // namespace ts

@@ -48,23 +48,15 @@ void CriticalPathView::setDiagnoses(std::shared_ptr<const Trace> trace,
     launches_.reset();
     asked_.reset();
     report_ = std::shared_ptr<const CriticalPathReport>(diagnoses_, &diagnoses_->critical_path);
-    // The windows: each ProfilerStep (by start), then the whole trace.
-    choices_.clear();
-    window_->clear();
-    std::string error;
-    for (int64_t k = 0;; ++k) {
-        CpWindowChoice c;
-        c.annotation = "ProfilerStep#";
-        c.instance = k;
-        const std::optional<CpWindow> w = ts::chooseWindow(*trace_, c, error);
-        if (!w) break;
-        choices_.push_back(c);
-        window_->addItem(QString::fromStdString(w->label));
-    }
+    // The windows: each step, then the whole trace.
+    windows_ = stepWindows(*trace_);
     CpWindowChoice whole;
     whole.whole_trace = true;
-    choices_.push_back(whole);
-    window_->addItem(tr("whole trace"));
+    std::string error;
+    windows_.push_back(*ts::chooseWindow(*trace_, whole, error));
+    window_->clear();
+    for (const CpWindow& w : windows_)
+        window_->addItem(QString::fromStdString(w.label));
     window_->setCurrentIndex(
         std::max(0, window_->findText(QString::fromStdString(report_->graph.window.label))));
     showReport();
@@ -78,13 +70,10 @@ QStringList CriticalPathView::windows() const {
 }
 
 bool CriticalPathView::chooseWindow(int index) {
-    if (!trace_ || index < 0 || size_t(index) >= choices_.size()) return false;
-    std::string error;
-    const std::optional<CpWindow> w = ts::chooseWindow(*trace_, choices_[size_t(index)], error);
-    if (!w) return false;
+    if (!trace_ || index < 0 || size_t(index) >= windows_.size()) return false;
     if (!launches_) launches_ = std::make_unique<LaunchIndex>(LaunchIndex::build(*trace_));
-    report_ =
-        std::make_shared<const CriticalPathReport>(analyseCriticalPath(*trace_, *launches_, *w));
+    report_ = std::make_shared<const CriticalPathReport>(
+        analyseCriticalPath(*trace_, *launches_, windows_[size_t(index)]));
     window_->setCurrentIndex(index);
     asked_.reset();
     applyWhatIf(what_if_->text());

@@ -43,7 +43,7 @@ private:
     std::shared_ptr<const CriticalPathReport> report_;
     std::unique_ptr<WhatIfResult> asked_;
     std::unique_ptr<LaunchIndex> launches_; // made when another window is first chosen
-    std::vector<CpWindowChoice> choices_;   // per window entry
+    std::vector<CpWindow> windows_;         // per entry of the list
     QString description_;
     QComboBox* window_;
     QLineEdit* what_if_;
