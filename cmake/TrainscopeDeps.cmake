@@ -13,6 +13,9 @@ if(NOT TRAINSCOPE_FUZZ)
 endif()
 find_package(Threads REQUIRED)
 find_package(ZLIB REQUIRED)
+# SQL over traces (core/query): Debian's libsqlite3-dev, 3.38 or newer
+# (sqlite3_vtab_in, sqlite3_error_offset).
+find_package(SQLite3 3.38 REQUIRED)
 find_package(nlohmann_json 3.9 QUIET)
 if(NOT nlohmann_json_FOUND)
   find_path(NLOHMANN_JSON_INCLUDE nlohmann/json.hpp REQUIRED)

@@ -9,7 +9,7 @@
 # trace commands cannot reach LibTorch by accident.
 set(TRAINSCOPE_LAYERS
     util config records env distributed datasets data pickle models trace profiling analysis engine
-    report
+    report query
     inspect
     experiments runners commands)
 
@@ -31,10 +31,13 @@ set(TRAINSCOPE_LAYER_profiling_DEPS trace env)
 set(TRAINSCOPE_LAYER_analysis_DEPS trace records)
 set(TRAINSCOPE_LAYER_engine_DEPS analysis profiling data models distributed)
 set(TRAINSCOPE_LAYER_report_DEPS analysis)
+# SQL over a trace (SQLite virtual tables over the event store) and its
+# export to a database file; no LibTorch.
+set(TRAINSCOPE_LAYER_query_DEPS analysis)
 # The commands that read traces and records without training (trace-stats,
 # trace-diff, presets): the front end trainscope-cli runs them without loading
 # LibTorch, and hands every other command to trainscope-cli-torch.
-set(TRAINSCOPE_LAYER_inspect_DEPS report)
+set(TRAINSCOPE_LAYER_inspect_DEPS report query)
 # Sweeps, the ladder and pruning studies as plans, results and reports: their
 # points run through a PointRunner, so the GUI shows and drives them without
 # LibTorch.

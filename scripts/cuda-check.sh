@@ -38,6 +38,8 @@ pack() {
   # that they never shadow the wheel's.
   cp -r /usr/include/gloo "$deps/gloo/include/"
   cp /usr/include/zlib.h /usr/include/zconf.h "$deps/zlib/include/"
+  mkdir -p "$deps/sqlite/include"
+  cp /usr/include/sqlite3.h /usr/include/sqlite3ext.h "$deps/sqlite/include/"
   grep -qxF '/.cuda-deps/' .git/info/exclude 2>/dev/null || echo '/.cuda-deps/' >>.git/info/exclude
   du -sh "$deps"
 }
@@ -56,12 +58,18 @@ build() {
     echo "gloo headers in the wheel: $(test -f "$tdir/include/gloo/config.h" && echo yes || echo no)"
     echo "gloo symbols in libtorch_cpu: $(nm -DC "$tdir/lib/libtorch_cpu.so" | grep -c ' [TW] gloo::')"
     echo "zlib.h: $(ls /usr/include/zlib.h 2>/dev/null || echo none)"
+    echo "sqlite3.h: $(ls /usr/include/sqlite3.h 2>/dev/null || echo none)"
   } 2>&1 | tee "$out/probe.txt"
   local gloo_inc=$tdir/include zlib=()
   test -f "$gloo_inc/gloo/config.h" || gloo_inc=$deps/gloo/include
   if [[ ! -f /usr/include/zlib.h ]]; then
     zlib=(-DZLIB_INCLUDE_DIR="$deps/zlib/include"
           -DZLIB_LIBRARY="$(ldconfig -p | awk '/libz\.so\.1 .*x86-64/ {print $NF; exit}')")
+  fi
+  # SQLite (core/query): the machine's libsqlite3.so.0 (Python's), Debian's header.
+  if [[ ! -f /usr/include/sqlite3.h ]]; then
+    zlib+=(-DSQLite3_INCLUDE_DIR="$deps/sqlite/include"
+           -DSQLite3_LIBRARY="$(ldconfig -p | awk '/libsqlite3\.so\.0 .*x86-64/ {print $NF; exit}')")
   fi
   # ProcessGroupGloo and gloo itself are inside libtorch_cpu in the wheel.
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \

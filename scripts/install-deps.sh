@@ -8,6 +8,7 @@ packages=(
   libtorch-dev libopenblas0-pthread
   qt6-base-dev libqcustomplot-dev libgl-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libsimdjson-dev
+  libsqlite3-dev # SQL over traces (core/query)
   libgloo-dev # c10d's Gloo process group headers (data-parallel training)
   dataset-fashion-mnist python3-torchvision
   xvfb xauth fonts-dejavu-core

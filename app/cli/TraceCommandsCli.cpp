@@ -86,6 +86,8 @@ void addTraceExport(CLI::App& app, TraceCommands& c) {
     auto* cmd =
         app.add_subcommand("trace-export", "a trace written again with its analysis marked");
     cmd->add_option("file", e.trace.file, "trace.json (torch.profiler or Trainscope)")->required();
+    cmd->add_option("--sqlite", e.sqlite_out,
+                    "write the trace-query tables into an SQLite database file (docs/sql.md)");
     cmd->add_option("--critical-path", e.critical_path_out,
                     "write the trace with its critical path as a row of its own (Chrome trace)");
     cmd->add_option("--step", e.trace.step, "the step whose critical path (default: the first)");
@@ -99,6 +101,21 @@ void addTraceExport(CLI::App& app, TraceCommands& c) {
     c.export_cmd = cmd;
 }
 
+void addTraceQuery(CLI::App& app, TraceCommands& c) {
+    TraceQueryOptions& q = c.query;
+    auto* cmd = app.add_subcommand("trace-query", "SQL over a trace (docs/sql.md)");
+    cmd->add_option("file", q.file, "trace.json (torch.profiler or Trainscope)")->required();
+    cmd->add_option("sql", q.sql, "one SELECT over slices, kernels, launches, ... (--schema)");
+    cmd->add_option("--format", q.format, "text, csv, tsv or json");
+    cmd->add_option("--max-rows", q.max_rows, "stop after this many rows (0 = all)");
+    cmd->add_flag("--schema", q.schema, "list the tables and their columns");
+    bool* cache = &q.cache;
+    cmd->add_flag_callback(
+        "--no-cache", [cache] { *cache = false; },
+        "read the JSON even if the trace has a cached index, and keep none");
+    c.query_cmd = cmd;
+}
+
 } // namespace
 
 void addTraceCommands(CLI::App& app, TraceCommands& commands) {
@@ -106,6 +123,7 @@ void addTraceCommands(CLI::App& app, TraceCommands& commands) {
     addTraceStats(app, commands);
     addTraceDiff(app, commands);
     addTraceExport(app, commands);
+    addTraceQuery(app, commands);
     commands.cache_cmd = app.add_subcommand(
         "trace-cache", "the indexes that reopen large traces quickly: where, how large");
     commands.cache_cmd->add_flag("--clear", commands.cache.clear, "remove them all");
@@ -120,6 +138,7 @@ std::optional<int> runTraceCommands(TraceCommands& commands, std::ostream& out, 
     if (*commands.diff_cmd) return runTraceDiff(commands.diff, out, err);
     if (*commands.cache_cmd) return runTraceCache(commands.cache, out, err);
     if (*commands.export_cmd) return runTraceExport(commands.export_trace, out, err);
+    if (*commands.query_cmd) return runTraceQuery(commands.query, out, err);
     return std::nullopt;
 }
 

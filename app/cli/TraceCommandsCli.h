@@ -10,6 +10,7 @@
 #include "inspect/TraceCacheCommand.h"
 #include "inspect/TraceDiffCommand.h"
 #include "inspect/TraceExportCommand.h"
+#include "inspect/TraceQueryCommand.h"
 #include "inspect/TraceStatsCommand.h"
 
 namespace ts::cli {
@@ -19,11 +20,13 @@ struct TraceCommands {
     TraceDiffCommandOptions diff;
     TraceCacheOptions cache;
     TraceExportOptions export_trace;
+    TraceQueryOptions query;
     CLI::App* presets_cmd = nullptr;
     CLI::App* trace_cmd = nullptr;
     CLI::App* diff_cmd = nullptr;
     CLI::App* cache_cmd = nullptr;
     CLI::App* export_cmd = nullptr;
+    CLI::App* query_cmd = nullptr;
 };
 
 // Declares presets, trace-stats, trace-diff and trace-cache on `app`.

@@ -3,8 +3,10 @@
 #include "analysis/CriticalPath.h"
 #include "analysis/LaunchIndex.h"
 #include "inspect/ExitCodes.h"
+#include "inspect/Megabytes.h"
 #include "inspect/TraceInput.h"
 #include "inspect/TraceViewPrinters.h"
+#include "query/SqliteExport.h"
 #include "trace/ChromeTraceWriter.h"
 
 namespace ts {
@@ -38,26 +40,40 @@ Trace markedTrace(const Trace& trace, const CriticalPathReport& report) {
     return marked;
 }
 
+void exportCriticalPath(const TraceExportOptions& options, const Trace& trace, std::ostream& out) {
+    std::string error;
+    const std::optional<CpWindow> window =
+        chooseWindow(trace, printers::criticalPathWindow(options.trace), error);
+    if (!window) throw std::invalid_argument(options.trace.file + ": " + error + ".");
+    const LaunchIndex launches = LaunchIndex::build(trace);
+    const CriticalPathReport report = analyseCriticalPath(trace, launches, *window);
+    writeChromeTraceFile(markedTrace(trace, report), options.critical_path_out);
+    out << "wrote " << options.critical_path_out << ": the critical path of " << window->label
+        << " (" << double(report.path.length_ns) / 1000 << " us, " << report.segments.size()
+        << " stretches) on the row 'critical path of " << window->label << "'\n";
+}
+
+void exportDatabase(const std::string& path, const Trace& trace, std::ostream& out) {
+    const SqliteExportSummary summary = exportSqlite(trace, path);
+    out << "wrote " << path << " (" << wholeMegabytes(uint64_t(summary.bytes)) << " MB):";
+    for (const auto& [table, rows] : summary.rows)
+        out << ' ' << table << ' ' << rows << ',';
+    out << " rows; open it with sqlite3 (docs/sql.md)\n";
+}
+
 } // namespace
 
 int runTraceExport(const TraceExportOptions& options, std::ostream& out, std::ostream& err) {
     try {
-        if (options.critical_path_out.empty())
-            throw std::invalid_argument("Say what to export: --critical-path OUT.json.");
+        if (options.critical_path_out.empty() && options.sqlite_out.empty())
+            throw std::invalid_argument(
+                "Say what to export: --sqlite OUT.db or --critical-path OUT.json.");
         TraceInput::Options input_options;
         input_options.cache = options.trace.cache;
         TraceInput input(options.trace.file, input_options, err);
         const Trace& trace = input.trace();
-        std::string error;
-        const std::optional<CpWindow> window =
-            chooseWindow(trace, printers::criticalPathWindow(options.trace), error);
-        if (!window) throw std::invalid_argument(options.trace.file + ": " + error + ".");
-        const LaunchIndex launches = LaunchIndex::build(trace);
-        const CriticalPathReport report = analyseCriticalPath(trace, launches, *window);
-        writeChromeTraceFile(markedTrace(trace, report), options.critical_path_out);
-        out << "wrote " << options.critical_path_out << ": the critical path of " << window->label
-            << " (" << double(report.path.length_ns) / 1000 << " us, " << report.segments.size()
-            << " stretches) on the row 'critical path of " << window->label << "'\n";
+        if (!options.sqlite_out.empty()) exportDatabase(options.sqlite_out, trace, out);
+        if (!options.critical_path_out.empty()) exportCriticalPath(options, trace, out);
         return exit_code::kOk;
     } catch (const std::exception& e) {
         err << "trace-export: " << e.what() << '\n';

@@ -1,0 +1,53 @@
+#pragma once
+// The tables `trace-query`, the GUI's Query tab and `trace-export --sqlite`
+// offer, described once: the virtual tables declare themselves from it, the
+// export creates its tables from it, the `columns` table and the hint after
+// an unknown column list it, and docs/sql.md is checked against it.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ts {
+
+enum class SqlTableId {
+    Slices,
+    Kernels,
+    Launches,
+    Counters,
+    Memory,
+    Steps,
+    Args,
+    Names,
+    Lanes,
+    TraceInfo,
+    Tables,
+    Columns
+};
+
+struct SqlColumn {
+    const char* name;
+    const char* type; // INTEGER, REAL or TEXT
+    const char* doc;
+};
+
+struct SqlTableDef {
+    SqlTableId id;
+    const char* name;
+    const char* doc;
+    std::vector<SqlColumn> columns;
+    // The column that is the table's rowid ("id" of slices), -1 none.
+    int rowid_column = -1;
+    bool exported = true; // written by trace-export --sqlite
+};
+
+const std::vector<SqlTableDef>& sqlTables();
+const SqlTableDef& sqlTable(SqlTableId id);
+const SqlTableDef* findSqlTable(std::string_view name);
+// Column index by name, -1 none.
+int sqlColumnIndex(const SqlTableDef& table, std::string_view column);
+// "CREATE TABLE x(id INTEGER, ...)" with the table's columns.
+std::string sqlCreateStatement(const SqlTableDef& table, const std::string& name);
+// One line per table: "slices(id, ts, dur, ...)".
+std::string sqlSchemaSummary();
+
+} // namespace ts
