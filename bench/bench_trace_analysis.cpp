@@ -17,20 +17,17 @@
 #include <string>
 #include <vector>
 
+#include "BenchTiming.h"
+#include "BenchTrace.h"
 #include "analysis/GpuTraceAnalysis.h"
-#include "trace/TraceCache.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using ts::bench::Clock;
+using ts::bench::median;
 
 double seconds(Clock::time_point since) {
-    return std::chrono::duration<double>(Clock::now() - since).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
+    return ts::bench::secondsSince(since);
 }
 
 struct Stage {
@@ -115,18 +112,16 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--runs") == 0) runs = std::max(1, std::atoi(argv[i + 1]));
 
     const Clock::time_point open_start = Clock::now();
-    ts::TraceOpening opening;
-    const ts::TraceCacheSettings settings;
+    bool from_index = false;
     ts::Trace trace;
     try {
-        trace = ts::openTrace(file, {}, settings, opening);
-        if (!opening.from_index) ts::keepTraceIndex(trace, settings, opening);
+        trace = ts::bench::openBenchTrace(file, from_index);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 2;
     }
     std::printf("%s: %zu events, opened in %.2f s (%s)\n", file.c_str(), trace.events.size(),
-                seconds(open_start), opening.from_index ? "from its index" : "JSON");
+                seconds(open_start), from_index ? "from its index" : "JSON");
 
     const size_t heap_with_trace = heapInUse();
     const ts::GpuAnalysisOptions options;

@@ -59,6 +59,7 @@ public:
                                                            : "string");
         }
         }
+        if (column == 6) return SqlCell::id(stringId(pos));
         const SqlCell v = value(pos);
         const SqlCell::Type wanted = column == 3   ? SqlCell::Int
                                      : column == 4 ? SqlCell::Real
@@ -67,6 +68,23 @@ public:
     }
 
 private:
+    // The Trace::strings index of a text field, -1 for the others.
+    int32_t stringId(size_t pos) const {
+        value(pos); // caches the event
+        switch (Key(pos % kKeys)) {
+        case Shapes:
+            return event_.shapes;
+        case Types:
+            return event_.types;
+        case ConcreteInputs:
+            return event_.args;
+        case CallStack:
+            return context_.trace().events.callStack(pos / kKeys);
+        default:
+            return -1;
+        }
+    }
+
     // The field at a position, NULL when the event lacks it. The event is
     // built once for its kKeys positions.
     SqlCell value(size_t pos) const {

@@ -146,6 +146,18 @@ public:
     }
 };
 
+class StringRows final : public SqlRows {
+public:
+    using SqlRows::SqlRows;
+    const SqlTableDef& def() const override { return sqlTable(SqlTableId::Strings); }
+    size_t size() const override { return context_.trace().strings.size(); }
+    std::optional<PositionRange> rangeOfId(int64_t id) const override { return positionOf(id); }
+    SqlCell cell(size_t pos, int column) const override {
+        return column == 0 ? SqlCell::integer(int64_t(pos))
+                           : SqlCell::text(context_.trace().strings[pos]);
+    }
+};
+
 class LaneRows final : public SqlRows {
 public:
     using SqlRows::SqlRows;
@@ -233,6 +245,8 @@ std::unique_ptr<SqlRows> makeSideRows(const SqlTraceContext& c, SqlTableId id) {
         return std::make_unique<StepRows>(c);
     case SqlTableId::Names:
         return std::make_unique<NameRows>(c);
+    case SqlTableId::Strings:
+        return std::make_unique<StringRows>(c);
     case SqlTableId::Lanes:
         return std::make_unique<LaneRows>(c);
     default:

@@ -36,7 +36,9 @@ std::vector<SqlTableDef> makeTables() {
           {"step", "INTEGER", "the training step it belongs to, NULL none"},
           {"correlation", "INTEGER", "correlation id (runtime call <-> device work), NULL none"},
           {"external_id", "INTEGER", "External id (CPU op <-> runtime call), NULL none"}},
-         0});
+         0,
+         true,
+         {{"name", "name_id", "names", "name"}}});
     t.push_back(
         {T::Kernels,
          "kernels",
@@ -68,7 +70,9 @@ std::vector<SqlTableDef> makeTables() {
           {"gbps", "REAL", "a copy's or set's bandwidth, GB/s"},
           {"runtime_id", "INTEGER", "the runtime call that launched it (slices.id), NULL none"},
           {"op_id", "INTEGER", "the CPU event around that call (slices.id), NULL none"}},
-         0});
+         0,
+         true,
+         {{"name", "name_id", "names", "name"}}});
     t.push_back({T::Launches,
                  "launches",
                  "runtime call -> the device work it launched (by correlation)",
@@ -117,11 +121,20 @@ std::vector<SqlTableDef> makeTables() {
           {"value_type", "TEXT", "int, real or string"},
           {"int_value", "INTEGER", ""},
           {"real_value", "REAL", ""},
-          {"string_value", "TEXT", ""}}});
+          {"string_value", "TEXT", ""},
+          {"string_id", "INTEGER", "the string's number (strings.id)"}},
+         -1,
+         true,
+         {{"string_value", "string_id", "strings", "text"}}});
     t.push_back({T::Names,
                  "names",
                  "every distinct event name",
                  {{"id", "INTEGER", "name_id"}, {"name", "TEXT", "the name"}},
+                 0});
+    t.push_back({T::Strings,
+                 "strings",
+                 "every distinct text of args (shapes, types, call stacks)",
+                 {{"id", "INTEGER", "string_id"}, {"text", "TEXT", "the text"}},
                  0});
     t.push_back({T::Lanes,
                  "lanes",

@@ -18,6 +18,7 @@ enum class SqlTableId {
     Steps,
     Args,
     Names,
+    Strings,
     Lanes,
     TraceInfo,
     Tables,
@@ -30,6 +31,15 @@ struct SqlColumn {
     const char* doc;
 };
 
+// A text column that the export stores once, in another table: the file
+// keeps `id_column` and a view joins the text back from `table`(id, text).
+struct SqlTextById {
+    const char* text_column;
+    const char* id_column;
+    const char* table;
+    const char* table_text; // the text's column in `table`
+};
+
 struct SqlTableDef {
     SqlTableId id;
     const char* name;
@@ -38,6 +48,7 @@ struct SqlTableDef {
     // The column that is the table's rowid ("id" of slices), -1 none.
     int rowid_column = -1;
     bool exported = true; // written by trace-export --sqlite
+    std::vector<SqlTextById> by_id;
 };
 
 const std::vector<SqlTableDef>& sqlTables();

@@ -27,7 +27,7 @@ constexpr const char* kIndexes[] = {
     "CREATE INDEX kernels_rows_correlation ON kernels_rows(correlation)",
     "CREATE INDEX launches_kernel ON launches(kernel_id)",
     "CREATE INDEX launches_runtime ON launches(runtime_id)",
-    "CREATE INDEX args_event ON args(event_id)",
+    "CREATE INDEX args_rows_event ON args_rows(event_id)",
     "CREATE INDEX counters_track_ts ON counters(track, ts)",
     "CREATE INDEX memory_ts ON memory(ts)",
 };
@@ -66,31 +66,48 @@ private:
     sqlite3* db_ = nullptr;
 };
 
-std::string columnList(const SqlTableDef& t, bool with_name, const std::string& prefix = "") {
-    std::string out;
-    for (const SqlColumn& c : t.columns) {
-        if (!with_name && std::string(c.name) == "name") continue;
-        out += (out.empty() ? "" : ", ") + prefix + c.name;
-    }
-    return out;
+// How a column of `t` is stored: by id in another table (its SqlTextById),
+// or as it is (null).
+const SqlTextById* storedById(const SqlTableDef& t, const std::string& column) {
+    for (const SqlTextById& b : t.by_id)
+        if (column == b.text_column) return &b;
+    return nullptr;
 }
 
-// Tables with a name column keep only its id; a view of the table's own
-// name joins the text back, in the columns' order.
+// The view that gives a table stored by id its columns back, in order.
+std::string viewOf(const SqlTableDef& t, const std::string& stored) {
+    std::string select, joins;
+    for (const SqlColumn& c : t.columns) {
+        const SqlTextById* b = storedById(t, c.name);
+        const std::string alias = b ? std::string("j_") + c.name : "r";
+        select += (select.empty() ? "" : ", ") + alias + "." +
+                  (b ? std::string(b->table_text) + " AS " + c.name : std::string(c.name));
+        if (b)
+            joins += std::string(" LEFT JOIN ") + b->table + " " + alias + " ON " + alias +
+                     ".id = r." + b->id_column;
+    }
+    return "CREATE VIEW " + std::string(t.name) + " AS SELECT " + select + " FROM " + stored +
+           " r" + joins;
+}
+
+// Tables with texts stored by id (names, args' strings) keep only the ids,
+// in <table>_rows, and a view of the table's own name joins the texts back:
+// queries run on the file as on the trace.
 void exportTable(Connection& db, const SqlTableDef& t) {
-    const bool named = sqlColumnIndex(t, "name_id") >= 0;
-    const std::string table = named ? std::string(t.name) + "_rows" : t.name;
+    const std::string table = t.by_id.empty() ? t.name : std::string(t.name) + "_rows";
     SqlTableDef stored = t;
-    if (named) stored.columns.erase(stored.columns.begin() + sqlColumnIndex(t, "name"));
+    stored.columns.clear();
+    std::string kept;
+    for (const SqlColumn& c : t.columns) {
+        if (storedById(t, c.name)) continue;
+        stored.columns.push_back(c);
+        kept += (kept.empty() ? "" : ", ") + std::string(c.name);
+    }
+    if (t.rowid_column >= 0)
+        stored.rowid_column = sqlColumnIndex(stored, t.columns[size_t(t.rowid_column)].name);
     db.exec(sqlCreateStatement(stored, table));
-    db.exec("INSERT INTO " + table + " SELECT " + columnList(t, !named) + " FROM src_" + t.name);
-    if (!named) return;
-    std::string select;
-    for (const SqlColumn& c : t.columns)
-        select += std::string(select.empty() ? "" : ", ") +
-                  (std::string(c.name) == "name" ? "n.name AS name" : "r." + std::string(c.name));
-    db.exec("CREATE VIEW " + std::string(t.name) + " AS SELECT " + select + " FROM " + table +
-            " r LEFT JOIN names n ON n.id = r.name_id");
+    db.exec("INSERT INTO " + table + " SELECT " + kept + " FROM src_" + t.name);
+    if (!t.by_id.empty()) db.exec(viewOf(t, table));
 }
 
 } // namespace
@@ -110,10 +127,8 @@ SqliteExportSummary exportSqlite(const Trace& trace, const std::string& path) {
         if (registerTraceTables(db.get(), context, "src_") != SQLITE_OK)
             db.fail("cannot read the trace");
         db.exec("BEGIN");
-        // names first: the views of slices and kernels join it.
-        exportTable(db, sqlTable(SqlTableId::Names));
         for (const SqlTableDef& t : sqlTables())
-            if (t.exported && t.id != SqlTableId::Names) exportTable(db, t);
+            if (t.exported) exportTable(db, t);
         for (const char* index : kIndexes)
             db.exec(index);
         db.exec("COMMIT");

@@ -117,8 +117,9 @@ void TraceDatabase::cancel() {
 SqlError TraceDatabase::error(const std::string& sql) const {
     const std::string message = sqlite3_errmsg(impl_->db);
     const int offset = sql.empty() ? -1 : sqlite3_error_offset(impl_->db);
-    // The authorizer's refusal says only "not authorized".
-    if (message == "not authorized")
+    // The authorizer's refusal says only "not authorized"; a table without
+    // xUpdate "may not be modified".
+    if (message == "not authorized" || message.find("may not be modified") != std::string::npos)
         return SqlError("not allowed: a query only reads the trace (no ATTACH, CREATE, INSERT, "
                         "UPDATE, DELETE, transactions or PRAGMA changes)",
                         offset, {});
@@ -145,7 +146,7 @@ std::unique_ptr<SqlStatement> TraceDatabase::prepare(const std::string& sql) {
     }
     if (!sqlite3_stmt_readonly(stmt)) {
         sqlite3_finalize(stmt);
-        throw SqlError("queries read the trace; they cannot change it", 0, {});
+        throw SqlError("not allowed: a query only reads the trace", 0, {});
     }
     return std::unique_ptr<SqlStatement>(new SqlStatement(*this, stmt));
 }

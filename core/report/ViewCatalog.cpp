@@ -34,6 +34,9 @@ const std::vector<ViewInfo>& catalog() {
          "operators with host and device times (--group-by name, shapes, stack, shapes-stack)"},
         {"timeline", "Timeline", Group::Time, Input::Trace, Gui,
          "every event on its thread or stream, zoomable, with launches and counters"},
+        {"query", "Query", Group::Time, Input::Trace, Gui,
+         "SQL over the trace: slices, kernels, launches, counters, memory, steps, args "
+         "(docs/sql.md; trace-query on the CLI)"},
         {"modules", "Modules", Group::Time, Input::Trace, Cli | Gui,
          "the nn.Module tree with host and device times (traces recorded with "
          "with_modules=True or with_stack=True)"},

@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -19,6 +18,7 @@
 #include "analysis/LaunchIndex.h"
 #include "analysis/OpMemory.h"
 #include "inspect/TraceQueryCommand.h"
+#include "query/ExampleQueries.h"
 #include "query/SqliteExport.h"
 #include "query/TraceDatabase.h"
 #include "trace/ChromeTraceReader.h"
@@ -364,23 +364,20 @@ TEST(TraceQuery, RanksOfADistributedProfile) {
               1);
 }
 
-// The ```sql blocks of docs/sql.md.
-std::vector<std::string> docQueries() {
+TEST(TraceQuery, DocsShowEveryExampleQuery) {
     std::ifstream in(kData + "/../../docs/sql.md");
     std::stringstream text;
     text << in.rdbuf();
     const std::string doc = text.str();
-    std::vector<std::string> out;
-    const std::regex block("```sql\\n([\\s\\S]*?)```");
-    for (auto it = std::sregex_iterator(doc.begin(), doc.end(), block);
-         it != std::sregex_iterator(); ++it)
-        out.push_back((*it)[1].str());
-    return out;
+    ASSERT_GE(exampleQueries().size(), 12u);
+    for (const ExampleQuery& q : exampleQueries()) {
+        EXPECT_NE(doc.find(std::string(q.question) + "\n\n```sql\n" + q.sql + "\n```"),
+                  std::string::npos)
+            << q.question;
+    }
 }
 
 TEST(TraceQuery, ExportHoldsTheSameTablesAndEveryDocQueryAgrees) {
-    const std::vector<std::string> queries = docQueries();
-    ASSERT_GE(queries.size(), 12u);
     const auto dir = std::filesystem::temp_directory_path() / "trainscope-query-test";
     std::filesystem::create_directories(dir);
     for (const std::string& file : {kGpt, kData + "/torch_profiler_sample.json",
@@ -402,7 +399,8 @@ TEST(TraceQuery, ExportHoldsTheSameTablesAndEveryDocQueryAgrees) {
             expectSameRows(run(db, all), run(file_db, all), file + ": " + table.name);
         }
         size_t answered = 0;
-        for (const std::string& q : queries) {
+        for (const ExampleQuery& example : exampleQueries()) {
+            const std::string q = example.sql;
             const Rows a = run(db, q);
             expectSameRows(a, run(file_db, q), file + ":\n" + q);
             answered += !a.empty();

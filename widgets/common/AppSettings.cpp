@@ -21,6 +21,7 @@ constexpr const char* kLastRequest = "experiments/request";
 constexpr const char* kRunsRoot = "runs/root";
 constexpr const char* kRunFolders = "runs/folders";
 constexpr const char* kRecent = "files/recent";
+constexpr const char* kQueries = "query/saved";
 constexpr const char* kBrowseDir = "files/browse_dir";
 constexpr const char* kPeakFp32 = "roofline/fp32_gflops";
 constexpr const char* kPeakLow = "roofline/low_gflops";
@@ -159,6 +160,26 @@ void AppSettings::addRecentFile(const QString& path) {
     while (recent.size() > kMaxRecent)
         recent.removeLast();
     store_->setValue(key::kRecent, recent);
+}
+
+QMap<QString, QString> AppSettings::savedQueries() const {
+    QMap<QString, QString> out;
+    const QVariantMap stored = store_->value(key::kQueries).toMap();
+    for (auto it = stored.begin(); it != stored.end(); ++it)
+        out.insert(it.key(), it.value().toString());
+    return out;
+}
+
+void AppSettings::saveQuery(const QString& name, const QString& sql) {
+    QVariantMap stored = store_->value(key::kQueries).toMap();
+    stored.insert(name, sql);
+    store_->setValue(key::kQueries, stored);
+}
+
+void AppSettings::removeQuery(const QString& name) {
+    QVariantMap stored = store_->value(key::kQueries).toMap();
+    stored.remove(name);
+    store_->setValue(key::kQueries, stored);
 }
 
 void AppSettings::clearRecentFiles() {

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include <QByteArray>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -72,6 +73,11 @@ public:
     QStringList recentFiles() const;
     void addRecentFile(const QString& path);
     void clearRecentFiles();
+
+    // The Query tab's saved queries: name -> SQL.
+    QMap<QString, QString> savedQueries() const;
+    void saveQuery(const QString& name, const QString& sql);
+    void removeQuery(const QString& name);
 
     PeakSettings rooflinePeaks() const;
     void setRooflinePeaks(const PeakSettings& peaks);

@@ -119,6 +119,7 @@ void SpecTablesView::setTables(const SpecTables& tables, const QString& descript
 
 void SpecTablesView::emitRowEvent(size_t table, const QModelIndex& at) {
     const int row = proxies_[table]->mapToSource(at).row();
+    if (row >= 0) emit rowActivated(int(table), row);
     const std::vector<int32_t>& events = models_[table]->spec().row_events;
     if (row >= 0 && size_t(row) < events.size() && events[size_t(row)] >= 0)
         emit eventActivated(events[size_t(row)]);

@@ -54,6 +54,9 @@ signals:
     // A row about one trace event (TableSpec::row_events) was activated
     // (double-click, Enter): show it on the timeline.
     void eventActivated(int32_t event);
+    // Any row activated: its table and its row in the TableSpec (not the
+    // sorted view's), for views whose rows stand for several events.
+    void rowActivated(int table, int row);
 
 protected:
     // For views that add controls above the tables (CriticalPathView).

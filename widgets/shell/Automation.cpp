@@ -10,7 +10,10 @@
 #include "shell/DeferredViews.h"
 #include "shell/DocumentLoader.h"
 #include "shell/MainWindow.h"
+#include "sql/QueryView.h"
+#include "timeline/AreaPanel.h"
 #include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
 #include "training/RunController.h"
 
 namespace ts::gui {
@@ -90,7 +93,8 @@ void Automation::afterRun(const RunOutcome& outcome) {
 void Automation::finishWhenSettled() {
     if (const auto view = viewFromName(options_.view)) window_.showView(*view);
     RunsView* runs = window_.runsView();
-    if (runs->isScanning() || window_.loader()->busy() || window_.deferredViews()->computing()) {
+    if (runs->isScanning() || window_.loader()->busy() || window_.deferredViews()->computing() ||
+        window_.timelineView()->areaPanel()->busy() || window_.queryView()->running()) {
         QTimer::singleShot(kPollMs, this, &Automation::finishWhenSettled);
         return;
     }
@@ -98,6 +102,27 @@ void Automation::finishWhenSettled() {
     const QString find = std::exchange(options_.find, QString());
     if (!find.isEmpty() && !window_.timelineView()->findAndZoom(find)) {
         fail(tr("--find '%1': no event of the opened trace has that in its name").arg(find));
+        return;
+    }
+    const QString query = std::exchange(options_.query, QString());
+    if (!query.isEmpty()) {
+        window_.showView(View::Query);
+        window_.queryView()->setSql(query);
+        if (!window_.queryView()->run()) {
+            fail(tr("--query: no trace to query (give --open TRACE)"));
+            return;
+        }
+        QTimer::singleShot(kPollMs, this, &Automation::finishWhenSettled);
+        return;
+    }
+    if (std::exchange(options_.area, false)) {
+        TimelineWidget* timeline = window_.timelineView()->timeline();
+        if (timeline->selectedEvent() < 0) {
+            fail(tr("--area needs an event: give --find TEXT"));
+            return;
+        }
+        timeline->selectAreaOfEvent(timeline->selectedEvent());
+        QTimer::singleShot(kPollMs, this, &Automation::finishWhenSettled);
         return;
     }
     if (std::exchange(options_.critical_path, false) &&

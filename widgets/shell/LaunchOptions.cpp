@@ -51,6 +51,13 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     const QCommandLineOption critical_path(
         QStringLiteral("critical-path"),
         QObject::tr("Timeline: draw the critical path of the first step and dim what is off it."));
+    const QCommandLineOption area(
+        QStringLiteral("area"),
+        QObject::tr("Timeline, with --find: select the found event's time range on every lane "
+                    "as an area and summarize it (as M does)."));
+    const QCommandLineOption query(QStringLiteral("query"),
+                                   QObject::tr("Query tab: run this SQL on the opened trace."),
+                                   QStringLiteral("SQL"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QObject::tr("Save a PNG of the window when done."),
                                         QStringLiteral("FILE"));
@@ -80,8 +87,9 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QObject::tr("Run directories or traces to open."),
                                  QStringLiteral("[PATH...]"));
-    parser.addOptions({preset, config, set, run, open, view, find, critical_path, screenshot, quit,
-                       runs, theme, settings, size, no_checkpoints, processes, timings});
+    parser.addOptions({preset, config, set, run, open, view, find, critical_path, area, query,
+                       screenshot, quit, runs, theme, settings, size, no_checkpoints, processes,
+                       timings});
 
     if (!parser.parse(arguments)) {
         *error = parser.errorText() + QLatin1Char('.');
@@ -103,6 +111,8 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     o.view = parser.value(view);
     o.find = parser.value(find);
     o.critical_path = parser.isSet(critical_path);
+    o.area = parser.isSet(area);
+    o.query = parser.value(query);
     o.screenshot = parser.value(screenshot);
     o.quit_when_done = parser.isSet(quit);
     o.runs_dir = parser.value(runs);

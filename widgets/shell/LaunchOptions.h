@@ -22,6 +22,8 @@ struct LaunchOptions {
     QString view;               // live | operators | timeline | runs
     QString find;               // timeline: select the first event named like this, zoom to it
     bool critical_path = false; // timeline: draw the first step's critical path
+    bool area = false;          // timeline: the area of the event --find selected
+    QString query;              // Query tab: this SQL, run
     QString screenshot;         // PNG written when the run (or the open) is done
     bool quit_when_done = false;
     QString runs_dir;      // where new runs go (default ./runs)

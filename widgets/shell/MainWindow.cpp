@@ -41,6 +41,7 @@
 #include "shell/StatusBar.h"
 #include "shell/ViewRegistry.h"
 #include "shell/ViewTabs.h"
+#include "sql/QueryView.h"
 #include "studies/ExperimentsView.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
@@ -151,6 +152,10 @@ LiveView* MainWindow::liveView() const {
 OperatorsView* MainWindow::operatorsView() const {
     return viewAs<OperatorsView>(View::Operators);
 }
+QueryView* MainWindow::queryView() const {
+    return viewAs<QueryView>(View::Query);
+}
+
 TimelineView* MainWindow::timelineView() const {
     return viewAs<TimelineView>(View::Timeline);
 }
@@ -268,6 +273,17 @@ void MainWindow::wireActions() {
             });
     connect(viewAs<CriticalPathView>(View::CriticalPath), &CriticalPathView::pathChanged,
             timelineView()->timeline(), &TimelineWidget::setCriticalPath);
+    QueryView* query = queryView();
+    connect(query, &QueryView::eventActivated, this, [this](int32_t event) {
+        showView(View::Timeline);
+        timelineView()->timeline()->selectEvent(event, true);
+        timelineView()->timeline()->zoomToEvent(event);
+    });
+    connect(query, &QueryView::eventsShown, this, [this](const std::vector<int32_t>& events) {
+        showView(View::Timeline);
+        timelineView()->timeline()->setFocusEvents(events);
+        if (!events.empty()) timelineView()->timeline()->selectEvent(events.front(), true);
+    });
     connect(overviewView(), &OverviewView::viewRequested, this, [this](const QString& name) {
         for (const ViewPage& page : viewPages())
             if (name == QLatin1String(page.info->name)) showView(page.id);

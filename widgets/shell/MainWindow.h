@@ -41,6 +41,7 @@ class RunPanel;
 class RooflineView;
 class RunsView;
 class StatusBar;
+class QueryView;
 class TimelineView;
 class ViewTabs;
 struct AppActions;
@@ -66,6 +67,7 @@ public:
     LiveView* liveView() const;
     OperatorsView* operatorsView() const;
     TimelineView* timelineView() const;
+    QueryView* queryView() const;
     RunsView* runsView() const;
     ExperimentsView* experimentsView() const;
     // Shows a sweep, ladder or prune directory in the Experiments tab; false

@@ -23,6 +23,7 @@
 #include "roofline/RooflineView.h"
 #include "runs/RunsView.h"
 #include "shell/ViewRegistry.h"
+#include "sql/QueryView.h"
 #include "studies/ExperimentsView.h"
 #include "timeline/TimelineView.h"
 
@@ -183,6 +184,11 @@ std::vector<ViewPage> analysisPages() {
             v.setDiagnoses(s.trace, made ? made : s.analysis.diagnoses, s.description);
         },
         [](CriticalPathView& v, const QString& message) { v.clear(message); }));
+    pages.push_back(analysisPage<QueryView>(
+        View::Query, "query", Needs::Trace,
+        [](const ViewContext& c) { return new QueryView(&c.settings); },
+        [](QueryView& v, const ShownTrace& s) { v.setTrace(s.trace, s.description); },
+        [](QueryView& v, const QString& message) { v.clear(message); }));
     return pages;
 }
 
@@ -194,8 +200,8 @@ std::vector<ViewPage> otherPages() {
     pages.push_back(page(View::Live, "live", [](const ViewContext&) { return new LiveView; }));
     // A run's view: with no document open it is where a started run shows.
     pages.back().applies = [](const OpenedDocument* doc) { return !doc || doc->run; };
-    pages.push_back(
-        page(View::Timeline, "timeline", [](const ViewContext&) { return new TimelineView; }));
+    pages.push_back(page(View::Timeline, "timeline",
+                         [](const ViewContext& c) { return new TimelineView(&c.settings); }));
     pages.back().clear = [](QWidget* w, const QString& message) {
         as<TimelineView>(w).setTrace(nullptr, message);
     };

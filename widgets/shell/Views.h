@@ -31,6 +31,7 @@ enum class View {
     Annotations,
     KernelSequences,
     CriticalPath,
+    Query,
 };
 
 const std::vector<View>& allViews();                   // in the registry's order

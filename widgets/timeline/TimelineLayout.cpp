@@ -239,6 +239,14 @@ int TimelineLayout::rowAt(double y) const {
     return r >= 0 && r < block.row_count ? block.first_row + r : -1;
 }
 
+std::vector<int32_t> TimelineLayout::lanesBetween(double y0, double y1) const {
+    std::vector<int32_t> out;
+    for (const Lane& block : lanes_)
+        if (block.y <= std::max(y0, y1) && block.y + block.height >= std::min(y0, y1))
+            out.push_back(rows_[size_t(block.first_row)].lane);
+    return out;
+}
+
 int TimelineLayout::rowOf(int32_t event) const {
     if (!trace_ || event < 0 || size_t(event) >= trace_->events.size()) return -1;
     const EventCore& e = trace_->events.core(size_t(event));

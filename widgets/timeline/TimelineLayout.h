@@ -81,6 +81,9 @@ public:
     int64_t startNs() const { return start_ns_; }
     int64_t endNs() const { return end_ns_; }
 
+    // The trace lanes whose blocks meet content ys [y0, y1] (an area drawn
+    // across rows), top to bottom.
+    std::vector<int32_t> lanesBetween(double y0, double y1) const;
     // Row under content y, or -1 (gaps between lanes, below the last lane).
     int rowAt(double y) const;
     int rowOf(int32_t event) const;

@@ -9,6 +9,7 @@
 
 #include "common/Format.h"
 #include "common/ThemePalette.h"
+#include "timeline/AreaPainter.h"
 #include "timeline/CriticalPathPainter.h"
 #include "timeline/IdleGapPainter.h"
 #include "timeline/TrackPainter.h"
@@ -75,6 +76,7 @@ void TimelinePainter::paint(QPainter& p, QSize size, const TimelineScene& s, con
     paintBoxes(p, s, pal);
     paintLabels(p, s, pal);
     paintCriticalPath(p, size, s);
+    paintArea(p, size, s, pal);
     paintOutline(p, s, s.linked, pal.color(QPalette::Link), Qt::DashLine);
     for (const LaunchPair& launch : s.arrows)
         paintOutline(p, s, launch.second, pal.color(QPalette::Link), Qt::DashLine);
@@ -99,6 +101,7 @@ void TimelinePainter::paintBoxes(QPainter& p, const TimelineScene& s, const QPal
         if (box.merged > 1) color = color.darker(112);
         if (s.name_matches && !(*s.name_matches)[e.name]) color = mixColors(color, background, 3);
         if (s.on_path && !(*s.on_path)[size_t(box.event)]) color = mixColors(color, background, 3);
+        if (s.focus && !(*s.focus)[size_t(box.event)]) color = mixColors(color, background, 3);
         // Whole pixels: integer rectangles take the rasteriser's fast path.
         const int x0 = int(std::floor(box.x0));
         const int width = std::max(1, int(std::ceil(box.x1)) - x0);

@@ -10,6 +10,7 @@
 #include <QSize>
 #include <QString>
 
+#include "analysis/AreaSummary.h"
 #include "analysis/CriticalPath.h"
 #include "analysis/DiagnosisCounters.h"
 #include "analysis/IdleTime.h"
@@ -39,6 +40,11 @@ struct TimelineScene {
     // the other events are dimmed then.
     const CriticalPathReport* critical_path = nullptr;
     const std::vector<uint8_t>* on_path = nullptr;
+    // The area selected (shaded over its lanes and time); null = none.
+    const TraceArea* area = nullptr;
+    // Per event: 1 for the events a table row picked (an area row, a
+    // query's result); the others are dimmed. Null = no such focus.
+    const std::vector<uint8_t>* focus = nullptr;
 };
 
 class TimelinePainter {

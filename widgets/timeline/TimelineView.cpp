@@ -13,6 +13,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "timeline/AreaPanel.h"
 #include "timeline/EventDetails.h"
 #include "timeline/TimelineWidget.h"
 
@@ -30,10 +31,10 @@ QToolButton* toolButton(const QString& text, const QString& tip) {
 
 } // namespace
 
-TimelineView::TimelineView(QWidget* parent)
-    : QWidget(parent), timeline_(new TimelineWidget), scroll_(new QScrollBar(Qt::Vertical)),
-      details_(new QTextBrowser), search_edit_(new QLineEdit), match_label_(new QLabel),
-      source_(new QLabel) {
+TimelineView::TimelineView(AppSettings* settings, QWidget* parent)
+    : QWidget(parent), timeline_(new TimelineWidget), area_(new AreaPanel(settings)),
+      scroll_(new QScrollBar(Qt::Vertical)), details_(new QTextBrowser),
+      search_edit_(new QLineEdit), match_label_(new QLabel), source_(new QLabel) {
     search_edit_->setPlaceholderText(tr("Search events by name (Ctrl+F, Enter = next)"));
     search_edit_->setClearButtonEnabled(true);
     search_edit_->setObjectName(QStringLiteral("timelineSearch"));
@@ -58,7 +59,8 @@ TimelineView::TimelineView(QWidget* parent)
     bar->addWidget(next);
     bar->addWidget(match_label_);
     bar->addStretch(1);
-    bar->addWidget(new QLabel(tr("Wheel/W/S zoom · drag/A/D pan · click selects")));
+    bar->addWidget(new QLabel(tr("Wheel/W/S zoom · drag/A/D pan · click selects · Shift+drag "
+                                 "or M: area")));
     bar->addWidget(path);
     bar->addWidget(fit);
 
@@ -76,11 +78,17 @@ TimelineView::TimelineView(QWidget* parent)
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
 
+    // The area panel below, shown once an area is selected.
+    auto* vertical = vertical_ = new QSplitter(Qt::Vertical);
+    vertical->addWidget(split);
+    vertical->addWidget(area_);
+    vertical->setCollapsible(1, true);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
     layout->addWidget(source_);
-    layout->addWidget(split, 1);
+    layout->addWidget(vertical, 1);
 
     search_timer_.setSingleShot(true);
     search_timer_.setInterval(kSearchDelayMs);
@@ -100,6 +108,15 @@ TimelineView::TimelineView(QWidget* parent)
                             "first step has no operators."));
     });
     connect(timeline_, &TimelineWidget::eventSelected, this, &TimelineView::showDetails);
+    connect(timeline_, &TimelineWidget::areaSelected, this, [this](const TraceArea& area) {
+        showAreaPanel(true);
+        area_->showArea(area);
+    });
+    connect(timeline_, &TimelineWidget::areaCleared, this, [this] { showAreaPanel(false); });
+    connect(area_, &AreaPanel::eventsPicked, this, [this](const std::vector<int32_t>& events) {
+        timeline_->setFocusEvents(events);
+        if (!events.empty()) timeline_->selectEvent(events.front(), true);
+    });
     connect(timeline_, &TimelineWidget::idleGapSelected, this, &TimelineView::showIdleGap);
     connect(timeline_, &TimelineWidget::scrollRangeChanged, this, [this](int maximum, int page) {
         scroll_->setRange(0, maximum);
@@ -112,6 +129,18 @@ TimelineView::TimelineView(QWidget* parent)
         if (event >= 0) timeline_->selectEvent(event, true);
     });
     clear();
+}
+
+bool TimelineView::areaShown() const {
+    return vertical_->sizes().value(1) > 0;
+}
+
+// Collapsed until an area is selected; then three fifths for the timeline
+// and the rest for the tables.
+void TimelineView::showAreaPanel(bool show) {
+    if (show == areaShown()) return;
+    const int height = std::max(vertical_->height(), 10);
+    vertical_->setSizes({show ? height * 3 / 5 : height, show ? height - height * 3 / 5 : 0});
 }
 
 bool TimelineView::showCriticalPath(bool show) {
@@ -129,6 +158,8 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, const QString& d
     trace_ = std::move(trace);
     search_.clear();
     timeline_->setTrace(trace_, std::move(tracks));
+    area_->setTrace(trace_);
+    showAreaPanel(false);
     source_->setText(description);
     showDetails(-1);
     if (!search_edit_->text().isEmpty()) runSearch();

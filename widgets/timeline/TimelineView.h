@@ -1,6 +1,7 @@
 #pragma once
 // The Timeline tab: search bar, the timeline with its vertical scroll bar,
-// and the details of the selected event.
+// the details of the selected event, and under them the area panel (what
+// lies in an area selected on the timeline).
 #include <memory>
 
 #include <QTimer>
@@ -13,23 +14,30 @@
 class QLabel;
 class QLineEdit;
 class QScrollBar;
+class QSplitter;
 class QTextBrowser;
 class QToolButton;
 
 namespace ts::gui {
 
+class AppSettings;
+class AreaPanel;
 class TimelineWidget;
 
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
-    explicit TimelineView(QWidget* parent = nullptr);
+    // `settings`: where the area panel's tables are exported (null: not offered).
+    explicit TimelineView(AppSettings* settings = nullptr, QWidget* parent = nullptr);
 
     // `tracks` of `trace` when already made (null: made here, once per trace).
     void setTrace(std::shared_ptr<const Trace> trace, const QString& description,
                   std::shared_ptr<const TimelineTracks> tracks = nullptr);
     void clear();
     TimelineWidget* timeline() const { return timeline_; }
+    AreaPanel* areaPanel() const { return area_; }
+    // Whether the area panel has room (an area is selected).
+    bool areaShown() const;
     const TimelineSearch& search() const { return search_; }
     QString detailsHtml() const;
 
@@ -50,12 +58,15 @@ public slots:
 
 private:
     void runSearch();
+    void showAreaPanel(bool show);
     void showDetails(int32_t event);
     void showIdleGap(int gap);
     void updateMatchLabel();
 
     std::shared_ptr<const Trace> trace_;
     TimelineWidget* timeline_;
+    AreaPanel* area_;
+    QSplitter* vertical_; // the timeline above, the area panel below
     QScrollBar* scroll_;
     QTextBrowser* details_;
     QLineEdit* search_edit_;

@@ -61,6 +61,10 @@ void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace,
     scene_.scroll_y = 0;
     name_matches_.clear();
     scene_.name_matches = nullptr;
+    area_.reset();
+    scene_.area = nullptr;
+    focus_.clear();
+    scene_.focus = nullptr;
     scene_.view.setBounds(double(layout_.startNs()), double(layout_.endNs()));
     scene_.view.setWidth(width() - scene_.gutter_px);
     scene_.view.fit();
@@ -207,6 +211,47 @@ void TimelineWidget::setNameMatches(std::vector<uint8_t> matches) {
     update();
 }
 
+void TimelineWidget::setFocusEvents(const std::vector<int32_t>& events) {
+    focus_.clear();
+    if (!events.empty() && layout_.trace()) {
+        focus_.assign(layout_.trace()->events.size(), 0);
+        for (int32_t e : events)
+            if (e >= 0 && size_t(e) < focus_.size()) focus_[size_t(e)] = 1;
+    }
+    scene_.focus = focus_.empty() ? nullptr : &focus_;
+    update();
+}
+
+void TimelineWidget::selectArea(const TraceArea& area) {
+    if (!layout_.trace() || area.end_ns <= area.start_ns) return;
+    area_ = area;
+    scene_.area = &*area_;
+    update();
+    emit areaSelected(*area_);
+}
+
+void TimelineWidget::selectAreaOfEvent(int32_t event) {
+    if (!layout_.trace() || event < 0 || size_t(event) >= layout_.trace()->events.size()) return;
+    const EventCore& e = layout_.trace()->events.core(size_t(event));
+    selectArea({e.start_ns, std::max(e.end_ns(), e.start_ns + 1), {}});
+}
+
+void TimelineWidget::clearArea() {
+    const bool had = area_.has_value() || scene_.focus;
+    area_.reset();
+    scene_.area = nullptr;
+    setFocusEvents({});
+    if (had) emit areaCleared();
+}
+
+TraceArea TimelineWidget::dragArea(QPointF pos) const {
+    const double t0 = scene_.view.timeAt(trackX(std::min(press_pos_.x(), pos.x())));
+    const double t1 = scene_.view.timeAt(trackX(std::max(press_pos_.x(), pos.x())));
+    TraceArea area{int64_t(std::floor(t0)), int64_t(std::ceil(t1)), {}};
+    area.lanes = layout_.lanesBetween(contentY(press_pos_.y()), contentY(pos.y()));
+    return area;
+}
+
 void TimelineWidget::changed() {
     emit scrollRangeChanged(maxScrollY(), height() - scene_.ruler_px);
     emit viewChanged();
@@ -251,12 +296,20 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton) return;
     press_pos_ = last_drag_pos_ = event->position();
     dragging_ = false;
+    area_drag_ = (event->modifiers() & Qt::ShiftModifier) && layout_.trace();
 }
 
 void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
     if (!(event->buttons() & Qt::LeftButton)) return;
     const QPointF pos = event->position();
     if (!dragging_ && (pos - press_pos_).manhattanLength() < kDragThresholdPx) return;
+    if (area_drag_) {
+        dragging_ = true;
+        area_ = dragArea(pos);
+        scene_.area = &*area_;
+        update();
+        return;
+    }
     if (!dragging_) setCursor(Qt::ClosedHandCursor);
     dragging_ = true;
     const QPointF delta = pos - last_drag_pos_;
@@ -268,6 +321,16 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
 
 void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton) return;
+    if (area_drag_ && dragging_) {
+        area_drag_ = dragging_ = false;
+        const TraceArea area = dragArea(event->position());
+        if (area.end_ns > area.start_ns && !area.lanes.empty())
+            selectArea(area);
+        else
+            clearArea();
+        return;
+    }
+    area_drag_ = false;
     if (!dragging_) {
         const int32_t hit = eventAt(event->position());
         selectEvent(hit, false);
@@ -326,8 +389,14 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_F:
         zoomToEvent(scene_.selected);
         return;
+    case Qt::Key_M:
+        selectAreaOfEvent(scene_.selected);
+        return;
     case Qt::Key_Escape:
-        selectEvent(-1, false);
+        if (area_ || scene_.focus)
+            clearArea();
+        else
+            selectEvent(-1, false);
         return;
     default:
         QWidget::keyPressEvent(event);

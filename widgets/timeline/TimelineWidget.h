@@ -1,8 +1,10 @@
 #pragma once
 // The trace timeline: one lane per thread, nested operators, wheel to zoom,
 // drag to pan, W/A/S/D like Perfetto, click to select, double-click or F to
-// zoom to the selection. Painting is done by TimelinePainter.
+// zoom to the selection, Shift+drag to select an area (lanes and time), M
+// for the area of the selected event. Painting is done by TimelinePainter.
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <QWidget>
@@ -44,6 +46,11 @@ public:
     // The launches drawn as arrows for the selection (at most kMaxArrows).
     const std::vector<LaunchPair>& launchArrows() const { return scene_.arrows; }
     static constexpr size_t kMaxArrows = 2000;
+    // The area selected (Shift+drag, M), null none.
+    const TraceArea* area() const { return scene_.area; }
+    // Dims every event but these (a table row's events); empty: none dimmed.
+    void setFocusEvents(const std::vector<int32_t>& events);
+    bool focusShown() const { return scene_.focus != nullptr; }
     const TimelineViewport& viewport() const { return scene_.view; }
     TimelineViewport& viewport() { return scene_.view; }
     int32_t selectedEvent() const { return scene_.selected; }
@@ -63,6 +70,11 @@ public slots:
     void setScrollY(int y);
     // Name matches to highlight; empty = no search.
     void setNameMatches(std::vector<uint8_t> matches);
+    // Shows `area` as selected and reports it (areaSelected).
+    void selectArea(const ts::TraceArea& area);
+    // The area of an event: its time range, on every lane (M).
+    void selectAreaOfEvent(int32_t event);
+    void clearArea();
 
 signals:
     void eventSelected(int32_t event);
@@ -70,6 +82,9 @@ signals:
     // diagnoses' idle gaps).
     void idleGapSelected(int gap);
     void viewChanged();
+    // An area was selected (a Shift+drag ended, M, selectArea).
+    void areaSelected(const ts::TraceArea& area);
+    void areaCleared();
     void scrollRangeChanged(int maximum, int page);
     // The first frame painted of the trace set last (once per setTrace).
     void traceDrawn();
@@ -92,6 +107,8 @@ private:
     double keyboardAnchorX() const;
     void updateMetrics();
     void changed();
+    // The area between the press and `pos` (Shift+drag).
+    TraceArea dragArea(QPointF pos) const;
 
     TimelineLayout layout_;
     std::shared_ptr<const TimelineTracks> tracks_;
@@ -113,7 +130,12 @@ private:
     QPointF press_pos_;
     QPointF last_drag_pos_;
     bool dragging_ = false;
+    bool area_drag_ = false; // the press had Shift: the drag selects an area
+    std::optional<TraceArea> area_;
+    std::vector<uint8_t> focus_;
     bool drawn_ = false; // traceDrawn() was emitted for this trace
 };
 
 } // namespace ts::gui
+
+Q_DECLARE_METATYPE(ts::TraceArea)
