@@ -104,7 +104,9 @@ void addTraceExport(CLI::App& app, TraceCommands& c) {
 void addTraceQuery(CLI::App& app, TraceCommands& c) {
     TraceQueryOptions& q = c.query;
     auto* cmd = app.add_subcommand("trace-query", "SQL over a trace (docs/sql.md)");
-    cmd->add_option("file", q.file, "trace.json (torch.profiler or Trainscope)")->required();
+    cmd->add_option("file", q.file,
+                    "trace.json (torch.profiler or Trainscope), or a folder of rank traces")
+        ->required();
     cmd->add_option("sql", q.sql, "one SELECT over slices, kernels, launches, ... (--schema)");
     cmd->add_option("--format", q.format, "text, csv, tsv or json");
     cmd->add_option("--max-rows", q.max_rows, "stop after this many rows (0 = all)");

@@ -9,6 +9,7 @@
 #include "analysis/GpuTraceAnalysis.h"
 #include "query/TraceDatabase.h"
 #include "trace/ChromeTraceReader.h"
+#include "trace/RankTimeline.h"
 
 namespace ts {
 namespace {
@@ -115,6 +116,42 @@ TEST(AreaSummary, MemoryInTheRange) {
     EXPECT_EQ(s.memory[0].records, int64_t(t.kineto.memory.size()));
     // An empty or reversed range holds nothing.
     EXPECT_TRUE(summarizeArea(t, {t1, t0, {}}, nullptr).overall.empty());
+}
+
+TEST(AreaSummary, AnAreaAcrossTheRanksOfADistributedProfile) {
+    std::vector<RankTrace> ranks;
+    for (int i = 0; i < 2; ++i) {
+        RankTrace r;
+        r.rank = i;
+        r.path = kData + "/tb_plugin/test_distributed_nccl_" + std::to_string(i) + ".json";
+        r.trace = readChromeTraceFile(r.path);
+        ranks.push_back(std::move(r));
+    }
+    const Trace t = mergeRankTraces(ranks);
+    // One lane of each rank, over the whole trace.
+    int32_t lane0 = -1, lane1 = -1;
+    for (size_t l = 0; l < t.lanes.size(); ++l) {
+        if (lane0 < 0 && t.lanes[l].name.rfind("rank 0: ", 0) == 0) lane0 = int32_t(l);
+        if (lane1 < 0 && t.lanes[l].name.rfind("rank 1: ", 0) == 0) lane1 = int32_t(l);
+    }
+    ASSERT_GE(lane0, 0);
+    ASSERT_GE(lane1, 0);
+    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+    for (size_t i = 0; i < t.events.size(); ++i) {
+        t0 = std::min(t0, t.events.core(i).start_ns);
+        t1 = std::max(t1, t.events.core(i).end_ns() + 1);
+    }
+    const AreaSummary s = summarizeArea(t, {t0, t1, {lane0, lane1}}, nullptr);
+    bool saw0 = false, saw1 = false;
+    for (const AreaRow& r : s.by_lane) {
+        saw0 = saw0 || r.lane == lane0;
+        saw1 = saw1 || r.lane == lane1;
+    }
+    EXPECT_TRUE(saw0 && saw1);
+    expectRows(
+        t, s.overall,
+        bySql(t, t0, t1,
+              " AND s.lane IN (" + std::to_string(lane0) + ", " + std::to_string(lane1) + ")"));
 }
 
 } // namespace
