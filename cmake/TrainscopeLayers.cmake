@@ -8,7 +8,8 @@
 # the trace analysis and the reports) do not, so the GUI's trace views and the
 # trace commands cannot reach LibTorch by accident.
 set(TRAINSCOPE_LAYERS
-    util config records env distributed datasets data pickle models trace profiling analysis engine
+    util config records env distributed datasets data pickle snapshot models trace profiling analysis
+    engine
     report query
     inspect
     experiments runners commands)
@@ -26,11 +27,14 @@ set(TRAINSCOPE_LAYER_data_DEPS datasets)
 # weights built on it.
 set(TRAINSCOPE_LAYER_pickle_DEPS util)
 set(TRAINSCOPE_LAYER_models_DEPS config pickle env)
+# PyTorch's CUDA allocator snapshots: a streaming reader of their pickles
+# (never running one) and what they say (no LibTorch).
+set(TRAINSCOPE_LAYER_snapshot_DEPS pickle)
 set(TRAINSCOPE_LAYER_trace_DEPS util)
 set(TRAINSCOPE_LAYER_profiling_DEPS trace env)
 set(TRAINSCOPE_LAYER_analysis_DEPS trace records)
 set(TRAINSCOPE_LAYER_engine_DEPS analysis profiling data models distributed)
-set(TRAINSCOPE_LAYER_report_DEPS analysis)
+set(TRAINSCOPE_LAYER_report_DEPS analysis snapshot)
 # SQL over a trace (SQLite virtual tables over the event store) and its
 # export to a database file; no LibTorch.
 set(TRAINSCOPE_LAYER_query_DEPS analysis)

@@ -118,6 +118,28 @@ void addTraceQuery(CLI::App& app, TraceCommands& c) {
     c.query_cmd = cmd;
 }
 
+void addMemoryCommands(CLI::App& app, TraceCommands& c) {
+    MemoryStatsOptions& m = c.memory;
+    auto* stats = app.add_subcommand(
+        "memory-stats",
+        "a PyTorch allocator snapshot (_dump_snapshot's pickle): peaks, stacks, OOMs");
+    stats->add_option("snapshot", m.file, "snapshot.pickle")->required();
+    stats->add_option("--view", m.view, "summary, peak, segments, timeline or oom");
+    stats->add_option("--format", m.format, "text, csv or json");
+    stats->add_option("--device", m.device, "peak, timeline: one device");
+    stats->add_option(
+        "--limit", m.limit,
+        "rows per table (0 = all); timeline: points (default 200); json: stacks (10)");
+    c.memory_cmd = stats;
+    auto* diff =
+        app.add_subcommand("memory-diff", "two allocator snapshots: what grew from A to B");
+    diff->add_option("a", m.file, "the earlier snapshot.pickle")->required();
+    diff->add_option("b", m.other, "the later snapshot.pickle")->required();
+    diff->add_option("--format", m.format, "text, csv or json");
+    diff->add_option("--limit", m.limit, "rows per table (0 = all)");
+    c.memory_diff_cmd = diff;
+}
+
 } // namespace
 
 void addTraceCommands(CLI::App& app, TraceCommands& commands) {
@@ -126,6 +148,7 @@ void addTraceCommands(CLI::App& app, TraceCommands& commands) {
     addTraceDiff(app, commands);
     addTraceExport(app, commands);
     addTraceQuery(app, commands);
+    addMemoryCommands(app, commands);
     commands.cache_cmd = app.add_subcommand(
         "trace-cache", "the indexes that reopen large traces quickly: where, how large");
     commands.cache_cmd->add_flag("--clear", commands.cache.clear, "remove them all");
@@ -141,6 +164,8 @@ std::optional<int> runTraceCommands(TraceCommands& commands, std::ostream& out, 
     if (*commands.cache_cmd) return runTraceCache(commands.cache, out, err);
     if (*commands.export_cmd) return runTraceExport(commands.export_trace, out, err);
     if (*commands.query_cmd) return runTraceQuery(commands.query, out, err);
+    if (*commands.memory_cmd) return runMemoryStats(commands.memory, out, err);
+    if (*commands.memory_diff_cmd) return runMemoryDiff(commands.memory, out, err);
     return std::nullopt;
 }
 

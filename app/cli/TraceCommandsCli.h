@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "inspect/MemoryStatsCommand.h"
 #include "inspect/TraceCacheCommand.h"
 #include "inspect/TraceDiffCommand.h"
 #include "inspect/TraceExportCommand.h"
@@ -21,12 +22,15 @@ struct TraceCommands {
     TraceCacheOptions cache;
     TraceExportOptions export_trace;
     TraceQueryOptions query;
+    MemoryStatsOptions memory;
     CLI::App* presets_cmd = nullptr;
     CLI::App* trace_cmd = nullptr;
     CLI::App* diff_cmd = nullptr;
     CLI::App* cache_cmd = nullptr;
     CLI::App* export_cmd = nullptr;
     CLI::App* query_cmd = nullptr;
+    CLI::App* memory_cmd = nullptr;
+    CLI::App* memory_diff_cmd = nullptr;
 };
 
 // Declares presets, trace-stats, trace-diff and trace-cache on `app`.

@@ -7,73 +7,10 @@
 #include <unordered_set>
 
 #include "pickle/PickleError.h"
+#include "pickle/PickleOpcodes.h"
 
 namespace ts::pickle {
 namespace {
-
-// Opcode bytes, named as in CPython's Lib/pickle.py.
-enum Op : uint8_t {
-    MARK = '(',
-    STOP = '.',
-    POP = '0',
-    POP_MARK = '1',
-    DUP = '2',
-    FLOAT = 'F',
-    INT = 'I',
-    BININT = 'J',
-    BININT1 = 'K',
-    LONG = 'L',
-    BININT2 = 'M',
-    NONE = 'N',
-    PERSID = 'P',
-    BINPERSID = 'Q',
-    REDUCE = 'R',
-    BINSTRING = 'T',
-    SHORT_BINSTRING = 'U',
-    BINUNICODE = 'X',
-    APPEND = 'a',
-    BUILD = 'b',
-    GLOBAL = 'c',
-    DICT = 'd',
-    EMPTY_DICT = '}',
-    APPENDS = 'e',
-    GET = 'g',
-    BINGET = 'h',
-    LONG_BINGET = 'j',
-    LIST = 'l',
-    EMPTY_LIST = ']',
-    PUT = 'p',
-    BINPUT = 'q',
-    LONG_BINPUT = 'r',
-    UNICODE = 'V',
-    SETITEM = 's',
-    TUPLE = 't',
-    EMPTY_TUPLE = ')',
-    SETITEMS = 'u',
-    BINFLOAT = 'G',
-    BINBYTES = 'B',
-    SHORT_BINBYTES = 'C',
-    PROTO = 0x80,
-    NEWOBJ = 0x81,
-    TUPLE1 = 0x85,
-    TUPLE2 = 0x86,
-    TUPLE3 = 0x87,
-    NEWTRUE = 0x88,
-    NEWFALSE = 0x89,
-    LONG1 = 0x8a,
-    LONG4 = 0x8b,
-    SHORT_BINUNICODE = 0x8c,
-    BINUNICODE8 = 0x8d,
-    BINBYTES8 = 0x8e,
-    EMPTY_SET = 0x8f,
-    ADDITEMS = 0x90,
-    FROZENSET = 0x91,
-    NEWOBJ_EX = 0x92,
-    STACK_GLOBAL = 0x93,
-    MEMOIZE = 0x94,
-    FRAME = 0x95,
-    BYTEARRAY8 = 0x96,
-};
 
 void appendUtf8(std::string& out, uint32_t cp) {
     if (cp < 0x80) {

@@ -1,0 +1,26 @@
+#pragma once
+// `trainscope-cli memory-stats SNAPSHOT` and `memory-diff A B`: PyTorch
+// allocator snapshots (torch.cuda.memory._dump_snapshot's pickles, any size,
+// read without running anything in them) as tables or JSON: per device the
+// reserved and allocated memory, the peak over the trace and what was alive
+// at it by stack, the segments, the timeline, the OOMs; and what grew from
+// one snapshot to the next.
+#include <cstddef>
+#include <ostream>
+#include <string>
+
+namespace ts {
+
+struct MemoryStatsOptions {
+    std::string file, other;      // other: memory-diff's B
+    std::string view = "summary"; // summary | peak | segments | timeline | oom
+    std::string format = "text";  // text | csv | json
+    int device = -1;              // peak, timeline: the device (-1: each)
+    size_t limit = 0;             // rows per table (0: all; timeline: 200 points)
+};
+
+// 0 on success; 2 for a bad file or option (the message names it).
+int runMemoryStats(const MemoryStatsOptions& options, std::ostream& out, std::ostream& err);
+int runMemoryDiff(const MemoryStatsOptions& options, std::ostream& out, std::ostream& err);
+
+} // namespace ts

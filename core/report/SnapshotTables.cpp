@@ -1,0 +1,247 @@
+#include "report/SnapshotTables.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+namespace ts {
+namespace {
+
+using namespace table; // Cell, Column, ColumnKind, …
+
+Column bytesColumn(const char* key, const char* title, const char* tooltip) {
+    return Column{key, title, tooltip, ColumnKind::Integer, false, ColumnUnit::Bytes};
+}
+Column intColumn(const char* key, const char* title, const char* tooltip) {
+    return Column{key, title, tooltip, ColumnKind::Integer};
+}
+Cell hexCell(int64_t v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
+    return numberCell(text, double(v));
+}
+
+// The devices of a snapshot, those with segments or a trace.
+std::vector<DeviceMemorySummary> summaries(const MemorySnapshot& s) {
+    std::vector<DeviceMemorySummary> out;
+    for (int d = 0; d < s.devices(); ++d)
+        out.push_back(summarizeDevice(s, d));
+    return out;
+}
+
+} // namespace
+
+std::string noHistoryHint() {
+    return "The snapshot has no device_traces: its allocation history was not recorded, so it "
+           "holds the segments at the moment of the dump only (no timeline, no peak over time, "
+           "no OOMs). Record it with torch.cuda.memory._record_memory_history(max_entries="
+           "100000) before the steps to look at, then torch.cuda.memory._dump_snapshot("
+           "\"snapshot.pickle\").";
+}
+
+TableSpec snapshotSummaryTable(const MemorySnapshot& s) {
+    TableSpec spec;
+    spec.title = "Devices";
+    spec.columns = {
+        intColumn("device", "Device", "CUDA device"),
+        intColumn("segments", "Segments", "cudaMalloc'd segments at the snapshot"),
+        bytesColumn("reserved_bytes", "Reserved", "The segments' size"),
+        bytesColumn("allocated_bytes", "Allocated",
+                    "Bytes the program asked for, of blocks alive at the snapshot"),
+        bytesColumn("pending_free_bytes", "Pending Free",
+                    "Freed but waiting on another stream (record_stream)"),
+        bytesColumn("inactive_bytes", "Cached Free", "Reserved, not allocated"),
+        intColumn("entries", "Trace Entries", "device_traces entries"),
+        bytesColumn("peak_allocated_bytes", "Peak Allocated",
+                    "The Active Memory Timeline's peak over the trace"),
+        intColumn("peak_entry", "At Entry", "The trace entry of that peak (-1: before)"),
+        bytesColumn("peak_reserved_bytes", "Peak Reserved", "Over the trace"),
+        intColumn("ooms", "OOMs", "Allocations that failed")};
+    for (const DeviceMemorySummary& d : summaries(s))
+        spec.rows.push_back({integerCell(d.device), integerCell(int64_t(d.segments)),
+                             integerCell(d.reserved_bytes), integerCell(d.allocated_bytes),
+                             integerCell(d.pending_free_bytes), integerCell(d.inactive_bytes),
+                             integerCell(int64_t(d.entries)), integerCell(d.peak_allocated_bytes),
+                             integerCell(d.peak_entry), integerCell(d.peak_reserved_bytes),
+                             integerCell(int64_t(d.ooms))});
+    return spec;
+}
+
+TableSpec snapshotPeakTable(const MemorySnapshot& s, int device) {
+    const DeviceMemorySummary d = summarizeDevice(s, device);
+    TableSpec spec;
+    spec.title = "Alive at the peak of device " + std::to_string(device) + " (" +
+                 std::to_string(d.peak_allocated_bytes) + " bytes, entry " +
+                 std::to_string(d.peak_entry) + "), by stack";
+    spec.columns = {
+        bytesColumn("bytes", "Bytes", "Alive at the peak with this stack"),
+        Column{"pct", "Of Peak (%)", "", ColumnKind::Number, false, ColumnUnit::Percent},
+        intColumn("blocks", "Blocks", "Allocations"),
+        Column{"frame", "User Frame", "The innermost frame outside PyTorch"},
+        Column{"stack", "Stack", "Outermost frame first (file:line:function)"}};
+    for (const StackBytes& b : aliveAt(s, device, d.peak_entry)) {
+        const double pct =
+            d.peak_allocated_bytes ? 100.0 * double(b.bytes) / double(d.peak_allocated_bytes) : 0;
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2f", pct);
+        spec.rows.push_back({integerCell(b.bytes), numberCell(text, pct), integerCell(b.blocks),
+                             textCell(userFrame(s, b.stack)), textCell(stackText(s, b.stack))});
+    }
+    return spec;
+}
+
+TableSpec snapshotSegmentTable(const MemorySnapshot& s) {
+    TableSpec spec;
+    spec.title = "Segments";
+    spec.columns = {intColumn("device", "Device", ""),
+                    Column{"address", "Address", "", ColumnKind::Number},
+                    bytesColumn("total_size", "Size", ""),
+                    bytesColumn("allocated_size", "Allocated", "Blocks handed out"),
+                    bytesColumn("requested_size", "Requested", "What the program asked for"),
+                    intColumn("blocks", "Blocks", ""),
+                    Column{"type", "Pool", "large or small"},
+                    Column{"stream", "Stream", "", ColumnKind::Number},
+                    Column{"frame", "Allocated At", "The user frame that made the segment"}};
+    for (const SnapshotSegment& seg : s.segments)
+        spec.rows.push_back({integerCell(seg.device), hexCell(seg.address),
+                             integerCell(seg.total_size), integerCell(seg.allocated_size),
+                             integerCell(seg.requested_size), integerCell(seg.block_count),
+                             textCell(seg.large ? "large" : "small"), hexCell(seg.stream),
+                             textCell(userFrame(s, seg.stack))});
+    return spec;
+}
+
+TableSpec snapshotTimelineTable(const MemorySnapshot& s, int device, size_t points) {
+    const MemoryCurve c = memoryCurve(s, device);
+    TableSpec spec;
+    spec.title = "Device " + std::to_string(device) + " over its trace";
+    spec.columns = {intColumn("entry", "Entry", "Trace entry (the timeline's time)"),
+                    intColumn("time_us", "Time (us)", "Its time_us"),
+                    bytesColumn("allocated_bytes", "Allocated", "Alive after it"),
+                    bytesColumn("reserved_bytes", "Reserved", "After it")};
+    const size_t n = c.allocated.size();
+    const size_t stride = std::max<size_t>(1, points ? (n + points - 1) / points : 1);
+    const AllocEvent* events = s.traceBegin(device);
+    for (size_t first = 0; first < n; first += stride) {
+        size_t best = first; // each stretch by its largest allocated value
+        for (size_t i = first; i < std::min(n, first + stride); ++i)
+            if (c.allocated[i] > c.allocated[best]) best = i;
+        spec.rows.push_back({integerCell(int64_t(best)), integerCell(events[best].time_us),
+                             integerCell(c.allocated[best]), integerCell(c.reserved[best])});
+    }
+    return spec;
+}
+
+TableSpec snapshotOomTable(const MemorySnapshot& s) {
+    TableSpec spec;
+    spec.title = "Out-of-memory events";
+    spec.columns = {intColumn("device", "Device", ""),
+                    intColumn("entry", "Entry", ""),
+                    intColumn("time_us", "Time (us)", ""),
+                    bytesColumn("requested_bytes", "Requested", "The allocation that failed"),
+                    bytesColumn("device_free_bytes", "Device Free", "What CUDA reported free"),
+                    bytesColumn("allocated_bytes", "Allocated", "Alive then"),
+                    bytesColumn("reserved_bytes", "Reserved", "Reserved then"),
+                    Column{"frame", "User Frame", ""}};
+    for (int d = 0; d < int(s.traceDevices()); ++d) {
+        const AllocEvent* events = s.traceBegin(d);
+        const size_t n = s.traceSize(d);
+        bool any = false;
+        for (size_t i = 0; i < n && !any; ++i)
+            any = events[i].action == AllocAction::Oom;
+        if (!any) continue;
+        const MemoryCurve c = memoryCurve(s, d);
+        for (size_t i = 0; i < n; ++i)
+            if (events[i].action == AllocAction::Oom)
+                spec.rows.push_back({integerCell(d), integerCell(int64_t(i)),
+                                     integerCell(events[i].time_us), integerCell(events[i].size),
+                                     integerCell(events[i].addr), integerCell(c.allocated[i]),
+                                     integerCell(c.reserved[i]),
+                                     textCell(userFrame(s, events[i].stack))});
+    }
+    return spec;
+}
+
+nlohmann::json snapshotJson(const MemorySnapshot& s, size_t top) {
+    nlohmann::json devices = nlohmann::json::array();
+    for (const DeviceMemorySummary& d : summaries(s)) {
+        nlohmann::json stacks = nlohmann::json::array();
+        const std::vector<StackBytes> alive = aliveAt(s, d.device, d.peak_entry);
+        for (size_t i = 0; i < alive.size() && (top == 0 || i < top); ++i)
+            stacks.push_back({{"bytes", alive[i].bytes},
+                              {"blocks", alive[i].blocks},
+                              {"frame", userFrame(s, alive[i].stack)},
+                              {"stack", stackText(s, alive[i].stack)}});
+        devices.push_back({{"device", d.device},
+                           {"segments", d.segments},
+                           {"reserved_bytes", d.reserved_bytes},
+                           {"allocated_bytes", d.allocated_bytes},
+                           {"pending_free_bytes", d.pending_free_bytes},
+                           {"inactive_bytes", d.inactive_bytes},
+                           {"entries", d.entries},
+                           {"peak_allocated_bytes", d.peak_allocated_bytes},
+                           {"peak_entry", d.peak_entry},
+                           {"peak_time_us", d.peak_time_us},
+                           {"peak_reserved_bytes", d.peak_reserved_bytes},
+                           {"ooms", d.ooms},
+                           {"top_stacks_at_peak", stacks}});
+    }
+    nlohmann::json out{
+        {"protocol", s.protocol}, {"has_device_traces", s.has_device_traces}, {"devices", devices}};
+    if (!s.has_device_traces) out["note"] = noHistoryHint();
+    return out;
+}
+
+std::vector<TableSpec> snapshotDiffTables(const MemorySnapshot& a, const MemorySnapshot& b) {
+    TableSpec devices;
+    devices.title = "Devices, B against A";
+    devices.columns = {intColumn("device", "Device", ""),
+                       bytesColumn("reserved_a", "Reserved A", ""),
+                       bytesColumn("reserved_b", "Reserved B", ""),
+                       bytesColumn("allocated_a", "Allocated A", ""),
+                       bytesColumn("allocated_b", "Allocated B", ""),
+                       bytesColumn("allocated_delta", "Allocated +/-", "B - A"),
+                       intColumn("segments_a", "Segments A", ""),
+                       intColumn("segments_b", "Segments B", "")};
+    const int n = std::max(a.devices(), b.devices());
+    // Stacks are compared by their text: the two files number them apart.
+    std::map<std::string, std::pair<int64_t, int64_t>> by_stack;
+    std::map<std::string, std::string> frame_of;
+    for (int d = 0; d < n; ++d) {
+        const DeviceMemorySummary x = summarizeDevice(a, d), y = summarizeDevice(b, d);
+        devices.rows.push_back(
+            {integerCell(d), integerCell(x.reserved_bytes), integerCell(y.reserved_bytes),
+             integerCell(x.allocated_bytes), integerCell(y.allocated_bytes),
+             integerCell(y.allocated_bytes - x.allocated_bytes), integerCell(int64_t(x.segments)),
+             integerCell(int64_t(y.segments))});
+        for (const StackBytes& s : aliveAtSnapshot(a, d)) {
+            by_stack[stackText(a, s.stack)].first += s.bytes;
+            frame_of[stackText(a, s.stack)] = userFrame(a, s.stack);
+        }
+        for (const StackBytes& s : aliveAtSnapshot(b, d)) {
+            by_stack[stackText(b, s.stack)].second += s.bytes;
+            frame_of[stackText(b, s.stack)] = userFrame(b, s.stack);
+        }
+    }
+    TableSpec stacks;
+    stacks.title = "Alive at the snapshot, by stack: what grew first";
+    stacks.columns = {bytesColumn("delta", "+/-", "B - A"), bytesColumn("bytes_a", "A", ""),
+                      bytesColumn("bytes_b", "B", ""), Column{"frame", "User Frame", ""},
+                      Column{"stack", "Stack", "Outermost frame first"}};
+    std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> rows(by_stack.begin(),
+                                                                          by_stack.end());
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
+        return x.second.second - x.second.first > y.second.second - y.second.first;
+    });
+    for (const auto& [stack, bytes] : rows) {
+        if (bytes.first == bytes.second) continue;
+        stacks.rows.push_back({integerCell(bytes.second - bytes.first), integerCell(bytes.first),
+                               integerCell(bytes.second), textCell(frame_of[stack]),
+                               textCell(stack)});
+    }
+    return {devices, stacks};
+}
+
+} // namespace ts

@@ -1,0 +1,32 @@
+#pragma once
+// A PyTorch allocator snapshot (snapshot/SnapshotAnalysis.h) as tables and
+// JSON: `trainscope-cli memory-stats` and `memory-diff` print them.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "report/TableSpec.h"
+#include "snapshot/SnapshotAnalysis.h"
+
+namespace ts {
+
+// One row per device: segments, reserved, allocated, blocks by state, trace
+// entries, the peaks of allocated and reserved memory, OOMs.
+table::TableSpec snapshotSummaryTable(const MemorySnapshot& s);
+// What was alive at a device's peak, by stack, most bytes first.
+table::TableSpec snapshotPeakTable(const MemorySnapshot& s, int device);
+table::TableSpec snapshotSegmentTable(const MemorySnapshot& s);
+// Allocated and reserved bytes over the trace, at most `points` rows (each
+// the largest of its stretch, so that no peak is lost).
+table::TableSpec snapshotTimelineTable(const MemorySnapshot& s, int device, size_t points);
+// Every OOM with the allocated and reserved memory of that moment.
+table::TableSpec snapshotOomTable(const MemorySnapshot& s);
+// Per device: the figures, and the top stacks at the peak with their bytes.
+nlohmann::json snapshotJson(const MemorySnapshot& s, size_t top);
+// B against A: per device, what grew; per stack alive at the snapshots.
+std::vector<table::TableSpec> snapshotDiffTables(const MemorySnapshot& a, const MemorySnapshot& b);
+// What a snapshot without device_traces lacks, and how to record it.
+std::string noHistoryHint();
+
+} // namespace ts

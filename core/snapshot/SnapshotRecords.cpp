@@ -1,0 +1,586 @@
+#include "snapshot/SnapshotRecords.h"
+
+#include <cstring>
+
+#include "snapshot/SnapshotPickle.h"
+
+namespace ts {
+namespace {
+
+// The keys and values a snapshot uses, interned first: their string ids are
+// these numbers (0 is "").
+enum Known : uint32_t {
+    kAction = 1,
+    kAddr,
+    kDeviceFree,
+    kSize,
+    kStream,
+    kTimeUs,
+    kFrames,
+    kName,
+    kFilename,
+    kLine,
+    kAddress,
+    kTotalSize,
+    kAllocatedSize,
+    kActiveSize,
+    kRequestedSize,
+    kSegmentType,
+    kSegmentPoolId,
+    kIsExpandable,
+    kBlocks,
+    kState,
+    kDevice,
+    kHistory,
+    kRealSize,
+    kSegments,
+    kDeviceTraces,
+    kAllocatorSettings,
+    kExternalAnnotations,
+    kLarge,
+    kSmall,
+    kActiveAllocated,
+    kActivePendingFree,
+    kInactive,
+    kAlloc,
+    kFreeRequested,
+    kFreeCompleted,
+    kSegmentAlloc,
+    kSegmentFree,
+    kSegmentMap,
+    kSegmentUnmap,
+    kOom,
+    kSnapshot,
+    kKnownEnd
+};
+constexpr const char* kKnownText[] = {"",
+                                      "action",
+                                      "addr",
+                                      "device_free",
+                                      "size",
+                                      "stream",
+                                      "time_us",
+                                      "frames",
+                                      "name",
+                                      "filename",
+                                      "line",
+                                      "address",
+                                      "total_size",
+                                      "allocated_size",
+                                      "active_size",
+                                      "requested_size",
+                                      "segment_type",
+                                      "segment_pool_id",
+                                      "is_expandable",
+                                      "blocks",
+                                      "state",
+                                      "device",
+                                      "history",
+                                      "real_size",
+                                      "segments",
+                                      "device_traces",
+                                      "allocator_settings",
+                                      "external_annotations",
+                                      "large",
+                                      "small",
+                                      "active_allocated",
+                                      "active_pending_free",
+                                      "inactive",
+                                      "alloc",
+                                      "free_requested",
+                                      "free_completed",
+                                      "segment_alloc",
+                                      "segment_free",
+                                      "segment_map",
+                                      "segment_unmap",
+                                      "oom",
+                                      "snapshot"};
+static_assert(std::size(kKnownText) == kKnownEnd);
+
+[[noreturn]] void fail(const std::string& what) {
+    throw SnapshotPickleError(what);
+}
+
+uint64_t mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h;
+}
+
+bool has(const std::vector<std::pair<PV, PV>>& items, uint32_t key) {
+    for (const auto& [k, v] : items)
+        if (k.tag == PV::Tag::Str && k.id == key) return true;
+    return false;
+}
+
+AllocAction actionOf(uint32_t id) {
+    if (id >= kAlloc && id <= kSnapshot) return AllocAction(id - kAlloc);
+    return AllocAction::Unknown;
+}
+
+} // namespace
+
+PV PV::real(double d) {
+    int64_t bits;
+    std::memcpy(&bits, &d, 8);
+    return {Tag::Real, 0, bits};
+}
+
+SnapshotRecords::SnapshotRecords() {
+    for (const char* text : kKnownText)
+        intern(text);
+    out_.frames.push_back({}); // frame 0: never used, so that 0 can mean "none"
+}
+
+PV SnapshotRecords::intern(std::string text) {
+    const auto found = string_ids_.find(text);
+    if (found != string_ids_.end()) return {PV::Tag::Str, found->second, 0};
+    strings_.push_back(std::move(text));
+    const auto id = uint32_t(strings_.size() - 1);
+    string_ids_.emplace(strings_.back(), id);
+    return {PV::Tag::Str, id, 0};
+}
+
+PV SnapshotRecords::newList() {
+    uint32_t slot;
+    if (!free_lists_.empty()) {
+        slot = free_lists_.back();
+        free_lists_.pop_back();
+    } else {
+        slot = uint32_t(lists_.size());
+        lists_.emplace_back();
+    }
+    ListSlot& l = lists_[slot];
+    const int64_t generation = l.generation + 1;
+    l = ListSlot{};
+    l.generation = generation;
+    return {PV::Tag::List, slot, generation};
+}
+
+PV SnapshotRecords::newDict() {
+    uint32_t slot;
+    if (!free_dicts_.empty()) {
+        slot = free_dicts_.back();
+        free_dicts_.pop_back();
+    } else {
+        slot = uint32_t(dicts_.size());
+        dicts_.emplace_back();
+    }
+    DictSlot& d = dicts_[slot];
+    const int64_t generation = d.generation + 1;
+    d.items.clear();
+    d.memo = -1;
+    d.converted = {};
+    d.generation = generation;
+    return {PV::Tag::Dict, slot, generation};
+}
+
+SnapshotRecords::DictSlot& SnapshotRecords::dict(const PV& ref) {
+    const PV v = resolve(ref);
+    if (v.tag != PV::Tag::Dict) fail("SETITEMS on something that is not a dict");
+    DictSlot& d = dicts_[v.id];
+    if (d.generation != v.i) fail("the pickle refers to a dict it has already used up");
+    return d;
+}
+
+SnapshotRecords::ListSlot& SnapshotRecords::list(const PV& ref) {
+    const PV v = resolve(ref);
+    if (v.tag != PV::Tag::List) fail("APPENDS on something that is not a list");
+    ListSlot& l = lists_[v.id];
+    if (l.generation != v.i) fail("the pickle refers to a list it has already used up");
+    return l;
+}
+
+PV SnapshotRecords::tuple(PV* items, size_t n) {
+    std::vector<PV> t;
+    t.reserve(n);
+    for (size_t i = 0; i < n; ++i)
+        t.push_back(settle(items[i]));
+    tuples_.push_back(std::move(t));
+    return {PV::Tag::Tuple, uint32_t(tuples_.size() - 1), 0};
+}
+
+void SnapshotRecords::append(PV& target, PV* items, size_t n) {
+    for (size_t k = 0; k < n; ++k) {
+        const PV item = settle(items[k]);
+        ListSlot& l = list(target); // settle may grow lists_
+        const bool record = item.tag == PV::Tag::Event || item.tag == PV::Tag::Block ||
+                            item.tag == PV::Tag::Segment;
+        if (l.ranged && record &&
+            (l.count == 0 || (item.tag == l.range_tag && item.id == l.first + l.count))) {
+            if (l.count == 0) l.range_tag = item.tag, l.first = item.id;
+            ++l.count;
+            continue;
+        }
+        if (l.ranged) { // no longer one run of records: items of their own
+            for (uint32_t r = 0; r < l.count; ++r)
+                l.items.push_back({l.range_tag, l.first + r, 0});
+            l.ranged = false;
+        }
+        l.items.push_back(item);
+    }
+}
+
+void SnapshotRecords::setItems(PV& target, PV* items, size_t n) {
+    for (size_t k = 0; k + 1 < n; k += 2) {
+        const PV key = settle(items[k]);
+        const PV value = settle(items[k + 1]);
+        DictSlot& d = dict(target);
+        // Python semantics: a key set again keeps its place.
+        bool replaced = false;
+        if (key.tag == PV::Tag::Str)
+            for (auto& [k2, v2] : d.items)
+                if (k2.tag == PV::Tag::Str && k2.id == key.id) v2 = value, replaced = true;
+        if (!replaced) d.items.emplace_back(key, value);
+    }
+}
+
+void SnapshotRecords::memoize(size_t index, const PV& value) {
+    if (memo_.size() <= index) memo_.resize(index + 1);
+    memo_[index] = value;
+    if (value.tag == PV::Tag::Dict) dicts_[value.id].memo = int64_t(index);
+    if (value.tag == PV::Tag::List) lists_[value.id].memo = int64_t(index);
+}
+
+PV SnapshotRecords::get(size_t index) {
+    if (index >= memo_.size() || memo_[index].tag == PV::Tag::None)
+        fail("the pickle refers to memo " + std::to_string(index) + ", which it never set");
+    const PV& v = memo_[index];
+    if (v.tag == PV::Tag::Dict || v.tag == PV::Tag::List)
+        return {PV::Tag::MemoRef, uint32_t(index), 0};
+    return v;
+}
+
+PV SnapshotRecords::resolve(const PV& v) const {
+    return v.tag == PV::Tag::MemoRef ? memo_[v.id] : v;
+}
+
+PV SnapshotRecords::settle(const PV& ref) {
+    const PV v = resolve(ref);
+    const bool release = ref.tag != PV::Tag::MemoRef;
+    if (v.tag == PV::Tag::Dict) {
+        if (dicts_[v.id].generation != v.i)
+            fail("the pickle refers to a dict it has already used up");
+        return settleDict(v.id, release);
+    }
+    if (v.tag == PV::Tag::List) {
+        if (lists_[v.id].generation != v.i)
+            fail("the pickle refers to a list it has already used up");
+        return settleList(v.id, release);
+    }
+    return v;
+}
+
+PV SnapshotRecords::settleDict(uint32_t slot, bool release) {
+    if (dicts_[slot].converted.tag != PV::Tag::None) {
+        const PV made = dicts_[slot].converted;
+        if (release) free_dicts_.push_back(slot);
+        return made;
+    }
+    const std::vector<std::pair<PV, PV>>& items = dicts_[slot].items;
+    PV made;
+    if (has(items, kAction))
+        made = makeEvent(items);
+    else if (has(items, kBlocks) || has(items, kTotalSize))
+        made = makeSegment(items);
+    else if (has(items, kState))
+        made = makeBlock(items);
+    else if (has(items, kName) && has(items, kFilename))
+        made = makeFrame(items);
+    else
+        return {PV::Tag::Dict, slot, dicts_[slot].generation}; // stays a dict
+    DictSlot& d = dicts_[slot];
+    if (d.memo >= 0) memo_[size_t(d.memo)] = made;
+    d.converted = made;
+    std::vector<std::pair<PV, PV>>().swap(d.items);
+    if (release) free_dicts_.push_back(slot);
+    return made;
+}
+
+PV SnapshotRecords::settleList(uint32_t slot, bool release) {
+    if (lists_[slot].converted.tag != PV::Tag::None) {
+        const PV made = lists_[slot].converted;
+        if (release) free_lists_.push_back(slot);
+        return made;
+    }
+    ListSlot& l = lists_[slot];
+    bool frames = !l.ranged || l.count == 0;
+    for (const PV& item : l.items)
+        frames = frames && item.tag == PV::Tag::Frame;
+    if (!frames) return {PV::Tag::List, slot, l.generation}; // records or plain values
+    const PV made = makeStack(l.items);
+    ListSlot& after = lists_[slot];
+    if (after.memo >= 0) memo_[size_t(after.memo)] = made;
+    after.converted = made;
+    std::vector<PV>().swap(after.items);
+    if (release) free_lists_.push_back(slot);
+    return made;
+}
+
+PV SnapshotRecords::lookup(const std::vector<std::pair<PV, PV>>& items, uint32_t key) const {
+    for (const auto& [k, v] : items)
+        if (k.tag == PV::Tag::Str && k.id == key) return v;
+    return {};
+}
+
+int64_t SnapshotRecords::intOf(const PV& v) const {
+    if (v.tag == PV::Tag::Int) return v.i;
+    if (v.tag == PV::Tag::Real) {
+        double d;
+        std::memcpy(&d, &v.i, 8);
+        return d > -9e18 && d < 9e18 ? int64_t(d) : 0;
+    }
+    return 0;
+}
+
+uint32_t SnapshotRecords::stackOf(const PV& v) const {
+    return v.tag == PV::Tag::Stack ? v.id : 0;
+}
+
+PV SnapshotRecords::makeFrame(const std::vector<std::pair<PV, PV>>& items) {
+    const PV name = lookup(items, kName), file = lookup(items, kFilename);
+    SnapshotFrame f;
+    f.name = name.tag == PV::Tag::Str ? name.id : 0;
+    f.filename = file.tag == PV::Tag::Str ? file.id : 0;
+    f.line = intOf(lookup(items, kLine));
+    const uint64_t h = mix(mix(mix(0, f.name), f.filename), uint64_t(f.line));
+    auto [it, added] = frame_ids_.emplace(h, uint32_t(out_.frames.size()));
+    const SnapshotFrame& seen = out_.frames[it->second];
+    if (!added && (seen.name != f.name || seen.filename != f.filename || seen.line != f.line)) {
+        // A hash collision: keep the frame apart (rare, so not indexed).
+        out_.frames.push_back(f);
+        return {PV::Tag::Frame, uint32_t(out_.frames.size() - 1), 0};
+    }
+    if (added) out_.frames.push_back(f);
+    return {PV::Tag::Frame, it->second, 0};
+}
+
+PV SnapshotRecords::makeStack(const std::vector<PV>& items) {
+    if (items.empty()) return {PV::Tag::Stack, 0, 0};
+    uint64_t h = items.size();
+    for (const PV& f : items)
+        h = mix(h, f.id);
+    std::vector<uint32_t>& candidates = stack_ids_[h];
+    for (uint32_t s : candidates) {
+        if (out_.stackSize(s) != items.size()) continue;
+        bool same = true;
+        for (size_t i = 0; i < items.size() && same; ++i)
+            same = out_.stack_frames[out_.stack_begin[s] + i] == items[i].id;
+        if (same) return {PV::Tag::Stack, s, 0};
+    }
+    for (const PV& f : items)
+        out_.stack_frames.push_back(f.id);
+    out_.stack_begin.push_back(uint32_t(out_.stack_frames.size()));
+    const auto id = uint32_t(out_.stack_begin.size() - 2);
+    candidates.push_back(id);
+    return {PV::Tag::Stack, id, 0};
+}
+
+PV SnapshotRecords::makeEvent(const std::vector<std::pair<PV, PV>>& items) {
+    AllocEvent e;
+    for (const auto& [k, v] : items) {
+        if (k.tag != PV::Tag::Str) continue;
+        switch (k.id) {
+        case kAction:
+            e.action = v.tag == PV::Tag::Str ? actionOf(v.id) : AllocAction::Unknown;
+            break;
+        case kAddr:
+        case kDeviceFree:
+            e.addr = intOf(v);
+            break;
+        case kSize:
+            e.size = intOf(v);
+            break;
+        case kStream:
+            e.stream = intOf(v);
+            break;
+        case kTimeUs:
+            e.time_us = intOf(v);
+            break;
+        case kFrames:
+            e.stack = stackOf(v);
+            break;
+        default:
+            break;
+        }
+    }
+    out_.events.push_back(e);
+    return {PV::Tag::Event, uint32_t(out_.events.size() - 1), 0};
+}
+
+PV SnapshotRecords::makeBlock(const std::vector<std::pair<PV, PV>>& items) {
+    SnapshotBlock b;
+    b.address = has(items, kAddress) ? intOf(lookup(items, kAddress)) : -1;
+    b.size = intOf(lookup(items, kSize));
+    b.requested_size = has(items, kRequestedSize) ? intOf(lookup(items, kRequestedSize)) : b.size;
+    b.stack = stackOf(lookup(items, kFrames));
+    const PV state = lookup(items, kState);
+    b.state = state.tag != PV::Tag::Str        ? BlockState::Unknown
+              : state.id == kActiveAllocated   ? BlockState::ActiveAllocated
+              : state.id == kActivePendingFree ? BlockState::ActivePendingFree
+              : state.id == kInactive          ? BlockState::Inactive
+                                               : BlockState::Unknown;
+    // PyTorch 2.0: the size asked for and the stack are in history[0].
+    const std::vector<PV> history = listItems(lookup(items, kHistory));
+    if (!history.empty())
+        if (const auto* first = itemsOf(history.front())) {
+            b.requested_size = intOf(lookup(*first, kRealSize));
+            b.stack = stackOf(lookup(*first, kFrames));
+        }
+    blocks_.push_back(b);
+    return {PV::Tag::Block, uint32_t(blocks_.size() - 1), 0};
+}
+
+PV SnapshotRecords::makeSegment(const std::vector<std::pair<PV, PV>>& items) {
+    SnapshotSegment s;
+    s.device = int32_t(intOf(lookup(items, kDevice)));
+    s.address = intOf(lookup(items, kAddress));
+    s.total_size = intOf(lookup(items, kTotalSize));
+    s.allocated_size = intOf(lookup(items, kAllocatedSize));
+    s.active_size = intOf(lookup(items, kActiveSize));
+    s.requested_size = intOf(lookup(items, kRequestedSize));
+    s.stream = intOf(lookup(items, kStream));
+    const PV type = lookup(items, kSegmentType);
+    s.large = !(type.tag == PV::Tag::Str && type.id == kSmall);
+    s.expandable = intOf(lookup(items, kIsExpandable)) != 0;
+    s.stack = stackOf(lookup(items, kFrames));
+    const PV pool = lookup(items, kSegmentPoolId);
+    if (pool.tag == PV::Tag::Tuple && tuples_[pool.id].size() == 2) {
+        s.pool_first = intOf(tuples_[pool.id][0]);
+        s.pool_second = intOf(tuples_[pool.id][1]);
+    }
+    // The blocks tile the segment; PyTorch 2.0 gave no addresses: count them.
+    const std::vector<PV> blocks = listItems(lookup(items, kBlocks));
+    s.first_block = uint32_t(out_.blocks.size());
+    int64_t offset = s.address;
+    for (const PV& b : blocks) {
+        if (b.tag != PV::Tag::Block) continue;
+        SnapshotBlock block = blocks_[b.id];
+        if (block.address < 0) block.address = offset;
+        offset = block.address + block.size;
+        out_.blocks.push_back(block);
+    }
+    s.block_count = uint32_t(out_.blocks.size() - s.first_block);
+    segments_.push_back(s);
+    return {PV::Tag::Segment, uint32_t(segments_.size() - 1), 0};
+}
+
+const std::vector<std::pair<PV, PV>>* SnapshotRecords::itemsOf(const PV& v) const {
+    if (v.tag != PV::Tag::Dict || dicts_[v.id].generation != v.i) return nullptr;
+    return &dicts_[v.id].items;
+}
+
+std::vector<PV> SnapshotRecords::listItems(const PV& v) const {
+    if (v.tag != PV::Tag::List || lists_[v.id].generation != v.i) return {};
+    const ListSlot& l = lists_[v.id];
+    if (!l.ranged) return l.items;
+    std::vector<PV> out;
+    for (uint32_t r = 0; r < l.count; ++r)
+        out.push_back({l.range_tag, l.first + r, 0});
+    return out;
+}
+
+std::string SnapshotRecords::textOf(const PV& v) const {
+    switch (v.tag) {
+    case PV::Tag::Str:
+        return strings_[v.id];
+    case PV::Tag::Int:
+        return std::to_string(v.i);
+    case PV::Tag::Real: {
+        double d;
+        std::memcpy(&d, &v.i, 8);
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", d);
+        return text;
+    }
+    case PV::Tag::Dict: {
+        std::string out = "{";
+        if (const auto* items = itemsOf(v))
+            for (const auto& [k, value] : *items)
+                out += (out.size() > 1 ? ", " : "") + textOf(k) + ": " + textOf(value);
+        return out + "}";
+    }
+    case PV::Tag::None:
+        return "None";
+    default:
+        return "...";
+    }
+}
+
+void SnapshotRecords::readSegments(const PV& v) {
+    for (const PV& s : listItems(v))
+        if (s.tag == PV::Tag::Segment) out_.segments.push_back(segments_[s.id]);
+}
+
+// device_traces: one list per device, each one run of trace entries (in the
+// order they were made, which is the file's); an empty list is device d's.
+void SnapshotRecords::readTraces(const PV& v) {
+    out_.has_device_traces = true;
+    std::vector<AllocEvent> ordered;
+    const bool in_order = true;
+    (void)in_order;
+    out_.trace_begin.assign(1, 0);
+    const std::vector<PV> devices = v.tag == PV::Tag::Stack ? std::vector<PV>{} : listItems(v);
+    size_t expected = 0;
+    bool contiguous = true;
+    for (const PV& d : devices) {
+        if (d.tag != PV::Tag::List) continue;
+        const ListSlot& l = lists_[d.id];
+        if (!l.ranged || (l.count && l.range_tag != PV::Tag::Event) ||
+            (l.count && l.first != expected))
+            contiguous = false;
+        expected += l.count;
+    }
+    if (contiguous && expected == out_.events.size()) {
+        // The usual case: the events are already device after device.
+        size_t at = 0;
+        for (const PV& d : devices) {
+            at += d.tag == PV::Tag::List ? lists_[d.id].count : 0;
+            out_.trace_begin.push_back(at);
+        }
+        return;
+    }
+    for (const PV& d : devices) {
+        for (const PV& e : listItems(d))
+            if (e.tag == PV::Tag::Event) ordered.push_back(out_.events[e.id]);
+        out_.trace_begin.push_back(ordered.size());
+    }
+    out_.events = std::move(ordered);
+}
+
+void SnapshotRecords::readTop(const std::vector<std::pair<PV, PV>>& items) {
+    for (const auto& [k, v] : items) {
+        if (k.tag != PV::Tag::Str) continue;
+        if (k.id == kSegments) readSegments(v);
+        if (k.id == kDeviceTraces) readTraces(v);
+        if (k.id == kAllocatorSettings)
+            if (const auto* settings = itemsOf(v))
+                for (const auto& [sk, sv] : *settings)
+                    out_.allocator_settings.emplace_back(textOf(sk), textOf(sv));
+        if (k.id == kExternalAnnotations) out_.external_annotations = listItems(v).size();
+    }
+}
+
+MemorySnapshot SnapshotRecords::finish(PV top) {
+    top = settle(top);
+    if (top.tag == PV::Tag::Dict) {
+        const auto* items = itemsOf(top);
+        if (!has(*items, kSegments) && !has(*items, kDeviceTraces))
+            fail("not a memory snapshot: its dict has neither 'segments' nor 'device_traces'");
+        readTop(*items);
+    } else if (top.tag == PV::Tag::List || top.tag == PV::Tag::Stack) {
+        readSegments(top); // before PyTorch 2.0: a bare list of segments
+        if (out_.segments.empty() && top.tag == PV::Tag::List && !listItems(top).empty())
+            fail("not a memory snapshot: a list, but not of segments");
+    } else if (top.tag == PV::Tag::Segment) {
+        out_.segments.push_back(segments_[top.id]);
+    } else {
+        fail("not a memory snapshot: the pickle holds a single value, not a dict of segments "
+             "and device_traces");
+    }
+    if (!out_.has_device_traces) out_.events.clear(); // stray entries outside any device
+    out_.strings.assign(std::make_move_iterator(strings_.begin()),
+                        std::make_move_iterator(strings_.end()));
+    return std::move(out_);
+}
+
+} // namespace ts

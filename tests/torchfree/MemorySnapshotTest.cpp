@@ -1,0 +1,201 @@
+// PyTorch allocator snapshots (core/snapshot): the streaming reader on
+// pickles of protocols 2, 4 and 5 written with PyTorch's sharing, against
+// the figures PyTorch's viewers give (bench/memory/make_snapshot.py writes
+// both), and its refusals: truncated files, pickles of something else, a
+// pickle that would run code.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "inspect/MemoryStatsCommand.h"
+#include "snapshot/SnapshotAnalysis.h"
+#include "snapshot/SnapshotReader.h"
+
+namespace ts {
+namespace {
+
+const std::string kDir = std::string(TRAINSCOPE_TEST_DATA_DIR) + "/memory_snapshots/";
+
+std::string bytesOf(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+class SnapshotFixture : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SnapshotFixture, FiguresAreThoseOfPyTorchsViewers) {
+    const MemorySnapshot s = readMemorySnapshot(kDir + GetParam() + ".pickle");
+    const nlohmann::json expected = nlohmann::json::parse(bytesOf(kDir + GetParam() + ".json"));
+    ASSERT_TRUE(s.has_device_traces);
+    ASSERT_EQ(s.traceDevices(), expected["devices"].size());
+    for (const auto& e : expected["devices"]) {
+        const int device = e["device"];
+        const DeviceMemorySummary d = summarizeDevice(s, device);
+        EXPECT_EQ(d.segments, e["segments"].get<size_t>());
+        EXPECT_EQ(d.entries, e["entries"].get<size_t>());
+        EXPECT_EQ(d.reserved_bytes, e["reserved_bytes"].get<int64_t>());
+        EXPECT_EQ(d.allocated_bytes, e["allocated_bytes"].get<int64_t>());
+        EXPECT_EQ(d.active_bytes, e["bytes_by_state"].value("active_allocated", int64_t(0)));
+        EXPECT_EQ(d.pending_free_bytes,
+                  e["bytes_by_state"].value("active_pending_free", int64_t(0)));
+        EXPECT_EQ(d.inactive_bytes, e["bytes_by_state"].value("inactive", int64_t(0)));
+        EXPECT_EQ(d.peak_allocated_bytes, e["peak_allocated_bytes"].get<int64_t>());
+        EXPECT_EQ(d.peak_entry, e["peak_entry"].get<int64_t>());
+        EXPECT_EQ(d.peak_reserved_bytes, e["peak_reserved_bytes"].get<int64_t>());
+        EXPECT_EQ(d.ooms, e["ooms"].get<size_t>());
+        // What was alive at the peak, by stack: the ten largest agree.
+        std::map<std::string, int64_t> ours;
+        for (const StackBytes& b : aliveAt(s, device, d.peak_entry))
+            ours[stackText(s, b.stack)] += b.bytes;
+        for (const auto& top : e["top_stacks_at_peak"]) {
+            const std::string stack = top[0];
+            EXPECT_EQ(ours[stack], top[1].get<int64_t>()) << stack;
+        }
+        int64_t alive = 0;
+        for (const auto& [stack, bytes] : ours)
+            alive += bytes;
+        EXPECT_EQ(alive, d.peak_allocated_bytes);
+        // The curve's maximum is the peak.
+        const MemoryCurve c = memoryCurve(s, device);
+        ASSERT_EQ(c.allocated.size(), d.entries);
+        if (d.peak_entry >= 0) {
+            EXPECT_EQ(c.allocated[size_t(d.peak_entry)], d.peak_allocated_bytes);
+        }
+        EXPECT_EQ(c.reserved.empty() ? 0 : c.reserved.back(), d.reserved_bytes);
+    }
+    // Frames and stacks are kept once each, as the pickle shares them.
+    EXPECT_LE(s.frames.size(), 121u);
+    EXPECT_LE(s.stackCount(), 301u);
+    EXPECT_FALSE(s.allocator_settings.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, SnapshotFixture,
+                         ::testing::Values("p2_seed1", "p5_seed2", "p4_seed3"));
+
+TEST(MemorySnapshot, ProtocolAndTexts) {
+    const MemorySnapshot s = readMemorySnapshot(kDir + "p5_seed2.pickle");
+    EXPECT_EQ(s.protocol, 5);
+    EXPECT_EQ(readMemorySnapshot(kDir + "p2_seed1.pickle").protocol, 2);
+    // A stack reads outermost first, with PyTorch's frame format.
+    bool user = false;
+    for (uint32_t st = 1; st < s.stackCount(); ++st)
+        user = user || userFrame(s, st).find("train.py:") == 0 ||
+               userFrame(s, st).find("model.py:") == 0 || userFrame(s, st).find("data.py:") == 0;
+    EXPECT_TRUE(user);
+    EXPECT_EQ(stackText(s, 0), "<no frames>");
+}
+
+TEST(MemorySnapshot, WithoutHistoryAndLegacyLists) {
+    const MemorySnapshot none = readMemorySnapshot(kDir + "no_traces.pickle");
+    EXPECT_FALSE(none.has_device_traces);
+    ASSERT_EQ(none.segments.size(), 1u);
+    const DeviceMemorySummary d = summarizeDevice(none, 0);
+    EXPECT_EQ(d.allocated_bytes, 1000); // history[0].real_size
+    EXPECT_EQ(d.reserved_bytes, 4096);
+    EXPECT_EQ(d.peak_allocated_bytes, 1000); // alive before a trace there is not
+    const MemorySnapshot legacy = readMemorySnapshot(kDir + "legacy_segments.pickle");
+    ASSERT_EQ(legacy.segments.size(), 1u);
+    ASSERT_EQ(legacy.blocks.size(), 2u);
+    EXPECT_EQ(legacy.blocks[1].address, 4096 + 1024); // counted: 2.0 gave no addresses
+    EXPECT_EQ(stackText(legacy, legacy.blocks[0].stack), "model.py:7:forward");
+}
+
+TEST(MemorySnapshot, RefusesWhatIsNotASnapshotInPlainWords) {
+    auto message = [](const std::string& file) {
+        try {
+            readMemorySnapshot(kDir + file);
+        } catch (const SnapshotError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(read)");
+    };
+    EXPECT_NE(message("runs_code.pickle").find("asks to run code"), std::string::npos);
+    EXPECT_NE(message("runs_code.pickle").find("runs_code.pickle"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists("/tmp/trainscope-pwned"));
+    EXPECT_NE(message("not_a_snapshot.pickle").find("not a memory snapshot"), std::string::npos);
+    EXPECT_NE(message("missing.pickle").find("cannot open"), std::string::npos);
+    // Every truncation of a real snapshot: an error, never a crash.
+    const std::string bytes = bytesOf(kDir + "p4_seed3.pickle");
+    for (size_t cut :
+         {size_t(0), size_t(1), size_t(2), size_t(100), bytes.size() / 2, bytes.size() - 1}) {
+        try {
+            parseMemorySnapshot(bytes.substr(0, cut), "cut");
+            ADD_FAILURE() << "a cut at " << cut << " was read";
+        } catch (const SnapshotError& e) {
+            EXPECT_NE(std::string(e.what()).find("cut: "), std::string::npos);
+        }
+    }
+    EXPECT_NE(message("README.md").find("opcode"), std::string::npos);
+}
+
+TEST(MemorySnapshot, CommandsPrintTheFiguresAndNameWhatIsWrong) {
+    MemoryStatsOptions o;
+    o.file = kDir + "p5_seed2.pickle";
+    o.format = "json";
+    std::ostringstream out, err;
+    ASSERT_EQ(runMemoryStats(o, out, err), 0) << err.str();
+    const nlohmann::json j = nlohmann::json::parse(out.str());
+    const nlohmann::json expected = nlohmann::json::parse(bytesOf(kDir + "p5_seed2.json"));
+    ASSERT_EQ(j["devices"].size(), 2u);
+    for (size_t d = 0; d < 2; ++d) {
+        EXPECT_EQ(j["devices"][d]["peak_allocated_bytes"],
+                  expected["devices"][d]["peak_allocated_bytes"]);
+        EXPECT_EQ(j["devices"][d]["peak_reserved_bytes"],
+                  expected["devices"][d]["peak_reserved_bytes"]);
+        EXPECT_EQ(j["devices"][d]["top_stacks_at_peak"][0]["bytes"],
+                  expected["devices"][d]["top_stacks_at_peak"][0][1]);
+        EXPECT_EQ(j["devices"][d]["top_stacks_at_peak"][0]["stack"],
+                  expected["devices"][d]["top_stacks_at_peak"][0][0]);
+    }
+    for (const char* view : {"summary", "peak", "segments", "timeline", "oom"}) {
+        o.view = view;
+        o.format = "csv";
+        out.str("");
+        EXPECT_EQ(runMemoryStats(o, out, err), 0) << view << ": " << err.str();
+        EXPECT_GT(out.str().size(), 50u) << view;
+    }
+    o.view = "timeline";
+    o.limit = 10;
+    o.format = "csv";
+    out.str("");
+    ASSERT_EQ(runMemoryStats(o, out, err), 0);
+    // Two devices, at most 10 points each, with headers.
+    const std::string csv = out.str();
+    EXPECT_LE(std::count(csv.begin(), csv.end(), '\n'), 24);
+    // Bad input: exit 2, the file or option named.
+    o.view = "flames";
+    err.str("");
+    EXPECT_EQ(runMemoryStats(o, out, err), 2);
+    EXPECT_NE(err.str().find("--view is 'flames'"), std::string::npos);
+    o.view = "timeline";
+    o.file = kDir + "no_traces.pickle";
+    err.str("");
+    EXPECT_EQ(runMemoryStats(o, out, err), 2);
+    EXPECT_NE(err.str().find("_record_memory_history"), std::string::npos);
+    o.file = kDir + "runs_code.pickle";
+    o.view = "summary";
+    err.str("");
+    EXPECT_EQ(runMemoryStats(o, out, err), 2);
+    EXPECT_NE(err.str().find("never runs anything"), std::string::npos);
+    // A snapshot against itself: nothing grew; against another: rows.
+    MemoryStatsOptions diff;
+    diff.file = diff.other = kDir + "p4_seed3.pickle";
+    diff.format = "csv";
+    out.str("");
+    ASSERT_EQ(runMemoryDiff(diff, out, err), 0);
+    diff.other = kDir + "p2_seed1.pickle";
+    std::ostringstream grown;
+    ASSERT_EQ(runMemoryDiff(diff, grown, err), 0);
+    EXPECT_GT(grown.str().size(), out.str().size());
+}
+
+} // namespace
+} // namespace ts
