@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
     ts::MemorySnapshot s;
     try {
         for (int i = 0; i < runs; ++i) {
+            s = {}; // the previous read's memory goes first (peak RSS: one snapshot)
             const auto start = ts::bench::Clock::now();
             s = ts::readMemorySnapshot(file);
             times.push_back(ts::bench::secondsSince(start));

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/MemoryCategories.h"
 #include "analysis/OpStats.h"
 #include "analysis/OpTableFormat.h"
 #include "analysis/StepBreakdown.h"
@@ -12,6 +13,7 @@
 #include "inspect/TraceInput.h"
 #include "inspect/TraceViews.h"
 #include "report/OpTables.h"
+#include "report/SnapshotTables.h"
 
 namespace ts {
 
@@ -105,9 +107,29 @@ void printView(const TraceStatsOptions& options, std::ostream& out, std::ostream
 
 } // namespace
 
+namespace {
+
+// export_memory_timeline's raw rows instead of a trace: the categories at
+// their peak.
+bool printCategoryTimeline(const TraceStatsOptions& o, std::ostream& out) {
+    if (!o.view.empty() || !isCategoryTimelineFile(o.file)) return false;
+    const CategoryTimeline timeline = readCategoryTimeline(o.file);
+    if (o.format == "json")
+        out << categoryPeakJson(timeline).dump(2) << '\n';
+    else if (o.format == "csv")
+        out << table::toDataCsv(categoryPeakTable(timeline));
+    else
+        out << categoryPeakTable(timeline).title << ":\n"
+            << table::toText(categoryPeakTable(timeline));
+    return true;
+}
+
+} // namespace
+
 int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostream& err) {
     try {
         checkFormat(options.format);
+        if (printCategoryTimeline(options, out)) return exit_code::kOk;
         if (!options.kernel_wait_us.empty() && options.view != "idle")
             throw std::invalid_argument("Option --kernel-wait-us applies to --view idle only.");
         if ((!options.runtime_cutoff_us.empty() || !options.launch_delay_cutoff_us.empty()) &&

@@ -194,6 +194,45 @@ nlohmann::json snapshotJson(const MemorySnapshot& s, size_t top) {
     return out;
 }
 
+TableSpec categoryPeakTable(const CategoryTimeline& t) {
+    const CategoryPeak peak = categoryPeak(t);
+    TableSpec spec;
+    char title[160];
+    std::snprintf(title, sizeof title,
+                  "Memory by category at the peak: %lld bytes at %.3f ms (of %zu points, %zu rows)",
+                  static_cast<long long>(peak.total_bytes),
+                  t.times_ns.empty() ? 0.0 : double(peak.time_ns - t.times_ns.front()) / 1e6,
+                  t.times_ns.size(), t.rows);
+    spec.title = title;
+    spec.columns = {Column{"category", "Category", "torch.profiler's memory categories"},
+                    bytesColumn("bytes", "Bytes", "At the peak"),
+                    Column{"pct", "Share (%)", "", ColumnKind::Number, false, ColumnUnit::Percent}};
+    for (size_t c = 0; c < kMemoryCategories; ++c) {
+        const double pct =
+            peak.total_bytes ? 100.0 * double(peak.bytes[c]) / double(peak.total_bytes) : 0;
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2f", pct);
+        spec.rows.push_back(
+            {textCell(memoryCategoryName(c)), integerCell(peak.bytes[c]), numberCell(text, pct)});
+    }
+    return spec;
+}
+
+nlohmann::json categoryPeakJson(const CategoryTimeline& t) {
+    const CategoryPeak peak = categoryPeak(t);
+    nlohmann::json categories = nlohmann::json::object();
+    for (size_t c = 0; c < kMemoryCategories; ++c)
+        categories[memoryCategoryName(c)] = peak.bytes[c];
+    return {{"points", t.times_ns.size()},
+            {"rows", t.rows},
+            {"peak_index", peak.index},
+            {"peak_time_ns", peak.time_ns},
+            {"peak_ms_from_start",
+             t.times_ns.empty() ? 0.0 : double(peak.time_ns - t.times_ns.front()) / 1e6},
+            {"peak_total_bytes", peak.total_bytes},
+            {"categories_at_peak", categories}};
+}
+
 std::vector<TableSpec> snapshotDiffTables(const MemorySnapshot& a, const MemorySnapshot& b) {
     TableSpec devices;
     devices.title = "Devices, B against A";

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "analysis/MemoryCategories.h"
 #include "report/TableSpec.h"
 #include "snapshot/SnapshotAnalysis.h"
 
@@ -26,6 +27,9 @@ table::TableSpec snapshotOomTable(const MemorySnapshot& s);
 nlohmann::json snapshotJson(const MemorySnapshot& s, size_t top);
 // B against A: per device, what grew; per stack alive at the snapshots.
 std::vector<table::TableSpec> snapshotDiffTables(const MemorySnapshot& a, const MemorySnapshot& b);
+// export_memory_timeline's categories at their peak (Parameter, ..., Unknown).
+table::TableSpec categoryPeakTable(const CategoryTimeline& timeline);
+nlohmann::json categoryPeakJson(const CategoryTimeline& timeline);
 // What a snapshot without device_traces lacks, and how to record it.
 std::string noHistoryHint();
 

@@ -83,7 +83,10 @@ const char* callingOpcode(uint8_t op) {
 
 class Machine {
 public:
-    explicit Machine(PickleSource& in) : in_(in) {}
+    explicit Machine(PickleSource& in) : in_(in) {
+        records_.expect(in.size());
+        stack_.reserve(4096);
+    }
 
     MemorySnapshot run() {
         for (;;) {

@@ -125,6 +125,14 @@ PV PV::real(double d) {
     return {Tag::Real, 0, bits};
 }
 
+void SnapshotRecords::expect(size_t file_bytes) {
+    // A trace entry takes 50 bytes of pickle at least, a memoized object 2:
+    // room made once instead of doubling (a doubling vector's old and new
+    // buffers would both count in the peak).
+    out_.events.reserve(file_bytes / 60);
+    memo_.reserve(file_bytes / 48);
+}
+
 SnapshotRecords::SnapshotRecords() {
     for (const char* text : kKnownText)
         intern(text);
@@ -151,7 +159,10 @@ PV SnapshotRecords::newList() {
     }
     ListSlot& l = lists_[slot];
     const int64_t generation = l.generation + 1;
+    std::vector<PV> items = std::move(l.items); // its capacity, for the next list
+    items.clear();
     l = ListSlot{};
+    l.items = std::move(items);
     l.generation = generation;
     return {PV::Tag::List, slot, generation};
 }
@@ -291,7 +302,7 @@ PV SnapshotRecords::settleDict(uint32_t slot, bool release) {
     DictSlot& d = dicts_[slot];
     if (d.memo >= 0) memo_[size_t(d.memo)] = made;
     d.converted = made;
-    std::vector<std::pair<PV, PV>>().swap(d.items);
+    d.items.clear(); // the slot is reused with its capacity
     if (release) free_dicts_.push_back(slot);
     return made;
 }
@@ -311,7 +322,7 @@ PV SnapshotRecords::settleList(uint32_t slot, bool release) {
     ListSlot& after = lists_[slot];
     if (after.memo >= 0) memo_[size_t(after.memo)] = made;
     after.converted = made;
-    std::vector<PV>().swap(after.items);
+    after.items.clear();
     if (release) free_lists_.push_back(slot);
     return made;
 }

@@ -43,6 +43,8 @@ struct PV {
 class SnapshotRecords {
 public:
     SnapshotRecords();
+    // The pickle's size: room for what it can hold.
+    void expect(size_t file_bytes);
     void setProtocol(int p) { out_.protocol = p; }
     PV intern(std::string text);
     PV newList();

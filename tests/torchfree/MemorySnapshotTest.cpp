@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/MemoryCategories.h"
 #include "inspect/MemoryStatsCommand.h"
 #include "snapshot/SnapshotAnalysis.h"
 #include "snapshot/SnapshotReader.h"
@@ -195,6 +196,46 @@ TEST(MemorySnapshot, CommandsPrintTheFiguresAndNameWhatIsWrong) {
     std::ostringstream grown;
     ASSERT_EQ(runMemoryDiff(diff, grown, err), 0);
     EXPECT_GT(grown.str().size(), out.str().size());
+}
+
+} // namespace
+} // namespace ts
+
+namespace ts {
+namespace {
+
+// Holistic Trace Analysis' test of MemoryAnalysis._process_raw_events on its
+// export_memory_timeline file, re-expressed: the same points, sizes[744].
+TEST(MemoryCategories, HtasTimelineFileGivesHtasFigures) {
+    const std::string file = std::string(TRAINSCOPE_TEST_DATA_DIR) + "/hta/memory_timeline.raw.gz";
+    ASSERT_TRUE(isCategoryTimelineFile(file));
+    const CategoryTimeline t = readCategoryTimeline(file);
+    EXPECT_EQ(t.rows, 16845u);
+    ASSERT_EQ(t.times_ns.size(), t.bytes.size());
+    ASSERT_GT(t.bytes.size(), 744u);
+    const std::array<int64_t, kMemoryCategories> expected = {
+        102440608, 102228128, 19395584, 0, 2618160128, 58417152, 41811968, 25494440};
+    EXPECT_EQ(t.bytes[744], expected);
+    // Allocations from before profiling sit at the first real time.
+    EXPECT_EQ(t.times_ns.front(), 1696966047096061874);
+    EXPECT_TRUE(std::is_sorted(t.times_ns.begin(), t.times_ns.end()));
+    const CategoryPeak peak = categoryPeak(t);
+    int64_t total = 0;
+    for (int64_t b : peak.bytes)
+        total += b;
+    EXPECT_EQ(total, peak.total_bytes);
+    for (const auto& point : t.bytes) {
+        int64_t sum = 0;
+        for (int64_t b : point)
+            sum += b;
+        EXPECT_LE(sum, peak.total_bytes);
+    }
+    EXPECT_STREQ(memoryCategoryName(4), "Activation");
+    // Not such a file: a trace, or rows of something else.
+    EXPECT_FALSE(isCategoryTimelineFile(std::string(TRAINSCOPE_TEST_DATA_DIR) +
+                                        "/torch_profiler_sample.json"));
+    EXPECT_THROW(categoryTimelineFromJson("[[1, 2, 3]]", "x"), std::invalid_argument);
+    EXPECT_THROW(categoryTimelineFromJson("[[1, 2, 3, 9]]", "x"), std::invalid_argument);
 }
 
 } // namespace
