@@ -70,20 +70,29 @@ TableSpec snapshotSummaryTable(const MemorySnapshot& s) {
 }
 
 TableSpec snapshotPeakTable(const MemorySnapshot& s, int device) {
+    return snapshotAliveTable(s, device, summarizeDevice(s, device).peak_entry);
+}
+
+TableSpec snapshotAliveTable(const MemorySnapshot& s, int device, int64_t entry) {
     const DeviceMemorySummary d = summarizeDevice(s, device);
+    const std::vector<StackBytes> alive = aliveAt(s, device, entry);
+    int64_t total = 0;
+    for (const StackBytes& b : alive)
+        total += b.bytes;
     TableSpec spec;
-    spec.title = "Alive at the peak of device " + std::to_string(device) + " (" +
-                 std::to_string(d.peak_allocated_bytes) + " bytes, entry " +
-                 std::to_string(d.peak_entry) + "), by stack";
-    spec.columns = {
-        bytesColumn("bytes", "Bytes", "Alive at the peak with this stack"),
-        Column{"pct", "Of Peak (%)", "", ColumnKind::Number, false, ColumnUnit::Percent},
-        intColumn("blocks", "Blocks", "Allocations"),
-        Column{"frame", "User Frame", "The innermost frame outside PyTorch"},
-        Column{"stack", "Stack", "Outermost frame first (file:line:function)"}};
-    for (const StackBytes& b : aliveAt(s, device, d.peak_entry)) {
-        const double pct =
-            d.peak_allocated_bytes ? 100.0 * double(b.bytes) / double(d.peak_allocated_bytes) : 0;
+    spec.title = "Alive " +
+                 (entry == d.peak_entry ? std::string("at the peak")
+                                        : "after entry " + std::to_string(entry)) +
+                 " of device " + std::to_string(device) + " (" + std::to_string(total) +
+                 " bytes, entry " + std::to_string(entry) + "), by stack";
+    spec.columns = {bytesColumn("bytes", "Bytes", "Alive then with this stack"),
+                    Column{"pct", "Share (%)", "Of what was alive then", ColumnKind::Number, false,
+                           ColumnUnit::Percent},
+                    intColumn("blocks", "Blocks", "Allocations"),
+                    Column{"frame", "User Frame", "The innermost frame outside PyTorch"},
+                    Column{"stack", "Stack", "Outermost frame first (file:line:function)"}};
+    for (const StackBytes& b : alive) {
+        const double pct = total ? 100.0 * double(b.bytes) / double(total) : 0;
         char text[32];
         std::snprintf(text, sizeof text, "%.2f", pct);
         spec.rows.push_back({integerCell(b.bytes), numberCell(text, pct), integerCell(b.blocks),
@@ -132,6 +141,29 @@ TableSpec snapshotTimelineTable(const MemorySnapshot& s, int device, size_t poin
                              integerCell(c.allocated[best]), integerCell(c.reserved[best])});
     }
     return spec;
+}
+
+chart::XyChart snapshotCurveChart(const MemorySnapshot& s, int device, size_t points) {
+    const TableSpec table = snapshotTimelineTable(s, device, points);
+    chart::XyChart c;
+    c.title = "Device " + std::to_string(device) + ": allocated and reserved over the trace";
+    c.x_label = "trace entry";
+    c.y_label = "GB";
+    chart::XySeries allocated, reserved;
+    allocated.name = "allocated";
+    reserved.name = "reserved";
+    allocated.color = chart::paletteColor(0);
+    reserved.color = chart::paletteColor(1);
+    allocated.markers = reserved.markers = false;
+    reserved.dashed = true;
+    for (const auto& row : table.rows) {
+        allocated.xs.push_back(row[0].value);
+        reserved.xs.push_back(row[0].value);
+        allocated.ys.push_back(row[2].value / 1e9);
+        reserved.ys.push_back(row[3].value / 1e9);
+    }
+    c.series = {allocated, reserved};
+    return c;
 }
 
 TableSpec snapshotOomTable(const MemorySnapshot& s) {

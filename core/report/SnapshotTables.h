@@ -7,6 +7,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "analysis/MemoryCategories.h"
+#include "report/ChartSpec.h"
 #include "report/TableSpec.h"
 #include "snapshot/SnapshotAnalysis.h"
 
@@ -17,6 +18,11 @@ namespace ts {
 table::TableSpec snapshotSummaryTable(const MemorySnapshot& s);
 // What was alive at a device's peak, by stack, most bytes first.
 table::TableSpec snapshotPeakTable(const MemorySnapshot& s, int device);
+// The same after trace entry `entry` (-1: before the trace).
+table::TableSpec snapshotAliveTable(const MemorySnapshot& s, int device, int64_t entry);
+// Allocated and reserved GB over the trace's entries (at most `points`
+// points, each the largest of its stretch): the GUI's chart of a snapshot.
+chart::XyChart snapshotCurveChart(const MemorySnapshot& s, int device, size_t points);
 table::TableSpec snapshotSegmentTable(const MemorySnapshot& s);
 // Allocated and reserved bytes over the trace, at most `points` rows (each
 // the largest of its stretch, so that no peak is lost).

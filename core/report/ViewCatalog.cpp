@@ -78,6 +78,9 @@ const std::vector<ViewInfo>& catalog() {
         {"memory", "Memory", Group::Memory, Input::Trace, Cli | Gui,
          "memory over time, allocations and per-operator statistics (also Trainscope's own "
          "traces)"},
+        {"snapshot", "Allocator Snapshot", Group::Memory, Input::Snapshot, Gui,
+         "a PyTorch allocator snapshot: allocated and reserved memory over its trace, what was "
+         "alive at the peak (or any entry) by stack, segments, OOMs (memory-stats on the CLI)"},
         {"distributed", "Distributed", Group::Ranks, Input::RankFolder, Cli | Gui,
          "ranks side by side: computation, communication, waiting (a folder of per-rank "
          "traces)"},

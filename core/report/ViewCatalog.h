@@ -24,6 +24,7 @@ enum class Input {
     TwoDocuments, // two traces or runs, compared
     Run,          // a run directory or a run in progress
     RunsFolder,   // the runs folder (history) or an experiment's directory
+    Snapshot,     // a PyTorch allocator snapshot (pickle)
 };
 
 // Where a view is offered.

@@ -526,19 +526,15 @@ void SnapshotRecords::readSegments(const PV& v) {
 // order they were made, which is the file's); an empty list is device d's.
 void SnapshotRecords::readTraces(const PV& v) {
     out_.has_device_traces = true;
-    std::vector<AllocEvent> ordered;
-    const bool in_order = true;
-    (void)in_order;
     out_.trace_begin.assign(1, 0);
-    const std::vector<PV> devices = v.tag == PV::Tag::Stack ? std::vector<PV>{} : listItems(v);
+    const std::vector<PV> devices = listItems(v); // [] is a Stack: no device
     size_t expected = 0;
     bool contiguous = true;
     for (const PV& d : devices) {
         if (d.tag != PV::Tag::List) continue;
         const ListSlot& l = lists_[d.id];
-        if (!l.ranged || (l.count && l.range_tag != PV::Tag::Event) ||
-            (l.count && l.first != expected))
-            contiguous = false;
+        contiguous = contiguous && l.ranged &&
+                     (l.count == 0 || (l.range_tag == PV::Tag::Event && l.first == expected));
         expected += l.count;
     }
     if (contiguous && expected == out_.events.size()) {
@@ -550,6 +546,7 @@ void SnapshotRecords::readTraces(const PV& v) {
         }
         return;
     }
+    std::vector<AllocEvent> ordered;
     for (const PV& d : devices) {
         for (const PV& e : listItems(d))
             if (e.tag == PV::Tag::Event) ordered.push_back(out_.events[e.id]);

@@ -27,6 +27,7 @@
 #include "gpu/OverviewView.h"
 #include "live/LiveView.h"
 #include "memory/MemoryUsageView.h"
+#include "memory/SnapshotView.h"
 #include "modules/ModulesView.h"
 #include "operators/OperatorsView.h"
 #include "ranks/RanksView.h"
@@ -418,7 +419,9 @@ void MainWindow::onOpened(const OpenedDocument& doc) {
         updateDiffDocuments();
         showDocument(doc);
         // A rank folder is opened for its ranks, a run (data-parallel too) for its run.
-        showView(doc.distributed && !doc.run ? View::Distributed : View::Overview);
+        showView(doc.snapshot                  ? View::Snapshot
+                 : doc.distributed && !doc.run ? View::Distributed
+                                               : View::Overview);
         status_->showMessage(tr("Opened %1").arg(doc.path), 5000);
     }
     emit documentShown(doc);
@@ -445,6 +448,10 @@ void MainWindow::showDocument(const OpenedDocument& doc) {
         showTrace(nullptr, tr("No trace: %1").arg(why));
     }
     distributedView()->setSpans(doc.distributed, doc.path, doc.distributed_error);
+    if (doc.snapshot)
+        viewAs<SnapshotView>(View::Snapshot)->setSnapshot(doc.snapshot, doc.path);
+    else
+        viewAs<SnapshotView>(View::Snapshot)->clear();
     showOverview(doc);
     offerViewsFor(&doc);
     showFormFor(doc.run.has_value());

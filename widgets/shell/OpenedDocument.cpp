@@ -3,10 +3,12 @@
 #include <chrono>
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include "analysis/OverviewCache.h"
 #include "shell/TraceFile.h"
+#include "snapshot/SnapshotReader.h"
 #include "trace/RankFolder.h"
 #include "trace/RankTimeline.h"
 #include "util/BackgroundWrites.h"
@@ -207,6 +209,18 @@ QString documentPath(const QString& path) {
     return documentInfo(path).absoluteFilePath();
 }
 
+namespace {
+
+// A pickle starts with PROTO (0x80): an allocator snapshot, not a trace.
+bool isPickle(const QString& path) {
+    QFile file(path);
+    char first = 0;
+    return file.open(QIODevice::ReadOnly) && file.read(&first, 1) == 1 &&
+           static_cast<unsigned char>(first) == 0x80;
+}
+
+} // namespace
+
 OpenedDocument openDocument(const QString& path, const ReadProgress& progress,
                             size_t defer_views_above) {
     OpenedDocument doc;
@@ -256,6 +270,15 @@ OpenedDocument openDocument(const QString& path, const ReadProgress& progress,
             }
             if (!spans.empty() && spans.front().files.size() > 1)
                 loadRankFolder(doc, spans, progress, defer_views_above);
+        }
+        return doc;
+    }
+    if (isPickle(doc.path)) {
+        try {
+            doc.snapshot =
+                std::make_shared<const MemorySnapshot>(readMemorySnapshot(doc.path.toStdString()));
+        } catch (const std::exception& error) {
+            doc.error = QString::fromUtf8(error.what());
         }
         return doc;
     }

@@ -17,6 +17,7 @@
 #include "analysis/TimelineTracks.h"
 #include "report/RunDirectory.h"
 #include "shell/OpenTimings.h"
+#include "snapshot/MemorySnapshot.h"
 #include "trace/ReadProgress.h"
 #include "trace/Trace.h"
 
@@ -71,6 +72,8 @@ struct OpenedDocument {
     // the first span's lowest rank), or why the ranks form none.
     std::shared_ptr<const std::vector<DistributedView>> distributed;
     QString distributed_error;
+    // A PyTorch allocator snapshot (a pickle) instead of a trace.
+    std::shared_ptr<const MemorySnapshot> snapshot;
     QString trace_path;
     QString error;          // the path could not be opened at all
     QString trace_error;    // the run opened, its trace did not
@@ -89,7 +92,8 @@ struct OpenedDocument {
 // means its run directory), so the same document is recognised.
 QString documentPath(const QString& path);
 
-// Opens `path` (run directory, its run.json, a trace file, or a folder of
+// Opens `path` (run directory, its run.json, a trace file, an allocator
+// snapshot's pickle, or a folder of
 // per-rank traces; a folder holding a single trace opens that trace). Blocking;
 // never throws: problems end up in error / trace_error, a cancel (through
 // `progress`, while the trace is read) in `cancelled`.

@@ -11,6 +11,7 @@
 #include "gpu/OverviewView.h"
 #include "live/LiveView.h"
 #include "memory/MemoryUsageView.h"
+#include "memory/SnapshotView.h"
 #include "modules/ModulesView.h"
 #include "operators/OperatorsView.h"
 #include "ranks/RanksView.h"
@@ -211,6 +212,12 @@ std::vector<ViewPage> otherPages() {
     pages.back().applies = [](const OpenedDocument* doc) {
         return doc && (doc->distributed || !doc->distributed_error.isEmpty());
     };
+    pages.push_back(page(View::Snapshot, "snapshot",
+                         [](const ViewContext& c) { return new SnapshotView(&c.settings); }));
+    pages.back().clear = [](QWidget* w, const QString& message) {
+        as<SnapshotView>(w).clear(message);
+    };
+    pages.back().applies = [](const OpenedDocument* doc) { return doc && doc->snapshot; };
     pages.push_back(page(View::Diff, "diff", [](const ViewContext&) { return new TraceDiffView; }));
     pages.push_back(
         page(View::Runs, "runs", [](const ViewContext& c) { return new RunsView(c.settings); }));

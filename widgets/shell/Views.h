@@ -32,6 +32,7 @@ enum class View {
     KernelSequences,
     CriticalPath,
     Query,
+    Snapshot,
 };
 
 const std::vector<View>& allViews();                   // in the registry's order
