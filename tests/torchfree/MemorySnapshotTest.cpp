@@ -15,6 +15,7 @@
 
 #include "analysis/MemoryCategories.h"
 #include "inspect/MemoryStatsCommand.h"
+#include "snapshot/ActiveTimeline.h"
 #include "snapshot/SnapshotAnalysis.h"
 #include "snapshot/SnapshotReader.h"
 
@@ -76,6 +77,33 @@ TEST_P(SnapshotFixture, FiguresAreThoseOfPyTorchsViewers) {
     EXPECT_LE(s.frames.size(), 121u);
     EXPECT_LE(s.stackCount(), 301u);
     EXPECT_FALSE(s.allocator_settings.empty());
+}
+
+// The Active Memory Timeline's bands stack up to the allocated curve at
+// every entry; with fewer bands drawn, the rest is what the grey band holds.
+TEST_P(SnapshotFixture, ActiveTimelineBandsAddUpToTheCurve) {
+    const MemorySnapshot s = readMemorySnapshot(kDir + GetParam() + ".pickle");
+    for (int device = 0; device < int(s.traceDevices()); ++device) {
+        const ActiveTimeline all = activeTimeline(s, device, SIZE_MAX);
+        EXPECT_EQ(all.summarized, 0u);
+        ASSERT_EQ(all.allocated.size(), size_t(all.steps));
+        for (int64_t t = 0; t < all.steps; ++t) {
+            int64_t sum = 0;
+            for (const ActiveBand& b : all.bands)
+                if (b.start <= t && t < b.end) sum += b.size;
+            ASSERT_EQ(sum, all.allocated[size_t(t)]) << "entry " << t;
+        }
+        const ActiveTimeline some = activeTimeline(s, device, 50);
+        EXPECT_EQ(some.bands.size(), 50u);
+        EXPECT_EQ(some.summarized, all.bands.size() - 50);
+        int64_t smallest_drawn = INT64_MAX;
+        for (const ActiveBand& b : some.bands)
+            smallest_drawn = std::min(smallest_drawn, b.size);
+        size_t larger = 0; // drawn are the largest
+        for (const ActiveBand& b : all.bands)
+            larger += b.size > smallest_drawn;
+        EXPECT_LE(larger, 50u);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, SnapshotFixture,

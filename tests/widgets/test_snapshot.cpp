@@ -2,10 +2,12 @@
 // own and shows the CLI's tables (under the model tester) and the chart; a
 // click on the chart shows what was alive after that entry.
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QtTest>
 
 #include "charts/ThemedPlot.h"
 #include "common/SpecTableModel.h"
+#include "memory/ActiveTimelineChart.h"
 #include "memory/SnapshotView.h"
 #include "report/SnapshotTables.h"
 #include "shell/OpenedDocument.h"
@@ -53,6 +55,20 @@ private slots:
             aliveAt(*doc.snapshot, 0, summarizeDevice(*doc.snapshot, 0).peak_entry);
         QCOMPARE(view.model(SnapshotView::Alive)->rowCount(), int(at_peak.size()));
         QCOMPARE(view.chart()->graphCount(), 2); // allocated, reserved
+        // The Active Memory Timeline: a band under a point low in the plot, at
+        // the peak's entry; a click there reports that entry.
+        ActiveTimelineChart* bands = view.bands();
+        QVERIFY(!bands->timeline().bands.empty());
+        const int64_t peak = summarizeDevice(*doc.snapshot, 0).peak_entry;
+        int x = 0;
+        while (x < bands->width() && bands->entryAt(x) < peak)
+            ++x;
+        const QPoint low(x, bands->height() - 40);
+        QVERIFY(bands->bandAt(low) >= 0);
+        QSignalSpy clicked(bands, &ActiveTimelineChart::entryClicked);
+        QTest::mouseClick(bands, Qt::LeftButton, {}, low);
+        QCOMPARE(clicked.count(), 1);
+        QCOMPARE(view.aliveEntry(), clicked.at(0).at(0).value<int64_t>());
         // A click in the chart: what was alive after that entry.
         QTest::mouseClick(view.chart(), Qt::LeftButton, {},
                           QPoint(view.chart()->width() / 4, view.chart()->height() / 2));

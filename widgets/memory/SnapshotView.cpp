@@ -5,30 +5,40 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "charts/SpecPlot.h"
 #include "charts/ThemedPlot.h"
+#include "memory/ActiveTimelineChart.h"
 #include "report/SnapshotTables.h"
+#include "snapshot/ActiveTimeline.h"
 #include "snapshot/SnapshotAnalysis.h"
 
 namespace ts::gui {
 namespace {
 
 constexpr size_t kChartPoints = 2000;
+constexpr size_t kBands = 15000; // drawn one by one, as memory_viz does
 
 } // namespace
 
 SnapshotView::SnapshotView(AppSettings* settings, QWidget* parent)
-    : SpecTablesView(settings, parent), devices_(new QComboBox), chart_(new ThemedPlot) {
+    : SpecTablesView(settings, parent), devices_(new QComboBox), chart_(new ThemedPlot),
+      bands_(new ActiveTimelineChart) {
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Device:")));
     bar->addWidget(devices_);
-    bar->addWidget(new QLabel(tr("Click the chart: what was alive after that entry, by stack.")));
+    bar->addWidget(new QLabel(tr("Click a chart: what was alive after that entry, by stack; "
+                                 "hover a band: its size and stack.")));
     bar->addStretch(1);
     chart_->setMinimumHeight(220);
+    auto* charts = new QTabWidget;
+    charts->addTab(bands_, tr("Active Memory Timeline"));
+    charts->addTab(chart_, tr("Allocated and reserved"));
     bodyLayout()->insertLayout(0, bar);
-    bodyLayout()->insertWidget(1, chart_);
+    bodyLayout()->insertWidget(1, charts);
+    connect(bands_, &ActiveTimelineChart::entryClicked, this, &SnapshotView::showAliveAt);
     connect(devices_, &QComboBox::activated, this, [this](int index) { setDevice(index); });
     connect(chart_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
         if (!snapshot_) return;
@@ -45,6 +55,7 @@ void SnapshotView::clear(const QString& message) {
     chart_->clearPlottables();
     chart_->clearItems();
     chart_->refresh();
+    bands_->clear();
     SpecTablesView::clear(message);
 }
 
@@ -59,6 +70,7 @@ void SnapshotView::setSnapshot(std::shared_ptr<const MemorySnapshot> snapshot,
     device_ = 0;
     entry_ = -1;
     rebuild();
+    bands_->setTimeline(snapshot_, activeTimeline(*snapshot_, device_, kBands));
 }
 
 void SnapshotView::setDevice(int device) {
@@ -67,6 +79,7 @@ void SnapshotView::setDevice(int device) {
     devices_->setCurrentIndex(device);
     entry_ = -1;
     rebuild();
+    bands_->setTimeline(snapshot_, activeTimeline(*snapshot_, device_, kBands));
 }
 
 void SnapshotView::showAliveAt(int64_t entry) {

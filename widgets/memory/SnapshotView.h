@@ -1,8 +1,9 @@
 #pragma once
 // Memory ▸ Allocator Snapshot: a PyTorch allocator snapshot (docs/memory-
-// snapshots.md) as the CLI's memory-stats shows it, plus a chart of
-// allocated and reserved memory over the trace: a click on it shows what
-// was alive after that entry, by stack, in place of the peak's table.
+// snapshots.md) as the CLI's memory-stats shows it, with two charts over the
+// trace: the Active Memory Timeline (a band per allocation) and allocated
+// and reserved memory. A click on either shows what was alive after that
+// entry, by stack, in place of the peak's table.
 #include <memory>
 
 #include "common/SpecTablesView.h"
@@ -12,6 +13,7 @@ class QComboBox;
 
 namespace ts::gui {
 
+class ActiveTimelineChart;
 class ThemedPlot;
 
 class SnapshotView : public SpecTablesView {
@@ -27,6 +29,7 @@ public:
     void showAliveAt(int64_t entry);
     int64_t aliveEntry() const { return entry_; }
     ThemedPlot* chart() const { return chart_; }
+    ActiveTimelineChart* bands() const { return bands_; }
 
     // The tables, in order.
     enum Table { Devices, Alive, Segments, Ooms };
@@ -38,6 +41,7 @@ private:
     QString description_;
     QComboBox* devices_;
     ThemedPlot* chart_;
+    ActiveTimelineChart* bands_;
     int device_ = 0;
     int64_t entry_ = -1; // -1: the peak
 };
