@@ -1,5 +1,6 @@
 #include "snapshot/SnapshotRecords.h"
 
+#include <array>
 #include <cstring>
 
 #include "snapshot/SnapshotPickle.h"
@@ -231,7 +232,31 @@ void SnapshotRecords::append(PV& target, PV* items, size_t n) {
     }
 }
 
+// A trace entry's items come in one SETITEMS on a fresh dict: the entry is
+// made from them at once, without keeping them (most of a snapshot's dicts
+// are entries).
+bool SnapshotRecords::setEventItems(PV& target, PV* items, size_t n) {
+    constexpr size_t kMaxPairs = 16;
+    if (n < 2 || n > 2 * kMaxPairs || !dict(target).items.empty()) return false;
+    bool action = false;
+    for (size_t k = 0; k + 1 < n && !action; k += 2)
+        action = items[k].tag == PV::Tag::Str && items[k].id == kAction;
+    if (!action) return false;
+    std::array<std::pair<PV, PV>, kMaxPairs> kv;
+    size_t m = 0;
+    for (size_t k = 0; k + 1 < n; k += 2)
+        kv[m++] = {settle(items[k]), settle(items[k + 1])};
+    const PV made = makeEvent(kv.data(), m);
+    DictSlot& d = dict(target);
+    d.converted = made;
+    if (d.memo >= 0) memo_[size_t(d.memo)] = made;
+    return true;
+}
+
 void SnapshotRecords::setItems(PV& target, PV* items, size_t n) {
+    if (dict(target).converted.tag != PV::Tag::None)
+        fail("the pickle adds to a trace entry it already completed");
+    if (setEventItems(target, items, n)) return;
     for (size_t k = 0; k + 1 < n; k += 2) {
         const PV key = settle(items[k]);
         const PV value = settle(items[k + 1]);
@@ -290,7 +315,7 @@ PV SnapshotRecords::settleDict(uint32_t slot, bool release) {
     const std::vector<std::pair<PV, PV>>& items = dicts_[slot].items;
     PV made;
     if (has(items, kAction))
-        made = makeEvent(items);
+        made = makeEvent(items.data(), items.size());
     else if (has(items, kBlocks) || has(items, kTotalSize))
         made = makeSegment(items);
     else if (has(items, kState))
@@ -386,9 +411,10 @@ PV SnapshotRecords::makeStack(const std::vector<PV>& items) {
     return {PV::Tag::Stack, id, 0};
 }
 
-PV SnapshotRecords::makeEvent(const std::vector<std::pair<PV, PV>>& items) {
+PV SnapshotRecords::makeEvent(const std::pair<PV, PV>* items, size_t count) {
     AllocEvent e;
-    for (const auto& [k, v] : items) {
+    for (size_t i = 0; i < count; ++i) {
+        const auto& [k, v] = items[i];
         if (k.tag != PV::Tag::Str) continue;
         switch (k.id) {
         case kAction:

@@ -91,7 +91,8 @@ private:
     uint32_t stackOf(const PV& v) const;
     PV makeFrame(const std::vector<std::pair<PV, PV>>& items);
     PV makeStack(const std::vector<PV>& items);
-    PV makeEvent(const std::vector<std::pair<PV, PV>>& items);
+    PV makeEvent(const std::pair<PV, PV>* items, size_t count);
+    bool setEventItems(PV& target, PV* items, size_t n);
     PV makeBlock(const std::vector<std::pair<PV, PV>>& items);
     PV makeSegment(const std::vector<std::pair<PV, PV>>& items);
     std::string textOf(const PV& v) const;
