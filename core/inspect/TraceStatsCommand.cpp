@@ -144,11 +144,15 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
             options.view != "kernel-sequences")
             throw std::invalid_argument("Options --operator and --min-pattern-len apply to --view "
                                         "kernel-sequences only.");
+        const bool window_view = options.view == "critical-path" || options.view == "area";
         if ((!options.step.empty() || !options.annotation_name.empty() ||
-             !options.instance.empty() || !options.rank.empty() || !options.what_if.empty()) &&
-            options.view != "critical-path")
-            throw std::invalid_argument("Options --step, --annotation, --instance, --rank and "
-                                        "--what-if apply to --view critical-path only.");
+             !options.instance.empty()) &&
+            !window_view)
+            throw std::invalid_argument("Options --step, --annotation and --instance apply to "
+                                        "--view critical-path and --view area only.");
+        if ((!options.rank.empty() || !options.what_if.empty()) && options.view != "critical-path")
+            throw std::invalid_argument("Options --rank and --what-if apply to --view "
+                                        "critical-path only.");
         if (!options.view.empty()) {
             printView(options, out, err);
             return exit_code::kOk;

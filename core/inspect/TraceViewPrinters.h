@@ -52,6 +52,9 @@ void printTables(const std::vector<table::TableSpec>& tables, const TraceStatsOp
                  std::ostream& out);
 // The critical path of a step and what-if (CriticalPathPrinter.cpp).
 void criticalPath(TraceViewRequest& request);
+// What lies in a time range on every lane (AreaPrinter.cpp): --start-us and
+// --end-us, or the window of --step / --annotation --instance.
+void area(TraceViewRequest& request);
 // The window --step, --annotation and --instance ask for (also trace-export's).
 CpWindowChoice criticalPathWindow(const TraceStatsOptions& o);
 

@@ -28,6 +28,7 @@ constexpr std::pair<const char*, Printer> kPrinters[] = {
     {"annotations", printers::annotations},
     {"kernel-sequences", printers::kernelSequences},
     {"critical-path", printers::criticalPath},
+    {"area", printers::area},
 };
 
 Printer printerOf(const std::string& name) {

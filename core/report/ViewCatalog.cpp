@@ -34,6 +34,11 @@ const std::vector<ViewInfo>& catalog() {
          "operators with host and device times (--group-by name, shapes, stack, shapes-stack)"},
         {"timeline", "Timeline", Group::Time, Input::Trace, Gui,
          "every event on its thread or stream, zoomable, with launches and counters"},
+        {"area", "Area", Group::Time, Input::Trace, Cli,
+         "what lies in a time range on every lane (the timeline's area selection): each name "
+         "overall and per lane with count, total, self, in-area, mean, min, max; the range's "
+         "Overview categories and GPU busy share; memory (--start-us and --end-us, or --step, "
+         "or --annotation with --instance)"},
         {"query", "Query", Group::Time, Input::Trace, Gui,
          "SQL over the trace: slices, kernels, launches, counters, memory, steps, args "
          "(docs/sql.md; trace-query on the CLI)"},

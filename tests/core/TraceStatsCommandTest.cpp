@@ -434,7 +434,8 @@ TEST_F(TraceStatsCommand, CriticalPathOfAStepAndWhatIf) {
     options_.view = "idle";
     options_.step = "1";
     EXPECT_EQ(run(), 2);
-    EXPECT_NE(err_.str().find("apply to --view critical-path only"), std::string::npos)
+    EXPECT_NE(err_.str().find("apply to --view critical-path and --view area only"),
+              std::string::npos)
         << err_.str();
 }
 

@@ -4,9 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "analysis/AreaSummary.h"
 #include "analysis/GpuTraceAnalysis.h"
+#include "inspect/TraceStatsCommand.h"
 #include "query/TraceDatabase.h"
 #include "trace/ChromeTraceReader.h"
 #include "trace/RankTimeline.h"
@@ -152,6 +156,50 @@ TEST(AreaSummary, AnAreaAcrossTheRanksOfADistributedProfile) {
         t, s.overall,
         bySql(t, t0, t1,
               " AND s.lane IN (" + std::to_string(lane0) + ", " + std::to_string(lane1) + ")"));
+}
+
+} // namespace
+} // namespace ts
+
+namespace ts {
+namespace {
+
+// trace-stats --view area: the same summary as the timeline's panel, for a
+// step's window or a time range; a missing range is named.
+TEST(AreaSummary, TheCliViewPrintsTheSameSummary) {
+    TraceStatsOptions o;
+    o.file = kData + "/h100/resnet50_bs64_bf16.pt.trace.json.gz";
+    o.cache = false;
+    o.view = "area";
+    o.step = "3";
+    o.format = "json";
+    std::ostringstream out, err;
+    ASSERT_EQ(runTraceStats(o, out, err), 0) << err.str();
+    const nlohmann::json j = nlohmann::json::parse(out.str());
+    const Trace t = readChromeTraceFile(o.file);
+    int64_t start = 0, end = 0;
+    for (size_t i = 0; i < t.events.size(); ++i)
+        if (t.names[t.events.core(i).name] == "ProfilerStep#3" &&
+            t.events.core(i).kind == EventKind::ProfilerStep) {
+            start = t.events.core(i).start_ns;
+            end = t.events.core(i).end_ns();
+        }
+    const AreaSummary s = summarizeArea(t, {start, end, {}}, nullptr);
+    EXPECT_EQ(j["events"].get<int64_t>(), s.events);
+    EXPECT_EQ(j["In the area, by name"].size(), s.overall.size());
+    o.step.clear();
+    o.start_us = "1000";
+    o.end_us = "2000";
+    out.str("");
+    ASSERT_EQ(runTraceStats(o, out, err), 0) << err.str();
+    o.end_us.clear();
+    err.str("");
+    EXPECT_EQ(runTraceStats(o, out, err), 2);
+    EXPECT_NE(err.str().find("--start-us and --end-us"), std::string::npos) << err.str();
+    o.start_us.clear();
+    err.str("");
+    EXPECT_EQ(runTraceStats(o, out, err), 2);
+    EXPECT_NE(err.str().find("needs a time range"), std::string::npos) << err.str();
 }
 
 } // namespace
