@@ -124,7 +124,9 @@ void addMemoryCommands(CLI::App& app, TraceCommands& c) {
         "memory-stats",
         "a PyTorch allocator snapshot (_dump_snapshot's pickle): peaks, stacks, OOMs");
     stats->add_option("snapshot", m.file, "snapshot.pickle")->required();
-    stats->add_option("--view", m.view, "summary, peak, segments, timeline or oom");
+    stats->add_option("--view", m.view, "summary, peak, segments, timeline, oom or state");
+    stats->add_option("--entry", m.entry,
+                      "peak, state: after this trace entry instead of the peak's");
     stats->add_option("--format", m.format, "text, csv or json");
     stats->add_option("--device", m.device, "peak, timeline: one device");
     stats->add_option(

@@ -56,10 +56,18 @@ std::vector<table::TableSpec> tablesOf(const MemorySnapshot& s, const MemoryStat
     std::vector<table::TableSpec> tables;
     if (o.view == "peak") {
         for (int d : devicesOf(s, o))
-            tables.push_back(snapshotPeakTable(s, d));
+            tables.push_back(o.entry < 0 ? snapshotPeakTable(s, d)
+                                         : snapshotAliveTable(s, d, o.entry));
         return tables;
     }
     needHistory(s, o);
+    if (o.view == "state") {
+        for (int d : devicesOf(s, o))
+            if (size_t(d) < s.traceDevices())
+                tables.push_back(snapshotStateTable(
+                    s, d, o.entry >= 0 ? o.entry : summarizeDevice(s, d).peak_entry));
+        return tables;
+    }
     if (o.view == "timeline") {
         for (int d : devicesOf(s, o))
             if (size_t(d) < s.traceDevices())
@@ -68,7 +76,7 @@ std::vector<table::TableSpec> tablesOf(const MemorySnapshot& s, const MemoryStat
     }
     if (o.view == "oom") return {snapshotOomTable(s)};
     throw std::invalid_argument("Option --view is '" + o.view +
-                                "'; expected summary, peak, segments, timeline or oom.");
+                                "'; expected summary, peak, segments, timeline, oom or state.");
 }
 
 MemorySnapshot read(const std::string& file) {

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "snapshot/AllocatorState.h"
+
 namespace ts {
 namespace {
 
@@ -119,6 +121,33 @@ TableSpec snapshotSegmentTable(const MemorySnapshot& s) {
                              integerCell(seg.requested_size), integerCell(seg.block_count),
                              textCell(seg.large ? "large" : "small"), hexCell(seg.stream),
                              textCell(userFrame(s, seg.stack))});
+    return spec;
+}
+
+TableSpec snapshotStateTable(const MemorySnapshot& s, int device, int64_t entry) {
+    const AllocatorState st = allocatorStateAt(s, device, entry);
+    TableSpec spec;
+    spec.title = "Allocator state of device " + std::to_string(device) + " after entry " +
+                 std::to_string(entry) + ": " + std::to_string(st.segments.size()) + " segments, " +
+                 std::to_string(st.reserved_bytes) + " bytes reserved, " +
+                 std::to_string(st.allocated_bytes) + " in " + std::to_string(st.blocks) +
+                 " blocks";
+    spec.columns = {Column{"address", "Address", "", ColumnKind::Number},
+                    bytesColumn("size", "Size", "The segment"),
+                    bytesColumn("allocated", "In Blocks", "Its blocks then (pending frees too)"),
+                    bytesColumn("free", "Free", "Cached in it then"),
+                    intColumn("blocks", "Blocks", ""),
+                    intColumn("pending", "Pending Free", "Blocks freed, the free not completed"),
+                    Column{"stream", "Stream", "", ColumnKind::Number}};
+    for (const StateSegment& seg : st.segments) {
+        int64_t pending = 0;
+        for (const StateBlock& b : seg.blocks)
+            pending += b.pending_free ? 1 : 0;
+        spec.rows.push_back({hexCell(seg.address), integerCell(seg.size),
+                             integerCell(seg.allocated()), integerCell(seg.size - seg.allocated()),
+                             integerCell(int64_t(seg.blocks.size())), integerCell(pending),
+                             hexCell(seg.stream)});
+    }
     return spec;
 }
 

@@ -24,6 +24,9 @@ table::TableSpec snapshotAliveTable(const MemorySnapshot& s, int device, int64_t
 // points, each the largest of its stretch): the GUI's chart of a snapshot.
 chart::XyChart snapshotCurveChart(const MemorySnapshot& s, int device, size_t points);
 table::TableSpec snapshotSegmentTable(const MemorySnapshot& s);
+// Allocator State History: a device's segments after trace entry `entry`,
+// each with the bytes of its blocks and what is free in it.
+table::TableSpec snapshotStateTable(const MemorySnapshot& s, int device, int64_t entry);
 // Allocated and reserved bytes over the trace, at most `points` rows (each
 // the largest of its stretch, so that no peak is lost).
 table::TableSpec snapshotTimelineTable(const MemorySnapshot& s, int device, size_t points);

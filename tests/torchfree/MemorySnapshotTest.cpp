@@ -16,6 +16,7 @@
 #include "analysis/MemoryCategories.h"
 #include "inspect/MemoryStatsCommand.h"
 #include "snapshot/ActiveTimeline.h"
+#include "snapshot/AllocatorState.h"
 #include "snapshot/SnapshotAnalysis.h"
 #include "snapshot/SnapshotReader.h"
 
@@ -106,6 +107,26 @@ TEST_P(SnapshotFixture, ActiveTimelineBandsAddUpToTheCurve) {
     }
 }
 
+// Allocator State History: undoing the trace gives, after every entry, the
+// reserved bytes of the forward curve; after the last, the dump's segments.
+TEST_P(SnapshotFixture, AllocatorStateAgreesWithTheCurveAndTheDump) {
+    const MemorySnapshot s = readMemorySnapshot(kDir + GetParam() + ".pickle");
+    for (int device = 0; device < int(s.traceDevices()); ++device) {
+        const MemoryCurve c = memoryCurve(s, device);
+        const int64_t n = int64_t(c.reserved.size());
+        for (int64_t e : {int64_t(0), n / 3, n / 2, n - 2, n - 1}) {
+            const AllocatorState st = allocatorStateAt(s, device, e);
+            EXPECT_EQ(st.reserved_bytes, c.reserved[size_t(e)]) << "entry " << e;
+            for (const StateSegment& seg : st.segments)
+                EXPECT_LE(seg.allocated(), seg.size);
+        }
+        const AllocatorState last = allocatorStateAt(s, device, n - 1);
+        const DeviceMemorySummary d = summarizeDevice(s, device);
+        EXPECT_EQ(last.segments.size(), d.segments);
+        EXPECT_EQ(last.allocated_bytes, d.active_bytes + d.pending_free_bytes);
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Generated, SnapshotFixture,
                          ::testing::Values("p2_seed1", "p5_seed2", "p4_seed3"));
 
@@ -184,7 +205,7 @@ TEST(MemorySnapshot, CommandsPrintTheFiguresAndNameWhatIsWrong) {
         EXPECT_EQ(j["devices"][d]["top_stacks_at_peak"][0]["stack"],
                   expected["devices"][d]["top_stacks_at_peak"][0][0]);
     }
-    for (const char* view : {"summary", "peak", "segments", "timeline", "oom"}) {
+    for (const char* view : {"summary", "peak", "segments", "timeline", "oom", "state"}) {
         o.view = view;
         o.format = "csv";
         out.str("");

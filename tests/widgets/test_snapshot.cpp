@@ -11,6 +11,7 @@
 #include "memory/SnapshotView.h"
 #include "report/SnapshotTables.h"
 #include "shell/OpenedDocument.h"
+#include "snapshot/AllocatorState.h"
 #include "snapshot/SnapshotAnalysis.h"
 
 using namespace ts;
@@ -46,7 +47,7 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setSnapshot(doc.snapshot, doc.path);
-        QCOMPARE(view.tableCount(), 4);
+        QCOMPARE(view.tableCount(), 5);
         for (int t = 0; t < view.tableCount(); ++t)
             QAbstractItemModelTester tester(view.model(t),
                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -69,6 +70,9 @@ private slots:
         QTest::mouseClick(bands, Qt::LeftButton, {}, low);
         QCOMPARE(clicked.count(), 1);
         QCOMPARE(view.aliveEntry(), clicked.at(0).at(0).value<int64_t>());
+        // The allocator's state after that entry: its segments.
+        QCOMPARE(view.model(SnapshotView::State)->rowCount(),
+                 int(allocatorStateAt(*doc.snapshot, 0, view.aliveEntry()).segments.size()));
         // A click in the chart: what was alive after that entry.
         QTest::mouseClick(view.chart(), Qt::LeftButton, {},
                           QPoint(view.chart()->width() / 4, view.chart()->height() / 2));

@@ -99,7 +99,8 @@ void SnapshotView::rebuild() {
     if (!s.has_device_traces) tables.notes << QString::fromStdString(noHistoryHint());
     const int64_t entry = entry_ >= 0 ? entry_ : summarizeDevice(s, device_).peak_entry;
     tables.tables = {snapshotSummaryTable(s), snapshotAliveTable(s, device_, entry),
-                     snapshotSegmentTable(s), snapshotOomTable(s)};
+                     snapshotStateTable(s, device_, entry), snapshotSegmentTable(s),
+                     snapshotOomTable(s)};
     setTables(tables, description_);
     const DrawnSpec drawn =
         drawSpec(snapshotCurveChart(s, device_, kChartPoints), mainSpecPanel(*chart_));

@@ -32,7 +32,7 @@ public:
     ActiveTimelineChart* bands() const { return bands_; }
 
     // The tables, in order.
-    enum Table { Devices, Alive, Segments, Ooms };
+    enum Table { Devices, Alive, State, Segments, Ooms };
 
 private:
     void rebuild();
