@@ -8,6 +8,14 @@ namespace ts::cli {
 
 namespace {
 
+// --no-cache: the trace read from its JSON, no index kept (`cache` false).
+void addNoCacheFlag(CLI::App* cmd, bool& cache) {
+    bool* flag = &cache;
+    cmd->add_flag_callback(
+        "--no-cache", [flag] { *flag = false; },
+        "read the JSON even if the trace has a cached index, and keep none");
+}
+
 void addTraceStats(CLI::App& app, TraceCommands& c) {
     TraceStatsOptions& trace = c.trace;
     auto* cmd = app.add_subcommand("trace-stats", "operator table of a Chrome trace file");
@@ -58,10 +66,7 @@ void addTraceStats(CLI::App& app, TraceCommands& c) {
     cmd->add_option("--end-us", trace.end_us, "--view memory: tables up to this time (exclusive)");
     cmd->add_flag("--plugin-compatible", trace.plugin_compatible,
                   "the TensorBoard plugin's exact rules (see docs/gpu-traces.md)");
-    bool* cache = &trace.cache;
-    cmd->add_flag_callback(
-        "--no-cache", [cache] { *cache = false; },
-        "read the JSON even if the trace has a cached index, and keep none");
+    addNoCacheFlag(cmd, trace.cache);
     cmd->add_flag("--timings", trace.timings, "print where the time went on stderr");
     c.trace_cmd = cmd;
 }
@@ -94,10 +99,7 @@ void addTraceExport(CLI::App& app, TraceCommands& c) {
     cmd->add_option("--annotation", e.trace.annotation_name,
                     "or an instance of the annotation whose name contains this text");
     cmd->add_option("--instance", e.trace.instance, "which instance of --annotation (0 = first)");
-    bool* cache = &e.trace.cache;
-    cmd->add_flag_callback(
-        "--no-cache", [cache] { *cache = false; },
-        "read the JSON even if the trace has a cached index, and keep none");
+    addNoCacheFlag(cmd, e.trace.cache);
     c.export_cmd = cmd;
 }
 
@@ -111,10 +113,7 @@ void addTraceQuery(CLI::App& app, TraceCommands& c) {
     cmd->add_option("--format", q.format, "text, csv, tsv or json");
     cmd->add_option("--max-rows", q.max_rows, "stop after this many rows (0 = all)");
     cmd->add_flag("--schema", q.schema, "list the tables and their columns");
-    bool* cache = &q.cache;
-    cmd->add_flag_callback(
-        "--no-cache", [cache] { *cache = false; },
-        "read the JSON even if the trace has a cached index, and keep none");
+    addNoCacheFlag(cmd, q.cache);
     c.query_cmd = cmd;
 }
 

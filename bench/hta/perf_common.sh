@@ -1,7 +1,22 @@
-# Sourced by perf_vs_hta.sh and perf_more_vs_hta.sh (needs $trace set): a
-# work folder (removed at exit; KEEP=1 keeps it and prints its path) with
-# the trace alone in hta_trace/ (HTA reads every .json/.json.gz of a
-# folder) and cache/ for Trainscope's index; and the timing helpers.
+# Sourced by the perf_*_vs_hta.sh scripts with their arguments still in
+# "$@" (TRAINSCOPE_CLI HTA_PYTHON TRACE [RUNS] ...): checks them (too few:
+# the calling script's header as usage, exit 2) and sets cli, hta_python,
+# trace and runs; then a work folder (removed at exit; KEEP=1 keeps it and
+# prints its path) with the trace alone in hta_trace/ (HTA reads every
+# .json/.json.gz of a folder) and cache/ for Trainscope's index; and the
+# timing helpers.
+
+if [[ $# -lt 3 ]]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+  exit 2
+fi
+cli=$(realpath "$1")
+hta_python=$2
+trace=$(realpath "$3")
+runs=${4:-3}
+[[ -x $cli ]] || { echo "not executable: $cli" >&2; exit 2; }
+[[ -f $trace ]] || { echo "no such trace: $trace" >&2; exit 2; }
+[[ -x /usr/bin/time ]] || { echo "needs GNU time at /usr/bin/time" >&2; exit 2; }
 
 work=$(mktemp -d)
 if [[ ${KEEP:-0} == 1 ]]; then echo "work folder: $work" >&2

@@ -23,21 +23,11 @@
 #   cpu: user_annotation). Writes only to a temp folder (KEEP=1 keeps it).
 set -euo pipefail
 
-if [[ $# -lt 3 ]]; then
-  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
-  exit 2
-fi
-cli=$(realpath "$1")
-hta_python=$2
-trace=$(realpath "$3")
-runs=${4:-3}
 op=${5:-aten::addmm}
 timeout_s=${6:-900}
 side=${SIDE:-cpu} # the annotations: cpu (user_annotation) or gpu (gpu_user_annotation)
-[[ -x $cli ]] || { echo "not executable: $cli" >&2; exit 2; }
-[[ -f $trace ]] || { echo "no such trace: $trace" >&2; exit 2; }
-[[ -x /usr/bin/time ]] || { echo "needs GNU time at /usr/bin/time" >&2; exit 2; }
 
+# Checks the arguments, sets cli, hta_python, trace and runs, makes $work.
 # shellcheck source=perf_common.sh
 source "$(dirname "$0")/perf_common.sh"
 mkdir -p "$work/hta_out"

@@ -26,18 +26,8 @@
 # (removed at exit; KEEP=1 keeps it and prints its path).
 set -euo pipefail
 
-if [[ $# -lt 3 ]]; then
-  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
-  exit 2
-fi
-cli=$(realpath "$1")
-hta_python=$2
-trace=$(realpath "$3")
-runs=${4:-3}
-[[ -x $cli ]] || { echo "not executable: $cli" >&2; exit 2; }
-[[ -f $trace ]] || { echo "no such trace: $trace" >&2; exit 2; }
-[[ -x /usr/bin/time ]] || { echo "needs GNU time at /usr/bin/time" >&2; exit 2; }
 
+# Checks the arguments, sets cli, hta_python, trace and runs, makes $work.
 # shellcheck source=perf_common.sh
 source "$(dirname "$0")/perf_common.sh"
 

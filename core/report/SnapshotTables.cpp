@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/DiagnosisCells.h"
 #include "snapshot/AllocatorState.h"
 
 namespace ts {
@@ -88,17 +89,15 @@ TableSpec snapshotAliveTable(const MemorySnapshot& s, int device, int64_t entry)
                  " of device " + std::to_string(device) + " (" + std::to_string(total) +
                  " bytes, entry " + std::to_string(entry) + "), by stack";
     spec.columns = {bytesColumn("bytes", "Bytes", "Alive then with this stack"),
-                    Column{"pct", "Share (%)", "Of what was alive then", ColumnKind::Number, false,
-                           ColumnUnit::Percent},
+                    diagnosis::percentColumn("pct", "Share (%)", "Of what was alive then"),
                     intColumn("blocks", "Blocks", "Allocations"),
                     Column{"frame", "User Frame", "The innermost frame outside PyTorch"},
                     Column{"stack", "Stack", "Outermost frame first (file:line:function)"}};
     for (const StackBytes& b : alive) {
         const double pct = total ? 100.0 * double(b.bytes) / double(total) : 0;
-        char text[32];
-        std::snprintf(text, sizeof text, "%.2f", pct);
-        spec.rows.push_back({integerCell(b.bytes), numberCell(text, pct), integerCell(b.blocks),
-                             textCell(userFrame(s, b.stack)), textCell(stackText(s, b.stack))});
+        spec.rows.push_back({integerCell(b.bytes), diagnosis::percentCell(pct),
+                             integerCell(b.blocks), textCell(userFrame(s, b.stack)),
+                             textCell(stackText(s, b.stack))});
     }
     return spec;
 }
@@ -267,14 +266,12 @@ TableSpec categoryPeakTable(const CategoryTimeline& t) {
     spec.title = title;
     spec.columns = {Column{"category", "Category", "torch.profiler's memory categories"},
                     bytesColumn("bytes", "Bytes", "At the peak"),
-                    Column{"pct", "Share (%)", "", ColumnKind::Number, false, ColumnUnit::Percent}};
+                    diagnosis::percentColumn("pct", "Share (%)", "")};
     for (size_t c = 0; c < kMemoryCategories; ++c) {
         const double pct =
             peak.total_bytes ? 100.0 * double(peak.bytes[c]) / double(peak.total_bytes) : 0;
-        char text[32];
-        std::snprintf(text, sizeof text, "%.2f", pct);
-        spec.rows.push_back(
-            {textCell(memoryCategoryName(c)), integerCell(peak.bytes[c]), numberCell(text, pct)});
+        spec.rows.push_back({textCell(memoryCategoryName(c)), integerCell(peak.bytes[c]),
+                             diagnosis::percentCell(pct)});
     }
     return spec;
 }

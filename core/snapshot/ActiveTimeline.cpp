@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <numeric>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "snapshot/SnapshotAnalysis.h"
 
@@ -33,17 +32,8 @@ ActiveTimeline activeTimeline(const MemorySnapshot& s, int device, size_t max_ba
         }
     }
     // Blocks alive at the snapshot that no alloc of the trace opened.
-    std::unordered_set<int64_t> opened;
-    for (const auto& [addr, band] : open)
-        opened.insert(addr);
-    for (const SnapshotSegment& seg : s.segments) {
-        if (seg.device != device) continue;
-        for (uint32_t b = seg.first_block; b < seg.first_block + seg.block_count; ++b) {
-            const SnapshotBlock& block = s.blocks[b];
-            if (block.state == BlockState::ActiveAllocated && !opened.count(block.address))
-                all.push_back({block.requested_size, block.stack, 0, t.steps});
-        }
-    }
+    for (const auto& [bytes, stack] : blocksFromBeforeTrace(s, device, open))
+        all.push_back({bytes, stack, 0, t.steps});
     // Those from before the trace sit at the bottom (MemoryViz stacks them first).
     std::stable_sort(all.begin(), all.end(),
                      [](const ActiveBand& a, const ActiveBand& b) { return a.start < b.start; });

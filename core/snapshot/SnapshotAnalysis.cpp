@@ -61,14 +61,8 @@ Replay replayOf(const MemorySnapshot& s, int device) {
             if (!r.open.erase(e.addr)) r.before.emplace_back(e.size, e.stack);
         }
     }
-    for (const SnapshotSegment& seg : s.segments) {
-        if (seg.device != device) continue;
-        for (uint32_t b = seg.first_block; b < seg.first_block + seg.block_count; ++b) {
-            const SnapshotBlock& block = s.blocks[b];
-            if (block.state == BlockState::ActiveAllocated && !r.open.count(block.address))
-                r.before.emplace_back(block.requested_size, block.stack);
-        }
-    }
+    for (const auto& block : blocksFromBeforeTrace(s, device, r.open))
+        r.before.push_back(block);
     return r;
 }
 
@@ -140,8 +134,22 @@ DeviceMemorySummary summarizeDevice(const MemorySnapshot& s, int device) {
     return d;
 }
 
+std::vector<std::pair<int64_t, uint32_t>>
+blocksFromBeforeTrace(const MemorySnapshot& s, int device,
+                      const std::unordered_map<int64_t, size_t>& open) {
+    std::vector<std::pair<int64_t, uint32_t>> out;
+    for (const SnapshotSegment& seg : s.segments) {
+        if (seg.device != device) continue;
+        for (uint32_t b = seg.first_block; b < seg.first_block + seg.block_count; ++b) {
+            const SnapshotBlock& block = s.blocks[b];
+            if (block.state == BlockState::ActiveAllocated && !open.count(block.address))
+                out.emplace_back(block.requested_size, block.stack);
+        }
+    }
+    return out;
+}
+
 std::vector<StackBytes> aliveAt(const MemorySnapshot& s, int device, int64_t entry) {
-    const Replay r = replayOf(s, device);
     const AllocEvent* events = s.traceBegin(device);
     const size_t n = s.traceSize(device);
     // Before-trace blocks alive at `entry`: those freed after it, and those
@@ -155,7 +163,6 @@ std::vector<StackBytes> aliveAt(const MemorySnapshot& s, int device, int64_t ent
     };
     std::unordered_map<int64_t, size_t> open;
     std::unordered_set<size_t> ended;
-    std::vector<std::pair<int64_t, uint32_t>> before_ended;
     for (size_t i = 0; i < n; ++i) {
         const AllocEvent& e = events[i];
         if (e.action == AllocAction::Alloc) {
@@ -170,14 +177,10 @@ std::vector<StackBytes> aliveAt(const MemorySnapshot& s, int device, int64_t ent
             }
         }
     }
-    for (const SnapshotSegment& seg : s.segments) {
-        if (seg.device != device) continue;
-        for (uint32_t b = seg.first_block; b < seg.first_block + seg.block_count; ++b) {
-            const SnapshotBlock& block = s.blocks[b];
-            if (block.state == BlockState::ActiveAllocated && !r.open.count(block.address))
-                add(block.stack, block.requested_size);
-        }
-    }
+    // `open` is now what the trace left open: the other live blocks of the
+    // dump were alive before it.
+    for (const auto& [bytes, stack] : blocksFromBeforeTrace(s, device, open))
+        add(stack, bytes);
     for (size_t i = 0; i < n && int64_t(i) <= entry; ++i)
         if (events[i].action == AllocAction::Alloc && !ended.count(i))
             add(events[i].stack, events[i].size);

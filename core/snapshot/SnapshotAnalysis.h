@@ -7,6 +7,8 @@
 // at that peak by stack, the peak of reserved memory, the OOMs.
 #include <cstdint>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "snapshot/MemorySnapshot.h"
@@ -41,6 +43,12 @@ std::vector<StackBytes> aliveAt(const MemorySnapshot& s, int device, int64_t ent
 // Blocks alive at the snapshot (active_allocated), by stack: what memory_viz's
 // `memory` flame graph shows for that state.
 std::vector<StackBytes> aliveAtSnapshot(const MemorySnapshot& s, int device);
+// Blocks alive at the dump that no allocation of the trace left open (`open`:
+// the addresses of the trace's allocations still open at its end, to
+// anything): alive since before the trace, as (requested bytes, stack).
+std::vector<std::pair<int64_t, uint32_t>>
+blocksFromBeforeTrace(const MemorySnapshot& s, int device,
+                      const std::unordered_map<int64_t, size_t>& open);
 // "train.py:10:main;model.py:42:forward;..." outermost first; "<no frames>".
 std::string stackText(const MemorySnapshot& s, uint32_t stack);
 // The innermost frame outside PyTorch's own files (the user's code), else
