@@ -123,9 +123,18 @@ void addMemoryCommands(CLI::App& app, TraceCommands& c) {
         "memory-stats",
         "a PyTorch allocator snapshot (_dump_snapshot's pickle): peaks, stacks, OOMs");
     stats->add_option("snapshot", m.file, "snapshot.pickle")->required();
-    stats->add_option("--view", m.view, "summary, peak, segments, timeline, oom or state");
+    stats->add_option("--view", m.view,
+                      "summary, peak, flame (what was alive, frame by frame), segments, "
+                      "timeline, oom or state");
     stats->add_option("--entry", m.entry,
-                      "peak, state: after this trace entry instead of the peak's");
+                      "peak, flame, state: after this trace entry instead of the peak's");
+    stats->add_option("--min-size", m.min_size,
+                      "peak, flame, timeline: allocations of at least this size (1MiB, 4096)");
+    stats->add_option("--frame", m.frame,
+                      "peak, flame, timeline: allocations whose stack has a frame with this text");
+    stats->add_option("--entries", m.entries,
+                      "peak, flame, timeline: trace entries FIRST:LAST (the peak is looked for "
+                      "there)");
     stats->add_option("--format", m.format, "text, csv or json");
     stats->add_option("--device", m.device, "peak, timeline: one device");
     stats->add_option(

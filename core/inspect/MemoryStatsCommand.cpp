@@ -44,6 +44,11 @@ std::vector<int> devicesOf(const MemorySnapshot& s, const MemoryStatsOptions& o)
     return all;
 }
 
+SnapshotFilter filterOf(const MemoryStatsOptions& o) {
+    return parseSnapshotFilter({o.min_size, o.frame, o.entries}, "Option --min-size",
+                               "Option --entries");
+}
+
 void needHistory(const MemorySnapshot& s, const MemoryStatsOptions& o) {
     if (!s.has_device_traces)
         throw std::invalid_argument(o.file + ": --view " + o.view +
@@ -54,10 +59,14 @@ std::vector<table::TableSpec> tablesOf(const MemorySnapshot& s, const MemoryStat
     if (o.view == "summary") return {snapshotSummaryTable(s)};
     if (o.view == "segments") return {snapshotSegmentTable(s)};
     std::vector<table::TableSpec> tables;
-    if (o.view == "peak") {
-        for (int d : devicesOf(s, o))
-            tables.push_back(o.entry < 0 ? snapshotPeakTable(s, d)
-                                         : snapshotAliveTable(s, d, o.entry));
+    const SnapshotFilter filter = filterOf(o);
+    if (!filter.empty()) needHistory(s, o);
+    if (o.view == "peak" || o.view == "flame") {
+        for (int d : devicesOf(s, o)) {
+            const int64_t entry = o.entry >= 0 ? o.entry : snapshotPeakEntry(s, d, filter);
+            tables.push_back(o.view == "peak" ? snapshotAliveTable(s, d, entry, filter)
+                                              : snapshotFlameTable(s, d, entry, filter));
+        }
         return tables;
     }
     needHistory(s, o);
@@ -71,12 +80,13 @@ std::vector<table::TableSpec> tablesOf(const MemorySnapshot& s, const MemoryStat
     if (o.view == "timeline") {
         for (int d : devicesOf(s, o))
             if (size_t(d) < s.traceDevices())
-                tables.push_back(snapshotTimelineTable(s, d, o.limit ? o.limit : 200));
+                tables.push_back(snapshotTimelineTable(s, d, o.limit ? o.limit : 200, filter));
         return tables;
     }
     if (o.view == "oom") return {snapshotOomTable(s)};
-    throw std::invalid_argument("Option --view is '" + o.view +
-                                "'; expected summary, peak, segments, timeline, oom or state.");
+    throw std::invalid_argument(
+        "Option --view is '" + o.view +
+        "'; expected summary, peak, flame, segments, timeline, oom or state.");
 }
 
 MemorySnapshot read(const std::string& file) {

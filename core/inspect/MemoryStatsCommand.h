@@ -13,11 +13,15 @@ namespace ts {
 
 struct MemoryStatsOptions {
     std::string file, other;      // other: memory-diff's B
-    std::string view = "summary"; // summary | peak | segments | timeline | oom | state
+    std::string view = "summary"; // summary | peak | flame | segments | timeline | oom | state
     std::string format = "text";  // text | csv | json
     int device = -1;              // peak, timeline: the device (-1: each)
     size_t limit = 0;             // rows per table (0: all; timeline: 200 points)
-    int64_t entry = -1;           // peak, state: after this trace entry (-1: the peak's)
+    int64_t entry = -1;           // peak, flame, state: after this entry (-1: the peak's)
+    // peak, flame, timeline: which allocations (snapshot/SnapshotFilter.h).
+    std::string min_size; // "1MiB", bytes
+    std::string frame;    // a frame contains it
+    std::string entries;  // "FIRST:LAST", either may be left out
 };
 
 // 0 on success; 2 for a bad file or option (the message names it).

@@ -10,26 +10,43 @@
 #include "report/ChartSpec.h"
 #include "report/TableSpec.h"
 #include "snapshot/SnapshotAnalysis.h"
+#include "snapshot/SnapshotFilter.h"
 
 namespace ts {
 
 // One row per device: segments, reserved, allocated, blocks by state, trace
 // entries, the peaks of allocated and reserved memory, OOMs.
 table::TableSpec snapshotSummaryTable(const MemorySnapshot& s);
-// What was alive at a device's peak, by stack, most bytes first.
-table::TableSpec snapshotPeakTable(const MemorySnapshot& s, int device);
+// What was alive at a device's peak, by stack, most bytes first; with a
+// filter, of the allocations it keeps at their peak in its range.
+table::TableSpec snapshotPeakTable(const MemorySnapshot& s, int device,
+                                   const SnapshotFilter& filter = {});
 // The same after trace entry `entry` (-1: before the trace).
-table::TableSpec snapshotAliveTable(const MemorySnapshot& s, int device, int64_t entry);
+table::TableSpec snapshotAliveTable(const MemorySnapshot& s, int device, int64_t entry,
+                                    const SnapshotFilter& filter = {});
+// The entry whose state the peak tables show: the peak of what the filter keeps.
+int64_t snapshotPeakEntry(const MemorySnapshot& s, int device, const SnapshotFilter& filter);
+// What was alive after `entry` as a flame graph's rows (memoryFlame): the
+// frames outermost first, each with the bytes under it; at most `rows`
+// (0: all), the widest kept.
+table::TableSpec snapshotFlameTable(const MemorySnapshot& s, int device, int64_t entry,
+                                    const SnapshotFilter& filter = {}, size_t rows = 0);
+// What a filter keeps alive after `entry`, by stack (aliveAt without one).
+std::vector<StackBytes> snapshotAlive(const MemorySnapshot& s, int device, int64_t entry,
+                                      const SnapshotFilter& filter);
 // Allocated and reserved GB over the trace's entries (at most `points`
 // points, each the largest of its stretch): the GUI's chart of a snapshot.
-chart::XyChart snapshotCurveChart(const MemorySnapshot& s, int device, size_t points);
+// With a filter: what it keeps, over its range.
+chart::XyChart snapshotCurveChart(const MemorySnapshot& s, int device, size_t points,
+                                  const SnapshotFilter& filter = {});
 table::TableSpec snapshotSegmentTable(const MemorySnapshot& s);
 // Allocator State History: a device's segments after trace entry `entry`,
 // each with the bytes of its blocks and what is free in it.
 table::TableSpec snapshotStateTable(const MemorySnapshot& s, int device, int64_t entry);
 // Allocated and reserved bytes over the trace, at most `points` rows (each
 // the largest of its stretch, so that no peak is lost).
-table::TableSpec snapshotTimelineTable(const MemorySnapshot& s, int device, size_t points);
+table::TableSpec snapshotTimelineTable(const MemorySnapshot& s, int device, size_t points,
+                                       const SnapshotFilter& filter = {});
 // Every OOM with the allocated and reserved memory of that moment.
 table::TableSpec snapshotOomTable(const MemorySnapshot& s);
 // Per device: the figures, and the top stacks at the peak with their bytes.

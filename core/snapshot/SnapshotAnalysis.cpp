@@ -66,16 +66,6 @@ Replay replayOf(const MemorySnapshot& s, int device) {
     return r;
 }
 
-std::vector<StackBytes> sorted(std::unordered_map<uint32_t, StackBytes>& by_stack) {
-    std::vector<StackBytes> out;
-    for (auto& [stack, b] : by_stack)
-        out.push_back(b);
-    std::sort(out.begin(), out.end(), [](const StackBytes& a, const StackBytes& b) {
-        return a.bytes != b.bytes ? a.bytes > b.bytes : a.stack < b.stack;
-    });
-    return out;
-}
-
 bool torchFile(const std::string& file) {
     return file.find("/torch/") != std::string::npos ||
            file.find("site-packages") != std::string::npos ||
@@ -134,6 +124,17 @@ DeviceMemorySummary summarizeDevice(const MemorySnapshot& s, int device) {
     return d;
 }
 
+std::vector<StackBytes> sortedByBytes(const std::unordered_map<uint32_t, StackBytes>& by_stack) {
+    std::vector<StackBytes> out;
+    out.reserve(by_stack.size());
+    for (const auto& [stack, b] : by_stack)
+        out.push_back(b);
+    std::sort(out.begin(), out.end(), [](const StackBytes& a, const StackBytes& b) {
+        return a.bytes != b.bytes ? a.bytes > b.bytes : a.stack < b.stack;
+    });
+    return out;
+}
+
 std::vector<std::pair<int64_t, uint32_t>>
 blocksFromBeforeTrace(const MemorySnapshot& s, int device,
                       const std::unordered_map<int64_t, size_t>& open) {
@@ -184,7 +185,7 @@ std::vector<StackBytes> aliveAt(const MemorySnapshot& s, int device, int64_t ent
     for (size_t i = 0; i < n && int64_t(i) <= entry; ++i)
         if (events[i].action == AllocAction::Alloc && !ended.count(i))
             add(events[i].stack, events[i].size);
-    return sorted(by_stack);
+    return sortedByBytes(by_stack);
 }
 
 std::vector<StackBytes> aliveAtSnapshot(const MemorySnapshot& s, int device) {
@@ -200,7 +201,7 @@ std::vector<StackBytes> aliveAtSnapshot(const MemorySnapshot& s, int device) {
             ++x.blocks;
         }
     }
-    return sorted(by_stack);
+    return sortedByBytes(by_stack);
 }
 
 std::string stackText(const MemorySnapshot& s, uint32_t stack) {

@@ -40,6 +40,8 @@ DeviceMemorySummary summarizeDevice(const MemorySnapshot& s, int device);
 // What was alive at `entry` (after it; -1: before the trace), by stack, most
 // bytes first.
 std::vector<StackBytes> aliveAt(const MemorySnapshot& s, int device, int64_t entry);
+// Per-stack bytes, most first (ties: the lower stack number first).
+std::vector<StackBytes> sortedByBytes(const std::unordered_map<uint32_t, StackBytes>& by_stack);
 // Blocks alive at the snapshot (active_allocated), by stack: what memory_viz's
 // `memory` flame graph shows for that state.
 std::vector<StackBytes> aliveAtSnapshot(const MemorySnapshot& s, int device);

@@ -2,17 +2,23 @@
 // own and shows the CLI's tables (under the model tester) and the chart; a
 // click on the chart shows what was alive after that entry.
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QtTest>
 
 #include "charts/ThemedPlot.h"
 #include "common/SpecTableModel.h"
 #include "memory/ActiveTimelineChart.h"
+#include "memory/FlameGraphChart.h"
+#include "memory/SegmentMapChart.h"
 #include "memory/SnapshotView.h"
 #include "report/SnapshotTables.h"
 #include "shell/OpenedDocument.h"
 #include "snapshot/AllocatorState.h"
 #include "snapshot/SnapshotAnalysis.h"
+#include "snapshot/SnapshotFilter.h"
+#include "snapshot/SnapshotReader.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -21,6 +27,15 @@ namespace {
 
 const QString kSnapshot =
     QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/memory_snapshots/p5_seed2.pickle");
+
+// The view on screen with the document: false if no window came.
+bool shown(SnapshotView& view, const OpenedDocument& doc) {
+    view.resize(1200, 900);
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view)) return false;
+    view.setSnapshot(doc.snapshot, doc.path);
+    return true;
+}
 
 } // namespace
 
@@ -43,10 +58,7 @@ private slots:
     void viewShowsTablesAndTheChart() {
         const OpenedDocument doc = openDocument(kSnapshot);
         SnapshotView view;
-        view.resize(1200, 900);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.setSnapshot(doc.snapshot, doc.path);
+        QVERIFY(shown(view, doc));
         QCOMPARE(view.tableCount(), 5);
         for (int t = 0; t < view.tableCount(); ++t)
             QAbstractItemModelTester tester(view.model(t),
@@ -86,6 +98,117 @@ private slots:
         for (int t = 0; t < view.tableCount(); ++t)
             QCOMPARE(view.model(t)->rowCount(), 0);
         QCOMPARE(view.messageText(), QStringLiteral("nothing"));
+    }
+
+    // The moment's views: the flame graph of what was alive (its top row is
+    // all of it; a click zooms into a frame, a right click out) and the
+    // allocator's segments (a block under the first row's start).
+    void flameGraphAndSegmentsShowTheMoment() {
+        const OpenedDocument doc = openDocument(kSnapshot);
+        SnapshotView view;
+        QVERIFY(shown(view, doc));
+        const DeviceMemorySummary d = summarizeDevice(*doc.snapshot, 0);
+        QCOMPARE(view.shownEntry(), d.peak_entry);
+        view.charts()->setCurrentWidget(view.charts()->widget(2));
+        FlameGraphChart* flame = view.flame();
+        QTRY_VERIFY(flame->isVisible());
+        QCOMPARE(flame->flame().total(), d.peak_allocated_bytes);
+        const QRect root = flame->nodeRect(0);
+        QVERIFY(!root.isEmpty());
+        QCOMPARE(flame->nodeAt(root.center()), 0);
+        const QRect first = flame->nodeRect(1); // the widest outermost frame
+        QVERIFY(!first.isEmpty());
+        QTest::mouseClick(flame, Qt::LeftButton, {}, first.center());
+        QCOMPARE(flame->zoomed(), 1);
+        QCOMPARE(flame->nodeRect(1).width(), root.width()); // full width now
+        QTest::mouseClick(flame, Qt::RightButton, {}, first.center());
+        QCOMPARE(flame->zoomed(), 0);
+        view.charts()->setCurrentWidget(view.segments());
+        SegmentMapChart* map = view.segments();
+        QTRY_VERIFY(map->isVisible());
+        const AllocatorState st = allocatorStateAt(*doc.snapshot, 0, d.peak_entry);
+        QCOMPARE(map->state().reserved_bytes, st.reserved_bytes);
+        QVERIFY(!st.segments.empty());
+        // The map's first segment starts at the plot's top left; what is there
+        // is a block or free space of that segment, in words.
+        const QString there = map->describeAt(map->pointOf(0) + QPoint(1, 4));
+        QVERIFY2(there.contains(QString::number(st.segments[0].address, 16)), qPrintable(there));
+        // A click on the timeline moves both to that entry.
+        view.showAliveAt(d.peak_entry / 2);
+        QCOMPARE(map->state().entry, d.peak_entry / 2);
+        QCOMPARE(flame->flame().total(), [&] {
+            int64_t sum = 0;
+            for (const StackBytes& b : aliveAt(*doc.snapshot, 0, d.peak_entry / 2))
+                sum += b.bytes;
+            return sum;
+        }());
+    }
+
+    // The filter narrows the timeline, the peak and the alive table; a bad
+    // value is said and changes nothing; a drag on the timeline zooms.
+    void theFilterNarrowsEveryView() {
+        const OpenedDocument doc = openDocument(kSnapshot);
+        SnapshotView view;
+        QVERIFY(shown(view, doc));
+        const int all_rows = view.model(SnapshotView::Alive)->rowCount();
+        view.setFilterText({"4MiB", "", ""});
+        QVERIFY(view.filterError().isEmpty());
+        QCOMPARE(view.filter().min_bytes, int64_t(4) << 20);
+        for (const ActiveBand& b : view.bands()->timeline().bands)
+            QVERIFY(b.size >= (int64_t(4) << 20));
+        const FilteredAllocations f = filterAllocations(*doc.snapshot, 0, view.filter());
+        QCOMPARE(view.shownEntry(), f.peak_entry);
+        QCOMPARE(view.flame()->flame().total(), f.peak_bytes);
+        QVERIFY(view.model(SnapshotView::Alive)->rowCount() < all_rows);
+        QAbstractItemModelTester tester(view.model(SnapshotView::Alive),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setFilterText({"lots", "", ""});
+        QVERIFY(view.filterError().contains(QStringLiteral("Min size is 'lots'")));
+        QCOMPARE(view.filter().min_bytes, int64_t(4) << 20); // unchanged
+        view.setFilterText({"4MiB", "", ""});
+        // Drag across the middle half of the timeline: its entries become the range.
+        ActiveTimelineChart* bands = view.bands();
+        const int y = bands->height() / 2;
+        const int x0 = bands->width() / 4, x1 = bands->width() * 3 / 4;
+        const int64_t first = bands->entryAt(x0), last = bands->entryAt(x1);
+        QSignalSpy zoomed(bands, &ActiveTimelineChart::rangeSelected);
+        QTest::mousePress(bands, Qt::LeftButton, {}, QPoint(x0, y));
+        QMouseEvent move(QEvent::MouseMove, QPointF(x1, y), bands->mapToGlobal(QPointF(x1, y)),
+                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(bands, &move);
+        QTest::mouseRelease(bands, Qt::LeftButton, {}, QPoint(x1, y));
+        QCOMPARE(zoomed.count(), 1);
+        QCOMPARE(view.filter().first_entry, first);
+        QCOMPARE(view.filter().last_entry, last);
+        QCOMPARE(bands->timeline().first, first);
+        QVERIFY(view.shownEntry() >= first && view.shownEntry() <= last);
+        view.setFilterText({});
+        QVERIFY(view.filter().empty());
+        QCOMPARE(view.model(SnapshotView::Alive)->rowCount(), all_rows);
+    }
+
+    // Compare with a second snapshot: memory-diff's tables follow the others.
+    void aSecondSnapshotIsCompared() {
+        const OpenedDocument doc = openDocument(kSnapshot);
+        SnapshotView view;
+        view.setSnapshot(doc.snapshot, doc.path);
+        QSignalSpy loaded(&view, &SnapshotView::comparisonLoaded);
+        view.compareWith(
+            QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/memory_snapshots/p4_seed3.pickle"));
+        QTRY_COMPARE(loaded.count(), 1);
+        QVERIFY(view.comparing());
+        QCOMPARE(view.tableCount(), 7);
+        const MemorySnapshot b = readMemorySnapshot(TRAINSCOPE_SOURCE_DIR
+                                                    "/tests/data/memory_snapshots/p4_seed3.pickle");
+        const auto diff = snapshotDiffTables(*doc.snapshot, b);
+        QCOMPARE(view.model(SnapshotView::DiffStacks)->rowCount(), int(diff[1].rows.size()));
+        for (int t : {SnapshotView::DiffDevices, SnapshotView::DiffStacks})
+            QAbstractItemModelTester tester(view.model(t),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.compareWith(
+            QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/memory_snapshots/runs_code.pickle"));
+        QTRY_COMPARE(loaded.count(), 2);
+        QVERIFY(view.filterError().contains(QStringLiteral("never runs anything")));
     }
 };
 

@@ -5,18 +5,13 @@
 #include <QPainter>
 #include <QToolTip>
 
-#include "report/ChartSpec.h"
+#include "memory/SnapshotColors.h"
 #include "snapshot/SnapshotAnalysis.h"
 
 namespace ts::gui {
 namespace {
 
 constexpr int kLeft = 70, kTop = 24, kRight = 12, kBottom = 28;
-
-QRgb bandColor(uint32_t stack) {
-    const chart::Color c = chart::paletteColor(size_t(stack) * 2654435761u % 12);
-    return qRgb(c.r, c.g, c.b);
-}
 
 // GiB, as the tables show sizes.
 QString gigabytes(double bytes) {
@@ -53,9 +48,10 @@ QRect ActiveTimelineChart::plotRect() const {
 
 int64_t ActiveTimelineChart::entryAt(int x) const {
     const QRect r = plotRect();
-    if (timeline_.steps <= 0) return -1;
+    if (timeline_.steps <= 0 || timeline_.last < timeline_.first) return -1;
     const double f = double(x - r.left()) / double(std::max(1, r.width()));
-    return std::clamp(int64_t(f * double(timeline_.steps)), int64_t(0), timeline_.steps - 1);
+    const int64_t span = timeline_.last - timeline_.first + 1;
+    return std::clamp(timeline_.first + int64_t(f * double(span)), timeline_.first, timeline_.last);
 }
 
 // Column by column: the bands alive after that column's entry, bottom up,
@@ -80,7 +76,7 @@ void ActiveTimelineChart::render() {
             if (b.start > t || b.end <= t) continue;
             // A band thinner than a pixel still paints its pixel (the next
             // one may paint over it): no white gaps where many small ones sit.
-            fill(offset, offset + double(b.size), bandColor(b.stack));
+            fill(offset, offset + double(b.size), stackColor(b.stack));
             offset += double(b.size);
         }
         const double total = t < int64_t(timeline_.allocated.size())
@@ -132,11 +128,15 @@ void ActiveTimelineChart::paintEvent(QPaintEvent*) {
                    gigabytes(top_bytes * i / 4));
     }
     p.drawText(QRect(r.left(), r.bottom() + 4, r.width(), kBottom - 4), Qt::AlignLeft,
-               QStringLiteral("0"));
+               QString::number(timeline_.first));
     p.drawText(QRect(r.left(), r.bottom() + 4, r.width(), kBottom - 4), Qt::AlignHCenter,
-               tr("trace entry"));
+               tr("trace entry (drag to zoom)"));
     p.drawText(QRect(r.left(), r.bottom() + 4, r.width(), kBottom - 4), Qt::AlignRight,
-               QString::number(timeline_.steps));
+               QString::number(timeline_.last + 1));
+    if (drag_from_ >= 0) { // the stretch being selected
+        const int x0 = std::min(drag_from_, drag_to_), x1 = std::max(drag_from_, drag_to_);
+        p.fillRect(QRect(x0, r.top(), x1 - x0, r.height()), QColor(60, 120, 220, 60));
+    }
 }
 
 void ActiveTimelineChart::resizeEvent(QResizeEvent* event) {
@@ -144,9 +144,27 @@ void ActiveTimelineChart::resizeEvent(QResizeEvent* event) {
     render();
 }
 
-void ActiveTimelineChart::mouseReleaseEvent(QMouseEvent* event) {
+void ActiveTimelineChart::mousePressEvent(QMouseEvent* event) {
     if (event->button() == Qt::LeftButton && plotRect().contains(event->position().toPoint()))
-        emit entryClicked(entryAt(event->position().toPoint().x()));
+        drag_from_ = drag_to_ = event->position().toPoint().x();
+}
+
+void ActiveTimelineChart::mouseMoveEvent(QMouseEvent* event) {
+    if (drag_from_ < 0) return;
+    drag_to_ = std::clamp(event->position().toPoint().x(), plotRect().left(), plotRect().right());
+    update();
+}
+
+// A click picks an entry; a drag of a few pixels or more selects a range.
+void ActiveTimelineChart::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton || drag_from_ < 0) return;
+    const int from = drag_from_, to = event->position().toPoint().x();
+    drag_from_ = drag_to_ = -1;
+    update();
+    if (std::abs(to - from) >= 5)
+        emit rangeSelected(entryAt(std::min(from, to)), entryAt(std::max(from, to)));
+    else if (plotRect().contains(event->position().toPoint()))
+        emit entryClicked(entryAt(to));
 }
 
 bool ActiveTimelineChart::event(QEvent* event) {
@@ -161,9 +179,10 @@ bool ActiveTimelineChart::event(QEvent* event) {
     QString stack = QString::fromStdString(stackText(*snapshot_, b.stack));
     stack.replace(QLatin1Char(';'), QLatin1Char('\n'));
     QToolTip::showText(help->globalPos(),
-                       tr("%1 bytes, alive from entry %2 to %3\n%4\n\n%5")
+                       tr("%1 bytes, alive from %2 to entry %3\n%4\n\n%5")
                            .arg(b.size)
-                           .arg(b.start)
+                           .arg(b.start == ActiveBand::kBeforeTrace ? tr("before the trace")
+                                                                    : tr("entry %1").arg(b.start))
                            .arg(b.end)
                            .arg(QString::fromStdString(userFrame(*snapshot_, b.stack)))
                            .arg(stack.left(3000)),

@@ -4,7 +4,8 @@
 // order they were made, coloured by the stack that made it; what is not
 // drawn one by one is the grey band on top. Drawn column by column into an
 // image, so a frame costs its pixels, not the allocations. Hovering a band
-// names its size and stack; a click reports the entry under the cursor.
+// names its size and stack; a click reports the entry under the cursor, a
+// drag the range of entries it crossed.
 #include <memory>
 
 #include <QImage>
@@ -29,10 +30,14 @@ public:
 
 signals:
     void entryClicked(int64_t entry);
+    // A drag across the plot: the entries from `first` to `last` (the zoom).
+    void rangeSelected(int64_t first, int64_t last);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     bool event(QEvent* event) override;
 
@@ -42,7 +47,8 @@ private:
 
     std::shared_ptr<const MemorySnapshot> snapshot_;
     ActiveTimeline timeline_;
-    QImage image_; // the plot area, drawn when the data or the size change
+    QImage image_;                      // the plot area, drawn when the data or the size change
+    int drag_from_ = -1, drag_to_ = -1; // x of a drag in progress
 };
 
 } // namespace ts::gui
