@@ -132,6 +132,9 @@ void addMemoryCommands(CLI::App& app, TraceCommands& c) {
                       "peak, flame, timeline: allocations of at least this size (1MiB, 4096)");
     stats->add_option("--frame", m.frame,
                       "peak, flame, timeline: allocations whose stack has a frame with this text");
+    stats->add_option("--group", m.group,
+                      "peak: group what was alive by stack, frame (the innermost user frame) "
+                      "or size");
     stats->add_option("--entries", m.entries,
                       "peak, flame, timeline: trace entries FIRST:LAST (the peak is looked for "
                       "there)");

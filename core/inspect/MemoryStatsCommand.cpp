@@ -24,6 +24,7 @@ void print(const std::vector<table::TableSpec>& tables, const MemoryStatsOptions
 }
 
 void checkOptions(const MemoryStatsOptions& o) {
+    (void)aliveGroupingFrom(o.group);
     for (const char* f : {"text", "csv", "json"})
         if (o.format == f) return;
     throw std::invalid_argument("Option --format is '" + o.format +
@@ -64,7 +65,8 @@ std::vector<table::TableSpec> tablesOf(const MemorySnapshot& s, const MemoryStat
     if (o.view == "peak" || o.view == "flame") {
         for (int d : devicesOf(s, o)) {
             const int64_t entry = o.entry >= 0 ? o.entry : snapshotPeakEntry(s, d, filter);
-            tables.push_back(o.view == "peak" ? snapshotAliveTable(s, d, entry, filter)
+            tables.push_back(o.view == "peak" ? snapshotAliveTable(s, d, entry, filter,
+                                                                   aliveGroupingFrom(o.group))
                                               : snapshotFlameTable(s, d, entry, filter));
         }
         return tables;

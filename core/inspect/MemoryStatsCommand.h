@@ -19,9 +19,10 @@ struct MemoryStatsOptions {
     size_t limit = 0;             // rows per table (0: all; timeline: 200 points)
     int64_t entry = -1;           // peak, flame, state: after this entry (-1: the peak's)
     // peak, flame, timeline: which allocations (snapshot/SnapshotFilter.h).
-    std::string min_size; // "1MiB", bytes
-    std::string frame;    // a frame contains it
-    std::string entries;  // "FIRST:LAST", either may be left out
+    std::string min_size;        // "1MiB", bytes
+    std::string frame;           // a frame contains it
+    std::string entries;         // "FIRST:LAST", either may be left out
+    std::string group = "stack"; // peak: stack | frame | size
 };
 
 // 0 on success; 2 for a bad file or option (the message names it).

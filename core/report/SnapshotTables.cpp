@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -91,29 +92,102 @@ std::vector<StackBytes> snapshotAlive(const MemorySnapshot& s, int device, int64
     return aliveAfter(filterAllocations(s, device, filter), entry);
 }
 
+AliveGrouping aliveGroupingFrom(const std::string& text) {
+    if (text == "stack") return AliveGrouping::Stack;
+    if (text == "frame") return AliveGrouping::UserFrame;
+    if (text == "size") return AliveGrouping::Size;
+    throw std::invalid_argument("Option --group is '" + text + "'; expected stack, frame or size.");
+}
+
+namespace {
+
+// One row of the alive table: what a group holds.
+struct AliveGroup {
+    int64_t bytes = 0, blocks = 0, size = 0;
+    size_t stacks = 0;
+    uint32_t largest_stack = 0; // the stack with most bytes in the group
+    int64_t largest = -1;
+};
+
+// `alive` (by stack) regrouped by user frame or by allocation size; most bytes first.
+std::vector<std::pair<std::string, AliveGroup>> aliveGroups(const MemorySnapshot& s, int device,
+                                                            int64_t entry,
+                                                            const SnapshotFilter& filter,
+                                                            AliveGrouping grouping) {
+    std::map<std::string, AliveGroup> groups;
+    auto add = [&](const std::string& key, uint32_t stack, int64_t bytes, int64_t blocks,
+                   int64_t size) {
+        AliveGroup& g = groups[key];
+        g.bytes += bytes;
+        g.blocks += blocks;
+        g.size = size;
+        ++g.stacks;
+        if (bytes > g.largest) {
+            g.largest = bytes;
+            g.largest_stack = stack;
+        }
+    };
+    if (grouping == AliveGrouping::Size) { // per allocation, not per stack
+        FilteredAllocations f = filterAllocations(s, device, filter);
+        for (const ActiveBand& b : f.bands)
+            if (b.aliveAfter(entry)) add(std::to_string(b.size), b.stack, b.size, 1, b.size);
+    } else {
+        for (const StackBytes& b : snapshotAlive(s, device, entry, filter))
+            add(grouping == AliveGrouping::Stack ? stackText(s, b.stack) : userFrame(s, b.stack),
+                b.stack, b.bytes, b.blocks, 0);
+    }
+    std::vector<std::pair<std::string, AliveGroup>> out(groups.begin(), groups.end());
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto& a, const auto& b) { return a.second.bytes > b.second.bytes; });
+    return out;
+}
+
+const char* groupingWords(AliveGrouping g) {
+    return g == AliveGrouping::Stack  ? "by stack"
+           : g == AliveGrouping::Size ? "by allocation size"
+                                      : "by user frame";
+}
+
+} // namespace
+
 TableSpec snapshotAliveTable(const MemorySnapshot& s, int device, int64_t entry,
-                             const SnapshotFilter& filter) {
-    const std::vector<StackBytes> alive = snapshotAlive(s, device, entry, filter);
+                             const SnapshotFilter& filter, AliveGrouping grouping) {
+    const auto groups = aliveGroups(s, device, entry, filter, grouping);
     int64_t total = 0;
-    for (const StackBytes& b : alive)
-        total += b.bytes;
+    for (const auto& [key, g] : groups)
+        total += g.bytes;
     TableSpec spec;
     spec.title =
         "Alive " +
         (entry == snapshotPeakEntry(s, device, filter) ? std::string("at the peak")
                                                        : "after entry " + std::to_string(entry)) +
         " of device " + std::to_string(device) + " (" + std::to_string(total) + " bytes, entry " +
-        std::to_string(entry) + "), by stack" + (filter.empty() ? "" : "; " + filter.describe());
-    spec.columns = {bytesColumn("bytes", "Bytes", "Alive then with this stack"),
+        std::to_string(entry) + "), " + groupingWords(grouping) +
+        (filter.empty() ? "" : "; " + filter.describe());
+    spec.columns = {bytesColumn("bytes", "Bytes", "Alive then in this group"),
                     diagnosis::percentColumn("pct", "Share (%)", "Of what was alive then"),
-                    intColumn("blocks", "Blocks", "Allocations"),
-                    Column{"frame", "User Frame", "The innermost frame outside PyTorch"},
-                    Column{"stack", "Stack", "Outermost frame first (file:line:function)"}};
-    for (const StackBytes& b : alive) {
-        const double pct = total ? 100.0 * double(b.bytes) / double(total) : 0;
-        spec.rows.push_back({integerCell(b.bytes), diagnosis::percentCell(pct),
-                             integerCell(b.blocks), textCell(userFrame(s, b.stack)),
-                             textCell(stackText(s, b.stack))});
+                    intColumn("blocks", "Blocks", "Allocations")};
+    if (grouping == AliveGrouping::Size)
+        spec.columns.push_back(bytesColumn("size", "Size", "Of each allocation"));
+    if (grouping != AliveGrouping::Stack)
+        spec.columns.push_back(intColumn("stacks", "Stacks", "Distinct stacks in the group"));
+    spec.columns.push_back(Column{"frame", "User Frame",
+                                  grouping == AliveGrouping::UserFrame
+                                      ? "The innermost frame outside PyTorch"
+                                      : "The innermost frame outside PyTorch (of the largest)"});
+    spec.columns.push_back(Column{"stack", "Stack",
+                                  grouping == AliveGrouping::Stack
+                                      ? "Outermost frame first (file:line:function)"
+                                      : "The group's largest stack, outermost frame first"});
+    for (const auto& [key, g] : groups) {
+        const double pct = total ? 100.0 * double(g.bytes) / double(total) : 0;
+        std::vector<Cell> row{integerCell(g.bytes), diagnosis::percentCell(pct),
+                              integerCell(g.blocks)};
+        if (grouping == AliveGrouping::Size) row.push_back(integerCell(g.size));
+        if (grouping != AliveGrouping::Stack) row.push_back(integerCell(int64_t(g.stacks)));
+        row.push_back(textCell(userFrame(s, g.largest_stack)));
+        row.push_back(textCell(stackText(s, g.largest_stack)));
+        spec.rows.push_back(std::move(row));
     }
     return spec;
 }

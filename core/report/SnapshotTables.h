@@ -21,9 +21,16 @@ table::TableSpec snapshotSummaryTable(const MemorySnapshot& s);
 // filter, of the allocations it keeps at their peak in its range.
 table::TableSpec snapshotPeakTable(const MemorySnapshot& s, int device,
                                    const SnapshotFilter& filter = {});
+// How the alive table groups allocations: by their whole stack, by the
+// innermost frame outside PyTorch (the user's line), or by their size
+// (equal sizes are often one tensor shape made again and again).
+enum class AliveGrouping { Stack, UserFrame, Size };
+// "stack", "frame" or "size"; throws std::invalid_argument naming the value.
+AliveGrouping aliveGroupingFrom(const std::string& text);
 // The same after trace entry `entry` (-1: before the trace).
 table::TableSpec snapshotAliveTable(const MemorySnapshot& s, int device, int64_t entry,
-                                    const SnapshotFilter& filter = {});
+                                    const SnapshotFilter& filter = {},
+                                    AliveGrouping grouping = AliveGrouping::Stack);
 // The entry whose state the peak tables show: the peak of what the filter keeps.
 int64_t snapshotPeakEntry(const MemorySnapshot& s, int device, const SnapshotFilter& filter);
 // What was alive after `entry` as a flame graph's rows (memoryFlame): the

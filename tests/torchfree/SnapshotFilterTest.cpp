@@ -146,6 +146,36 @@ TEST_P(FilterFixture, TheFlameGraphAddsUp) {
         EXPECT_LE(rows.rows[r][0].value, rows.rows[r - 1][0].value + 1);
 }
 
+// What was alive grouped three ways holds the same bytes; a user-frame row
+// is one frame's, a size row is its blocks of that size.
+TEST_P(FilterFixture, AliveGroupingsHoldTheSameBytes) {
+    const int device = 0;
+    const int64_t entry = summarizeDevice(s, device).peak_entry;
+    int64_t expected = 0;
+    for (const StackBytes& b : aliveAt(s, device, entry))
+        expected += b.bytes;
+    std::map<std::string, int64_t> by_frame;
+    for (const StackBytes& b : aliveAt(s, device, entry))
+        by_frame[userFrame(s, b.stack)] += b.bytes;
+    for (AliveGrouping g : {AliveGrouping::Stack, AliveGrouping::UserFrame, AliveGrouping::Size}) {
+        const table::TableSpec t = snapshotAliveTable(s, device, entry, {}, g);
+        const size_t frame_col = g == AliveGrouping::Stack ? 3 : g == AliveGrouping::Size ? 5 : 4;
+        int64_t total = 0;
+        for (const auto& row : t.rows) {
+            total += int64_t(row[0].value);
+            if (g == AliveGrouping::Size) EXPECT_EQ(row[0].value, row[2].value * row[3].value);
+            if (g == AliveGrouping::UserFrame)
+                EXPECT_EQ(int64_t(row[0].value), by_frame[row[frame_col].text])
+                    << row[frame_col].text;
+        }
+        EXPECT_EQ(total, expected) << int(g);
+        if (g == AliveGrouping::UserFrame) EXPECT_EQ(t.rows.size(), by_frame.size());
+        for (size_t r = 1; r < t.rows.size(); ++r)
+            EXPECT_GE(t.rows[r - 1][0].value, t.rows[r][0].value); // most bytes first
+    }
+    EXPECT_THROW(aliveGroupingFrom("colour"), std::invalid_argument);
+}
+
 INSTANTIATE_TEST_SUITE_P(Generated, FilterFixture,
                          ::testing::Values("p2_seed1", "p5_seed2", "p4_seed3"));
 
@@ -197,6 +227,15 @@ TEST(SnapshotFilter, CommandsTakeTheFilterAndNameABadValue) {
     std::ostringstream filtered;
     ASSERT_EQ(runMemoryStats(o, filtered, err), 0) << err.str();
     EXPECT_NE(filtered.str(), out.str());
+    o.group = "size";
+    std::ostringstream by_size;
+    ASSERT_EQ(runMemoryStats(o, by_size, err), 0) << err.str();
+    EXPECT_NE(by_size.str().find("bytes,pct,blocks,size,stacks,frame,stack"), std::string::npos);
+    o.group = "colour";
+    err.str("");
+    EXPECT_EQ(runMemoryStats(o, out, err), 2);
+    EXPECT_NE(err.str().find("--group is 'colour'"), std::string::npos);
+    o.group = "stack";
     o.min_size = "lots";
     err.str("");
     EXPECT_EQ(runMemoryStats(o, out, err), 2);

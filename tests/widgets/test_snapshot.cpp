@@ -187,6 +187,28 @@ private slots:
         QCOMPARE(view.model(SnapshotView::Alive)->rowCount(), all_rows);
     }
 
+    // Grouped by size, the alive table has a size column; an OOM row
+    // activated shows that moment on its device.
+    void groupingsAndOoms() {
+        const OpenedDocument doc = openDocument(kSnapshot);
+        SnapshotView view;
+        QVERIFY(shown(view, doc));
+        view.setGrouping(AliveGrouping::Size);
+        QCOMPARE(view.model(SnapshotView::Alive)
+                     ->headerData(3, Qt::Horizontal, Qt::DisplayRole)
+                     .toString(),
+                 QStringLiteral("Size"));
+        QAbstractItemModelTester tester(view.model(SnapshotView::Alive),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const table::TableSpec ooms = snapshotOomTable(*doc.snapshot);
+        QVERIFY(ooms.rows.size() >= 2);
+        const size_t last = ooms.rows.size() - 1; // device 1's (the table is by device)
+        emit view.rowActivated(SnapshotView::Ooms, int(last));
+        QCOMPARE(view.device(), int(ooms.rows[last][0].value));
+        QCOMPARE(view.shownEntry(), int64_t(ooms.rows[last][1].value));
+        QCOMPARE(view.segments()->state().entry, int64_t(ooms.rows[last][1].value));
+    }
+
     // Compare with a second snapshot: memory-diff's tables follow the others.
     void aSecondSnapshotIsCompared() {
         const OpenedDocument doc = openDocument(kSnapshot);

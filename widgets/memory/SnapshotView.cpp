@@ -49,7 +49,7 @@ QScrollArea* scrolled(QWidget* inside) {
 } // namespace
 
 SnapshotView::SnapshotView(AppSettings* settings, QWidget* parent)
-    : SpecTablesView(settings, parent), devices_(new QComboBox),
+    : SpecTablesView(settings, parent), devices_(new QComboBox), groups_(new QComboBox),
       min_size_(filterField(tr("min size"),
                             tr("Only allocations of at least this size "
                                "(4096, 512K, 1.5MiB)"),
@@ -82,6 +82,11 @@ SnapshotView::SnapshotView(AppSettings* settings, QWidget* parent)
         applyFilter();
     });
     connect(devices_, &QComboBox::activated, this, [this](int index) { setDevice(index); });
+    connect(groups_, &QComboBox::activated, this,
+            [this](int index) { setGrouping(AliveGrouping(index)); });
+    connect(this, &SpecTablesView::rowActivated, this, [this](int table, int row) {
+        if (table == Ooms) showOom(row);
+    });
     connect(chart_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
         if (!snapshot_) return;
         const double x = chart_->xAxis->pixelToCoord(event->pos().x());
@@ -102,6 +107,10 @@ QWidget* SnapshotView::filterBar() {
         row->addWidget(edit);
         connect(edit, &QLineEdit::returnPressed, this, &SnapshotView::applyFilter);
     }
+    row->addWidget(new QLabel(tr("Alive by:")));
+    groups_->addItems({tr("stack"), tr("user frame"), tr("size")}); // AliveGrouping's order
+    groups_->setToolTip(tr("How the alive table groups what was alive then"));
+    row->addWidget(groups_);
     auto* apply = new QPushButton(tr("Apply"));
     auto* reset = new QPushButton(tr("Reset"));
     auto* compare = new QPushButton(tr("Compare with…"));
@@ -206,6 +215,22 @@ bool SnapshotView::applyFilter() {
     return true;
 }
 
+void SnapshotView::setGrouping(AliveGrouping grouping) {
+    grouping_ = grouping;
+    groups_->setCurrentIndex(int(grouping));
+    if (snapshot_) rebuild();
+}
+
+// An OOM row activated: the moment it failed, on its device, in every view.
+void SnapshotView::showOom(int row) {
+    const table::TableSpec ooms = snapshotOomTable(*snapshot_);
+    if (row < 0 || row >= int(ooms.rows.size())) return;
+    const auto device = int(ooms.rows[size_t(row)][0].value);
+    const auto entry = int64_t(ooms.rows[size_t(row)][1].value);
+    if (device != device_) setDevice(device);
+    showAliveAt(entry);
+}
+
 void SnapshotView::redrawTimeline() {
     bands_->setTimeline(snapshot_, activeTimeline(*snapshot_, device_, kBands, filter_));
 }
@@ -243,9 +268,9 @@ void SnapshotView::rebuild() {
     if (!filter_.empty())
         tables.notes << tr("Filter: %1.").arg(QString::fromStdString(filter_.describe()));
     const int64_t entry = shownEntry();
-    tables.tables = {snapshotSummaryTable(s), snapshotAliveTable(s, device_, entry, filter_),
-                     snapshotStateTable(s, device_, entry), snapshotSegmentTable(s),
-                     snapshotOomTable(s)};
+    tables.tables = {
+        snapshotSummaryTable(s), snapshotAliveTable(s, device_, entry, filter_, grouping_),
+        snapshotStateTable(s, device_, entry), snapshotSegmentTable(s), snapshotOomTable(s)};
     if (other_) {
         tables.notes << tr("Compared with B = %1.").arg(QFileInfo(other_description_).fileName());
         for (table::TableSpec& diff : snapshotDiffTables(s, *other_))

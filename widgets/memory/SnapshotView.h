@@ -11,6 +11,7 @@
 
 #include "common/SpecTablesView.h"
 #include "jobs/OneShot.h"
+#include "report/SnapshotTables.h"
 #include "snapshot/MemorySnapshot.h"
 #include "snapshot/SnapshotFilter.h"
 
@@ -44,6 +45,9 @@ public:
     bool applyFilter();
     void setFilterText(const SnapshotFilterText& text); // fills the fields and applies
     const SnapshotFilter& filter() const { return filter_; }
+    // How the alive table groups what was alive: by stack, user frame or size.
+    void setGrouping(AliveGrouping grouping);
+    AliveGrouping grouping() const { return grouping_; }
     QString filterError() const;
     // B to compare with this one: read off the GUI thread; its tables follow.
     void compareWith(const QString& path);
@@ -67,6 +71,7 @@ private:
     void rebuild();
     void redrawTimeline();
     void showError(const QString& text);
+    void showOom(int row);
 
     struct Loaded {
         std::shared_ptr<const MemorySnapshot> snapshot;
@@ -75,7 +80,7 @@ private:
 
     std::shared_ptr<const MemorySnapshot> snapshot_, other_;
     QString description_, other_description_;
-    QComboBox* devices_;
+    QComboBox *devices_, *groups_;
     QLineEdit *min_size_, *frame_, *entries_;
     QLabel* error_;
     QTabWidget* charts_;
@@ -84,6 +89,7 @@ private:
     FlameGraphChart* flame_;
     SegmentMapChart* segment_map_;
     SnapshotFilter filter_;
+    AliveGrouping grouping_ = AliveGrouping::Stack;
     OneShot<Loaded> loader_;
     int device_ = 0;
     int64_t entry_ = -1; // -1: the peak
