@@ -279,11 +279,13 @@ TableSpec snapshotStateTable(const MemorySnapshot& s, int device, int64_t entry)
 
 TableSpec snapshotTimelineTable(const MemorySnapshot& s, int device, size_t points,
                                 const SnapshotFilter& filter) {
-    MemoryCurve c = memoryCurve(s, device);
+    const MemoryCurve& c = memoryCurve(s, device);
+    const std::vector<int64_t>* allocated = &c.allocated;
     size_t from = 0, to = c.allocated.size();
+    FilteredAllocations f;
     if (!filter.empty()) { // what the filter keeps, over its range
-        FilteredAllocations f = filterAllocations(s, device, filter);
-        c.allocated = std::move(f.allocated);
+        f = filterAllocations(s, device, filter);
+        allocated = &f.allocated;
         from = size_t(f.first);
         to = size_t(f.last + 1);
     }
@@ -300,9 +302,9 @@ TableSpec snapshotTimelineTable(const MemorySnapshot& s, int device, size_t poin
     for (size_t first = from; first < to; first += stride) {
         size_t best = first; // each stretch by its largest allocated value
         for (size_t i = first; i < std::min(to, first + stride); ++i)
-            if (c.allocated[i] > c.allocated[best]) best = i;
+            if ((*allocated)[i] > (*allocated)[best]) best = i;
         spec.rows.push_back({integerCell(int64_t(best)), integerCell(events[best].time_us),
-                             integerCell(c.allocated[best]), integerCell(c.reserved[best])});
+                             integerCell((*allocated)[best]), integerCell(c.reserved[best])});
     }
     return spec;
 }
@@ -349,7 +351,7 @@ TableSpec snapshotOomTable(const MemorySnapshot& s) {
         for (size_t i = 0; i < n && !any; ++i)
             any = events[i].action == AllocAction::Oom;
         if (!any) continue;
-        const MemoryCurve c = memoryCurve(s, d);
+        const MemoryCurve& c = memoryCurve(s, d);
         for (size_t i = 0; i < n; ++i)
             if (events[i].action == AllocAction::Oom)
                 spec.rows.push_back({integerCell(d), integerCell(int64_t(i)),

@@ -22,6 +22,7 @@ struct ActiveBand {
 // In the order they were made, those alive before the trace first (MemoryViz
 // stacks them at the bottom): a free whose alloc the ring buffer dropped, a
 // block alive at the dump that no alloc of the trace opened.
-std::vector<ActiveBand> allocationLifetimes(const MemorySnapshot& s, int device);
+// Kept with the snapshot (snapshot/SnapshotHistory.h).
+const std::vector<ActiveBand>& allocationLifetimes(const MemorySnapshot& s, int device);
 
 } // namespace ts

@@ -6,6 +6,7 @@
 // torch/csrc/cuda/memory_snapshot.cpp); docs/memory-snapshots.md says what
 // Trainscope reads of it.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,6 +60,29 @@ struct SnapshotSegment {
     uint32_t first_block = 0, block_count = 0; // MemorySnapshot::blocks
 };
 
+// The replayed history of each device (snapshot/SnapshotHistory.h), made on
+// first use. A copy of a snapshot starts without it: it may be changed.
+struct SnapshotHistoryCache;
+std::shared_ptr<SnapshotHistoryCache> newSnapshotHistoryCache();
+struct SnapshotHistoryHandle {
+    std::shared_ptr<SnapshotHistoryCache> cache = newSnapshotHistoryCache();
+    SnapshotHistoryHandle() = default;
+    SnapshotHistoryHandle(const SnapshotHistoryHandle&) {}
+    SnapshotHistoryHandle& operator=(const SnapshotHistoryHandle&) {
+        cache = newSnapshotHistoryCache();
+        return *this;
+    }
+    // A moved-from snapshot may be filled again: it gets a cache of its own.
+    SnapshotHistoryHandle(SnapshotHistoryHandle&& o) : cache(std::move(o.cache)) {
+        o.cache = newSnapshotHistoryCache();
+    }
+    SnapshotHistoryHandle& operator=(SnapshotHistoryHandle&& o) {
+        cache = std::move(o.cache);
+        o.cache = newSnapshotHistoryCache();
+        return *this;
+    }
+};
+
 struct MemorySnapshot {
     std::vector<std::string> strings; // [0] = ""
     std::vector<SnapshotFrame> frames;
@@ -76,6 +100,7 @@ struct MemorySnapshot {
     std::vector<std::pair<std::string, std::string>> allocator_settings; // as text
     size_t external_annotations = 0;
     int protocol = 0; // the pickle's
+    SnapshotHistoryHandle history;
 
     size_t stackCount() const { return stack_begin.size() - 1; }
     size_t stackSize(uint32_t s) const { return stack_begin[s + 1] - stack_begin[s]; }

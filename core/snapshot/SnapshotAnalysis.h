@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "snapshot/MemorySnapshot.h"
+#include "snapshot/SnapshotHistory.h"
 
 namespace ts {
 
@@ -45,12 +46,6 @@ std::vector<StackBytes> sortedByBytes(const std::unordered_map<uint32_t, StackBy
 // Blocks alive at the snapshot (active_allocated), by stack: what memory_viz's
 // `memory` flame graph shows for that state.
 std::vector<StackBytes> aliveAtSnapshot(const MemorySnapshot& s, int device);
-// Blocks alive at the dump that no allocation of the trace left open (`open`:
-// the addresses of the trace's allocations still open at its end, to
-// anything): alive since before the trace, as (requested bytes, stack).
-std::vector<std::pair<int64_t, uint32_t>>
-blocksFromBeforeTrace(const MemorySnapshot& s, int device,
-                      const std::unordered_map<int64_t, size_t>& open);
 // "train.py:10:main;model.py:42:forward;..." outermost first; "<no frames>".
 std::string stackText(const MemorySnapshot& s, uint32_t stack);
 // The innermost frame outside PyTorch's own files (the user's code), else
@@ -58,9 +53,6 @@ std::string stackText(const MemorySnapshot& s, uint32_t stack);
 std::string userFrame(const MemorySnapshot& s, uint32_t stack);
 
 // Allocated and reserved bytes after each trace entry (for the timeline).
-struct MemoryCurve {
-    std::vector<int64_t> allocated, reserved;
-};
-MemoryCurve memoryCurve(const MemorySnapshot& s, int device);
+const MemoryCurve& memoryCurve(const MemorySnapshot& s, int device);
 
 } // namespace ts

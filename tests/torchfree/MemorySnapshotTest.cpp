@@ -67,7 +67,7 @@ TEST_P(SnapshotFixture, FiguresAreThoseOfPyTorchsViewers) {
             alive += bytes;
         EXPECT_EQ(alive, d.peak_allocated_bytes);
         // The curve's maximum is the peak.
-        const MemoryCurve c = memoryCurve(s, device);
+        const MemoryCurve& c = memoryCurve(s, device);
         ASSERT_EQ(c.allocated.size(), d.entries);
         if (d.peak_entry >= 0) {
             EXPECT_EQ(c.allocated[size_t(d.peak_entry)], d.peak_allocated_bytes);
@@ -112,7 +112,7 @@ TEST_P(SnapshotFixture, ActiveTimelineBandsAddUpToTheCurve) {
 TEST_P(SnapshotFixture, AllocatorStateAgreesWithTheCurveAndTheDump) {
     const MemorySnapshot s = readMemorySnapshot(kDir + GetParam() + ".pickle");
     for (int device = 0; device < int(s.traceDevices()); ++device) {
-        const MemoryCurve c = memoryCurve(s, device);
+        const MemoryCurve& c = memoryCurve(s, device);
         const int64_t n = int64_t(c.reserved.size());
         for (int64_t e : {int64_t(0), n / 3, n / 2, n - 2, n - 1}) {
             const AllocatorState st = allocatorStateAt(s, device, e);
