@@ -1,0 +1,99 @@
+// The snapshot generator (bench/memory/writer) against the reader
+// (core/snapshot): a snapshot written with the generator's code, read back,
+// gives the figures the generator's toy allocator kept as it ran (reserved,
+// allocated, the peaks and their entry), which it knows from which block is
+// which, not from the trace. And the generator writes the checked-in test
+// snapshots byte for byte, as make_snapshot.py did.
+#ifdef TRAINSCOPE_WITH_SNAPSHOT_WRITER
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "SnapshotWriter.h"
+#include "snapshot/SnapshotAnalysis.h"
+#include "snapshot/SnapshotReader.h"
+
+namespace ts {
+namespace {
+
+std::string bytesOf(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Writes `spec` to a file of the test's own and gives what the writer knew.
+snapgen::WrittenSnapshot writeTo(const std::string& path, const snapgen::SnapshotSpec& spec) {
+    std::FILE* out = std::fopen(path.c_str(), "wb");
+    EXPECT_NE(out, nullptr) << path;
+    const snapgen::WrittenSnapshot written = snapgen::writeSnapshot(spec, out);
+    std::fclose(out);
+    return written;
+}
+
+class SnapshotWriterFixture : public ::testing::TestWithParam<int> {};
+
+TEST_P(SnapshotWriterFixture, ReaderFindsTheFiguresTheAllocatorKept) {
+    snapgen::SnapshotSpec spec;
+    spec.seed = 17;
+    spec.entries = 30000;
+    spec.protocol = GetParam();
+    spec.devices = 2;
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("ts_writer_p" + std::to_string(spec.protocol) + ".pickle"))
+                                 .string();
+    const snapgen::WrittenSnapshot written = writeTo(path, spec);
+    ASSERT_EQ(std::filesystem::file_size(path), written.bytes);
+    const MemorySnapshot s = readMemorySnapshot(path);
+    std::filesystem::remove(path);
+    EXPECT_EQ(s.protocol, spec.protocol);
+    ASSERT_EQ(s.devices(), spec.devices);
+    for (int d = 0; d < spec.devices; ++d) {
+        SCOPED_TRACE("device " + std::to_string(d));
+        const snapgen::DeviceTotals& want = written.devices[size_t(d)];
+        const DeviceMemorySummary got = summarizeDevice(s, d);
+        EXPECT_GT(want.peak_allocated_bytes, want.allocated_bytes / 2); // a plausible history
+        EXPECT_GT(want.ooms, 0u);
+        EXPECT_EQ(got.segments, want.segments);
+        EXPECT_EQ(got.entries, want.entries);
+        EXPECT_EQ(got.ooms, want.ooms);
+        EXPECT_EQ(got.reserved_bytes, want.reserved_bytes);
+        EXPECT_EQ(got.allocated_bytes, want.allocated_bytes);
+        EXPECT_EQ(got.peak_allocated_bytes, want.peak_allocated_bytes);
+        EXPECT_EQ(got.peak_entry, want.peak_entry);
+        EXPECT_EQ(got.peak_reserved_bytes, want.peak_reserved_bytes);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Protocols, SnapshotWriterFixture, ::testing::Values(2, 4, 5));
+
+// tests/data/memory_snapshots/README.md: made by make_snapshot.py with these
+// arguments; the C++ generator must write the same bytes (same draws, same
+// opcodes, same memo and frames).
+TEST(SnapshotWriter, WritesTheCheckedInSnapshotsByteForByte) {
+    const std::string dir = std::string(TRAINSCOPE_TEST_DATA_DIR) + "/memory_snapshots/";
+    struct Case {
+        const char* name;
+        uint64_t seed, entries;
+        int protocol, devices;
+    };
+    for (const Case& c : {Case{"p2_seed1", 1, 1200, 2, 1}, Case{"p4_seed3", 3, 600, 4, 1},
+                          Case{"p5_seed2", 2, 1200, 5, 2}}) {
+        SCOPED_TRACE(c.name);
+        const std::string path =
+            (std::filesystem::temp_directory_path() / (std::string("ts_writer_") + c.name))
+                .string();
+        writeTo(path, {c.seed, c.entries, c.protocol, c.devices});
+        EXPECT_TRUE(bytesOf(path) == bytesOf(dir + c.name + ".pickle"));
+        std::filesystem::remove(path);
+    }
+}
+
+} // namespace
+} // namespace ts
+#endif
