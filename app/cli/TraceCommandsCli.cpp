@@ -124,8 +124,9 @@ void addMemoryCommands(CLI::App& app, TraceCommands& c) {
         "a PyTorch allocator snapshot (_dump_snapshot's pickle): peaks, stacks, OOMs");
     stats->add_option("snapshot", m.file, "snapshot.pickle")->required();
     stats->add_option("--view", m.view,
-                      "summary, peak, flame (what was alive, frame by frame), segments, "
-                      "timeline, oom or state");
+                      "summary, peak, flame (what was alive, frame by frame), dump (what the "
+                      "segments held, by stack; needs no history), segments, timeline, oom or "
+                      "state");
     stats->add_option("--entry", m.entry,
                       "peak, flame, state: after this trace entry instead of the peak's");
     stats->add_option("--min-size", m.min_size,

@@ -59,6 +59,12 @@ void needHistory(const MemorySnapshot& s, const MemoryStatsOptions& o) {
 std::vector<table::TableSpec> tablesOf(const MemorySnapshot& s, const MemoryStatsOptions& o) {
     if (o.view == "summary") return {snapshotSummaryTable(s)};
     if (o.view == "segments") return {snapshotSegmentTable(s)};
+    if (o.view == "dump") {
+        std::vector<table::TableSpec> tables;
+        for (int d : devicesOf(s, o))
+            tables.push_back(snapshotDumpTable(s, d));
+        return tables;
+    }
     std::vector<table::TableSpec> tables;
     const SnapshotFilter filter = filterOf(o);
     if (!filter.empty()) needHistory(s, o);
@@ -88,7 +94,7 @@ std::vector<table::TableSpec> tablesOf(const MemorySnapshot& s, const MemoryStat
     if (o.view == "oom") return {snapshotOomTable(s)};
     throw std::invalid_argument(
         "Option --view is '" + o.view +
-        "'; expected summary, peak, flame, segments, timeline, oom or state.");
+        "'; expected summary, peak, flame, dump, segments, timeline, oom or state.");
 }
 
 MemorySnapshot read(const std::string& file) {

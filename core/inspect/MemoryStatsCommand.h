@@ -12,12 +12,13 @@
 namespace ts {
 
 struct MemoryStatsOptions {
-    std::string file, other;      // other: memory-diff's B
-    std::string view = "summary"; // summary | peak | flame | segments | timeline | oom | state
-    std::string format = "text";  // text | csv | json
-    int device = -1;              // peak, timeline: the device (-1: each)
-    size_t limit = 0;             // rows per table (0: all; timeline: 200 points)
-    int64_t entry = -1;           // peak, flame, state: after this entry (-1: the peak's)
+    std::string file, other; // other: memory-diff's B
+    std::string view =
+        "summary"; // summary | peak | flame | dump | segments | timeline | oom | state
+    std::string format = "text"; // text | csv | json
+    int device = -1;             // peak, timeline: the device (-1: each)
+    size_t limit = 0;            // rows per table (0: all; timeline: 200 points)
+    int64_t entry = -1;          // peak, flame, state: after this entry (-1: the peak's)
     // peak, flame, timeline: which allocations (snapshot/SnapshotFilter.h).
     std::string min_size;        // "1MiB", bytes
     std::string frame;           // a frame contains it

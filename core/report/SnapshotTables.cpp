@@ -192,6 +192,28 @@ TableSpec snapshotAliveTable(const MemorySnapshot& s, int device, int64_t entry,
     return spec;
 }
 
+TableSpec snapshotDumpTable(const MemorySnapshot& s, int device) {
+    const std::vector<StackBytes> alive = aliveAtSnapshot(s, device);
+    int64_t total = 0;
+    for (const StackBytes& b : alive)
+        total += b.bytes;
+    TableSpec spec;
+    spec.title = "Allocated at the dump on device " + std::to_string(device) + " (" +
+                 std::to_string(total) + " bytes requested, in the segments' blocks), by stack";
+    spec.columns = {bytesColumn("bytes", "Bytes", "Requested bytes of active_allocated blocks"),
+                    diagnosis::percentColumn("pct", "Share (%)", "Of what was allocated"),
+                    intColumn("blocks", "Blocks", "Allocations"),
+                    Column{"frame", "User Frame", "The innermost frame outside PyTorch"},
+                    Column{"stack", "Stack", "Outermost frame first (file:line:function)"}};
+    for (const StackBytes& b : alive)
+        spec.rows.push_back(
+            {integerCell(b.bytes),
+             diagnosis::percentCell(total ? 100.0 * double(b.bytes) / double(total) : 0),
+             integerCell(b.blocks), textCell(userFrame(s, b.stack)),
+             textCell(stackText(s, b.stack))});
+    return spec;
+}
+
 TableSpec snapshotFlameTable(const MemorySnapshot& s, int device, int64_t entry,
                              const SnapshotFilter& filter, size_t rows) {
     const MemoryFlame flame = memoryFlame(s, snapshotAlive(s, device, entry, filter));
@@ -377,6 +399,7 @@ nlohmann::json snapshotJson(const MemorySnapshot& s, size_t top) {
                            {"segments", d.segments},
                            {"reserved_bytes", d.reserved_bytes},
                            {"allocated_bytes", d.allocated_bytes},
+                           {"active_bytes", d.active_bytes},
                            {"pending_free_bytes", d.pending_free_bytes},
                            {"inactive_bytes", d.inactive_bytes},
                            {"entries", d.entries},

@@ -31,6 +31,9 @@ AliveGrouping aliveGroupingFrom(const std::string& text);
 table::TableSpec snapshotAliveTable(const MemorySnapshot& s, int device, int64_t entry,
                                     const SnapshotFilter& filter = {},
                                     AliveGrouping grouping = AliveGrouping::Stack);
+// What the segments held at the dump (active_allocated blocks, requested
+// bytes), by stack: memory_viz's `memory` flame graph; it needs no history.
+table::TableSpec snapshotDumpTable(const MemorySnapshot& s, int device);
 // The entry whose state the peak tables show: the peak of what the filter keeps.
 int64_t snapshotPeakEntry(const MemorySnapshot& s, int device, const SnapshotFilter& filter);
 // What was alive after `entry` as a flame graph's rows (memoryFlame): the

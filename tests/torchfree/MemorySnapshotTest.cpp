@@ -205,7 +205,8 @@ TEST(MemorySnapshot, CommandsPrintTheFiguresAndNameWhatIsWrong) {
         EXPECT_EQ(j["devices"][d]["top_stacks_at_peak"][0]["stack"],
                   expected["devices"][d]["top_stacks_at_peak"][0][0]);
     }
-    for (const char* view : {"summary", "peak", "segments", "timeline", "oom", "state"}) {
+    for (const char* view :
+         {"summary", "peak", "flame", "dump", "segments", "timeline", "oom", "state"}) {
         o.view = view;
         o.format = "csv";
         out.str("");
@@ -225,6 +226,19 @@ TEST(MemorySnapshot, CommandsPrintTheFiguresAndNameWhatIsWrong) {
     err.str("");
     EXPECT_EQ(runMemoryStats(o, out, err), 2);
     EXPECT_NE(err.str().find("--view is 'flames'"), std::string::npos);
+    // What the segments held needs no history; it adds up to the allocated bytes.
+    o.view = "dump";
+    o.file = kDir + "no_traces.pickle";
+    o.format = "json";
+    out.str("");
+    ASSERT_EQ(runMemoryStats(o, out, err), 0) << err.str();
+    const MemorySnapshot no_history = readMemorySnapshot(o.file);
+    int64_t dumped = 0;
+    for (const auto& row : nlohmann::json::parse(out.str())) // the rows, numbers as text or not
+        dumped += row["bytes"].is_string() ? std::stoll(row["bytes"].get<std::string>())
+                                           : row["bytes"].get<int64_t>();
+    EXPECT_EQ(dumped, summarizeDevice(no_history, 0).allocated_bytes);
+    o.format = "csv";
     o.view = "timeline";
     o.file = kDir + "no_traces.pickle";
     err.str("");
