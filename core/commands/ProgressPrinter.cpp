@@ -82,6 +82,14 @@ void ProgressPrinter::onRunFinished(const RunSummary& s) {
     out_ << line;
     if (s.peak_device_bytes) out_ << ", device " << formatBytes(s.peak_device_bytes);
     out_ << "\n";
+    if (s.peak_memory.total() == 0) return;
+    out_ << "memory by category at the peak step:";
+    const char* separator = " ";
+    for (const MemoryCategoryField& field : kMemoryCategoryFields) {
+        out_ << separator << field.name << ' ' << formatBytes(s.peak_memory.*field.bytes);
+        separator = ", ";
+    }
+    out_ << "\n";
 }
 
 } // namespace ts

@@ -18,6 +18,7 @@
 #include "engine/LossScaler.h"
 #include "engine/LrSchedule.h"
 #include "engine/OptimizerFactory.h"
+#include "engine/StepMemory.h"
 #include "env/Environment.h"
 #include "env/TorchCompat.h"
 #include "env/ValidateConfig.h"
@@ -38,10 +39,16 @@ namespace {
 // zero_grad(set_to_none=True)): no memset over every gradient each step, and
 // the next backward's AccumulateGrad adopts the new gradient instead of adding
 // it into zeros. Optimizers and the loss scaler skip undefined gradients.
-void clearGradients(torch::optim::Optimizer& optimizer) {
+// Returns the bytes of the gradients it released, counted here rather than in
+// a walk of their own.
+int64_t clearGradients(torch::optim::Optimizer& optimizer) {
+    StorageBytes released;
     for (auto& group : optimizer.param_groups())
-        for (auto& p : group.params())
+        for (auto& p : group.params()) {
+            released.add(p.grad());
             p.mutable_grad().reset();
+        }
+    return released.total();
 }
 
 using Clock = std::chrono::steady_clock;
@@ -82,6 +89,7 @@ struct Trainer::Impl {
     ThreadChoice threads;
     std::unique_ptr<LrSchedule> schedule;
     std::shared_ptr<MemoryTracker> memory = MemoryTracker::create();
+    std::unique_ptr<StepMemory> step_memory;
     std::unique_ptr<ProfileSession> profiler;
     CheckpointPosition position;
     Clock::time_point run_start;
@@ -186,6 +194,9 @@ void Trainer::Impl::setupModel() {
                                                std::to_string(position.global_step));
     }
     if (communicator) parallel = std::make_unique<DataParallel>(communicator, *model);
+    step_memory = std::make_unique<StepMemory>(memory, device.is_cuda(),
+                                               device.index() < 0 ? 0 : device.index(),
+                                               model->parameters(), *optimizer);
 }
 
 // Stops the run (throws; the weights before this step are kept) or, with
@@ -252,9 +263,8 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
                               EpochTotals& totals) {
     const int64_t global = position.global_step;
     profiler->stepBegin(global);
-    memory->resetPeak();
+    step_memory->beginStep();
     const int cuda_index = device.index() < 0 ? 0 : device.index();
-    if (device.is_cuda()) compat::cudaResetPeak(cuda_index);
     const int64_t faults_before = processPageFaults();
     const auto t0 = Clock::now();
     std::optional<Batch> batch;
@@ -274,6 +284,7 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
         labels = batch->labels.to(device, /*non_blocking=*/config.pin_memory);
         sync();
     }
+    step_memory->afterCopy(images, labels);
     const auto t2 = Clock::now();
     torch::Tensor logits, loss;
     {
@@ -284,6 +295,7 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
         loss = classificationLoss(logits, labels, config.label_smoothing);
         sync();
     }
+    step_memory->afterForward();
     const double loss_value = loss.item<double>();
     // Agreed by all ranks, so that they all take (or skip) the same collectives.
     bool nonfinite = !std::isfinite(loss_value);
@@ -305,6 +317,7 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
     const auto t4 = Clock::now();
     const double lr = schedule->at(global);
     bool skipped = nonfinite;
+    int64_t gradient_bytes = 0;
     if (!nonfinite) {
         ProfileSession::Range range(profiler.get(), "optimizer");
         setLearningRate(*optimizer, lr);
@@ -315,7 +328,7 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
         } else {
             optimizer->step();
         }
-        clearGradients(*optimizer);
+        gradient_bytes = clearGradients(*optimizer);
         sync();
     }
     const auto t5 = Clock::now();
@@ -338,6 +351,7 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
         r.device_bytes = m.allocated;
         r.device_peak_bytes = m.peak_allocated;
     }
+    r.memory = step_memory->endStep(gradient_bytes);
     r.profiled = profiler->recording();
     r.page_faults = processPageFaults() - faults_before;
     r.allreduce_ms = reduced.allreduce_ms;

@@ -116,18 +116,36 @@ void cudaSynchronize(int index) {
     if (torch::cuda::is_available()) torch::cuda::synchronize(index);
 }
 
+#ifdef TRAINSCOPE_WITH_CUDA
+namespace {
+// StatType::AGGREGATE is 0 in every version, but the enum moved from
+// CUDACachingAllocator to c10::CachingAllocator / CachingDeviceAllocator in
+// 2.x (checked against 2.11's headers on an H100 machine).
+constexpr size_t kAggregateStat = 0;
+} // namespace
+#endif
+
+CudaAllocated cudaAllocated(int index) {
+    CudaAllocated a;
+#ifdef TRAINSCOPE_WITH_CUDA
+    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(index);
+    a.current = stats.allocated_bytes[kAggregateStat].current;
+    a.peak = stats.allocated_bytes[kAggregateStat].peak;
+#else
+    (void)index;
+#endif
+    return a;
+}
+
 CudaMemory cudaMemory(int index) {
     CudaMemory m;
+    const CudaAllocated allocated = cudaAllocated(index);
+    m.allocated = allocated.current;
+    m.peak_allocated = allocated.peak;
 #ifdef TRAINSCOPE_WITH_CUDA
-    using namespace c10::cuda::CUDACachingAllocator;
-    const auto stats = getDeviceStats(index);
-    // StatType::AGGREGATE is 0 in every version, but the enum moved from
-    // CUDACachingAllocator to c10::CachingAllocator / CachingDeviceAllocator
-    // in 2.x (checked against 2.11's headers on an H100 machine).
-    constexpr size_t all = 0;
-    m.allocated = stats.allocated_bytes[all].current;
-    m.peak_allocated = stats.allocated_bytes[all].peak;
-    m.reserved = stats.reserved_bytes[all].current;
+    m.reserved = c10::cuda::CUDACachingAllocator::getDeviceStats(index)
+                     .reserved_bytes[kAggregateStat]
+                     .current;
     size_t free = 0, total = 0;
     if (cudaMemGetInfo(&free, &total) == cudaSuccess) {
         m.free = static_cast<int64_t>(free);

@@ -52,6 +52,13 @@ struct CudaMemory {
     int64_t free = 0;           // free on the device (cudaMemGetInfo)
 };
 CudaMemory cudaMemory(int index);
+// The allocated bytes alone, for reads inside a step: no call into the driver
+// (cudaMemGetInfo), only the caching allocator's counters.
+struct CudaAllocated {
+    int64_t current = 0;
+    int64_t peak = 0; // since the last reset
+};
+CudaAllocated cudaAllocated(int index);
 void cudaResetPeak(int index);
 void cudaEmptyCache();
 void setCudnnBenchmark(bool on);

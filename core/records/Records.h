@@ -8,6 +8,7 @@
 
 #include "config/ExperimentConfig.h"
 #include "records/EnvironmentInfo.h"
+#include "records/MemoryByCategory.h"
 
 namespace ts {
 
@@ -54,6 +55,8 @@ struct StepRecord {
     // communication backward did not hide). 0 in one process.
     double allreduce_ms = 0;
     double comm_wait_ms = 0;
+    // Memory by category on the training device (0s in older steps.csv).
+    MemoryByCategory memory;
 };
 
 struct EpochRecord {
@@ -127,6 +130,8 @@ struct RunSummary {
     int64_t peak_tensor_bytes = 0;
     int64_t peak_rss_bytes = 0;
     int64_t peak_device_bytes = 0;
+    // The categories of the step whose categories add up to the most.
+    MemoryByCategory peak_memory;
     // Steady-state median of StepRecord::page_faults; NaN when not recorded.
     double median_page_faults = std::numeric_limits<double>::quiet_NaN();
     // Data-parallel runs: every rank's figures; median_images_per_sec above is

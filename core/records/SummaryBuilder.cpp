@@ -27,6 +27,7 @@ void SummaryBuilder::addStep(const StepRecord& step) {
     peaks_.peak_tensor_bytes = std::max(peaks_.peak_tensor_bytes, step.tensor_peak_bytes);
     peaks_.peak_rss_bytes = std::max(peaks_.peak_rss_bytes, step.rss_bytes);
     peaks_.peak_device_bytes = std::max(peaks_.peak_device_bytes, step.device_peak_bytes);
+    if (step.memory.total() > peaks_.peak_memory.total()) peaks_.peak_memory = step.memory;
     peaks_.final_train_loss = step.loss;
 }
 

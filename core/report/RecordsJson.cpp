@@ -40,6 +40,20 @@ PhaseTimes phasesFromJson(const json& j) {
     return p;
 }
 
+json toJson(const MemoryByCategory& m) {
+    json j = json::object();
+    for (const MemoryCategoryField& field : kMemoryCategoryFields)
+        j[field.key] = m.*field.bytes;
+    return j;
+}
+
+MemoryByCategory memoryFromJson(const json& j) {
+    MemoryByCategory m;
+    for (const MemoryCategoryField& field : kMemoryCategoryFields)
+        m.*field.bytes = intValue(j, field.key, int64_t(0));
+    return m;
+}
+
 json toJson(const EpochRecord& e) {
     return {{"epoch", e.epoch},
             {"steps", e.steps},
@@ -89,6 +103,7 @@ json toJson(const RunSummary& s) {
             {"peak_tensor_bytes", s.peak_tensor_bytes},
             {"peak_rss_bytes", s.peak_rss_bytes},
             {"peak_device_bytes", s.peak_device_bytes},
+            {"peak_memory", toJson(s.peak_memory)},
             {"median_page_faults", number(s.median_page_faults)}};
 }
 
@@ -145,6 +160,7 @@ RunSummary summaryFromJson(const json& j) {
     s.peak_tensor_bytes = intValue(j, "peak_tensor_bytes", int64_t(0));
     s.peak_rss_bytes = intValue(j, "peak_rss_bytes", int64_t(0));
     s.peak_device_bytes = intValue(j, "peak_device_bytes", int64_t(0));
+    if (j.contains("peak_memory")) s.peak_memory = memoryFromJson(j["peak_memory"]);
     s.median_page_faults = readNumber(j, "median_page_faults");
     return s;
 }

@@ -71,6 +71,8 @@ nlohmann::json toJson(const EnvironmentInfo& env);
 nlohmann::json toJson(const RunInfo& info);
 nlohmann::json toJson(const PhaseTimes& p);
 nlohmann::json toJson(const DistributedSummary& d);
+nlohmann::json toJson(const MemoryByCategory& m);
+MemoryByCategory memoryFromJson(const nlohmann::json& j);
 DistributedSummary distributedFromJson(const nlohmann::json& j);
 EpochRecord epochFromJson(const nlohmann::json& j);
 RunSummary summaryFromJson(const nlohmann::json& j);

@@ -14,7 +14,8 @@
 namespace ts {
 namespace {
 
-// Column order is the file format: append new columns at the end only.
+// Column order is the file format: append new columns at the end only. After
+// these come the memory categories (kMemoryCategoryFields' keys).
 const char* const kColumns[] = {"epoch",
                                 "step",
                                 "global_step",
@@ -42,16 +43,26 @@ const char* const kColumns[] = {"epoch",
                                 "page_faults",
                                 "allreduce_ms",
                                 "comm_wait_ms"};
-constexpr size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 // Files written before page_faults was added end at "profiled"; they still read.
 constexpr size_t kFirstFormatColumns = 24;
+
+const std::vector<std::string>& columnNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> all(std::begin(kColumns), std::end(kColumns));
+        for (const MemoryCategoryField& field : kMemoryCategoryFields)
+            all.emplace_back(field.key);
+        return all;
+    }();
+    return names;
+}
 
 // How many columns the header names, if it is the current header or an older one
 // (a prefix of at least kFirstFormatColumns); 0 otherwise.
 size_t knownHeaderColumns(const std::string& header) {
     std::string expected;
-    for (size_t i = 0; i < kColumnCount; ++i) {
-        expected += (i ? "," : "") + std::string(kColumns[i]);
+    const auto& names = columnNames();
+    for (size_t i = 0; i < names.size(); ++i) {
+        expected += (i ? "," : "") + names[i];
         if (i + 1 >= kFirstFormatColumns && header == expected) return i + 1;
     }
     return 0;
@@ -61,8 +72,8 @@ size_t knownHeaderColumns(const std::string& header) {
 
 std::string stepsCsvHeader() {
     std::string out;
-    for (size_t i = 0; i < kColumnCount; ++i)
-        out += (i ? "," : "") + std::string(kColumns[i]);
+    for (const std::string& name : columnNames())
+        out += (out.empty() ? "" : ",") + name;
     return out + "\n";
 }
 
@@ -76,7 +87,10 @@ std::string stepsCsvRow(const StepRecord& s) {
       << ',' << (s.skipped ? 1 : 0) << ',' << s.loss_scale << ',' << s.tensor_bytes << ','
       << s.tensor_peak_bytes << ',' << s.rss_bytes << ',' << s.device_bytes << ','
       << s.device_peak_bytes << ',' << s.wall_s << ',' << (s.profiled ? 1 : 0) << ','
-      << s.page_faults << ',' << s.allreduce_ms << ',' << s.comm_wait_ms << '\n';
+      << s.page_faults << ',' << s.allreduce_ms << ',' << s.comm_wait_ms;
+    for (const MemoryCategoryField& field : kMemoryCategoryFields)
+        o << ',' << s.memory.*field.bytes;
+    o << '\n';
     return o.str();
 }
 
@@ -129,6 +143,9 @@ StepRecord stepOf(const std::vector<double>& v, size_t columns) {
     // Data-parallel columns, absent from files of earlier versions.
     s.allreduce_ms = i < columns ? v[i++] : 0;
     s.comm_wait_ms = i < columns ? v[i++] : 0;
+    // Memory by category, absent from files before it was recorded: zeros.
+    for (const MemoryCategoryField& field : kMemoryCategoryFields)
+        s.memory.*field.bytes = i < columns ? int64_t(v[i++]) : 0;
     return s;
 }
 

@@ -27,6 +27,12 @@ TEST(RunDirectory, RecorderWritesWhatLoadRunReads) {
             s.step_ms = 4.25;
             s.loss = 2.0 - i * 0.5;
             s.page_faults = 100 * i;
+            s.memory.parameter_bytes = 46758912;
+            s.memory.gradient_bytes = 46758912 * i;
+            s.memory.optimizer_state_bytes = 2 * 46758912;
+            s.memory.input_bytes = 24640;
+            s.memory.activation_bytes = 123456789 + i;
+            s.memory.temporary_bytes = 7;
             recorder.onStep(s);
         }
         EpochRecord e;
@@ -38,6 +44,8 @@ TEST(RunDirectory, RecorderWritesWhatLoadRunReads) {
         summary.median_images_per_sec = 123.5;
         summary.median_phases.backward_ms = 7;
         summary.median_page_faults = 50;
+        summary.peak_memory.activation_bytes = 123456790;
+        summary.peak_memory.input_bytes = 24640;
         recorder.onRunFinished(summary);
     }
     const auto run = loadRun(dir);
@@ -48,6 +56,14 @@ TEST(RunDirectory, RecorderWritesWhatLoadRunReads) {
     EXPECT_DOUBLE_EQ(run.steps[1].phases.forward_ms, 2.5);
     EXPECT_DOUBLE_EQ(run.steps[1].loss, 1.5);
     EXPECT_EQ(run.steps[1].page_faults, 100);
+    const MemoryByCategory& memory = run.steps[1].memory;
+    EXPECT_EQ(memory.parameter_bytes, 46758912);
+    EXPECT_EQ(memory.gradient_bytes, 46758912);
+    EXPECT_EQ(memory.optimizer_state_bytes, 2 * 46758912);
+    EXPECT_EQ(memory.input_bytes, 24640);
+    EXPECT_EQ(memory.activation_bytes, 123456790);
+    EXPECT_EQ(memory.temporary_bytes, 7);
+    EXPECT_EQ(run.steps[0].memory.gradient_bytes, 0);
     ASSERT_EQ(run.epochs.size(), 1u);
     EXPECT_DOUBLE_EQ(run.epochs[0].train_loss, 1.75);
     EXPECT_TRUE(std::isnan(run.epochs[0].val_accuracy));
@@ -55,6 +71,8 @@ TEST(RunDirectory, RecorderWritesWhatLoadRunReads) {
     EXPECT_DOUBLE_EQ(run.summary.median_images_per_sec, 123.5);
     EXPECT_DOUBLE_EQ(run.summary.median_phases.backward_ms, 7);
     EXPECT_DOUBLE_EQ(run.summary.median_page_faults, 50);
+    EXPECT_EQ(run.summary.peak_memory.activation_bytes, 123456790);
+    EXPECT_EQ(run.summary.peak_memory.input_bytes, 24640);
     EXPECT_EQ(findRuns(dir.parent_path()).empty(), false);
 }
 
@@ -101,9 +119,27 @@ TEST(RunDirectory, StepsWithoutPageFaultsColumnStillRead) {
     EXPECT_DOUBLE_EQ(steps[0].phases.backward_ms, 700);
     EXPECT_TRUE(steps[0].profiled);
     EXPECT_EQ(steps[0].page_faults, -1) << "not recorded";
+    EXPECT_EQ(steps[0].memory.total(), 0);
     // A header that is neither the current nor an older one is still refused.
     std::ofstream(dir / "steps.csv") << "epoch,step,global_step\n0,1,1\n";
     EXPECT_THROW(readStepsCsv(dir / "steps.csv"), RunFormatError);
+}
+
+// steps.csv as written before the memory categories existed (27 columns):
+// every category reads as 0.
+TEST(RunDirectory, StepsWithoutMemoryCategoriesStillRead) {
+    const auto dir = test::freshDir("steps_before_categories");
+    std::ofstream(dir / "steps.csv")
+        << "epoch,step,global_step,batch_size,data_ms,copy_ms,forward_ms,backward_ms,"
+           "optimizer_ms,other_ms,step_ms,images_per_sec,loss,lr,correct,skipped,loss_scale,"
+           "tensor_bytes,tensor_peak_bytes,rss_bytes,device_bytes,device_peak_bytes,wall_s,"
+           "profiled,page_faults,allreduce_ms,comm_wait_ms\n"
+        << "0,3,3,32,0.1,0.2,300,700,20,1,1021.3,31.3,2.25,0.01,4,0,0,10,20,30,0,0,4.5,1,12,0,0\n";
+    const auto steps = readStepsCsv(dir / "steps.csv");
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_EQ(steps[0].page_faults, 12);
+    EXPECT_EQ(steps[0].tensor_peak_bytes, 20);
+    EXPECT_EQ(steps[0].memory.total(), 0);
 }
 
 TEST(RunDirectory, MakeRunDirectoryIsUnique) {

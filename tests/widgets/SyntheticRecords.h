@@ -25,6 +25,13 @@ inline StepRecord syntheticStep(int64_t global_step, int steps_per_epoch = 50) {
     s.correct = std::min<int64_t>(32, 3 + global_step / 4);
     s.tensor_bytes = 50 << 20;
     s.tensor_peak_bytes = 120 << 20;
+    // Adam on a 20 MiB model: its categories add up to the peak.
+    s.memory.parameter_bytes = 20 << 20;
+    s.memory.optimizer_state_bytes = 40 << 20;
+    s.memory.input_bytes = 1 << 20;
+    s.memory.gradient_bytes = 20 << 20;
+    s.memory.activation_bytes = 35 << 20;
+    s.memory.temporary_bytes = 4 << 20;
     s.rss_bytes = 700 << 20;
     s.page_faults = global_step == 0 ? 30000 : 40; // the heap grows in the first step only
     s.wall_s = 0.07 * double(global_step + 1);

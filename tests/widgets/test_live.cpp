@@ -226,6 +226,43 @@ private slots:
         QVERIFY(memory->yAxis2->range().upper >= 30000.0);
     }
 
+    void memoryByCategoryIsStackedUnderTheStepPeakWithItsBytesOnHover() {
+        LiveView view;
+        QVERIFY(showOnScreen(view));
+        MemoryCategoryChart* chart = view.memoryCategoryChart();
+        QVERIFY(chart && chart->isVisible());
+        const auto& layers = chart->layers();
+        QCOMPARE(layers.size(), std::size(kMemoryCategoryFields));
+        LiveUpdate update = firstUpdate(1, 50, 10);
+        update.steps[3].memory = MemoryByCategory(); // a step from a run without categories
+        update.steps[4].memory.activation_bytes = 50 << 20;
+        update.steps[5].device_peak_bytes = 200 << 20; // a CUDA step: the allocator's peak
+        view.append(update);
+        for (size_t c = 0; c < layers.size(); ++c) {
+            QCOMPARE(layers[c]->name(), QString::fromLatin1(kMemoryCategoryFields[c].name));
+            QVERIFY(chart->legend->hasItemWithPlottable(layers[c]));
+            QCOMPARE(layers[c]->dataCount(), 9); // step 3 is not plotted
+            if (c > 0) QCOMPARE(layers[c]->channelFillGraph(), layers[c - 1]);
+        }
+        // Stacked: each layer is the sum up to its category, the top the whole.
+        QCOMPARE(layers[0]->data()->at(0)->value, 20.0);      // parameters, MiB
+        QCOMPARE(layers[1]->data()->at(0)->value, 60.0);      // + optimizer state
+        QCOMPARE(layers.back()->data()->at(0)->value, 120.0); // + ... + temporary
+        QCOMPARE(layers.back()->data()->at(3)->key, 4.0);
+        QCOMPARE(layers.back()->data()->at(3)->value, 135.0); // step 4: more activations
+        QCOMPARE(chart->peak()->data()->at(0)->value, 120.0); // the CPU tensor peak
+        QCOMPARE(chart->peak()->data()->at(4)->value, 200.0); // the device's on CUDA
+        const QString text = chart->hoverText(4);
+        QVERIFY2(text.contains("stacked 135 MiB, step peak 120 MiB"), qPrintable(text));
+        QVERIFY2(text.contains("not all alive at once"), qPrintable(text));
+        for (const char* line :
+             {"Parameter: 20.0 MiB", "Optimizer state: 40.0 MiB", "Input: 1.00 MiB",
+              "Gradient: 20.0 MiB", "Activation: 50.0 MiB", "Temporary/Unknown: 4.00 MiB"})
+            QVERIFY2(text.contains(line), qPrintable(text));
+        QVERIFY(!chart->hoverText(0).contains("not all alive"));
+        QVERIFY(chart->hoverText(3).isEmpty());
+    }
+
     // Each chart's legend sits in a row under its title: at any width the
     // charts get, every entry shows whole (fewer columns, more rows).
     void everyLegendShowsItsEntriesWholeAtAnyWidth() {

@@ -118,7 +118,7 @@ void LiveChart::mouseMoveEvent(QMouseEvent* event) {
         return;
     }
     const double key = xAxis->pixelToCoord(pos.x());
-    const QString text = hover_text_(key);
+    const QString text = hoverText(key);
     cursor_->point1->setCoords(key, 0);
     cursor_->point2->setCoords(key, 1);
     cursor_->setVisible(!text.isEmpty());

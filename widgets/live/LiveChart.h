@@ -16,6 +16,8 @@ public:
 
     // Text for the hover read-out at chart key `key` (empty = none).
     void setHoverText(std::function<QString(double key)> text) { hover_text_ = std::move(text); }
+    // What the hover read-out shows at `key` (the tooltip's text).
+    QString hoverText(double key) const { return hover_text_ ? hover_text_(key) : QString(); }
     // While following, the x range shows the newest `window` keys (0 = all data).
     void setFollowWindow(double window) { follow_window_ = window; }
     void setFollowing(bool following);

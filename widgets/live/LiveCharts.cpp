@@ -1,6 +1,7 @@
 #include "live/LiveCharts.h"
 
 #include <cmath>
+#include <iterator>
 
 #include "common/Format.h"
 #include "common/ThemePalette.h"
@@ -190,6 +191,67 @@ QString MemoryChart::hover(double key) const {
     return text;
 }
 
+// -------------------------------------------------------- memory by category
+
+namespace {
+// One hue per category in kMemoryCategoryFields' order; the peak line's is 0.
+const int kCategoryColors[] = {3, 8, 5, 2, 6, 9};
+static_assert(std::size(kCategoryColors) == std::size(kMemoryCategoryFields));
+
+// The peak the categories fill: the CUDA allocator's on a GPU, else the CPU tracker's.
+int64_t stepPeakBytes(const StepRecord& s) {
+    return s.device_peak_bytes > 0 ? s.device_peak_bytes : s.tensor_peak_bytes;
+}
+} // namespace
+
+MemoryCategoryChart::MemoryCategoryChart(const RunHistory& history, QWidget* parent)
+    : HistoryChart(tr("Memory by category"), history, parent) {
+    for (size_t i = 0; i < std::size(kMemoryCategoryFields); ++i) {
+        const QColor color = seriesColor(kCategoryColors[i]);
+        QCPGraph* layer = addSeries(QString::fromLatin1(kMemoryCategoryFields[i].name), color);
+        layer->setPen(QPen(color.darker(115), 1.0));
+        layer->setBrush(faded(color, 170));
+        // Each layer is the running sum up to its category, filled down to the one below.
+        if (!layers_.empty()) layer->setChannelFillGraph(layers_.back());
+        layers_.push_back(layer);
+    }
+    peak_ = addSeries(tr("step peak"), seriesColor(0));
+    peak_->setPen(QPen(seriesColor(0), 1.6, Qt::DashLine));
+    yAxis->setLabel(tr("MiB"));
+    setHoverText([this](double key) { return hover(key); });
+}
+
+void MemoryCategoryChart::append(size_t first_step, size_t) {
+    for (size_t i = first_step; i < history_.steps.size(); ++i) {
+        const StepRecord& s = history_.steps[i];
+        // Runs recorded before the categories were have none: nothing to stack.
+        if (s.memory.total() == 0) continue;
+        const double key = double(s.global_step);
+        double sum = 0;
+        for (size_t c = 0; c < layers_.size(); ++c) {
+            sum += double(s.memory.*kMemoryCategoryFields[c].bytes) / kMiB;
+            layers_[c]->addData(key, sum);
+        }
+        peak_->addData(key, double(stepPeakBytes(s)) / kMiB);
+    }
+}
+
+QString MemoryCategoryChart::hover(double key) const {
+    const StepRecord* s = history_.stepNear(key);
+    if (!s || s->memory.total() == 0) return {};
+    const int64_t stacked = s->memory.total(), peak = stepPeakBytes(*s);
+    QString text =
+        stepHeader(*s) + tr("\nstacked %1, step peak %2")
+                             .arg(format::bytes(double(stacked)), format::bytes(double(peak)));
+    if (stacked > peak) text += tr("\n(gradients and activations were not all alive at once)");
+    // Top of the stack first, as the layers lie.
+    for (auto it = std::rbegin(kMemoryCategoryFields); it != std::rend(kMemoryCategoryFields); ++it)
+        text +=
+            QStringLiteral("\n%1: %2")
+                .arg(QString::fromLatin1(it->name), format::bytes(double(s->memory.*(it->bytes))));
+    return text;
+}
+
 // ---------------------------------------------------------------------- loss
 
 LossChart::LossChart(const RunHistory& history, QWidget* parent)
@@ -268,6 +330,9 @@ EpochChart::EpochChart(const RunHistory& history, QWidget* parent)
     xAxis->setTicker(ticker);
     xAxis->setLabel(tr("epoch"));
     yAxis->setLabel(tr("s"));
+    // It shares its cell with memory by category (LiveView): a bar per epoch
+    // reads in less height than a curve over the steps.
+    setMinimumHeightBesidesLegend(95, 120);
     setHoverText([this](double key) { return hover(key); });
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// The five charts of the Live view. Each reads the shared RunHistory and only
+// The six charts of the Live view. Each reads the shared RunHistory and only
 // appends what is new on every tick; none of them replots by itself.
 #include <cstddef>
+#include <vector>
 
 #include "live/LiveChart.h"
 #include "live/RollingWindow.h"
@@ -68,6 +69,26 @@ private:
     QCPGraph* rss_;
     QCPGraph* device_;
     QCPGraph* faults_;
+};
+
+// Each step's memory by category on the training device, stacked (what lives
+// the whole run at the bottom, the rest of the step's peak on top), and the
+// step's peak there: the CPU tensor peak, or the CUDA allocator's on a GPU.
+// Where the stack rises above the peak, gradients and activations were not
+// all alive at once (backward frees activations as it makes gradients).
+class MemoryCategoryChart : public HistoryChart {
+    Q_OBJECT
+public:
+    explicit MemoryCategoryChart(const RunHistory& history, QWidget* parent = nullptr);
+    void append(size_t first_step, size_t first_epoch) override;
+    // The stacked layers, bottom first (kMemoryCategoryFields' order).
+    const std::vector<QCPGraph*>& layers() const { return layers_; }
+    QCPGraph* peak() const { return peak_; }
+
+private:
+    QString hover(double key) const;
+    std::vector<QCPGraph*> layers_;
+    QCPGraph* peak_;
 };
 
 // Loss (left axis), running batch accuracy and per-epoch validation accuracy (right, %).

@@ -24,8 +24,9 @@ LiveView::LiveView(QWidget* parent)
     auto* loss = new LossChart(history_);
     auto* epochs = new EpochChart(history_);
     ranks_ = new RanksChart(history_);
-    step_charts_ = {throughput, step_time, memory, loss, ranks_};
-    charts_ = {throughput, step_time, memory, loss, epochs, ranks_};
+    memory_categories_ = new MemoryCategoryChart(history_);
+    step_charts_ = {throughput, step_time, memory, loss, ranks_, memory_categories_};
+    charts_ = {throughput, step_time, memory, loss, epochs, ranks_, memory_categories_};
 
     follow_->setText(tr("Follow latest"));
     follow_->setCheckable(true);
@@ -48,7 +49,12 @@ LiveView::LiveView(QWidget* parent)
     grid->addWidget(step_time, 0, 1);
     grid->addWidget(memory, 1, 0);
     grid->addWidget(loss, 1, 1);
-    grid->addWidget(epochs, 2, 0);
+    // The epochs chart shares its cell: one bar per epoch reads in half the height.
+    auto* lower_left = new QVBoxLayout;
+    lower_left->setSpacing(4);
+    lower_left->addWidget(memory_categories_, 1);
+    lower_left->addWidget(epochs, 1);
+    grid->addLayout(lower_left, 2, 0);
     grid->addWidget(info_, 2, 1);
     grid->addWidget(ranks_, 3, 0, 1, 2); // shown while the run has ranks
     for (int r = 0; r < 3; ++r)

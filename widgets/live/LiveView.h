@@ -1,7 +1,7 @@
 #pragma once
-// The Live tab: five charts of the run being trained (or a run loaded from
-// disk) plus what is running, and a sixth with each rank of a data-parallel job. append() takes one
-// tick's LiveUpdate and replots every chart exactly once.
+// The Live tab: six charts of the run being trained (or a run loaded from
+// disk) plus what is running, and a seventh with each rank of a data-parallel job. append() takes
+// one tick's LiveUpdate and replots every chart exactly once.
 #include <vector>
 
 #include <QWidget>
@@ -20,6 +20,7 @@ struct RunRecord;
 namespace ts::gui {
 
 class HistoryChart;
+class MemoryCategoryChart;
 class RanksChart;
 class RunInfoPanel;
 
@@ -36,6 +37,7 @@ public:
     const std::vector<HistoryChart*>& charts() const { return charts_; }
     // Each rank's step time, visible while the run is a data-parallel job.
     RanksChart* ranksChart() const { return ranks_; }
+    MemoryCategoryChart* memoryCategoryChart() const { return memory_categories_; }
 
 public slots:
     void beginRun(const ts::gui::RunLaunch& launch);
@@ -52,9 +54,10 @@ private:
     void replotAll();
 
     RunHistory history_;
-    std::vector<HistoryChart*> charts_;      // all five
-    std::vector<HistoryChart*> step_charts_; // the four keyed by step (linked x axes)
+    std::vector<HistoryChart*> charts_;      // all of them
+    std::vector<HistoryChart*> step_charts_; // those keyed by step (linked x axes)
     RunInfoPanel* info_;
+    MemoryCategoryChart* memory_categories_;
     RanksChart* ranks_;
     QGridLayout* grid_ = nullptr;
     QToolButton* follow_;
