@@ -1,6 +1,7 @@
 #include "report/SnapshotTables.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/DiagnosisCells.h"
+#include "util/NumberText.h"
 #include "snapshot/AllocatorState.h"
 #include "snapshot/MemoryFlame.h"
 
@@ -416,24 +418,77 @@ nlohmann::json snapshotJson(const MemorySnapshot& s, size_t top) {
     return out;
 }
 
-TableSpec categoryPeakTable(const CategoryTimeline& t) {
-    const CategoryPeak peak = categoryPeak(t);
+namespace {
+
+int64_t categoryTotal(const CategoryTimeline& t, size_t i) {
+    int64_t total = 0;
+    for (int64_t b : t.bytes[i])
+        total += b;
+    return total;
+}
+
+double msFromStart(const CategoryTimeline& t, size_t i) {
+    return t.times_ns.empty() ? 0.0 : double(t.times_ns[i] - t.times_ns.front()) / 1e6;
+}
+
+TableSpec categoryTable(const CategoryTimeline& t, size_t index, const char* what) {
     TableSpec spec;
-    char title[160];
+    const int64_t total = t.bytes.empty() ? 0 : categoryTotal(t, index);
+    char title[200];
     std::snprintf(title, sizeof title,
-                  "Memory by category at the peak: %lld bytes at %.3f ms (of %zu points, %zu rows)",
-                  static_cast<long long>(peak.total_bytes),
-                  t.times_ns.empty() ? 0.0 : double(peak.time_ns - t.times_ns.front()) / 1e6,
+                  "Memory by category %s: %lld bytes at %.3f ms (of %zu points, %zu rows)", what,
+                  static_cast<long long>(total), t.times_ns.empty() ? 0.0 : msFromStart(t, index),
                   t.times_ns.size(), t.rows);
     spec.title = title;
     spec.columns = {Column{"category", "Category", "torch.profiler's memory categories"},
-                    bytesColumn("bytes", "Bytes", "At the peak"),
+                    bytesColumn("bytes", "Bytes", "Then"),
                     diagnosis::percentColumn("pct", "Share (%)", "")};
     for (size_t c = 0; c < kMemoryCategories; ++c) {
-        const double pct =
-            peak.total_bytes ? 100.0 * double(peak.bytes[c]) / double(peak.total_bytes) : 0;
-        spec.rows.push_back({textCell(memoryCategoryName(c)), integerCell(peak.bytes[c]),
-                             diagnosis::percentCell(pct)});
+        const int64_t bytes = t.bytes.empty() ? 0 : t.bytes[index][c];
+        spec.rows.push_back(
+            {textCell(memoryCategoryName(c)), integerCell(bytes),
+             diagnosis::percentCell(total ? 100.0 * double(bytes) / double(total) : 0)});
+    }
+    return spec;
+}
+
+} // namespace
+
+TableSpec categoryPeakTable(const CategoryTimeline& t) {
+    return categoryTable(t, categoryPeak(t).index, "at the peak");
+}
+
+TableSpec categoryAtTable(const CategoryTimeline& t, size_t index) {
+    if (index >= t.times_ns.size()) index = t.times_ns.empty() ? 0 : t.times_ns.size() - 1;
+    return categoryTable(t, index, "then");
+}
+
+TableSpec categoryTimelineTable(const CategoryTimeline& t, size_t points) {
+    TableSpec spec;
+    spec.title = "Memory by category over time";
+    spec.columns = {Column{"ms", "Time (ms)", "From the first point", ColumnKind::Number},
+                    intColumn("index", "Point", "The timeline's point (one per distinct time)")};
+    for (size_t c = 0; c < kMemoryCategories; ++c) {
+        std::string key = memoryCategoryName(c); // "Optimizer state" -> "optimizer_state_bytes"
+        for (char& ch : key)
+            ch = ch == ' ' ? '_' : char(std::tolower(static_cast<unsigned char>(ch)));
+        spec.columns.push_back(Column{key + "_bytes", memoryCategoryName(c), "Bytes then",
+                                      ColumnKind::Integer, false, ColumnUnit::Bytes});
+    }
+    spec.columns.push_back(bytesColumn("total_bytes", "Total", "The categories together"));
+    const size_t n = t.times_ns.size();
+    const size_t stride = std::max<size_t>(1, points ? (n + points - 1) / points : 1);
+    for (size_t first = 0; first < n; first += stride) {
+        size_t best = first;
+        for (size_t i = first; i < std::min(n, first + stride); ++i)
+            if (categoryTotal(t, i) > categoryTotal(t, best)) best = i;
+        std::vector<Cell> row{numberCell(numberText("%.3f", msFromStart(t, best)),
+                                         msFromStart(t, best)),
+                              integerCell(int64_t(best))};
+        for (size_t c = 0; c < kMemoryCategories; ++c)
+            row.push_back(integerCell(t.bytes[best][c]));
+        row.push_back(integerCell(categoryTotal(t, best)));
+        spec.rows.push_back(std::move(row));
     }
     return spec;
 }

@@ -65,6 +65,12 @@ nlohmann::json snapshotJson(const MemorySnapshot& s, size_t top);
 std::vector<table::TableSpec> snapshotDiffTables(const MemorySnapshot& a, const MemorySnapshot& b);
 // export_memory_timeline's categories at their peak (Parameter, ..., Unknown).
 table::TableSpec categoryPeakTable(const CategoryTimeline& timeline);
+// The same at point `index` of the timeline (the GUI's click).
+table::TableSpec categoryAtTable(const CategoryTimeline& timeline, size_t index);
+// Each category's bytes over time, at most `points` rows (each the point of
+// its stretch where the categories add up to most, so that no peak is lost):
+// ms from the first point, the eight categories, their total.
+table::TableSpec categoryTimelineTable(const CategoryTimeline& timeline, size_t points);
 nlohmann::json categoryPeakJson(const CategoryTimeline& timeline);
 // What a snapshot without device_traces lacks, and how to record it.
 std::string noHistoryHint();

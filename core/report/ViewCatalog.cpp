@@ -86,6 +86,10 @@ const std::vector<ViewInfo>& catalog() {
         {"snapshot", "Allocator Snapshot", Group::Memory, Input::Snapshot, Gui,
          "a PyTorch allocator snapshot: allocated and reserved memory over its trace, what was "
          "alive at the peak (or any entry) by stack, segments, OOMs (memory-stats on the CLI)"},
+        {"memory-categories", "Memory by Category", Group::Memory, Input::MemoryTimeline, Gui,
+         "torch.profiler's export_memory_timeline file: Parameter, Optimizer state, Input, "
+         "Temporary, Activation, Gradient, Autograd and Unknown over time, stacked, and at the "
+         "peak (trace-stats FILE on the CLI)"},
         {"distributed", "Distributed", Group::Ranks, Input::RankFolder, Cli | Gui,
          "ranks side by side: computation, communication, waiting (a folder of per-rank "
          "traces)"},

@@ -18,13 +18,14 @@ const char* groupTitle(Group group); // "Summary", "Time", "GPU", ...
 
 // What a view reads.
 enum class Input {
-    Trace,        // one trace (a file, or the trace of a run)
-    RankFolder,   // a folder of per-rank traces, or a data-parallel run
-    TraceOrRanks, // one trace, or each rank's of a folder (a figure per rank)
-    TwoDocuments, // two traces or runs, compared
-    Run,          // a run directory or a run in progress
-    RunsFolder,   // the runs folder (history) or an experiment's directory
-    Snapshot,     // a PyTorch allocator snapshot (pickle)
+    Trace,          // one trace (a file, or the trace of a run)
+    RankFolder,     // a folder of per-rank traces, or a data-parallel run
+    TraceOrRanks,   // one trace, or each rank's of a folder (a figure per rank)
+    TwoDocuments,   // two traces or runs, compared
+    Run,            // a run directory or a run in progress
+    RunsFolder,     // the runs folder (history) or an experiment's directory
+    Snapshot,       // a PyTorch allocator snapshot (pickle)
+    MemoryTimeline, // torch.profiler's export_memory_timeline raw rows
 };
 
 // Where a view is offered.

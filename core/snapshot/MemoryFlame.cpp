@@ -41,10 +41,13 @@ MemoryFlame memoryFlame(const MemorySnapshot& s, const std::vector<StackBytes>& 
         at->bytes += sb.bytes;
         at->blocks += sb.blocks;
         for (size_t i = s.stackSize(sb.stack); i-- > 0;) { // outermost first
-            std::unique_ptr<Building>& child = at->children[s.frameText(s.frameOf(sb.stack, i))];
+            const SnapshotFrame& frame = s.frameOf(sb.stack, i);
+            if (!viewerShowsFrame(s, frame)) continue;
+            const std::string text = s.frameText(frame);
+            std::unique_ptr<Building>& child = at->children[text];
             if (!child) {
                 child = std::make_unique<Building>();
-                child->frame = s.frameText(s.frameOf(sb.stack, i));
+                child->frame = text;
             }
             at = child.get();
             at->bytes += sb.bytes;

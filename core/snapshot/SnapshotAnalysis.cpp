@@ -84,12 +84,41 @@ std::vector<StackBytes> aliveAtSnapshot(const MemorySnapshot& s, int device) {
     return sortedByBytes(by_stack);
 }
 
+bool viewerShowsFrame(const MemorySnapshot& s, const SnapshotFrame& f) {
+    // The unwinder's own frames, the C start-up and the interpreter's call
+    // machinery: PyTorch's viewers (_memory_viz.py's _frame_filter,
+    // MemoryViz.js) leave them out of every stack they show.
+    static const char* const kFunctions[] = {"unwind::unwind",    "CapturedTraceback::gather",
+                                             "gather_with_cpp",   "_start",
+                                             "__libc_start_main", "PyEval_",
+                                             "PyObject_",         "PyFunction_"};
+    static const char* const kFiles[] = {"core/boxing",
+                                         "/Register",
+                                         "/Redispatch",
+                                         "pythonrun.c",
+                                         "Modules/main.c",
+                                         "Objects/call.c",
+                                         "Objects/methodobject.c",
+                                         "pycore_ceval.h",
+                                         "ceval.c",
+                                         "cpython/abstract.h"};
+    const std::string& name = s.strings[f.name];
+    const std::string& file = s.strings[f.filename];
+    for (const char* omit : kFunctions)
+        if (name.find(omit) != std::string::npos) return false;
+    for (const char* omit : kFiles)
+        if (file.find(omit) != std::string::npos) return false;
+    return true;
+}
+
 std::string stackText(const MemorySnapshot& s, uint32_t stack) {
     const size_t n = s.stackSize(stack);
     if (n == 0) return "<no frames>";
     std::string out;
-    for (size_t i = n; i-- > 0;)
-        out += (out.empty() ? "" : ";") + s.frameText(s.frameOf(stack, i));
+    for (size_t i = n; i-- > 0;) {
+        const SnapshotFrame& f = s.frameOf(stack, i);
+        if (viewerShowsFrame(s, f)) out += (out.empty() ? "" : ";") + s.frameText(f);
+    }
     return out;
 }
 

@@ -46,7 +46,11 @@ std::vector<StackBytes> sortedByBytes(const std::unordered_map<uint32_t, StackBy
 // Blocks alive at the snapshot (active_allocated), by stack: what memory_viz's
 // `memory` flame graph shows for that state.
 std::vector<StackBytes> aliveAtSnapshot(const MemorySnapshot& s, int device);
-// "train.py:10:main;model.py:42:forward;..." outermost first; "<no frames>".
+// Whether PyTorch's viewers show this frame (they leave out the unwinder's
+// and the interpreter's own C frames).
+bool viewerShowsFrame(const MemorySnapshot& s, const SnapshotFrame& f);
+// "train.py:10:main;model.py:42:forward;..." outermost first, the frames the
+// viewers show; "<no frames>".
 std::string stackText(const MemorySnapshot& s, uint32_t stack);
 // The innermost frame outside PyTorch's own files (the user's code), else
 // the innermost; "" for no frames.

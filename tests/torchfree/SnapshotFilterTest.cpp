@@ -179,6 +179,27 @@ TEST_P(FilterFixture, AliveGroupingsHoldTheSameBytes) {
 INSTANTIATE_TEST_SUITE_P(Generated, FilterFixture,
                          ::testing::Values("p2_seed1", "p5_seed2", "p4_seed3"));
 
+// The unwinder's and the interpreter's own frames are left out of stacks and
+// flame graphs, as PyTorch's viewers leave them out (_frame_filter).
+TEST(SnapshotFilter, ViewersFramesAreThoseShown) {
+    MemorySnapshot s;
+    auto text = [&](const std::string& t) {
+        s.strings.push_back(t);
+        return uint32_t(s.strings.size() - 1);
+    };
+    s.frames = {{text("forward"), text("/home/u/model.py"), 12},
+                {text("CapturedTraceback::gather"), text("??"), 0},
+                {text("_PyEval_EvalFrameDefault"), text("Python/ceval.c"), 0},
+                {text("main"), text("/home/u/train.py"), 3}};
+    s.stack_begin = {0, 0, 4}; // stack 1, innermost first
+    s.stack_frames = {1, 0, 2, 3};
+    EXPECT_EQ(stackText(s, 1), "train.py:3:main;model.py:12:forward");
+    const MemoryFlame flame = memoryFlame(s, {{1, 4096, 1}});
+    ASSERT_EQ(flame.nodes.size(), 3u); // all, main, forward
+    EXPECT_EQ(flame.nodes[2].frame, "model.py:12:forward");
+    EXPECT_EQ(flame.nodes[2].self, 4096);
+}
+
 TEST(SnapshotFilter, TextsAreParsedOrNamed) {
     EXPECT_EQ(parseByteSize("4096"), 4096);
     EXPECT_EQ(parseByteSize("512K"), 512 * 1024);

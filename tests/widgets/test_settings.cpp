@@ -106,7 +106,7 @@ private slots:
         QCOMPARE(viewName(View::Runs), QStringLiteral("runs"));
         QCOMPARE(viewFromName(QStringLiteral("overview")), std::optional<View>(View::Overview));
         QCOMPARE(viewName(View::Kernels), QStringLiteral("kernels"));
-        QCOMPARE(int(allViews().size()), int(View::Snapshot) + 1); // the last id
+        QCOMPARE(int(allViews().size()), int(View::MemoryCategories) + 1); // the last id
         for (View v : allViews())
             QCOMPARE(viewFromName(viewName(v)), std::optional<View>(v));
         QCOMPARE(viewFromName(QStringLiteral("roofline")), std::optional<View>(View::Roofline));

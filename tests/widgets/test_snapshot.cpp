@@ -10,6 +10,7 @@
 #include "charts/ThemedPlot.h"
 #include "common/SpecTableModel.h"
 #include "memory/ActiveTimelineChart.h"
+#include "memory/CategoryTimelineView.h"
 #include "memory/FlameGraphChart.h"
 #include "memory/SegmentMapChart.h"
 #include "memory/SnapshotView.h"
@@ -207,6 +208,40 @@ private slots:
         QCOMPARE(view.device(), int(ooms.rows[last][0].value));
         QCOMPARE(view.shownEntry(), int64_t(ooms.rows[last][1].value));
         QCOMPARE(view.segments()->state().entry, int64_t(ooms.rows[last][1].value));
+    }
+
+    // export_memory_timeline's file opens as a document of its own: the
+    // categories stacked over time (the top layer is their total), the peak
+    // (HTA's test point sizes[744] is where they add up to most) and, after a
+    // click on the chart, that moment.
+    void aMemoryTimelineOpensByCategory() {
+        const OpenedDocument doc = openDocument(
+            QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/hta/memory_timeline.raw.gz"));
+        QVERIFY2(doc.ok(), qPrintable(doc.error));
+        QVERIFY(doc.categories);
+        QVERIFY(!doc.trace && !doc.snapshot);
+        CategoryTimelineView view;
+        view.resize(1200, 900);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setTimeline(doc.categories, doc.path);
+        QCOMPARE(view.tableCount(), 3);
+        for (int t = 0; t < view.tableCount(); ++t)
+            QAbstractItemModelTester tester(view.model(t),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(view.model(CategoryTimelineView::Peak)->rowCount(), int(kMemoryCategories));
+        QCOMPARE(view.layers().size(), kMemoryCategories);
+        const CategoryPeak peak = categoryPeak(*doc.categories);
+        QCOMPARE(view.shownPoint(), peak.index);
+        double top = 0;
+        for (auto it = view.layers().back()->data()->begin();
+             it != view.layers().back()->data()->end(); ++it)
+            top = std::max(top, it->value);
+        QCOMPARE(top, double(peak.total_bytes) / double(1ull << 30));
+        QTest::mouseClick(view.chart(), Qt::LeftButton, {},
+                          QPoint(view.chart()->width() / 5, view.chart()->height() / 2));
+        QVERIFY(view.shownPoint() != peak.index);
+        QVERIFY(view.model(CategoryTimelineView::Then)->rowCount() == int(kMemoryCategories));
     }
 
     // Compare with a second snapshot: memory-diff's tables follow the others.

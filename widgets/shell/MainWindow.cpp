@@ -26,6 +26,7 @@
 #include "gpu/KernelsView.h"
 #include "gpu/OverviewView.h"
 #include "live/LiveView.h"
+#include "memory/CategoryTimelineView.h"
 #include "memory/MemoryUsageView.h"
 #include "memory/SnapshotView.h"
 #include "modules/ModulesView.h"
@@ -420,6 +421,7 @@ void MainWindow::onOpened(const OpenedDocument& doc) {
         showDocument(doc);
         // A rank folder is opened for its ranks, a run (data-parallel too) for its run.
         showView(doc.snapshot                  ? View::Snapshot
+                 : doc.categories              ? View::MemoryCategories
                  : doc.distributed && !doc.run ? View::Distributed
                                                : View::Overview);
         status_->showMessage(tr("Opened %1").arg(doc.path), 5000);
@@ -452,6 +454,10 @@ void MainWindow::showDocument(const OpenedDocument& doc) {
         viewAs<SnapshotView>(View::Snapshot)->setSnapshot(doc.snapshot, doc.path);
     else
         viewAs<SnapshotView>(View::Snapshot)->clear();
+    if (doc.categories)
+        viewAs<CategoryTimelineView>(View::MemoryCategories)->setTimeline(doc.categories, doc.path);
+    else
+        viewAs<CategoryTimelineView>(View::MemoryCategories)->clear();
     showOverview(doc);
     offerViewsFor(&doc);
     showFormFor(doc.run.has_value());

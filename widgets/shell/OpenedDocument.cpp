@@ -282,6 +282,15 @@ OpenedDocument openDocument(const QString& path, const ReadProgress& progress,
         }
         return doc;
     }
+    if (isCategoryTimelineFile(doc.path.toStdString())) {
+        try {
+            doc.categories = std::make_shared<const CategoryTimeline>(
+                readCategoryTimeline(doc.path.toStdString()));
+        } catch (const std::exception& error) {
+            doc.error = QString::fromUtf8(error.what());
+        }
+        return doc;
+    }
     loadTraceInto(doc, doc.path, progress, defer_views_above);
     if (!doc.trace) doc.error = doc.trace_error;
     return doc;

@@ -12,6 +12,7 @@
 #include "analysis/DistributedView.h"
 #include "analysis/GpuDiagnoses.h"
 #include "analysis/GpuTraceAnalysis.h"
+#include "analysis/MemoryCategories.h"
 #include "analysis/MemoryView.h"
 #include "analysis/ModuleView.h"
 #include "analysis/TimelineTracks.h"
@@ -74,6 +75,8 @@ struct OpenedDocument {
     QString distributed_error;
     // A PyTorch allocator snapshot (a pickle) instead of a trace.
     std::shared_ptr<const MemorySnapshot> snapshot;
+    // torch.profiler's export_memory_timeline rows (memory by category) instead of a trace.
+    std::shared_ptr<const CategoryTimeline> categories;
     QString trace_path;
     QString error;          // the path could not be opened at all
     QString trace_error;    // the run opened, its trace did not
@@ -93,7 +96,7 @@ struct OpenedDocument {
 QString documentPath(const QString& path);
 
 // Opens `path` (run directory, its run.json, a trace file, an allocator
-// snapshot's pickle, or a folder of
+// snapshot's pickle, an export_memory_timeline file, or a folder of
 // per-rank traces; a folder holding a single trace opens that trace). Blocking;
 // never throws: problems end up in error / trace_error, a cancel (through
 // `progress`, while the trace is read) in `cancelled`.

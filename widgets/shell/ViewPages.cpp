@@ -10,6 +10,7 @@
 #include "gpu/KernelsView.h"
 #include "gpu/OverviewView.h"
 #include "live/LiveView.h"
+#include "memory/CategoryTimelineView.h"
 #include "memory/MemoryUsageView.h"
 #include "memory/SnapshotView.h"
 #include "modules/ModulesView.h"
@@ -218,6 +219,13 @@ std::vector<ViewPage> otherPages() {
         as<SnapshotView>(w).clear(message);
     };
     pages.back().applies = [](const OpenedDocument* doc) { return doc && doc->snapshot; };
+    pages.push_back(page(View::MemoryCategories, "memory-categories", [](const ViewContext& c) {
+        return new CategoryTimelineView(&c.settings);
+    }));
+    pages.back().clear = [](QWidget* w, const QString& message) {
+        as<CategoryTimelineView>(w).clear(message);
+    };
+    pages.back().applies = [](const OpenedDocument* doc) { return doc && doc->categories; };
     pages.push_back(page(View::Diff, "diff", [](const ViewContext&) { return new TraceDiffView; }));
     pages.push_back(
         page(View::Runs, "runs", [](const ViewContext& c) { return new RunsView(c.settings); }));

@@ -33,6 +33,7 @@ enum class View {
     CriticalPath,
     Query,
     Snapshot,
+    MemoryCategories,
 };
 
 const std::vector<View>& allViews();                   // in the registry's order
