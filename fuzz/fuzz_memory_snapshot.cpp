@@ -29,8 +29,9 @@ void checkSound(const ts::MemorySnapshot& s) {
     for (const ts::SnapshotBlock& b : s.blocks)
         check(b.stack < s.stackCount());
     check(s.trace_begin.back() == s.events.size());
+    check(!s.streams.empty());
     for (const ts::AllocEvent& e : s.events)
-        check(e.stack < s.stackCount());
+        check(e.stack < s.stackCount() && e.stream_id < s.streams.size());
 }
 
 } // namespace

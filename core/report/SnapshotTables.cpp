@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "report/DiagnosisCells.h"
-#include "util/NumberText.h"
 #include "snapshot/AllocatorState.h"
 #include "snapshot/MemoryFlame.h"
+#include "util/NumberText.h"
 
 namespace ts {
 namespace {
@@ -275,7 +275,11 @@ TableSpec snapshotSegmentTable(const MemorySnapshot& s) {
 }
 
 TableSpec snapshotStateTable(const MemorySnapshot& s, int device, int64_t entry) {
-    const AllocatorState st = allocatorStateAt(s, device, entry);
+    return snapshotStateTable(allocatorStateAt(s, device, entry), device);
+}
+
+TableSpec snapshotStateTable(const AllocatorState& st, int device) {
+    const int64_t entry = st.entry;
     TableSpec spec;
     spec.title = "Allocator state of device " + std::to_string(device) + " after entry " +
                  std::to_string(entry) + ": " + std::to_string(st.segments.size()) + " segments, " +
@@ -482,9 +486,9 @@ TableSpec categoryTimelineTable(const CategoryTimeline& t, size_t points) {
         size_t best = first;
         for (size_t i = first; i < std::min(n, first + stride); ++i)
             if (categoryTotal(t, i) > categoryTotal(t, best)) best = i;
-        std::vector<Cell> row{numberCell(numberText("%.3f", msFromStart(t, best)),
-                                         msFromStart(t, best)),
-                              integerCell(int64_t(best))};
+        std::vector<Cell> row{
+            numberCell(numberText("%.3f", msFromStart(t, best)), msFromStart(t, best)),
+            integerCell(int64_t(best))};
         for (size_t c = 0; c < kMemoryCategories; ++c)
             row.push_back(integerCell(t.bytes[best][c]));
         row.push_back(integerCell(categoryTotal(t, best)));

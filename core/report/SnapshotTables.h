@@ -9,6 +9,7 @@
 #include "analysis/MemoryCategories.h"
 #include "report/ChartSpec.h"
 #include "report/TableSpec.h"
+#include "snapshot/AllocatorState.h"
 #include "snapshot/SnapshotAnalysis.h"
 #include "snapshot/SnapshotFilter.h"
 
@@ -53,6 +54,8 @@ table::TableSpec snapshotSegmentTable(const MemorySnapshot& s);
 // Allocator State History: a device's segments after trace entry `entry`,
 // each with the bytes of its blocks and what is free in it.
 table::TableSpec snapshotStateTable(const MemorySnapshot& s, int device, int64_t entry);
+// The same of a state already found (the GUI draws it too).
+table::TableSpec snapshotStateTable(const AllocatorState& state, int device);
 // Allocated and reserved bytes over the trace, at most `points` rows (each
 // the largest of its stretch, so that no peak is lost).
 table::TableSpec snapshotTimelineTable(const MemorySnapshot& s, int device, size_t points,

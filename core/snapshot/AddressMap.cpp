@@ -43,10 +43,14 @@ void AddressMap::insert(int64_t address, uint64_t value) {
 }
 
 bool AddressMap::contains(int64_t address) const {
-    if (address == kEmpty) return has_empty_key_;
+    return const_cast<AddressMap*>(this)->find(address) != nullptr;
+}
+
+uint64_t* AddressMap::find(int64_t address) {
+    if (address == kEmpty) return has_empty_key_ ? &empty_key_value_ : nullptr;
     for (size_t at = slot(address); keys_[at] != kEmpty; at = (at + 1) & mask_)
-        if (keys_[at] == address) return true;
-    return false;
+        if (keys_[at] == address) return &values_[at];
+    return nullptr;
 }
 
 bool AddressMap::take(int64_t address, uint64_t* value) {

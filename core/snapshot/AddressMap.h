@@ -20,6 +20,8 @@ public:
     // Its value, and removes it; false if it is not there.
     bool take(int64_t address, uint64_t* value);
     bool contains(int64_t address) const;
+    // Its value, to change in place; null if it is not there (valid until the next insert).
+    uint64_t* find(int64_t address);
     size_t size() const { return count_; }
 
 private:

@@ -35,14 +35,18 @@ struct SnapshotFrame {
     int64_t line = 0;
 };
 
+// 32 bytes: a snapshot is mostly trace entries, and they are most of what
+// reading one keeps. A trace uses a handful of streams, so an entry holds
+// its stream's number in MemorySnapshot::streams (MemorySnapshot::streamOf).
 struct AllocEvent {
     int64_t addr = 0; // oom: the device's free bytes (device_free)
     int64_t size = 0;
-    int64_t stream = 0;
     int64_t time_us = 0;
     uint32_t stack = 0; // MemorySnapshot::stacks; 0 = no frames
     AllocAction action = AllocAction::Unknown;
+    uint16_t stream_id = 0; // MemorySnapshot::streams
 };
+static_assert(sizeof(AllocEvent) == 32);
 
 struct SnapshotBlock {
     int64_t address = 0, size = 0, requested_size = 0;
@@ -96,7 +100,8 @@ struct MemorySnapshot {
     // events[trace_begin[d] .. trace_begin[d + 1]).
     std::vector<AllocEvent> events;
     std::vector<size_t> trace_begin{0};
-    bool has_device_traces = false; // the key was there (history was recorded)
+    std::vector<int64_t> streams{0}; // the trace's distinct streams; [0] = 0
+    bool has_device_traces = false;  // the key was there (history was recorded)
     std::vector<std::pair<std::string, std::string>> allocator_settings; // as text
     size_t external_annotations = 0;
     int protocol = 0; // the pickle's
@@ -111,6 +116,7 @@ struct MemorySnapshot {
     std::string frameText(const SnapshotFrame& f) const;
     // Devices with segments or a trace.
     int devices() const;
+    int64_t streamOf(const AllocEvent& e) const { return streams[e.stream_id]; }
     size_t traceDevices() const { return trace_begin.size() - 1; }
     const AllocEvent* traceBegin(int device) const {
         return events.data() + trace_begin[size_t(device)];

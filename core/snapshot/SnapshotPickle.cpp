@@ -9,27 +9,33 @@
 #include <memory>
 
 #include "pickle/PickleOpcodes.h"
+#include "snapshot/SnapshotEntryScan.h"
 #include "snapshot/SnapshotRecords.h"
 
 namespace ts {
 
-void PickleSource::refill(size_t need) {
+void PickleSource::topUp(size_t want) {
     if (buffer_.size() < (size_t(1) << 20)) buffer_.resize(size_t(1) << 20);
     consumed_ += at_;
     std::memmove(buffer_.data(), buffer_.data() + at_, end_ - at_);
     end_ -= at_;
     at_ = 0;
-    while (end_ - at_ < need) {
+    while (end_ < want && !ended_) {
         const size_t n = fill(buffer_.data() + end_, buffer_.size() - end_);
-        if (n == 0)
-            throw SnapshotPickleError("the file ends at byte " + std::to_string(position() + end_) +
-                                      " inside the pickle: it is truncated (an interrupted "
-                                      "copy or dump?)");
+        ended_ = n == 0;
         end_ += n;
     }
 }
 
-void PickleSource::read(void* dst, size_t n) {
+void PickleSource::refill(size_t need) {
+    topUp(need);
+    if (end_ - at_ < need)
+        throw SnapshotPickleError("the file ends at byte " + std::to_string(position() + end_) +
+                                  " inside the pickle: it is truncated (an interrupted "
+                                  "copy or dump?)");
+}
+
+void PickleSource::readAcross(void* dst, size_t n) {
     auto* out = static_cast<uint8_t*>(dst);
     while (n > 0) {
         if (at_ == end_) refill(1);
@@ -39,7 +45,7 @@ void PickleSource::read(void* dst, size_t n) {
     }
 }
 
-void PickleSource::skip(size_t n) {
+void PickleSource::skipAcross(size_t n) {
     while (n > 0) {
         if (at_ == end_) refill(1);
         const size_t take = std::min(n, end_ - at_);
@@ -187,13 +193,9 @@ private:
         }
         uint8_t b[9] = {};
         in_.read(b, n);
-        uint64_t u = 0;
-        for (size_t i = 0; i < std::min<size_t>(n, 8); ++i)
-            u |= uint64_t(b[i]) << (8 * i);
-        // Sign-extend short negatives; a 9th byte is the sign of a value >= 2^63
-        // (pytorch/pytorch#115234): kept as its 64 bits.
-        if (n > 0 && n < 8 && (b[n - 1] & 0x80)) u |= ~uint64_t(0) << (8 * n);
-        stack_.push_back(PV::integer(int64_t(u)));
+        // A 9th byte is the sign of a value >= 2^63 (pytorch/pytorch#115234):
+        // kept as its 64 bits.
+        stack_.push_back(PV::integer(littleLong(b, std::min<size_t>(n, 8))));
     }
     template <typename T> T little() {
         uint8_t b[sizeof(T)];
@@ -219,6 +221,18 @@ private:
         stack_.push_back(records_.tuple(stack_.data() + from, stack_.size() - from));
         stack_.eraseBelowTop(from);
     }
+    // The fast path (SnapshotEntryScan.h): a trace entry read whole, its
+    // record on the stack where the long way leaves the dict it became.
+    bool traceEntry() {
+        constexpr size_t kWindow = 512; // an entry's 16 pairs at most, and FRAMEs
+        const auto [bytes, n] = in_.peek(kWindow);
+        if (!scanTraceEntry(bytes, n, records_, memo_count_, entry_)) return false;
+        in_.skip(entry_.bytes);
+        const PV made = records_.makeEvent(entry_.items.data(), entry_.count);
+        stack_.push_back(made);
+        if (entry_.memoized) memoize(entry_.memo_index);
+        return true;
+    }
     void step(uint8_t op, size_t at);
 
     PickleSource& in_;
@@ -226,6 +240,7 @@ private:
     ValueStack stack_;
     std::vector<size_t> marks_;
     size_t memo_count_ = 0;
+    ScannedEntry entry_;
 };
 
 void Machine::step(uint8_t op, size_t at) {
@@ -297,7 +312,7 @@ void Machine::step(uint8_t op, size_t at) {
         stack_.push_back(records_.newList());
         return;
     case EMPTY_DICT:
-        stack_.push_back(records_.newDict());
+        if (!traceEntry()) stack_.push_back(records_.newDict());
         return;
     case EMPTY_TUPLE:
         stack_.push_back(records_.tuple(nullptr, 0));

@@ -1,59 +1,23 @@
 #include "snapshot/SnapshotRecords.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <iterator>
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+#include "snapshot/SnapshotKeys.h"
 #include "snapshot/SnapshotPickle.h"
 
 namespace ts {
 namespace {
 
-// The keys and values a snapshot uses, interned first: their string ids are
-// these numbers (0 is "").
-enum Known : uint32_t {
-    kAction = 1,
-    kAddr,
-    kDeviceFree,
-    kSize,
-    kStream,
-    kTimeUs,
-    kFrames,
-    kName,
-    kFilename,
-    kLine,
-    kAddress,
-    kTotalSize,
-    kAllocatedSize,
-    kActiveSize,
-    kRequestedSize,
-    kSegmentType,
-    kSegmentPoolId,
-    kIsExpandable,
-    kBlocks,
-    kState,
-    kDevice,
-    kHistory,
-    kRealSize,
-    kSegments,
-    kDeviceTraces,
-    kAllocatorSettings,
-    kExternalAnnotations,
-    kLarge,
-    kSmall,
-    kActiveAllocated,
-    kActivePendingFree,
-    kInactive,
-    kAlloc,
-    kFreeRequested,
-    kFreeCompleted,
-    kSegmentAlloc,
-    kSegmentFree,
-    kSegmentMap,
-    kSegmentUnmap,
-    kOom,
-    kSnapshot,
-    kKnownEnd
-};
+using namespace snapshot_keys;
+
+// The texts of SnapshotKeys.h's ids, in their order.
 constexpr const char* kKnownText[] = {"",
                                       "action",
                                       "addr",
@@ -98,6 +62,35 @@ constexpr const char* kKnownText[] = {"",
                                       "snapshot"};
 static_assert(std::size(kKnownText) == kKnownEnd);
 
+// Transparent huge pages for the two big arrays, where the kernel gives them
+// on request (THP "madvise", Debian's default): a 2 MB page faults once
+// where 4 KB pages fault 512 times, and first touches of the arrays' pages
+// were a quarter of the read.
+void adviseHugePages(const void* data, size_t bytes) {
+#ifdef __linux__
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+    const uintptr_t begin = (uintptr_t(data) + kHuge - 1) & ~(kHuge - 1);
+    const uintptr_t end = (uintptr_t(data) + bytes) & ~(kHuge - 1);
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+    (void)data, (void)bytes;
+#endif
+}
+
+// push_back for the vectors that grow with the file (blocks, segments, list
+// slots): a bigger buffer is advised onto huge pages before anything is
+// copied into it (a vector's own growth would touch half of it first).
+template <typename T> void pushBig(std::vector<T>& v, T x) {
+    if (v.size() == v.capacity()) {
+        std::vector<T> bigger;
+        bigger.reserve(std::max<size_t>(2 * v.capacity(), 1024));
+        adviseHugePages(bigger.data(), bigger.capacity() * sizeof(T));
+        std::move(v.begin(), v.end(), std::back_inserter(bigger));
+        v.swap(bigger);
+    }
+    v.push_back(std::move(x));
+}
+
 [[noreturn]] void fail(const std::string& what) {
     throw SnapshotPickleError(what);
 }
@@ -132,12 +125,15 @@ void SnapshotRecords::expect(size_t file_bytes) {
     // buffers would both count in the peak).
     out_.events.reserve(file_bytes / 60);
     memo_.reserve(file_bytes / 48);
+    adviseHugePages(out_.events.data(), out_.events.capacity() * sizeof(AllocEvent));
+    adviseHugePages(memo_.data(), memo_.capacity() * sizeof(MemoEntry));
 }
 
 SnapshotRecords::SnapshotRecords() {
     for (const char* text : kKnownText)
         intern(text);
     out_.frames.push_back({}); // frame 0: never used, so that 0 can mean "none"
+    stream_ids_.emplace(0, 0);
 }
 
 PV SnapshotRecords::intern(std::string text) {
@@ -156,7 +152,7 @@ PV SnapshotRecords::newList() {
         free_lists_.pop_back();
     } else {
         slot = uint32_t(lists_.size());
-        lists_.emplace_back();
+        pushBig(lists_, ListSlot{});
     }
     ListSlot& l = lists_[slot];
     const int64_t generation = l.generation + 1;
@@ -188,6 +184,8 @@ PV SnapshotRecords::newDict() {
 
 SnapshotRecords::DictSlot& SnapshotRecords::dict(const PV& ref) {
     const PV v = resolve(ref);
+    // The fast path leaves a trace entry's record where its dict was.
+    if (v.tag == PV::Tag::Event) fail("the pickle adds to a trace entry it already completed");
     if (v.tag != PV::Tag::Dict) fail("SETITEMS on something that is not a dict");
     DictSlot& d = dicts_[v.id];
     if (d.generation != v.i) fail("the pickle refers to a dict it has already used up");
@@ -203,12 +201,12 @@ SnapshotRecords::ListSlot& SnapshotRecords::list(const PV& ref) {
 }
 
 PV SnapshotRecords::tuple(PV* items, size_t n) {
-    std::vector<PV> t;
-    t.reserve(n);
-    for (size_t i = 0; i < n; ++i)
-        t.push_back(settle(items[i]));
-    tuples_.push_back(std::move(t));
-    return {PV::Tag::Tuple, uint32_t(tuples_.size() - 1), 0};
+    for (size_t i = 0; i < n; ++i) {
+        const PV item = settle(items[i]);
+        tuple_items_.push_back(item);
+    }
+    tuple_end_.push_back(uint32_t(tuple_items_.size()));
+    return {PV::Tag::Tuple, uint32_t(tuple_end_.size() - 2), 0};
 }
 
 void SnapshotRecords::append(PV& target, PV* items, size_t n) {
@@ -249,7 +247,7 @@ bool SnapshotRecords::setEventItems(PV& target, PV* items, size_t n) {
     const PV made = makeEvent(kv.data(), m);
     DictSlot& d = dict(target);
     d.converted = made;
-    if (d.memo >= 0) memo_[size_t(d.memo)] = made;
+    if (d.memo >= 0) memo_[size_t(d.memo)] = {made.tag, made.id};
     return true;
 }
 
@@ -272,22 +270,44 @@ void SnapshotRecords::setItems(PV& target, PV* items, size_t n) {
 
 void SnapshotRecords::memoize(size_t index, const PV& value) {
     if (memo_.size() <= index) memo_.resize(index + 1);
-    memo_[index] = value;
+    // A dict or list memoized here before is no longer this memo's: taking
+    // it must not overwrite what the memo holds now.
+    const MemoEntry before = memo_[index];
+    if (before.tag == PV::Tag::Dict && dicts_[before.id].memo == int64_t(index))
+        dicts_[before.id].memo = -1;
+    if (before.tag == PV::Tag::List && lists_[before.id].memo == int64_t(index))
+        lists_[before.id].memo = -1;
+    MemoEntry entry{value.tag, value.id};
+    if (value.tag == PV::Tag::Int || value.tag == PV::Tag::Real) {
+        entry.id = uint32_t(memo_numbers_.size());
+        memo_numbers_.push_back(value.i);
+    }
     if (value.tag == PV::Tag::Dict) dicts_[value.id].memo = int64_t(index);
     if (value.tag == PV::Tag::List) lists_[value.id].memo = int64_t(index);
+    memo_[index] = entry;
 }
 
 PV SnapshotRecords::get(size_t index) {
     if (index >= memo_.size() || memo_[index].tag == PV::Tag::None)
         fail("the pickle refers to memo " + std::to_string(index) + ", which it never set");
-    const PV& v = memo_[index];
-    if (v.tag == PV::Tag::Dict || v.tag == PV::Tag::List)
+    const MemoEntry e = memo_[index];
+    if (e.tag == PV::Tag::Dict || e.tag == PV::Tag::List)
         return {PV::Tag::MemoRef, uint32_t(index), 0};
-    return v;
+    if (e.tag == PV::Tag::Int || e.tag == PV::Tag::Real) return {e.tag, 0, memo_numbers_[e.id]};
+    return {e.tag, e.id, 0};
 }
 
+// A memo's dict or list is the slot's current one while the slot says it is
+// this memo's; otherwise generation 0, which no slot has: "already used up".
 PV SnapshotRecords::resolve(const PV& v) const {
-    return v.tag == PV::Tag::MemoRef ? memo_[v.id] : v;
+    if (v.tag != PV::Tag::MemoRef) return v;
+    const MemoEntry e = memo_[v.id];
+    if (e.tag == PV::Tag::Dict)
+        return {e.tag, e.id, dicts_[e.id].memo == int64_t(v.id) ? dicts_[e.id].generation : 0};
+    if (e.tag == PV::Tag::List)
+        return {e.tag, e.id, lists_[e.id].memo == int64_t(v.id) ? lists_[e.id].generation : 0};
+    if (e.tag == PV::Tag::Int || e.tag == PV::Tag::Real) return {e.tag, 0, memo_numbers_[e.id]};
+    return {e.tag, e.id, 0};
 }
 
 PV SnapshotRecords::settle(const PV& ref) {
@@ -325,7 +345,7 @@ PV SnapshotRecords::settleDict(uint32_t slot, bool release) {
     else
         return {PV::Tag::Dict, slot, dicts_[slot].generation}; // stays a dict
     DictSlot& d = dicts_[slot];
-    if (d.memo >= 0) memo_[size_t(d.memo)] = made;
+    if (d.memo >= 0) memo_[size_t(d.memo)] = {made.tag, made.id};
     d.converted = made;
     d.items.clear(); // the slot is reused with its capacity
     if (release) free_dicts_.push_back(slot);
@@ -345,7 +365,7 @@ PV SnapshotRecords::settleList(uint32_t slot, bool release) {
     if (!frames) return {PV::Tag::List, slot, l.generation}; // records or plain values
     const PV made = makeStack(l.items);
     ListSlot& after = lists_[slot];
-    if (after.memo >= 0) memo_[size_t(after.memo)] = made;
+    if (after.memo >= 0) memo_[size_t(after.memo)] = {made.tag, made.id};
     after.converted = made;
     after.items.clear();
     if (release) free_lists_.push_back(slot);
@@ -428,7 +448,7 @@ PV SnapshotRecords::makeEvent(const std::pair<PV, PV>* items, size_t count) {
             e.size = intOf(v);
             break;
         case kStream:
-            e.stream = intOf(v);
+            e.stream_id = streamId(intOf(v));
             break;
         case kTimeUs:
             e.time_us = intOf(v);
@@ -440,8 +460,19 @@ PV SnapshotRecords::makeEvent(const std::pair<PV, PV>* items, size_t count) {
             break;
         }
     }
-    out_.events.push_back(e);
+    pushBig(out_.events, e);
     return {PV::Tag::Event, uint32_t(out_.events.size() - 1), 0};
+}
+
+uint16_t SnapshotRecords::streamId(int64_t stream) {
+    if (stream == out_.streams[last_stream_]) return last_stream_;
+    const auto [it, added] = stream_ids_.emplace(stream, uint16_t(out_.streams.size()));
+    if (added) {
+        if (out_.streams.size() > 0xffff) fail("the trace uses more than 65,536 streams");
+        out_.streams.push_back(stream);
+    }
+    last_stream_ = it->second;
+    return last_stream_;
 }
 
 PV SnapshotRecords::makeBlock(const std::vector<std::pair<PV, PV>>& items) {
@@ -463,7 +494,7 @@ PV SnapshotRecords::makeBlock(const std::vector<std::pair<PV, PV>>& items) {
             b.requested_size = intOf(lookup(*first, kRealSize));
             b.stack = stackOf(lookup(*first, kFrames));
         }
-    blocks_.push_back(b);
+    pushBig(blocks_, b);
     return {PV::Tag::Block, uint32_t(blocks_.size() - 1), 0};
 }
 
@@ -481,24 +512,65 @@ PV SnapshotRecords::makeSegment(const std::vector<std::pair<PV, PV>>& items) {
     s.expandable = intOf(lookup(items, kIsExpandable)) != 0;
     s.stack = stackOf(lookup(items, kFrames));
     const PV pool = lookup(items, kSegmentPoolId);
-    if (pool.tag == PV::Tag::Tuple && tuples_[pool.id].size() == 2) {
-        s.pool_first = intOf(tuples_[pool.id][0]);
-        s.pool_second = intOf(tuples_[pool.id][1]);
+    if (pool.tag == PV::Tag::Tuple && tuple_end_[pool.id + 1] - tuple_end_[pool.id] == 2) {
+        s.pool_first = intOf(tuple_items_[tuple_end_[pool.id]]);
+        s.pool_second = intOf(tuple_items_[tuple_end_[pool.id] + 1]);
     }
-    // The blocks tile the segment; PyTorch 2.0 gave no addresses: count them.
-    const std::vector<PV> blocks = listItems(lookup(items, kBlocks));
-    s.first_block = uint32_t(out_.blocks.size());
+    placeBlocks(s, lookup(items, kBlocks));
+    pushBig(segments_, s);
+    return {PV::Tag::Segment, uint32_t(segments_.size() - 1), 0};
+}
+
+// The blocks tile the segment. Its list is nearly always the blocks made
+// since the last segment's, with addresses: they stay where they were made
+// (blocks_ becomes the snapshot's blocks as it is: no second copy). Other
+// lists get copies at the end, each with its address (PyTorch 2.0 gave
+// none: counted from the segment's), and finish() puts the segments'
+// blocks in order, as they were made.
+void SnapshotRecords::placeBlocks(SnapshotSegment& s, const PV& list) {
+    if (list.tag == PV::Tag::List && lists_[list.id].generation == list.i) {
+        const ListSlot& l = lists_[list.id];
+        bool in_place =
+            l.ranged &&
+            (l.count == 0 || (l.range_tag == PV::Tag::Block && l.first == blocks_in_place_));
+        for (uint32_t b = 0; b < l.count && in_place; ++b)
+            in_place = blocks_[l.first + b].address >= 0;
+        if (in_place) {
+            s.first_block = uint32_t(blocks_in_place_);
+            s.block_count = l.count;
+            blocks_in_place_ += l.count;
+            return;
+        }
+    }
+    const std::vector<PV> blocks = listItems(list);
+    if (blocks.empty()) {
+        s.first_block = uint32_t(blocks_in_place_), s.block_count = 0;
+        return;
+    }
+    blocks_scattered_ = true;
+    s.first_block = uint32_t(blocks_.size());
     int64_t offset = s.address;
     for (const PV& b : blocks) {
         if (b.tag != PV::Tag::Block) continue;
         SnapshotBlock block = blocks_[b.id];
         if (block.address < 0) block.address = offset;
         offset = block.address + block.size;
-        out_.blocks.push_back(block);
+        pushBig(blocks_, block);
     }
-    s.block_count = uint32_t(out_.blocks.size() - s.first_block);
-    segments_.push_back(s);
-    return {PV::Tag::Segment, uint32_t(segments_.size() - 1), 0};
+    s.block_count = uint32_t(blocks_.size() - s.first_block);
+}
+
+// Every segment's blocks, in the order the segments were made.
+void SnapshotRecords::gatherBlocks() {
+    if (!blocks_scattered_ && blocks_in_place_ == blocks_.size()) return;
+    std::vector<SnapshotBlock> gathered;
+    for (SnapshotSegment& s : segments_) {
+        const auto first = uint32_t(gathered.size());
+        gathered.insert(gathered.end(), blocks_.begin() + s.first_block,
+                        blocks_.begin() + s.first_block + s.block_count);
+        s.first_block = first;
+    }
+    blocks_ = std::move(gathered);
 }
 
 const std::vector<std::pair<PV, PV>>* SnapshotRecords::itemsOf(const PV& v) const {
@@ -544,8 +616,18 @@ std::string SnapshotRecords::textOf(const PV& v) const {
 }
 
 void SnapshotRecords::readSegments(const PV& v) {
+    if (v.tag == PV::Tag::List && lists_[v.id].generation == v.i) {
+        const ListSlot& l = lists_[v.id];
+        if (l.ranged && l.range_tag == PV::Tag::Segment && l.first == 0 &&
+            l.count == segments_.size() && out_.segments.empty()) {
+            out_.segments = std::move(segments_); // the usual case: every segment, in order
+            segments_.clear();
+            return;
+        }
+    }
     for (const PV& s : listItems(v))
-        if (s.tag == PV::Tag::Segment) out_.segments.push_back(segments_[s.id]);
+        if (s.tag == PV::Tag::Segment && s.id < segments_.size())
+            out_.segments.push_back(segments_[s.id]);
 }
 
 // device_traces: one list per device, each one run of trace entries (in the
@@ -596,6 +678,8 @@ void SnapshotRecords::readTop(const std::vector<std::pair<PV, PV>>& items) {
 
 MemorySnapshot SnapshotRecords::finish(PV top) {
     top = settle(top);
+    gatherBlocks();
+    out_.blocks = std::move(blocks_);
     if (top.tag == PV::Tag::Dict) {
         const auto* items = itemsOf(top);
         if (!has(*items, kSegments) && !has(*items, kDeviceTraces))

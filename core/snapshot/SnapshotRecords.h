@@ -40,6 +40,16 @@ struct PV {
     static PV real(double d);
 };
 
+// A memo slot in 8 bytes (a snapshot memoizes an object per trace entry, so
+// the memo is as long as the trace): a string, a record, a tuple, an open
+// dict or list (its slot, which says whether it is still this memo's), a
+// number (kept aside: CPython never memoizes numbers) or another memo.
+struct MemoEntry {
+    PV::Tag tag = PV::Tag::None;
+    uint32_t id = 0;
+};
+static_assert(sizeof(MemoEntry) == 8);
+
 class SnapshotRecords {
 public:
     SnapshotRecords();
@@ -54,6 +64,11 @@ public:
     void setItems(PV& dict, PV* items, size_t n);
     void memoize(size_t index, const PV& value);
     PV get(size_t index);
+    // The memo as it stands, for SnapshotEntryScan's reads.
+    const MemoEntry* memo() const { return memo_.data(); }
+    size_t memoSize() const { return memo_.size(); }
+    // A trace entry from its dict's (key, value) pairs, settled.
+    PV makeEvent(const std::pair<PV, PV>* items, size_t count);
     // The snapshot from the pickle's result.
     MemorySnapshot finish(PV top);
 
@@ -78,6 +93,7 @@ private:
     // it, then give what it became.
     PV settle(const PV& v);
     PV resolve(const PV& v) const;
+    uint16_t streamId(int64_t stream);
     // `release`: the original handle is being taken (not a GET of it), so
     // nothing refers to the slot but the memo: it can be reused.
     PV settleDict(uint32_t slot, bool release);
@@ -91,10 +107,11 @@ private:
     uint32_t stackOf(const PV& v) const;
     PV makeFrame(const std::vector<std::pair<PV, PV>>& items);
     PV makeStack(const std::vector<PV>& items);
-    PV makeEvent(const std::pair<PV, PV>* items, size_t count);
     bool setEventItems(PV& target, PV* items, size_t n);
     PV makeBlock(const std::vector<std::pair<PV, PV>>& items);
     PV makeSegment(const std::vector<std::pair<PV, PV>>& items);
+    void placeBlocks(SnapshotSegment& s, const PV& list);
+    void gatherBlocks();
     std::string textOf(const PV& v) const;
     void readTop(const std::vector<std::pair<PV, PV>>& items);
     void readSegments(const PV& list);
@@ -107,11 +124,18 @@ private:
     std::vector<uint32_t> free_dicts_;
     std::vector<ListSlot> lists_;
     std::vector<uint32_t> free_lists_;
-    std::vector<std::vector<PV>> tuples_;
-    std::vector<PV> memo_;
+    // Tuple t: tuple_items_[tuple_end_[t] .. tuple_end_[t + 1]).
+    std::vector<PV> tuple_items_;
+    std::vector<uint32_t> tuple_end_{0};
+    std::vector<MemoEntry> memo_;
+    std::vector<int64_t> memo_numbers_;                // MemoEntry::id of an Int or Real
+    std::unordered_map<int64_t, uint16_t> stream_ids_; // MemorySnapshot::streams
+    uint16_t last_stream_ = 0; // the last entry's: most entries have their neighbour's
     std::unordered_map<uint64_t, uint32_t> frame_ids_;              // (name, file, line) hash
     std::unordered_map<uint64_t, std::vector<uint32_t>> stack_ids_; // contents hash
-    std::vector<SnapshotBlock> blocks_;
+    std::vector<SnapshotBlock> blocks_; // as made; the snapshot's blocks (placeBlocks)
+    size_t blocks_in_place_ = 0;        // blocks_[0 ..) are the made segments', in order
+    bool blocks_scattered_ = false;     // a segment took copies: gatherBlocks() orders them
     std::vector<SnapshotSegment> segments_;
 };
 

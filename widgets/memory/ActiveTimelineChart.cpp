@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include "common/Format.h"
 #include "memory/SnapshotColors.h"
 #include "snapshot/SnapshotAnalysis.h"
 
@@ -12,12 +13,6 @@ namespace ts::gui {
 namespace {
 
 constexpr int kLeft = 70, kTop = 24, kRight = 12, kBottom = 28;
-
-// GiB, as the tables show sizes.
-QString gigabytes(double bytes) {
-    const double gib = bytes / double(1ull << 30);
-    return QString::number(gib, 'f', gib >= 10 ? 1 : 2) + QStringLiteral(" GiB");
-}
 
 } // namespace
 
@@ -120,12 +115,12 @@ void ActiveTimelineChart::paintEvent(QPaintEvent*) {
                    .arg(timeline_.summarized
                             ? tr(", %1 smaller ones summed (grey)").arg(timeline_.summarized)
                             : QString())
-                   .arg(gigabytes(double(timeline_.peak))));
+                   .arg(format::bytes(double(timeline_.peak))));
     const double top_bytes = double(timeline_.peak) * 1.05;
     for (int i = 0; i <= 4; ++i) { // y axis: five labels
         const int y = r.bottom() - r.height() * i / 4;
         p.drawText(QRect(0, y - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
-                   gigabytes(top_bytes * i / 4));
+                   format::bytes(top_bytes * i / 4));
     }
     p.drawText(QRect(r.left(), r.bottom() + 4, r.width(), kBottom - 4), Qt::AlignLeft,
                QString::number(timeline_.first));

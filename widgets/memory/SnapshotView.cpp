@@ -268,9 +268,10 @@ void SnapshotView::rebuild() {
     if (!filter_.empty())
         tables.notes << tr("Filter: %1.").arg(QString::fromStdString(filter_.describe()));
     const int64_t entry = shownEntry();
+    AllocatorState state = allocatorStateAt(s, device_, entry); // the table's and the map's
     tables.tables = {
         snapshotSummaryTable(s), snapshotAliveTable(s, device_, entry, filter_, grouping_),
-        snapshotStateTable(s, device_, entry), snapshotSegmentTable(s), snapshotOomTable(s)};
+        snapshotStateTable(state, device_), snapshotSegmentTable(s), snapshotOomTable(s)};
     if (other_) {
         tables.notes << tr("Compared with B = %1.").arg(QFileInfo(other_description_).fileName());
         for (table::TableSpec& diff : snapshotDiffTables(s, *other_))
@@ -286,7 +287,7 @@ void SnapshotView::rebuild() {
                      tr("What was alive after entry %1 of cuda:%2, by frame (outermost on top)")
                          .arg(entry)
                          .arg(device_));
-    segment_map_->setState(snapshot_, allocatorStateAt(s, device_, entry), device_);
+    segment_map_->setState(snapshot_, std::move(state), device_);
 }
 
 } // namespace ts::gui
