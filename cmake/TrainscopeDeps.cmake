@@ -10,6 +10,13 @@ endif()
 # The fuzz build has no Torch layers (cmake/TrainscopeFuzz.cmake).
 if(NOT TRAINSCOPE_FUZZ)
   find_package(Torch REQUIRED)
+  # PyTorch 2.14's headers and later refuse anything before C++20 ("C++20 or
+  # later compatible compiler is required to use ATen"); Debian's 1.13 is built
+  # and tested as C++17.
+  if(Torch_VERSION VERSION_GREATER_EQUAL 2.14)
+    set(CMAKE_CXX_STANDARD 20)
+  endif()
+  message(STATUS "LibTorch ${Torch_VERSION}: C++${CMAKE_CXX_STANDARD}")
 endif()
 find_package(Threads REQUIRED)
 find_package(ZLIB REQUIRED)

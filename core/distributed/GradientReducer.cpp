@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <utility>
 
 #include <torch/csrc/autograd/function_hook.h>
 #include <torch/csrc/autograd/variable.h>
@@ -71,7 +72,10 @@ struct GradientReducer::State {
     std::vector<Bucket> buckets;
     std::vector<size_t> bucket_of; // parameter -> bucket
     std::vector<size_t> slot_of;   // parameter -> slot in its bucket
-    std::vector<std::shared_ptr<torch::autograd::Node>> accumulators; // kept alive for the hooks
+    // Kept alive for the hooks: a shared_ptr in LibTorch 1.13, an intrusive_ptr in 2.15.
+    using Accumulator =
+        decltype(torch::autograd::impl::grad_accumulator(std::declval<at::Tensor&>()));
+    std::vector<Accumulator> accumulators;
     std::mutex mutex;
     bool armed = false;
     Clock::time_point backward_begin;
