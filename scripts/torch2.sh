@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# LibTorch 2.x from PyPI's torch wheel, next to Debian's 1.13 (#49): installs
+# the pinned wheel once into a cache outside the clone, then configures,
+# builds and tests the headless CLI and the LibTorch tests against its CUDA
+# LibTorch (CUDA code compiled and linked against /usr/local/cuda; the tests
+# that need a GPU skip without one).
+#
+#   scripts/torch2.sh install     the wheel into $TRAINSCOPE_TORCH_CACHE (once)
+#   scripts/torch2.sh build       configure and build build/torch2
+#   scripts/torch2.sh test        `trainscope-cli env` and the LibTorch tests (trainscope_core_tests)
+#   scripts/torch2.sh all         the three
+#
+# Why 2.15.0: the newest torch on PyPI when it was pinned (2026-12-01); its
+# headers need C++20, which the build picks for LibTorch 2.14 and later. The
+# cache is world-readable (/var/cache by default) because a test runs the CLI
+# as `nobody`, who must load the wheel's libraries.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+version=${TORCH_VERSION:-2.15.0}
+cache=${TRAINSCOPE_TORCH_CACHE:-/var/cache/trainscope}/torch-$version
+python=$cache/bin/python
+build=build/torch2
+
+installed() { "$python" -c 'import torch; print(torch.__version__.split("+")[0])' 2>/dev/null; }
+
+install() {
+  if [[ "$(installed)" == "$version" ]]; then
+    echo "torch2: torch $version is installed in $cache"
+    return 0
+  fi
+  mkdir -p "$(dirname "$cache")"
+  rm -rf "$cache"
+  python3 -m venv "$cache" || { echo "torch2: cannot make a venv in $cache (python3-venv?)" >&2; exit 2; }
+  echo "torch2: installing torch $version from PyPI into $cache (about 3 GB with its nvidia-* wheels)"
+  if ! "$cache/bin/pip" install -q --no-cache-dir "torch==$version"; then
+    rm -rf "$cache"
+    echo "torch2: torch $version could not be installed from PyPI (see pip's message above);" \
+         "set TORCH_VERSION to a version 'pip index versions torch' lists" >&2
+    exit 2
+  fi
+  local got
+  got=$(installed) || true
+  if [[ "$got" != "$version" ]]; then
+    echo "torch2: $cache holds torch '${got:-none}', not $version: the wheel does not import" >&2
+    exit 2
+  fi
+  chmod -R a+rX "$(dirname "$cache")"
+}
+
+build() {
+  [[ "$(installed)" == "$version" ]] || { echo "torch2: run 'scripts/torch2.sh install' first" >&2; exit 2; }
+  local torch nvidia
+  torch=$("$python" -c 'import os, torch; print(os.path.dirname(torch.__file__))' 2>/dev/null)
+  # The wheel's CUDA libraries (NCCL, cuDNN, ...) for the linker: the system's
+  # NCCL lacks symbols libtorch_cuda needs.
+  nvidia=$(ls -d "$torch"/../nvidia/*/lib 2>/dev/null | paste -sd: -)
+  # CMAKE_LIBRARY_PATH: TorchConfig's find_library would take Debian's
+  # /usr/lib/x86_64-linux-gnu/libtorch.so before the wheel's.
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DTRAINSCOPE_BUILD_GUI=OFF -DTRAINSCOPE_BUILD_BENCH=OFF \
+    -DCMAKE_PREFIX_PATH="$torch/share/cmake" -DCMAKE_LIBRARY_PATH="$torch/lib" \
+    -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DTORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}" \
+    -DTRAINSCOPE_GLOO_INCLUDE=/usr/include -DTRAINSCOPE_GLOO_LIBRARY="$torch/lib/libtorch_cpu.so" \
+    -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$nvidia" >"$build.configure.log" 2>&1 ||
+    { tail -30 "$build.configure.log"; exit 1; }
+  grep "LibTorch" "$build.configure.log"
+  cmake --build "$build" -j "$(nproc)" --target trainscope-cli trainscope_core_tests
+}
+
+tests() {
+  [[ -x $build/tests/trainscope_core_tests ]] || { echo "torch2: run 'scripts/torch2.sh build' first" >&2; exit 2; }
+  "$build/app/trainscope-cli" env | head -3
+  "$build/tests/trainscope_core_tests" --gtest_brief=1
+}
+
+case "${1:-all}" in
+install) install ;;
+build) build ;;
+test) tests ;;
+all) install && build && tests ;;
+*) echo "usage: scripts/torch2.sh install|build|test|all" >&2; exit 2 ;;
+esac
