@@ -120,32 +120,34 @@ void cudaSynchronize(int index) {
 namespace {
 // StatType::AGGREGATE is 0 in every version, but the enum moved from
 // CUDACachingAllocator to c10::CachingAllocator / CachingDeviceAllocator in
-// 2.x (checked against 2.11's headers on an H100 machine).
+// 2.x (checked against 2.11's headers on an H100 machine); so did the stats'
+// type, hence the template.
 constexpr size_t kAggregateStat = 0;
+
+template <typename DeviceStats> CudaAllocated allocatedOf(const DeviceStats& stats) {
+    return {stats.allocated_bytes[kAggregateStat].current,
+            stats.allocated_bytes[kAggregateStat].peak};
+}
 } // namespace
 #endif
 
 CudaAllocated cudaAllocated(int index) {
-    CudaAllocated a;
 #ifdef TRAINSCOPE_WITH_CUDA
-    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(index);
-    a.current = stats.allocated_bytes[kAggregateStat].current;
-    a.peak = stats.allocated_bytes[kAggregateStat].peak;
+    return allocatedOf(c10::cuda::CUDACachingAllocator::getDeviceStats(index));
 #else
     (void)index;
+    return {};
 #endif
-    return a;
 }
 
 CudaMemory cudaMemory(int index) {
     CudaMemory m;
-    const CudaAllocated allocated = cudaAllocated(index);
+#ifdef TRAINSCOPE_WITH_CUDA
+    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(index); // copied once
+    const CudaAllocated allocated = allocatedOf(stats);
     m.allocated = allocated.current;
     m.peak_allocated = allocated.peak;
-#ifdef TRAINSCOPE_WITH_CUDA
-    m.reserved = c10::cuda::CUDACachingAllocator::getDeviceStats(index)
-                     .reserved_bytes[kAggregateStat]
-                     .current;
+    m.reserved = stats.reserved_bytes[kAggregateStat].current;
     size_t free = 0, total = 0;
     if (cudaMemGetInfo(&free, &total) == cudaSuccess) {
         m.free = static_cast<int64_t>(free);

@@ -56,9 +56,9 @@ std::vector<StackBytes> sortedByBytes(const std::unordered_map<uint32_t, StackBy
     return out;
 }
 
-std::vector<StackBytes> aliveAt(const MemorySnapshot& s, int device, int64_t entry) {
+std::vector<StackBytes> aliveByStack(const std::vector<ActiveBand>& bands, int64_t entry) {
     std::unordered_map<uint32_t, StackBytes> by_stack;
-    for (const ActiveBand& b : deviceHistory(s, device).lifetimes) {
+    for (const ActiveBand& b : bands) {
         if (!b.aliveAfter(entry)) continue;
         StackBytes& x = by_stack[b.stack];
         x.stack = b.stack;
@@ -66,6 +66,10 @@ std::vector<StackBytes> aliveAt(const MemorySnapshot& s, int device, int64_t ent
         ++x.blocks;
     }
     return sortedByBytes(by_stack);
+}
+
+std::vector<StackBytes> aliveAt(const MemorySnapshot& s, int device, int64_t entry) {
+    return aliveByStack(deviceHistory(s, device).lifetimes, entry);
 }
 
 std::vector<StackBytes> aliveAtSnapshot(const MemorySnapshot& s, int device) {

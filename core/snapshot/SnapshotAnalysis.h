@@ -41,6 +41,8 @@ DeviceMemorySummary summarizeDevice(const MemorySnapshot& s, int device);
 // What was alive at `entry` (after it; -1: before the trace), by stack, most
 // bytes first.
 std::vector<StackBytes> aliveAt(const MemorySnapshot& s, int device, int64_t entry);
+// What of `bands` was alive after `entry`, by stack, most bytes first.
+std::vector<StackBytes> aliveByStack(const std::vector<ActiveBand>& bands, int64_t entry);
 // Per-stack bytes, most first (ties: the lower stack number first).
 std::vector<StackBytes> sortedByBytes(const std::unordered_map<uint32_t, StackBytes>& by_stack);
 // Blocks alive at the snapshot (active_allocated), by stack: what memory_viz's

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
 #include "util/ByteSize.h"
@@ -105,19 +106,26 @@ std::vector<uint8_t> stacksMatching(const MemorySnapshot& s, const std::string& 
     return ok;
 }
 
+std::pair<int64_t, int64_t> filterRange(const MemorySnapshot& s, int device,
+                                        const SnapshotFilter& filter) {
+    const auto entries = int64_t(s.traceSize(device));
+    if (entries == 0) return {0, -1};
+    const int64_t first = filter.first_entry;
+    const int64_t last = filter.last_entry < 0 ? entries - 1 : filter.last_entry;
+    if (first < 0 || first > last || last >= entries)
+        throw std::invalid_argument("the entries " + std::to_string(filter.first_entry) + " to " +
+                                    std::to_string(filter.last_entry) + " are not in device " +
+                                    std::to_string(device) + "'s trace, which has entries 0 to " +
+                                    std::to_string(entries - 1));
+    return {first, last};
+}
+
 FilteredAllocations filterAllocations(const MemorySnapshot& s, int device,
                                       const SnapshotFilter& filter) {
     FilteredAllocations f;
     f.device = device;
     const auto entries = int64_t(s.traceSize(device));
-    f.first = filter.first_entry;
-    f.last = filter.last_entry < 0 ? entries - 1 : filter.last_entry;
-    if (entries > 0 && (f.first < 0 || f.first > f.last || f.last >= entries))
-        throw std::invalid_argument("the entries " + std::to_string(filter.first_entry) + " to " +
-                                    std::to_string(filter.last_entry) + " are not in device " +
-                                    std::to_string(device) + "'s trace, which has entries 0 to " +
-                                    std::to_string(entries - 1));
-    if (entries == 0) f.first = 0;
+    std::tie(f.first, f.last) = filterRange(s, device, filter);
     const std::vector<uint8_t> matching = stacksMatching(s, filter.frame_text);
     std::vector<ActiveBand> kept;
     for (const ActiveBand& b : allocationLifetimes(s, device))
@@ -134,15 +142,7 @@ FilteredAllocations filterAllocations(const MemorySnapshot& s, int device,
 }
 
 std::vector<StackBytes> aliveAfter(const FilteredAllocations& f, int64_t entry) {
-    std::unordered_map<uint32_t, StackBytes> by_stack;
-    for (const ActiveBand& b : f.bands) {
-        if (!b.aliveAfter(entry)) continue;
-        StackBytes& x = by_stack[b.stack];
-        x.stack = b.stack;
-        x.bytes += b.size;
-        ++x.blocks;
-    }
-    return sortedByBytes(by_stack);
+    return aliveByStack(f.bands, entry);
 }
 
 } // namespace ts

@@ -7,6 +7,7 @@
 // in `memory-stats` alike.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "snapshot/AllocationLifetimes.h"
@@ -53,7 +54,11 @@ struct FilteredAllocations {
     int64_t peak_bytes = 0;
 };
 
-// Throws std::invalid_argument when the range is not inside the trace.
+// The entries a filter looks at, [first, last] ((0, -1) for no trace);
+// throws std::invalid_argument naming them when they are not inside the trace.
+std::pair<int64_t, int64_t> filterRange(const MemorySnapshot& s, int device,
+                                        const SnapshotFilter& filter);
+// Throws as filterRange does.
 FilteredAllocations filterAllocations(const MemorySnapshot& s, int device,
                                       const SnapshotFilter& filter);
 // What of them was alive after `entry`, by stack, most bytes first (as

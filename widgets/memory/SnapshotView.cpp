@@ -201,7 +201,7 @@ bool SnapshotView::applyFilter() {
                                       frame_->text().trimmed().toStdString(),
                                       entries_->text().trimmed().toStdString()};
         SnapshotFilter filter = parseSnapshotFilter(text, "Min size", "Entries");
-        if (snapshot_) (void)filterAllocations(*snapshot_, device_, filter); // range checked
+        if (snapshot_) (void)filterRange(*snapshot_, device_, filter); // throws when outside
         filter_ = std::move(filter);
     } catch (const std::invalid_argument& e) {
         showError(QString::fromStdString(e.what()));
