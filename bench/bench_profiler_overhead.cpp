@@ -1,9 +1,12 @@
 // Profiler overhead: images/s of ResNet-18 (CIFAR stem) training steps on
 // synthetic 32x32 batches, on the calling thread without the Trainer, with
 // (a) no profiling, (b) operator timing only (no shapes, no memory) and
-// (c) full profiling (shapes, memory, FLOPs). The modes alternate round by
-// round so that drift in machine load hits all of them alike; medians are
-// reported. Every mode runs inside a MemoryTracker scope, as the engine does.
+// (c) full profiling (shapes, memory, FLOPs), by Trainscope's collector and,
+// where LibTorch has Kineto, by Kineto (profile.recorder). The modes
+// alternate round by round so that drift in machine load hits all of them
+// alike; medians are reported. Every mode runs inside a MemoryTracker scope,
+// as the engine does. The window closes after the timed steps (saving and
+// reading Kineto's file is not part of a step's cost).
 //
 // usage: bench_profiler_overhead [--rounds N] [--steps N] [--batch N] [--threads N]
 #include <chrono>
@@ -16,6 +19,7 @@
 #include <torch/torch.h>
 
 #include "models/Model.h"
+#include "profiling/KinetoRecorder.h"
 #include "profiling/MemoryTracker.h"
 #include "profiling/ProfileSession.h"
 #include "records/TrainerObserver.h"
@@ -52,6 +56,7 @@ Options parse(int argc, char** argv) {
 struct Mode {
     const char* name;
     bool profile, shapes_and_memory;
+    const char* recorder = "trainscope";
 };
 
 class CountingObserver : public ts::TrainerObserver {
@@ -80,9 +85,10 @@ public:
         ts::ProfileConfig c;
         c.enabled = mode.profile;
         c.warmup = 0;
-        c.active = options_.steps;
+        c.active = options_.steps + 1; // closed by finish(), after the clock stops
         c.repeat = 1;
         c.record_shapes = c.profile_memory = c.with_flops = mode.shapes_and_memory;
+        c.recorder = mode.recorder;
         ts::ProfileSession session(c, false, tracker_);
         const auto start = std::chrono::steady_clock::now();
         for (int s = 0; s < options_.steps; ++s)
@@ -99,8 +105,9 @@ public:
         ts::ProfileConfig c;
         c.enabled = mode.profile;
         c.warmup = 0;
-        c.active = 1;
+        c.active = 2;
         c.record_shapes = c.profile_memory = c.with_flops = mode.shapes_and_memory;
+        c.recorder = mode.recorder;
         ts::ProfileSession session(c, false, tracker_);
         CountingObserver ignored;
         torch::Tensor x = torch::zeros({1});
@@ -160,9 +167,16 @@ int main(int argc, char** argv) {
                 o.batch, o.steps, o.rounds, torch::get_num_threads());
     Bench bench(o);
     bench.warmUp(3);
-    const std::vector<Mode> modes = {{"no profiling", false, false},
-                                     {"op timing only", true, false},
-                                     {"full (shapes, memory, FLOPs)", true, true}};
+    std::vector<Mode> modes = {{"no profiling", false, false},
+                               {"op timing only", true, false},
+                               {"full (shapes, memory, FLOPs)", true, true}};
+    std::string why;
+    if (ts::KinetoRecorder::available(&why)) {
+        modes.push_back({"kineto: op timing only", true, false, "kineto"});
+        modes.push_back({"kineto: full", true, true, "kineto"});
+    } else {
+        std::printf("no Kineto modes: %s\n", why.c_str());
+    }
     std::vector<std::vector<double>> rates(modes.size());
     std::vector<CountingObserver> observers(modes.size());
     for (int r = 0; r < o.rounds; ++r) {

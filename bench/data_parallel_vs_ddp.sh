@@ -14,7 +14,10 @@
 # Usage: bench/data_parallel_vs_ddp.sh [rounds] [steps]
 # Env: CLI (default build/default/app/trainscope-cli), WORLDS (default "1 2"),
 #      CONFIG ("model stem batch precision", default "resnet18 cifar 32 fp32"),
-#      THREADS (per rank; default 0 = cores / world on both sides).
+#      THREADS (per rank; default 0 = cores / world on both sides),
+#      PY (the Python of the DDP side, default /usr/bin/python3 with PyTorch
+#      1.13; e.g. /var/cache/trainscope/torch-2.15.0/bin/python for PyTorch 2.x
+#      against CLI=build/torch2/app/trainscope-cli).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -26,7 +29,7 @@ threads=${THREADS:-0}
 read -r model stem batch precision <<<"${CONFIG:-resnet18 cifar 32 fp32}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-py=/usr/bin/python3
+py=${PY:-/usr/bin/python3}
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 field() { $py -c "import json,sys; d=json.load(open('$1')); print($2)"; }
@@ -62,6 +65,7 @@ pytorch_once() {  # world
   field "$out/pt.json" 'd["images_per_sec"]' >>"$out/pt.$1"
 }
 
+echo "$cli against $($py -c 'import torch; print("torch", torch.__version__)') DDP"
 echo "$model $stem, batch $batch per rank, $precision; $rounds rounds of $warmup+$steps steps;" \
   "$(nproc) cores, threads per rank: $([ "$threads" = 0 ] && echo "cores / world" || echo "$threads")"
 for ((r = 0; r < rounds; r++)); do

@@ -23,3 +23,9 @@ echo "test.sh: build + clang-tidy + tests + fuzzing took $(( $(date +%s) - start
 # threads (tests/tsan/README.md).
 scripts/tsan.sh --ci
 echo "test.sh: build + clang-tidy + tests + fuzzing + TSan took $(( $(date +%s) - start )) s"
+# LibTorch 2.x (#49): the pinned torch wheel (installed once into a cache
+# outside the clone), the CLI and the LibTorch tests built against its CUDA
+# LibTorch with CUDA code compiled and linked against /usr/local/cuda, and run
+# (the tests that need a GPU skip without one; Kineto records the profiles).
+scripts/torch2.sh all
+echo "test.sh: build + clang-tidy + tests + fuzzing + TSan + LibTorch 2.x took $(( $(date +%s) - start )) s"

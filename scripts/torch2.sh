@@ -57,7 +57,7 @@ build() {
   # CMAKE_LIBRARY_PATH: TorchConfig's find_library would take Debian's
   # /usr/lib/x86_64-linux-gnu/libtorch.so before the wheel's.
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DTRAINSCOPE_BUILD_GUI=OFF -DTRAINSCOPE_BUILD_BENCH=OFF \
+    -DTRAINSCOPE_BUILD_GUI=OFF -DTRAINSCOPE_BUILD_BENCH=ON \
     -DCMAKE_PREFIX_PATH="$torch/share/cmake" -DCMAKE_LIBRARY_PATH="$torch/lib" \
     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DTORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}" \
     -DTRAINSCOPE_GLOO_INCLUDE=/usr/include -DTRAINSCOPE_GLOO_LIBRARY="$torch/lib/libtorch_cpu.so" \

@@ -170,6 +170,7 @@ void NodeBuilder::pluginNodes() {
 void NodeBuilder::nestedNodes() {
     std::unordered_map<int32_t, size_t> by_outer_event;
     std::unordered_map<int64_t, size_t> by_external;
+    bool unwrapped_library_call = false; // a gloo:/nccl: call in no c10d:: call
     // Time order, so an enclosing collective comes before the ones inside.
     for (const KinetoEvent& e : events_.events) {
         if (!isHostType(e.type) || onDeviceLane(e.event)) continue;
@@ -182,6 +183,8 @@ void NodeBuilder::nestedNodes() {
         if (it == by_outer_event.end()) {
             it = by_outer_event.emplace(outer, nodes_.size()).first;
             nodes_.push_back(started(outer, n, bytesOf(e.event)));
+            unwrapped_library_call =
+                unwrapped_library_call || (outer == e.event && isNcclOrGloo(n));
         } else if (isNcclOrGloo(n) && !isNcclOrGloo(nodes_[it->second].node.name)) {
             // The library's own name says what the call is (c10d::allreduce_
             // wraps nccl:all_reduce), and its inputs are the message.
@@ -190,6 +193,29 @@ void NodeBuilder::nestedNodes() {
         }
         if (const int64_t external_id = kinetoIds(trace_, e).external_id; external_id >= 0)
             by_external.emplace(external_id, it->second);
+    }
+    // PyTorch 2's Gloo on the CPU: each c10d:: call on the caller's thread
+    // only hands its work to a Gloo thread, which records it as a gloo:
+    // range of its own (with the message's inputs). The gloo: ranges are
+    // then the collectives; the c10d:: calls that wrap none would count each
+    // a second time (with no size: their input is a TensorList).
+    if (unwrapped_library_call) {
+        constexpr size_t kDropped = std::numeric_limits<size_t>::max();
+        std::vector<size_t> kept(nodes_.size(), kDropped);
+        std::vector<Pending> nodes;
+        for (size_t i = 0; i < nodes_.size(); ++i) {
+            if (!isNcclOrGloo(nodes_[i].node.name)) continue;
+            kept[i] = nodes.size();
+            nodes.push_back(std::move(nodes_[i]));
+        }
+        nodes_ = std::move(nodes);
+        for (auto it = by_external.begin(); it != by_external.end();)
+            if (kept[it->second] == kDropped) {
+                it = by_external.erase(it);
+            } else {
+                it->second = kept[it->second];
+                ++it;
+            }
     }
     if (nodes_.empty()) return;
     for (size_t i = 0; i < events_.events.size(); ++i) {

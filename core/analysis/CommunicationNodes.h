@@ -28,7 +28,10 @@ struct CommNode {
 // collectives (c10d::allreduce_ > record_param_comms > nccl:all_reduce) are
 // one node named by its nccl:/gloo: event and sized by that event's inputs,
 // and the kernels launched from inside the call join it too (newer PyTorch
-// gives NCCL kernels no External id of the call).
+// gives NCCL kernels no External id of the call); when the library's calls
+// stand alone (PyTorch 2's Gloo on the CPU: gloo: ranges on Gloo's threads,
+// the c10d:: calls on the caller's), the c10d:: calls that wrap none are
+// not counted again.
 std::vector<CommNode> collectCommNodes(const Trace& trace, const KinetoEvents& events,
                                        const LaunchLinks& links, const GpuOverview& overview,
                                        const GpuAnalysisOptions& options);

@@ -74,7 +74,11 @@ void OverviewBuilder::roleRanges() {
     for (const KinetoEvent& e : events_.events) {
         if (!isHostType(e.type) || !collective(e)) continue;
         comm_ids.insert(kinetoIds(trace_, e).external_id);
-        (name(e).rfind("gloo:", 0) == 0 ? out_.gloo : out_.nccl) = true;
+        // By the library's own ranges: a c10d:: call or record_param_comms
+        // names neither (PyTorch 2's Gloo jobs have both, and no NCCL).
+        const std::string& n = name(e);
+        if (n.rfind("gloo:", 0) == 0) out_.gloo = true;
+        if (n.rfind("nccl:", 0) == 0) out_.nccl = true;
     }
     int64_t cpu_min = kNoTime, cpu_max = std::numeric_limits<int64_t>::min();
     int64_t global_min = kNoTime, global_max = std::numeric_limits<int64_t>::min();

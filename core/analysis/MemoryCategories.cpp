@@ -39,6 +39,15 @@ CategoryTimeline categoryTimelineFromJson(const std::string& text, const std::st
     if (!rows.is_array())
         throw std::invalid_argument(origin + ": not export_memory_timeline's raw rows (a list of "
                                              "[time, action, bytes, category])");
+    // export_memory_timeline to a .json or .json.gz path writes the plot form
+    // instead: [times_us, sizes], sizes one list of 1 + 8 numbers per time.
+    if (rows.size() == 2 && rows[0].is_array() && rows[1].is_array() &&
+        rows[0].size() == rows[1].size() && !rows[1].empty() && rows[1][0].is_array() &&
+        rows[1][0].size() == kMemoryCategories + 1)
+        throw std::invalid_argument(
+            origin + ": export_memory_timeline's plot form ([times, sizes by category], what a "
+                     ".json or .json.gz path gets), not its raw rows: export to a path ending in "
+                     ".raw.json.gz for those");
     CategoryTimeline t;
     int64_t first_positive = -1;
     for (const nlohmann::json& row : rows) {

@@ -74,6 +74,10 @@ const std::vector<ProfileKeySpec>& profileKeys() {
         {"profile_memory", &P::profile_memory, "record allocations"},
         {"with_flops", &P::with_flops, "estimate FLOPs"},
         {"max_trace_events", &P::max_trace_events, "cap on events kept per window"},
+        {"recorder",
+         &P::recorder,
+         "who records: LibTorch's Kineto, Trainscope's collector, or Kineto where present",
+         {"auto", "kineto", "trainscope"}},
     };
     return keys;
 }

@@ -14,8 +14,8 @@ namespace ts::config_keys {
 using MemberRef = std::variant<std::string ExperimentConfig::*, int ExperimentConfig::*,
                                int64_t ExperimentConfig::*, uint64_t ExperimentConfig::*,
                                double ExperimentConfig::*, bool ExperimentConfig::*>;
-using ProfileRef =
-    std::variant<int ProfileConfig::*, int64_t ProfileConfig::*, bool ProfileConfig::*>;
+using ProfileRef = std::variant<int ProfileConfig::*, int64_t ProfileConfig::*,
+                                bool ProfileConfig::*, std::string ProfileConfig::*>;
 
 struct KeySpec {
     const char* key;
@@ -28,6 +28,7 @@ struct ProfileKeySpec {
     const char* key; // without the "profile." prefix
     ProfileRef member;
     const char* help;
+    std::vector<std::string> allowed = {}; // enumerated values, empty = free
 };
 
 const std::vector<KeySpec>& topLevelKeys();

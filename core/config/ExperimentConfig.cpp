@@ -34,17 +34,26 @@ bool isValidDeviceName(const std::string& device) {
     return std::regex_match(device, pattern);
 }
 
+void checkOneOf(IssueList& issues, const std::string& key, const std::string& value,
+                const std::vector<std::string>& allowed) {
+    if (allowed.empty()) return;
+    std::string list;
+    for (const auto& v : allowed)
+        list += (list.empty() ? "" : ", ") + v;
+    issues.check(std::find(allowed.begin(), allowed.end(), value) != allowed.end(), key, value,
+                 "must be one of " + list);
+}
+
 void checkEnumerations(const ExperimentConfig& c, IssueList& issues) {
-    for (const auto& spec : config_keys::topLevelKeys()) {
-        if (spec.allowed.empty()) continue;
-        const auto& value = c.*std::get<std::string ExperimentConfig::*>(spec.member);
-        std::string list;
-        for (const auto& v : spec.allowed)
-            list += (list.empty() ? "" : ", ") + v;
-        issues.check(std::find(spec.allowed.begin(), spec.allowed.end(), value) !=
-                         spec.allowed.end(),
-                     spec.key, value, "must be one of " + list);
-    }
+    for (const auto& spec : config_keys::topLevelKeys())
+        if (!spec.allowed.empty())
+            checkOneOf(issues, spec.key, c.*std::get<std::string ExperimentConfig::*>(spec.member),
+                       spec.allowed);
+    for (const auto& spec : config_keys::profileKeys())
+        if (!spec.allowed.empty())
+            checkOneOf(issues, std::string("profile.") + spec.key,
+                       c.profile.*std::get<std::string ProfileConfig::*>(spec.member),
+                       spec.allowed);
 }
 
 void checkFile(IssueList& issues, const char* key, const std::string& path, bool required) {
@@ -168,6 +177,8 @@ const std::vector<std::string>& allowedValues(const std::string& key) {
     static const std::vector<std::string> none;
     for (const auto& spec : config_keys::topLevelKeys())
         if (key == spec.key) return spec.allowed;
+    for (const auto& spec : config_keys::profileKeys())
+        if (key == std::string("profile.") + spec.key) return spec.allowed;
     return none;
 }
 

@@ -27,6 +27,10 @@ struct ProfileConfig {
     // Traces above this many events are truncated with a note in the file,
     // so viewers (Perfetto, chrome://tracing) can still open them.
     int64_t max_trace_events = 1000000;
+    // Who records a window: "kineto" (LibTorch's profiler, as torch.profiler;
+    // needs a LibTorch with Kineto), "trainscope" (Trainscope's own collector)
+    // or "auto" (Kineto where LibTorch has it).
+    std::string recorder = "auto";
 };
 
 struct ExperimentConfig {

@@ -273,7 +273,7 @@ bool Trainer::Impl::trainStep(int epoch, int64_t step, SummaryBuilder& summary,
         batch = train_loader->next();
     }
     if (!batch) {
-        profiler->stepEnd(global, observer);
+        profiler->stepEnd(global, observer, /*found_batch=*/false);
         return false;
     }
     const auto t1 = Clock::now();

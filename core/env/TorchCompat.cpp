@@ -41,9 +41,14 @@ const ErrorReport& operator<< <ts::compat::ErrorReportText>(const ErrorReport& e
 
 namespace ts::compat {
 
-std::string errorReportReason(const torch::jit::ErrorReport& e) {
+std::string errorReportText(const torch::jit::ErrorReport& e) {
     std::string text;
     e << ErrorReportText{&text};
+    return text;
+}
+
+std::string errorReportReason(const torch::jit::ErrorReport& e) {
+    const std::string text = errorReportText(e);
     const size_t begin = text.find_first_not_of(" \t\n");
     if (begin == std::string::npos) return "";
     const size_t end = text.find('\n', begin);

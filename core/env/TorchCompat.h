@@ -85,5 +85,10 @@ struct MemoryReportTotalOf<R (C::*)(P, A, T, T, D)> {
 // and 2.x alike; its friend template operator<< is how LibTorch itself fills
 // it, and a specialization of it for a type of ours reads it.
 std::string errorReportReason(const torch::jit::ErrorReport& e);
+// All of the report's text, read the same way: for a call whose arguments
+// match none of an op's schemas, the schemas and why each does not match
+// ("aten::to_sparse(Tensor self) -> Tensor:\n  Keyword argument layout
+// unknown.") follow a first line that names no op.
+std::string errorReportText(const torch::jit::ErrorReport& e);
 
 } // namespace ts::compat

@@ -7,6 +7,7 @@
 
 #include "env/TorchCompat.h"
 #include "models/NamedTensors.h"
+#include "models/UncallableOp.h"
 #include "pickle/PickleError.h"
 #include "pickle/Unpickler.h"
 
@@ -55,7 +56,10 @@ torch::jit::Module loadTorchScript(const std::string& path) {
         // corrupt one LibTorch throws from inside that noexcept call, which
         // ends the process (found by WeightsMutationTest). The reason alone
         // is read without it: for a module saved by a newer PyTorch, the op
-        // or type this LibTorch lacks.
+        // or type this LibTorch lacks: for an op, which release added it.
+        if (const auto call = uncallableOpIn(compat::errorReportText(e)))
+            throw ModelError("Cannot load TorchScript module from '" + path +
+                             "': " + explainUncallableOp(*call, TORCH_VERSION));
         std::string reason = compat::errorReportReason(e);
         reason = reason.empty() ? "." : ": " + reason;
         if (reason.back() != '.' && reason.back() != '?' && reason.back() != '!') reason += '.';

@@ -25,7 +25,7 @@ public:
     void reportMemoryUsage(void* /*ptr*/, int64_t alloc_size, ReportTotal total_allocated,
                            ReportTotal /*total_reserved*/, c10::Device device) override {
         if (device.is_cpu())
-            tracker_->report(alloc_size);
+            tracker_->report(alloc_size, static_cast<int64_t>(total_allocated));
         else
             tracker_->reportDevice(static_cast<int64_t>(total_allocated));
     }
@@ -64,8 +64,14 @@ void MemoryTracker::setListener(Listener listener) {
     has_listener_.store(static_cast<bool>(listener_));
 }
 
-void MemoryTracker::report(int64_t delta_bytes) {
-    const int64_t live = live_.fetch_add(delta_bytes) + delta_bytes;
+void MemoryTracker::report(int64_t delta_bytes, int64_t total_bytes) {
+    int64_t live = 0;
+    if (total_bytes >= 0 && resync_.exchange(false)) {
+        live = total_bytes;
+        live_.store(live);
+    } else {
+        live = live_.fetch_add(delta_bytes) + delta_bytes;
+    }
     int64_t peak = peak_.load(std::memory_order_relaxed);
     while (live > peak && !peak_.compare_exchange_weak(peak, live)) {
     }
@@ -83,7 +89,12 @@ struct MemoryTracker::Scope::Impl {
     // The base class: Impl has linkage, ReportingBridge does not.
     std::shared_ptr<c10::MemoryReportingInfoBase> bridge;
     std::unique_ptr<c10::DebugInfoGuard> guard;
+    Impl* outer = nullptr; // the thread's Scope before this one
 };
+
+namespace {
+thread_local MemoryTracker::Scope::Impl* t_scope = nullptr; // innermost on this thread
+} // namespace
 
 MemoryTracker::Scope::Scope(const std::shared_ptr<MemoryTracker>& tracker)
     : impl_(std::make_unique<Impl>()) {
@@ -91,8 +102,24 @@ MemoryTracker::Scope::Scope(const std::shared_ptr<MemoryTracker>& tracker)
     impl_->bridge = std::make_shared<ReportingBridge>(tracker);
     impl_->guard =
         std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, impl_->bridge);
+    impl_->outer = t_scope;
+    t_scope = impl_.get();
 }
 
-MemoryTracker::Scope::~Scope() = default;
+MemoryTracker::Scope::~Scope() {
+    if (impl_->bridge) t_scope = impl_->outer;
+}
+
+// The guard restores what was there before it, so it steps aside only while
+// it is the innermost debug info (as when a window starts).
+void MemoryTracker::suspendScopeOnThisThread() {
+    if (t_scope) t_scope->guard.reset();
+}
+
+void MemoryTracker::resumeScopeOnThisThread() {
+    if (t_scope && !t_scope->guard)
+        t_scope->guard = std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE,
+                                                               t_scope->bridge);
+}
 
 } // namespace ts

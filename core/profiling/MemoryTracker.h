@@ -36,14 +36,24 @@ public:
         ~Scope();
         Scope(const Scope&) = delete;
         Scope& operator=(const Scope&) = delete;
+        struct Impl; // opaque; named by the thread's record of its Scopes
 
     private:
-        struct Impl;
         std::unique_ptr<Impl> impl_;
     };
 
+    // LibTorch reports to one receiver per thread, and Kineto takes any
+    // receiver it finds for a profiler of its own ("already enabled"): while
+    // Kineto records (KinetoRecorder), the calling thread's Scope steps aside
+    // (suspend, then resume; no-ops without a Scope), its memory events go to
+    // Kineto, and the next CPU report after the window sets the live bytes
+    // again from its total (the CPU allocator's own count).
+    static void suspendScopeOnThisThread();
+    static void resumeScopeOnThisThread();
+    void resyncOnNextReport() { resync_.store(true); }
+
     // Implementation hooks (called by the reporting bridge).
-    void report(int64_t delta_bytes);
+    void report(int64_t delta_bytes, int64_t total_bytes = -1);
     void reportDevice(int64_t total_allocated);
 
 protected:
@@ -54,6 +64,7 @@ private:
     std::atomic<int64_t> peak_{0};
     std::atomic<int64_t> device_allocated_{0};
     std::atomic<bool> has_listener_{false};
+    std::atomic<bool> resync_{false};
     std::mutex listener_mutex_;
     Listener listener_;
 };

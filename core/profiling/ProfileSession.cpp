@@ -5,11 +5,14 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "env/TorchCompat.h"
 #include "profiling/FlopModel.h"
 #include "profiling/MemoryTracker.h"
 #include "profiling/OpCollector.h"
 #include "profiling/ProfileSchedule.h"
+#include "trace/ChromeTraceReader.h"
 #include "trace/Trace.h"
 
 namespace ts {
@@ -27,6 +30,35 @@ CollectorOptions collectorOptions(const ProfileConfig& config, bool cuda,
 
 bool isRecord(ProfileAction a) {
     return a == ProfileAction::Record || a == ProfileAction::RecordAndSave;
+}
+
+// Kineto's memory events are always on: LibTorch's CPU allocator keeps its
+// count of live bytes (which the MemoryTracker reads back after a window)
+// only while the receiver of its reports asks for them.
+std::unique_ptr<KinetoRecorder> kinetoFor(const ProfileConfig& config, bool cuda,
+                                          std::string* why) {
+    if (!config.enabled || config.recorder == "trainscope") return nullptr;
+    if (!KinetoRecorder::available(why)) return nullptr;
+    KinetoOptions o;
+    o.record_shapes = config.record_shapes;
+    o.profile_memory = true;
+    o.with_flops = config.with_flops;
+    o.cuda = cuda;
+    return std::make_unique<KinetoRecorder>(o);
+}
+
+// The file Kineto saves a window to, until the run directory takes it.
+std::shared_ptr<const std::filesystem::path> kinetoFile(int window) {
+    static std::atomic<int> serial{0};
+    auto* path = new std::filesystem::path(std::filesystem::temp_directory_path() /
+                                           ("trainscope-kineto-" + std::to_string(::getpid()) +
+                                            "-" + std::to_string(serial++) + "-w" +
+                                            std::to_string(window) + ".json"));
+    return {path, [](const std::filesystem::path* p) {
+                std::error_code ignored;
+                std::filesystem::remove(*p, ignored);
+                delete p;
+            }};
 }
 } // namespace
 
@@ -54,15 +86,62 @@ struct ProfileSession::Impl {
     std::vector<StepMark> steps; // collector clock
     std::optional<ProfileCapture> ready;
     std::vector<std::string> warnings;
+    std::vector<std::string> infos;
 
-    Impl(const ProfileConfig& c, bool with_cuda, std::shared_ptr<MemoryTracker> memory)
+    std::shared_ptr<MemoryTracker> memory;
+    std::string kineto_absent;              // why Kineto does not record (before kineto:
+                                            // kinetoFor() fills it)
+    std::unique_ptr<KinetoRecorder> kineto; // null: the collector records
+    KinetoRange step_range;                 // ProfilerStep#N while recorded
+
+    Impl(const ProfileConfig& c, bool with_cuda, std::shared_ptr<MemoryTracker> tracker)
         : config(c), cuda(with_cuda), schedule(c),
-          collector(collectorOptions(c, with_cuda, memory), memory) {}
+          collector(collectorOptions(c, with_cuda, tracker), tracker), memory(tracker),
+          kineto(kinetoFor(c, with_cuda, &kineto_absent)) {
+        if (!config.enabled || kineto) return;
+        if (config.recorder == "kineto")
+            warnings.push_back("profile.recorder is \"kineto\", but " + kineto_absent +
+                               ": Trainscope's own profiler records the trace instead.");
+        else if (config.recorder == "auto")
+            infos.push_back("Profiling: Trainscope's own profiler records the trace (" +
+                            kineto_absent + ").");
+    }
 
     void beginStep(int64_t global);
+    bool beginKinetoStep(int64_t global);
+    void endKinetoStep(bool found_batch);
     void closeWindow();
+    void closeKinetoWindow(ProfileCapture& capture);
+    void stopKineto() {
+        kineto->stop();
+        if (memory) memory->resyncOnNextReport();
+    }
     void deliver(TrainerObserver& observer);
 };
+
+// Kineto's part of a step's start; false when this step is not profiled
+// after all (LibTorch refused to start).
+bool ProfileSession::Impl::beginKinetoStep(int64_t global) {
+    try {
+        if (action == ProfileAction::Warmup) kineto->prepare();
+        if (isRecord(action) && !kineto->running()) kineto->start();
+    } catch (const std::exception& e) {
+        warnings.push_back("Profiling of step " + std::to_string(global) +
+                           " skipped: LibTorch's profiler did not start (" + e.what() + ").");
+        return false;
+    }
+    // Still open when the step's previous attempt found no data.
+    if (isRecord(action) && !step_range.open())
+        step_range = KinetoRange("ProfilerStep#" + std::to_string(global));
+    return true;
+}
+
+void ProfileSession::Impl::endKinetoStep(bool found_batch) {
+    if (!found_batch) return; // the same step begins again
+    step_range.end();
+    // Stopped at once: nothing of the next step gets into the window.
+    if (action == ProfileAction::RecordAndSave) closeWindow();
+}
 
 void ProfileSession::Impl::beginStep(int64_t global) {
     const bool retry = global == last_global;
@@ -76,7 +155,9 @@ void ProfileSession::Impl::beginStep(int64_t global) {
         last_global = global;
     }
     action = schedule.at(index);
-    if (action != ProfileAction::None && !collector.attached()) {
+    if (kineto) {
+        if (action != ProfileAction::None && !beginKinetoStep(global)) action = ProfileAction::None;
+    } else if (action != ProfileAction::None && !collector.attached()) {
         std::string why;
         if (!collector.attach(&why)) {
             warnings.push_back("Profiling of step " + std::to_string(global) + " skipped: " + why +
@@ -92,8 +173,9 @@ void ProfileSession::Impl::beginStep(int64_t global) {
     }
     recording = isRecord(action);
     in_step = true;
-    collector.markMainThread();
     step_begin_ns = OpCollector::now();
+    if (kineto) return;
+    collector.markMainThread();
     collector.setCollecting(action != ProfileAction::None, global);
 }
 
@@ -101,20 +183,29 @@ void ProfileSession::Impl::closeWindow() {
     window_open = false;
     window_closing = false;
     if (steps.empty()) {
+        if (kineto && kineto->running()) stopKineto();
         collector.clear();
         return;
     }
-    const int64_t origin = steps.front().start_ns;
     ProfileCapture capture;
     capture.window = next_window++;
     capture.first_step = steps.front().step;
     capture.last_step = steps.back().step;
-    capture.trace = collector.harvest(origin);
+    if (kineto) {
+        closeKinetoWindow(capture);
+        if (!capture.kineto_file) return;
+    } else {
+        const int64_t origin = steps.front().start_ns;
+        capture.trace = collector.harvest(origin);
+        for (const StepMark& s : steps)
+            capture.trace.steps.push_back(StepMark{s.step, s.start_ns - origin, s.end_ns - origin});
+        capture.trace.origin_ns = origin + OpCollector::unixOffsetNs();
+        capture.trace.kineto.distributed_info = distributed_info;
+        capture.trace.finalize();
+        if (!kineto_absent.empty())
+            capture.trace.notes.push_back("recorded by Trainscope's profiler: " + kineto_absent);
+    }
     Trace& trace = capture.trace;
-    for (const StepMark& s : steps)
-        trace.steps.push_back(StepMark{s.step, s.start_ns - origin, s.end_ns - origin});
-    trace.origin_ns = origin + OpCollector::unixOffsetNs();
-    trace.kineto.distributed_info = distributed_info;
     const int64_t planned = schedule.activeSteps();
     if (static_cast<int64_t>(steps.size()) < planned)
         trace.notes.push_back(
@@ -123,12 +214,36 @@ void ProfileSession::Impl::closeWindow() {
     if (!config.record_shapes)
         trace.notes.push_back("record_shapes is off: no input shapes and no FLOPs");
     steps.clear();
-    trace.finalize();
     if (config.with_flops) annotateCosts(trace);
     ready = std::move(capture);
 }
 
+// Kineto saves the window; Trainscope reads it back like any trace.
+void ProfileSession::Impl::closeKinetoWindow(ProfileCapture& capture) {
+    step_range.end();
+    auto file = kinetoFile(capture.window);
+    try {
+        if (!distributed_info.empty()) kineto->addMetadata("distributedInfo", distributed_info);
+        kineto->stopAndSave(*file);
+        if (memory) memory->resyncOnNextReport();
+        capture.trace = readChromeTraceFile(*file);
+    } catch (const std::exception& e) {
+        if (memory) memory->resyncOnNextReport();
+        warnings.push_back("Profiling window " + std::to_string(capture.window) + " (steps " +
+                           std::to_string(capture.first_step) + "-" +
+                           std::to_string(capture.last_step) + ") lost: " + e.what());
+        steps.clear();
+        return;
+    }
+    capture.kineto_file = std::move(file);
+    capture.recorder = "kineto";
+    capture.trace.source = "kineto (LibTorch " + std::string(TORCH_VERSION) + ")";
+}
+
 void ProfileSession::Impl::deliver(TrainerObserver& observer) {
+    for (const std::string& i : infos)
+        observer.onMessage(LogLevel::Info, i);
+    infos.clear();
     for (const std::string& w : warnings)
         observer.onMessage(LogLevel::Warning, w);
     warnings.clear();
@@ -148,16 +263,19 @@ void ProfileSession::stepBegin(int64_t global_step) {
     if (impl_->config.enabled) impl_->beginStep(global_step);
 }
 
-void ProfileSession::stepEnd(int64_t global_step, TrainerObserver& observer) {
+void ProfileSession::stepEnd(int64_t global_step, TrainerObserver& observer, bool found_batch) {
     Impl& s = *impl_;
     if (!s.config.enabled) return;
     if (s.in_step) {
-        s.collector.setCollecting(false, global_step);
+        if (!s.kineto) s.collector.setCollecting(false, global_step);
         s.in_step = false;
-        if (s.recording)
+        if (s.recording && (found_batch || !s.kineto))
             s.steps.push_back(StepMark{global_step, s.step_begin_ns, OpCollector::now()});
     }
-    if (s.action == ProfileAction::RecordAndSave) s.window_closing = true;
+    if (s.kineto && s.recording)
+        s.endKinetoStep(found_batch);
+    else if (s.action == ProfileAction::RecordAndSave)
+        s.window_closing = true;
     s.recording = false;
     s.deliver(observer);
 }
@@ -191,6 +309,7 @@ void ProfileSession::finish(TrainerObserver& observer) {
     if (!s.config.enabled) return;
     if (s.in_step) stepEnd(s.last_global, observer);
     if (s.window_open || s.window_closing) s.closeWindow();
+    if (s.kineto && s.kineto->running()) s.stopKineto();
     s.collector.detach();
     s.deliver(observer);
     if (s.next_window == 0) warnNothingRecorded(s, observer);
@@ -204,18 +323,26 @@ void ProfileSession::setDistributedInfo(std::string json) {
     impl_->distributed_info = std::move(json);
 }
 
+bool ProfileSession::usesKineto() const {
+    return static_cast<bool>(impl_->kineto);
+}
+
 ProfileSession::Range::Range(ProfileSession* session, const char* name)
     : session_(session), name_(name) {
     if (!session_) return;
     if (session_->impl_->cuda) compat::nvtxPush(name_);
-    if (session_->impl_->recording) {
-        active_ = true;
-        start_ns_ = OpCollector::now();
+    if (!session_->impl_->recording) return;
+    if (session_->impl_->kineto) {
+        kineto_ = KinetoRange(name_);
+        return;
     }
+    active_ = true;
+    start_ns_ = OpCollector::now();
 }
 
 ProfileSession::Range::~Range() {
     if (!session_) return;
+    kineto_.end();
     if (active_ && session_->impl_->recording)
         session_->impl_->collector.addAnnotation(name_, start_ns_, OpCollector::now());
     if (session_->impl_->cuda) compat::nvtxPop();

@@ -1,13 +1,17 @@
 #pragma once
-// Drives Trainscope's profiler from the training loop: decides per step
-// whether it is recorded (torch.profiler-like schedule), collects operator
-// events through at::RecordFunction global callbacks and memory events through
-// MemoryTracker, and hands a ProfileCapture to the observer when a window ends.
+// Drives the profiler from the training loop: decides per step whether it is
+// recorded (torch.profiler-like schedule) and hands a ProfileCapture to the
+// observer when a window ends. The window is recorded through LibTorch's
+// Kineto where it has it (profile.recorder "auto" or "kineto": the trace is
+// the one torch.profiler writes, GPU kernels included), else by Trainscope's
+// own collector: operator events through at::RecordFunction global callbacks
+// and memory events through MemoryTracker.
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "config/ExperimentConfig.h"
+#include "profiling/KinetoRecorder.h"
 #include "records/TrainerObserver.h"
 
 namespace ts {
@@ -26,7 +30,10 @@ public:
     // (or by finish()): only when that next step begins is it certain that the
     // last one was not an aborted attempt (no batch) that is about to be
     // repeated with the same global step.
-    void stepEnd(int64_t global_step, TrainerObserver& observer);
+    // `found_batch` false: the attempt found no data (the epoch ended) and the
+    // same global step begins again; Kineto's ProfilerStep#N then stays open
+    // into it, as torch.profiler's does across a new epoch's iterator.
+    void stepEnd(int64_t global_step, TrainerObserver& observer, bool found_batch = true);
     // Flushes a window cut short by the end or cancellation of the run.
     void finish(TrainerObserver& observer);
     bool recording() const; // inside an active step
@@ -34,6 +41,8 @@ public:
     // "distributedInfo" JSON (backend, rank, world_size), stamped on every
     // captured trace so that the ranks' traces say which rank they are.
     void setDistributedInfo(std::string json);
+    // Whether windows are recorded through Kineto.
+    bool usesKineto() const;
 
     // A named range on the trace (and an NVTX range on CUDA builds); no-op
     // cost when not recording. Phases: "data", "copy", "forward", "backward",
@@ -50,6 +59,7 @@ public:
         const char* name_;
         int64_t start_ns_ = 0;
         bool active_ = false;
+        KinetoRange kineto_;
     };
 
     struct Impl;

@@ -140,7 +140,8 @@ std::vector<std::string> activityNotes(const DeviceActivities& a) {
         notes.push_back("no device work is linked to the runtime call that launched it (the "
                         "trace has no cuda_runtime events, or no correlation ids): host wait, "
                         "launches and queue length need them");
-    if (a.last_step_dropped)
+    // A trace without device work (a CPU-only profile) has nothing to leave out.
+    if (a.last_step_dropped && !(a.empty() && a.dropped == 0))
         notes.push_back("the last ProfilerStep is left out, as HTA does (the profiler often cuts "
                         "it short): " +
                         std::to_string(a.dropped) +

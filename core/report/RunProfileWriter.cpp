@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -60,11 +62,42 @@ nlohmann::json flopTotals(const Trace& trace) {
         {"forward_gflops", f / 1e9}, {"backward_gflops", b / 1e9}, {"total_gflops", (f + b) / 1e9}};
 }
 
+// Kineto's CPU [memory] instants, for a trace without Trainscope's own
+// samples (one Kineto recorded): live bytes are their "Total Allocated".
+std::vector<MemorySample> kinetoCpuSamples(const Trace& trace) {
+    std::vector<MemorySample> out;
+    for (const DeviceMemoryEvent& m : trace.kineto.memory)
+        if (m.device_type <= 0 && (m.flags & DeviceMemoryEvent::kHasTotalAllocated))
+            out.push_back(MemorySample{m.t_ns, m.total_allocated, m.bytes, -1});
+    return out;
+}
+
+const std::vector<MemorySample>& cpuSamples(const Trace& trace,
+                                            std::vector<MemorySample>& storage) {
+    if (!trace.memory.empty()) return trace.memory;
+    storage = kinetoCpuSamples(trace);
+    return storage;
+}
+
 int64_t peakLiveBytes(const Trace& trace) {
+    std::vector<MemorySample> storage;
     int64_t peak = 0;
-    for (const MemorySample& m : trace.memory)
+    for (const MemorySample& m : cpuSamples(trace, storage))
         peak = std::max(peak, m.live_bytes);
     return peak;
+}
+
+// Kineto's own file, byte for byte (a real torch.profiler trace).
+void copyFileAtomically(const std::filesystem::path& from, const std::filesystem::path& to) {
+    writeAtomically(to, [&](const std::filesystem::path& tmp) {
+        std::ifstream in(from, std::ios::binary);
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << in.rdbuf();
+        out.flush();
+        if (!in || !out)
+            throw std::runtime_error("cannot copy Kineto's trace '" + from.string() + "' to '" +
+                                     to.string() + "'");
+    });
 }
 
 } // namespace
@@ -73,7 +106,8 @@ std::string formatMemoryCsv(const Trace& trace) {
     std::ostringstream out;
     out << "t_ms,live_bytes,delta_bytes,op\n";
     char t[32];
-    for (const MemorySample& m : trace.memory) {
+    std::vector<MemorySample> storage;
+    for (const MemorySample& m : cpuSamples(trace, storage)) {
         std::snprintf(t, sizeof(t), "%.6f", m.t_ns / kNsPerMs);
         out << t << ',' << m.live_bytes << ',' << m.delta_bytes << ',';
         if (m.event >= 0 && static_cast<size_t>(m.event) < trace.events.size())
@@ -87,6 +121,7 @@ nlohmann::json profileSummary(const ProfileCapture& capture, const nlohmann::jso
     const Trace& trace = capture.trace;
     const OpTable table = computeOpStats(trace);
     return {{"window", capture.window},
+            {"recorder", capture.recorder},
             {"first_step", capture.first_step},
             {"last_step", capture.last_step},
             {"steps", trace.steps.size()},
@@ -113,7 +148,10 @@ nlohmann::json writeProfileOutputs(const ProfileCapture& capture,
         options.window = capture.window;
         options.first_step = capture.first_step;
         options.last_step = capture.last_step;
-        writeChromeTraceFile(trace, run_dir / trace_file, options);
+        if (capture.kineto_file)
+            copyFileAtomically(*capture.kineto_file, run_dir / trace_file);
+        else
+            writeChromeTraceFile(trace, run_dir / trace_file, options);
         writeFileAtomically(run_dir / memory, formatMemoryCsv(trace));
     } catch (...) {
         // A window is all its files or none (a full disk): none of them

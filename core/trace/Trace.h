@@ -4,6 +4,8 @@
 // Compact on purpose (interned names, index links) so that a 1,000,000-event
 // trace stays a few hundred MB at most and can be drawn fluidly.
 #include <cstdint>
+#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -94,6 +96,11 @@ struct ProfileCapture {
     int64_t first_step = 0; // global steps covered (inclusive)
     int64_t last_step = 0;
     Trace trace;
+    // The file Kineto saved for the window (when Kineto recorded it), kept
+    // verbatim as the run's trace file; removed with the last capture that
+    // holds it. Empty: the trace is written from `trace`.
+    std::shared_ptr<const std::filesystem::path> kineto_file;
+    std::string recorder = "trainscope"; // "kineto" or "trainscope"
 };
 
 } // namespace ts

@@ -102,10 +102,14 @@ TEST(DiskFault, AProfileWindowThatDoesNotFitLeavesNoneOfItsFilesAndTheRunGoesOn)
     EXPECT_EQ(run.summary.status, ts::RunStatus::Completed);
     EXPECT_EQ(run.steps.size(), 8u);
     const auto messages = messagesOf(dir);
-    EXPECT_NE(messages.find("writing profile outputs failed: " + (dir / "trace.json").string() +
-                            ": cannot write (File too large)"),
-              std::string::npos)
-        << messages;
+    // Trainscope's collector fails writing trace.json; Kineto (LibTorch 2.x)
+    // already fails saving its own file, and the window is lost there.
+    const bool collector =
+        messages.find("writing profile outputs failed: " + (dir / "trace.json").string() +
+                      ": cannot write (File too large)") != std::string::npos;
+    const bool kineto = messages.find("Profiling window 0 (steps 1-2) lost: Kineto could not "
+                                      "write its trace") != std::string::npos;
+    EXPECT_TRUE(collector || kineto) << messages;
     EXPECT_NE(messages.find("final checkpoint: " + (dir / "final.pt").string() +
                             ": cannot write (File too large)"),
               std::string::npos)

@@ -258,6 +258,9 @@ TEST(DistributedCli, ProfiledRanksTraceTheirCollectivesForTheDistributedView) {
     ASSERT_EQ(r.code, 0) << r.output;
     for (int rank : {0, 1}) {
         const auto trace = readJson(dir / "ranks" / std::to_string(rank) / "trace.json");
+        // Trainscope's collector names Gloo's threads; Kineto's traces (LibTorch
+        // 2.x) name threads by id, as torch.profiler's do.
+        const bool kineto = !trace.contains("trainscope");
         EXPECT_EQ(trace["distributedInfo"]["rank"], rank);
         EXPECT_EQ(trace["distributedInfo"]["world_size"], 2);
         EXPECT_EQ(trace["distributedInfo"]["backend"], "gloo");
@@ -268,8 +271,8 @@ TEST(DistributedCli, ProfiledRanksTraceTheirCollectivesForTheDistributedView) {
                 e["args"].value("name", "").rfind("gloo collectives (thread ", 0) == 0)
                 ++gloo_lanes;
         }
-        EXPECT_GE(allreduces, 3u) << "rank " << rank; // at least one per profiled step
-        EXPECT_GE(gloo_lanes, 1u) << "rank " << rank; // Gloo's worker threads are named
+        EXPECT_GE(allreduces, 3u) << "rank " << rank;              // at least one per profiled step
+        if (!kineto) EXPECT_GE(gloo_lanes, 1u) << "rank " << rank; // Gloo's threads are named
     }
     EXPECT_FALSE(fs::exists(dir / "trace.json")); // the job's records hold no rank's trace
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "config/ExperimentConfig.h"
 #include "records/TrainerObserver.h"
 #include "trace/Trace.h"
@@ -51,6 +53,21 @@ inline int32_t findEvent(const Trace& trace, const std::string& name, int occurr
     return -1;
 }
 
+// The "forward" annotation of a matmul step and its aten::mm inside it, the
+// op's input shapes checked: what both recorders must give.
+inline void expectForwardEnclosesMatmul(const Trace& t) {
+    const auto range = findEvent(t, "forward");
+    const auto mm = findEvent(t, "aten::mm");
+    ASSERT_GE(range, 0);
+    ASSERT_GE(mm, 0);
+    EXPECT_EQ(t.events[range].kind, EventKind::Annotation);
+    int32_t p = t.events[mm].parent;
+    while (p >= 0 && p != range)
+        p = t.events[p].parent;
+    EXPECT_EQ(p, range);
+    EXPECT_EQ(t.shapesOf(t.events[mm]), "[[8, 16], [16, 4]]");
+}
+
 inline int countEvents(const Trace& trace, const std::string& name) {
     int n = 0;
     for (const TraceEvent& e : trace.events)
@@ -77,6 +94,7 @@ inline ProfileConfig profileConfig(int warmup, int active, bool shapes = true, b
     c.repeat = 1;
     c.record_shapes = shapes;
     c.profile_memory = memory;
+    c.recorder = "trainscope"; // the collector's tests; Kineto's: KinetoSessionTest
     return c;
 }
 

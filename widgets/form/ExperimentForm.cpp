@@ -251,6 +251,12 @@ void ExperimentForm::buildProfilingSection(QFormLayout* form) {
                  fields_->addBool(
                      "profile.with_flops", [](auto& c) -> auto& { return c.profile.with_flops; },
                      tr("Estimate FLOPs")));
+    QComboBox* recorder = fields_->addChoice(
+        "profile.recorder", [](auto& c) -> auto& { return c.profile.recorder; });
+    recorder->setToolTip(tr("kineto: LibTorch's own profiler, as torch.profiler (GPU kernels on "
+                            "CUDA); trainscope: Trainscope's collector; auto: Kineto where this "
+                            "LibTorch has it"));
+    form->addRow(tr("Recorder"), recorder);
 }
 
 ExperimentConfig ExperimentForm::config() const {

@@ -76,11 +76,22 @@ void CategoryTimelineView::draw() {
         if (!layers_.empty()) layer->setChannelFillGraph(layers_.back());
         layers_.push_back(layer);
     }
+    // The unit the peak reaches (a CPU profile's few hundred KiB read
+    // "0.0004" in GiB): B, KiB, MiB or GiB.
+    const int64_t peak = categoryPeak(*timeline_).total_bytes;
+    double unit = 1;
+    QString unit_name = tr("bytes");
+    for (const char* name : {"KiB", "MiB", "GiB"}) {
+        if (double(peak) < unit * 1024) break;
+        unit *= 1024;
+        unit_name = QString::fromLatin1(name);
+    }
+    chart_->yAxis->setLabel(unit_name);
     for (const auto& row : points.rows) {
         double sum = 0;
         for (size_t c = 0; c < kMemoryCategories; ++c) {
             sum += row[2 + c].value;
-            layers_[c]->addData(row[0].value, sum / double(1ull << 30));
+            layers_[c]->addData(row[0].value, sum / unit);
         }
     }
     chart_->rescaleAxes();
