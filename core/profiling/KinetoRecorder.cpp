@@ -73,25 +73,18 @@ std::string probe() {
     const auto path = std::filesystem::temp_directory_path() /
                       ("trainscope-kineto-probe-" + std::to_string(::getpid()) + ".json");
     std::string why;
-    MemoryTracker::suspendScopeOnThisThread();
     try {
         KinetoOptions options;
         options.record_shapes = options.profile_memory = options.with_flops = false;
-        const auto config = profilerConfig(options);
-        prof::prepareProfiler(config, activities(false));
-        prof::enableProfiler(config, activities(false));
-        {
-            at::RecordFunction range(at::RecordScope::USER_SCOPE);
-            if (range.isActive()) range.before("trainscope kineto probe");
-        }
-        prof::disableProfiler()->save(path.string());
-        if (!savedTrace(path)) why = "its profiler saved no Kineto trace";
+        KinetoRecorder recorder(options);
+        recorder.start();
+        KinetoRange("trainscope kineto probe").end();
+        recorder.stopAndSave(path);
     } catch (const c10::Error& e) {
         why = firstLine(e.what_without_backtrace());
     } catch (const std::exception& e) {
         why = firstLine(e.what());
     }
-    MemoryTracker::resumeScopeOnThisThread();
     std::error_code ignored;
     std::filesystem::remove(path, ignored);
     if (why.empty()) return why;
@@ -160,9 +153,8 @@ void KinetoRecorder::addMetadata(const std::string& key, const std::string& json
 void KinetoRecorder::stopAndSave(const std::filesystem::path& path) {
     disable()->save(path.string());
     // Kineto's save says nothing when its write fails (a full disk, a file
-    // size limit).
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec) || !savedTrace(path))
+    // size limit); without Kineto there may be no file at all.
+    if (!savedTrace(path))
         throw std::runtime_error("Kineto could not write its trace to '" + path.string() +
                                  "' (a full disk or a file size limit?)");
 }

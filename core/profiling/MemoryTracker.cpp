@@ -89,6 +89,7 @@ struct MemoryTracker::Scope::Impl {
     // The base class: Impl has linkage, ReportingBridge does not.
     std::shared_ptr<c10::MemoryReportingInfoBase> bridge;
     std::unique_ptr<c10::DebugInfoGuard> guard;
+    std::shared_ptr<MemoryTracker> tracker;
     Impl* outer = nullptr; // the thread's Scope before this one
 };
 
@@ -100,6 +101,7 @@ MemoryTracker::Scope::Scope(const std::shared_ptr<MemoryTracker>& tracker)
     : impl_(std::make_unique<Impl>()) {
     if (!tracker) return;
     impl_->bridge = std::make_shared<ReportingBridge>(tracker);
+    impl_->tracker = tracker;
     impl_->guard =
         std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, impl_->bridge);
     impl_->outer = t_scope;
@@ -116,10 +118,13 @@ void MemoryTracker::suspendScopeOnThisThread() {
     if (t_scope) t_scope->guard.reset();
 }
 
+// Back in place, the tracker has missed what was reported meanwhile: the
+// next CPU report's total sets its live bytes again.
 void MemoryTracker::resumeScopeOnThisThread() {
-    if (t_scope && !t_scope->guard)
-        t_scope->guard = std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE,
-                                                               t_scope->bridge);
+    if (!t_scope || t_scope->guard) return;
+    t_scope->guard =
+        std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, t_scope->bridge);
+    t_scope->tracker->resync_.store(true);
 }
 
 } // namespace ts

@@ -46,11 +46,10 @@ public:
     // receiver it finds for a profiler of its own ("already enabled"): while
     // Kineto records (KinetoRecorder), the calling thread's Scope steps aside
     // (suspend, then resume; no-ops without a Scope), its memory events go to
-    // Kineto, and the next CPU report after the window sets the live bytes
-    // again from its total (the CPU allocator's own count).
+    // Kineto, and after resume the next CPU report sets the live bytes again
+    // from its total (the CPU allocator's own count).
     static void suspendScopeOnThisThread();
     static void resumeScopeOnThisThread();
-    void resyncOnNextReport() { resync_.store(true); }
 
     // Implementation hooks (called by the reporting bridge).
     void report(int64_t delta_bytes, int64_t total_bytes = -1);
@@ -64,7 +63,7 @@ private:
     std::atomic<int64_t> peak_{0};
     std::atomic<int64_t> device_allocated_{0};
     std::atomic<bool> has_listener_{false};
-    std::atomic<bool> resync_{false};
+    std::atomic<bool> resync_{false}; // the Scope stepped aside and is back
     std::mutex listener_mutex_;
     Listener listener_;
 };

@@ -88,7 +88,6 @@ struct ProfileSession::Impl {
     std::vector<std::string> warnings;
     std::vector<std::string> infos;
 
-    std::shared_ptr<MemoryTracker> memory;
     std::string kineto_absent;              // why Kineto does not record (before kineto:
                                             // kinetoFor() fills it)
     std::unique_ptr<KinetoRecorder> kineto; // null: the collector records
@@ -96,7 +95,7 @@ struct ProfileSession::Impl {
 
     Impl(const ProfileConfig& c, bool with_cuda, std::shared_ptr<MemoryTracker> tracker)
         : config(c), cuda(with_cuda), schedule(c),
-          collector(collectorOptions(c, with_cuda, tracker), tracker), memory(tracker),
+          collector(collectorOptions(c, with_cuda, tracker), tracker),
           kineto(kinetoFor(c, with_cuda, &kineto_absent)) {
         if (!config.enabled || kineto) return;
         if (config.recorder == "kineto")
@@ -112,10 +111,6 @@ struct ProfileSession::Impl {
     void endKinetoStep(bool found_batch);
     void closeWindow();
     void closeKinetoWindow(ProfileCapture& capture);
-    void stopKineto() {
-        kineto->stop();
-        if (memory) memory->resyncOnNextReport();
-    }
     void deliver(TrainerObserver& observer);
 };
 
@@ -183,7 +178,7 @@ void ProfileSession::Impl::closeWindow() {
     window_open = false;
     window_closing = false;
     if (steps.empty()) {
-        if (kineto && kineto->running()) stopKineto();
+        if (kineto && kineto->running()) kineto->stop();
         collector.clear();
         return;
     }
@@ -225,10 +220,8 @@ void ProfileSession::Impl::closeKinetoWindow(ProfileCapture& capture) {
     try {
         if (!distributed_info.empty()) kineto->addMetadata("distributedInfo", distributed_info);
         kineto->stopAndSave(*file);
-        if (memory) memory->resyncOnNextReport();
         capture.trace = readChromeTraceFile(*file);
     } catch (const std::exception& e) {
-        if (memory) memory->resyncOnNextReport();
         warnings.push_back("Profiling window " + std::to_string(capture.window) + " (steps " +
                            std::to_string(capture.first_step) + "-" +
                            std::to_string(capture.last_step) + ") lost: " + e.what());
@@ -309,7 +302,7 @@ void ProfileSession::finish(TrainerObserver& observer) {
     if (!s.config.enabled) return;
     if (s.in_step) stepEnd(s.last_global, observer);
     if (s.window_open || s.window_closing) s.closeWindow();
-    if (s.kineto && s.kineto->running()) s.stopKineto();
+    if (s.kineto && s.kineto->running()) s.kineto->stop();
     s.collector.detach();
     s.deliver(observer);
     if (s.next_window == 0) warnNothingRecorded(s, observer);

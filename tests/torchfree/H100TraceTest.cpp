@@ -8,6 +8,8 @@
 #include "analysis/TensorCores.h"
 #include "trace/ChromeTraceReader.h"
 
+#include "OperatorStacks.h"
+
 namespace ts {
 namespace {
 
@@ -83,18 +85,10 @@ TEST(H100Trace, HopperKernelsRunOnTensorCores) {
 // operator's stack is the chain of source frames open when it starts.
 TEST(H100Trace, CallStacksComeFromPythonFrames) {
     const Trace t = readH100("gpt_decoder_bf16.pt.trace.json.gz");
-    size_t ops = 0, with_stack = 0;
-    std::string linear_stack;
-    for (size_t i = 0; i < t.events.size(); ++i) {
-        if (t.events.core(i).category != KinetoCategory::Operator) continue;
-        ++ops;
-        const int32_t stack = t.events.callStack(i);
-        if (stack < 0) continue;
-        ++with_stack;
-        if (linear_stack.empty() && t.nameOf(t.events[i]) == "aten::linear")
-            linear_stack = t.strings[size_t(stack)];
-    }
-    EXPECT_GT(with_stack, ops / 3); // the forward and the optimizer; autograd's thread has none
+    const test::OperatorStacks stacks = test::operatorStacks(t, "aten::linear");
+    const std::string& linear_stack = stacks.first;
+    // The forward and the optimizer; autograd's thread has none.
+    EXPECT_GT(stacks.with_stack, stacks.ops / 3);
     // Innermost first, source frames only: the linear layer's forward, then the caller's.
     EXPECT_EQ(linear_stack.rfind("torch/nn/modules/linear.py(", 0), 0u) << linear_stack;
     EXPECT_EQ(linear_stack.find("nn.Module:"), std::string::npos);

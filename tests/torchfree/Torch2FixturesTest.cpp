@@ -31,6 +31,8 @@
 #include "trace/ChromeTraceReader.h"
 #include "trace/RankFolder.h"
 
+#include "OperatorStacks.h"
+
 namespace ts {
 namespace {
 
@@ -216,19 +218,10 @@ TEST(Torch2Fixtures, CnnMemoryEvents) {
 TEST(Torch2Fixtures, CnnCallStacksFromPythonFrames) {
     const Trace t = readFixture("cnn_span1.pt.trace.json.gz");
     EXPECT_EQ(t.kineto.python_frames.size(), 984u);
-    size_t ops = 0, with_stack = 0;
-    std::string conv_stack;
-    for (size_t i = 0; i < t.events.size(); ++i) {
-        if (t.events.core(i).category != KinetoCategory::Operator) continue;
-        ++ops;
-        const int32_t stack = t.events.callStack(i);
-        if (stack < 0) continue;
-        ++with_stack;
-        if (conv_stack.empty() && t.nameOf(t.events[i]) == "aten::conv2d")
-            conv_stack = t.strings[size_t(stack)];
-    }
-    EXPECT_EQ(ops, 548u);
-    EXPECT_EQ(with_stack, ops);
+    const test::OperatorStacks stacks = test::operatorStacks(t, "aten::conv2d");
+    const std::string& conv_stack = stacks.first;
+    EXPECT_EQ(stacks.ops, 548u);
+    EXPECT_EQ(stacks.with_stack, stacks.ops);
     EXPECT_EQ(conv_stack.rfind("torch/nn/modules/conv.py(", 0), 0u) << conv_stack;
     EXPECT_NE(conv_stack.find("make_traces.py("), std::string::npos) << conv_stack;
 }
