@@ -5,6 +5,10 @@
 //   bench_trace_read FILE [--runs N] [--workers N] [--block-mb N]
 //   bench_trace_read FILE --blocks 256k,1,2,4 [--runs N]: the fast reader only, with
 //   each block size in turn, in MB or KB (the reader's memory against its speed)
+//   bench_trace_read FILE --flops [--runs N]: what estimating the FLOPs of a
+//   trace without any (FlopModel.h) adds to its read: the read, then the
+//   estimate alone (the FLOPs cleared and estimated again), and the memory
+//   of the cost rows it adds
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,6 +24,7 @@
 
 #include "trace/ChromeTraceReader.h"
 #include "trace/FastTraceReader.h"
+#include "trace/FlopModel.h"
 
 namespace {
 
@@ -105,12 +110,54 @@ int compareBlocks(const std::string& path, double mb, ts::TraceReadOptions fast,
     return 0;
 }
 
+// The read in a child, then in this process the estimate again on the
+// trace read (its FLOPs cleared first), `runs` times each.
+int compareFlopEstimate(const std::string& path, double mb, const ts::TraceReadOptions& fast,
+                        int runs) {
+    std::vector<Run> reads;
+    for (int i = 0; i < runs; ++i)
+        reads.push_back(readInChild(path, fast));
+    ts::Trace t = ts::readChromeTraceFile(path, {}, fast);
+    const ts::EventStore::MemoryParts parts = t.events.memoryParts();
+    std::vector<double> estimate;
+    size_t counted = 0;
+    for (int i = 0; i < runs; ++i) {
+        for (size_t e = 0; e < t.events.size(); ++e) {
+            const ts::EventKind kind = t.events.core(e).kind;
+            const bool costed = kind == ts::EventKind::Operator || kind == ts::EventKind::Backward;
+            if (costed && t.events[e].flops > 0)
+                t.events.edit(e, [](ts::TraceEvent& w) { w.flops = 0, w.bytes = 0; });
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        counted = ts::annotateCosts(t);
+        estimate.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::printf("%-22s %10s %9s %10s %12s %8s %8s\n", "reader", "median s", "MB/s", "events",
+                "peak RSS MB", "RSS/file", "CPU s");
+    printRow("fast, FLOPs estimated", reads, mb);
+    const double read_s = reads.empty() ? 0 : median([&] {
+        std::vector<double> v;
+        for (const Run& r : reads)
+            v.push_back(r.seconds);
+        return v;
+    }());
+    const double est = median(estimate);
+    std::printf("FLOP estimate alone: median %.3f s (%.1f%% of the read), %zu events with FLOPs "
+                "of %zu; their cost + rare rows: %.1f MB (%.1f bytes per event of the trace)\n",
+                est, read_s > 0 ? 100 * est / read_s : 0.0, counted, t.events.size(),
+                double(parts.costs + parts.rare) / (1 << 20),
+                t.events.empty() ? 0.0 : double(parts.costs + parts.rare) / double(t.events.size()));
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr,
-                     "usage: %s FILE [--runs N] [--workers N] [--block-mb N | --blocks A,B,...]\n",
+                     "usage: %s FILE [--runs N] [--workers N] [--block-mb N | --blocks A,B,... | "
+                     "--flops]\n",
                      argv[0]);
         return 2;
     }
@@ -120,7 +167,11 @@ int main(int argc, char** argv) {
     fast.min_parallel_bytes = 0;
     // --blocks: fast reader only, one row per size; MB, or KB with a "k" ("256k,2")
     std::vector<size_t> blocks_kb;
+    bool flops = false;
+    for (int i = 2; i < argc; ++i)
+        flops = flops || !std::strcmp(argv[i], "--flops");
     for (int i = 2; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--flops")) --i; // a flag: no value follows
         if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
         if (!std::strcmp(argv[i], "--blocks"))
             for (const char* p = argv[i + 1]; *p; p += *p == ',' ? 1 : 0) {
@@ -141,6 +192,7 @@ int main(int argc, char** argv) {
     std::printf("file %s: %.1f MB; fast reader %s\n", path.c_str(), mb,
                 ts::fastTraceReaderAvailable() ? "with simdjson" : "unavailable (no simdjson)");
     if (!blocks_kb.empty()) return compareBlocks(path, mb, fast, blocks_kb, runs);
+    if (flops) return compareFlopEstimate(path, mb, fast, runs);
     std::vector<Run> a, b;
     for (int i = 0; i < runs; ++i) { // alternate, so that drift hits both alike
         a.push_back(readInChild(path, old));

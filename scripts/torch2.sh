@@ -9,6 +9,8 @@
 #   scripts/torch2.sh build       configure and build build/torch2
 #   scripts/torch2.sh test        `trainscope-cli env` and the LibTorch tests (trainscope_core_tests)
 #   scripts/torch2.sh all         the three
+#   scripts/torch2.sh bench-deps  what bench/pytorch_reference.py imports beside torch
+#                                 (torchvision, numpy, pillow: pinned, into the same venv)
 #
 # Why 2.15.0: the newest torch on PyPI when it was pinned (2026-12-01); its
 # headers need C++20, which the build picks for LibTorch 2.14 and later. The
@@ -47,6 +49,17 @@ install() {
   chmod -R a+rX "$(dirname "$cache")"
 }
 
+# torchvision 0.29.2 is the newest on PyPI (made for torch 2.14); the benches
+# use only its model definitions, so it goes in without its torch pin.
+bench_deps() {
+  [[ "$(installed)" == "$version" ]] || { echo "torch2: run 'scripts/torch2.sh install' first" >&2; exit 2; }
+  if ! "$cache/bin/pip" install -q --no-cache-dir --no-deps torchvision==0.29.2 numpy==2.4.6 pillow==13.0.0; then
+    echo "torch2: the benches' torchvision, numpy and pillow could not be installed (see pip's message above)" >&2
+    exit 2
+  fi
+  "$python" -c 'import torchvision; print("torch2: torchvision", torchvision.__version__)'
+}
+
 build() {
   [[ "$(installed)" == "$version" ]] || { echo "torch2: run 'scripts/torch2.sh install' first" >&2; exit 2; }
   local torch nvidia
@@ -78,5 +91,6 @@ install) install ;;
 build) build ;;
 test) tests ;;
 all) install && build && tests ;;
-*) echo "usage: scripts/torch2.sh install|build|test|all" >&2; exit 2 ;;
+bench-deps) bench_deps ;;
+*) echo "usage: scripts/torch2.sh install|build|test|all|bench-deps" >&2; exit 2 ;;
 esac

@@ -316,16 +316,45 @@ std::string stragglerMessage(const Straggler& s) {
            " per step (its own: " + durationText(s.own_synchronizing_ns) + ")";
 }
 
+// What a rank computes per step, as the stragglers are judged. On a GPU the
+// kernels that overlap the collectives are computation. On the CPU (Gloo)
+// the host's computation is its operators, whose ranges enclose the
+// collectives they call: a rank blocked in c10d::allreduce_ is waiting for
+// the others there, so that time is communication, not computation (with it
+// the rank that waits the longest would look the slowest).
+int64_t stragglerComputationNs(const RankView& rank) {
+    return rank.uses_gpu ? rank.average.computationWithOverlapNs() : rank.average.computation_ns;
+}
+
+// Why no rank is a straggler: the busiest against the rules of findStragglers.
+std::string noStragglerText(const Straggler& busiest, double threshold) {
+    char share[16];
+    std::snprintf(share, sizeof share, "%.1f%%", 100 * kStragglerStepShare);
+    const std::string head = "No straggler: the busiest, rank " + std::to_string(busiest.rank) +
+                             ", computes " + durationText(busiest.excessNs()) +
+                             " more per step than the median of the others";
+    const std::string limit =
+        durationText(int64_t(threshold)) + " (" + share + " of the median step)";
+    if (double(busiest.excessNs()) <= threshold) return head + ", under the threshold of " + limit;
+    return head + ", but they wait for it " + durationText(busiest.others_synchronizing_ns) +
+           " per step in their collectives (its own wait: " +
+           durationText(busiest.own_synchronizing_ns) + "), under " + limit;
+}
+
 void findStragglers(DistributedView& view) {
     const std::vector<RankView>& ranks = view.ranks;
-    if (ranks.size() < 2) return;
+    if (ranks.size() < 2) {
+        view.no_straggler = "No straggler: one rank only";
+        return;
+    }
     std::vector<int64_t> steps, computations;
     for (const RankView& r : ranks) {
         steps.push_back(r.average.total_ns);
-        computations.push_back(r.average.computationWithOverlapNs());
+        computations.push_back(stragglerComputationNs(r));
     }
     const int64_t median_step = median(steps);
     const double threshold = kStragglerStepShare * double(median_step);
+    Straggler busiest;
     for (size_t i = 0; i < ranks.size(); ++i) {
         std::vector<int64_t> other_comp, other_step, other_sync;
         for (size_t j = 0; j < ranks.size(); ++j) {
@@ -343,10 +372,16 @@ void findStragglers(DistributedView& view) {
         s.others_step_ns = median(other_step);
         s.others_synchronizing_ns = median(other_sync);
         s.own_synchronizing_ns = ranks[i].average.synchronizing_ns;
+        if (i == 0 || s.computation_ns > busiest.computation_ns) busiest = s;
         if (s.excessNs() <= 0 || double(s.excessNs()) <= threshold) continue;
+        // The others must wait in their collectives for it to hold them up:
+        // a rank whose extra computation they never wait for (it started its
+        // steps earlier, or another rank is later still) is no straggler.
+        if (double(s.others_synchronizing_ns) <= threshold) continue;
         s.message = stragglerMessage(s);
         view.stragglers.push_back(std::move(s));
     }
+    if (view.stragglers.empty()) view.no_straggler = noStragglerText(busiest, threshold);
     std::stable_sort(
         view.stragglers.begin(), view.stragglers.end(),
         [](const Straggler& a, const Straggler& b) { return a.excessNs() > b.excessNs(); });

@@ -79,7 +79,9 @@ struct RankView {
 struct Straggler {
     int64_t rank = -1;
     std::string worker;
-    int64_t computation_ns = 0;        // its average computation per step (incl. overlap)
+    // Its average computation per step: on a GPU with the kernels that
+    // overlap communication, on the CPU without the time inside collectives.
+    int64_t computation_ns = 0;
     int64_t others_computation_ns = 0; // the median of the other ranks'
     int64_t step_ns = 0, others_step_ns = 0;
     int64_t others_synchronizing_ns = 0; // the other ranks' median synchronizing time per step
@@ -96,7 +98,9 @@ struct Straggler {
 };
 
 // A rank is a straggler when its computation per step exceeds the other
-// ranks' median by more than this share of the median step time.
+// ranks' median by more than this share of the median step time, and the
+// others' median synchronizing time (waiting in their collectives) is more
+// than that share too.
 inline constexpr double kStragglerStepShare = 0.05;
 
 struct DistributedView {
@@ -104,6 +108,10 @@ struct DistributedView {
     bool plugin_compatible = false;
     std::vector<RankView> ranks;       // by rank
     std::vector<Straggler> stragglers; // largest excess first
+    // Without stragglers, why not, in numbers: "No straggler: the busiest,
+    // rank 0, computes 1.59 ms more per step than the median of the others,
+    // but they wait for it 0 us per step ..."; "" when there are stragglers.
+    std::string no_straggler;
     // Load imbalance: the highest rank's average computation over the mean
     // of all ranks', minus 1 (0 = balanced, 0.25 = the slowest does 25% more).
     double computation_imbalance = 0;

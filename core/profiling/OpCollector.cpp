@@ -18,7 +18,7 @@
 
 #include "profiling/CudaOpTimer.h"
 #include "profiling/MemoryTracker.h"
-#include "profiling/OpInputs.h"
+#include "trace/OpInputs.h"
 
 namespace ts {
 

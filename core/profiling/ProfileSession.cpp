@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "env/TorchCompat.h"
-#include "profiling/FlopModel.h"
+#include "trace/FlopModel.h"
 #include "profiling/MemoryTracker.h"
 #include "profiling/OpCollector.h"
 #include "profiling/ProfileSchedule.h"

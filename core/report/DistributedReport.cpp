@@ -77,9 +77,7 @@ std::string distributedText(const DistributedView& v, size_t limit) {
     out += "\nImbalance: the busiest rank computes " + percent(v.computation_imbalance) +
            " more than the mean rank; step times differ by up to " + us(v.step_time_spread_ns) +
            " us.\n";
-    if (v.stragglers.empty())
-        out += "Stragglers: none (no rank computes more than " + percent(kStragglerStepShare, 0) +
-               " of a step longer than the others).\n";
+    if (v.stragglers.empty()) out += v.no_straggler + ".\n";
     for (const Straggler& s : v.stragglers)
         out += "Straggler: " + s.message + ".\n";
     for (const std::string& note : v.notes)

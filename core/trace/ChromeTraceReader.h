@@ -23,8 +23,9 @@ namespace ts {
 // (trace/TraceIndex.h). 2: a stream's lane is a device lane even when its
 // first event is a synchronisation (cuda_sync). 3: a copy's or set's
 // "memory bandwidth (GB/s)" is kept (TraceEvent::gbps). 4: what an event
-// synchronisation waited for is kept (Trace::syncWaitOf).
-inline constexpr uint32_t kTraceReaderVersion = 4;
+// synchronisation waited for is kept (Trace::syncWaitOf). 5: FLOPs
+// estimated from the input shapes of a trace without any (FlopModel.h).
+inline constexpr uint32_t kTraceReaderVersion = 5;
 
 // Throws TraceReadError, or TraceReadCancelled when progress.report returns
 // false (also on its last call, with done == total: no trace is returned).

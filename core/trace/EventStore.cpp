@@ -199,8 +199,17 @@ void EventStore::setOpFields(size_t i, const TraceEvent& e) {
 }
 
 void EventStore::setCosts(size_t i, const TraceEvent& e) {
-    // makeCost returns the existing row: one is made only for nonzero costs.
-    if (cost(i) || hasCosts(e)) makeCost(i) = EventCost{e.flops, e.bytes, e.gbps};
+    const bool has = hasCosts(e);
+    if (!has && !cost(i)) return;
+    // Interned: the ops of a training step repeat their costs, and a cost
+    // that is an op's only rare field sits in the op row itself.
+    const int32_t id =
+        has ? internRecord(costs_, cost_index_, EventCost{e.flops, e.bytes, e.gbps}) : -1;
+    EventOpFields& op = makeOpRow(i);
+    if (op.rare >= 0)
+        rare_[size_t(op.rare)].cost = id;
+    else
+        op.rare = id >= 0 ? -2 - id : -1;
 }
 
 void EventStore::setMemory(size_t i, const TraceEvent& e) {
@@ -221,16 +230,22 @@ void EventStore::setCallStack(size_t i, int32_t call_stack) {
 }
 
 EventRareFields& EventStore::makeRareRow(size_t i) {
-    return rowIn(rare_, makeOpRow(i).rare);
+    EventOpFields& op = makeOpRow(i);
+    const int32_t cost = op.rare <= -2 ? -2 - op.rare : -1; // the cost moves to the rare row
+    if (cost >= 0) op.rare = -1;
+    EventRareFields& rare = rowIn(rare_, op.rare);
+    if (cost >= 0) rare.cost = cost;
+    return rare;
+}
+
+int32_t EventStore::costId(const EventOpFields& op) const {
+    return op.rare <= -2 ? -2 - op.rare : op.rare >= 0 ? rare_[size_t(op.rare)].cost : -1;
 }
 
 const EventCost* EventStore::cost(size_t i) const {
-    const EventRareFields* rare = rareRow(i);
-    return rare && rare->cost >= 0 ? &costs_[size_t(rare->cost)] : nullptr;
-}
-
-EventCost& EventStore::makeCost(size_t i) {
-    return rowIn(costs_, makeRareRow(i).cost);
+    const EventOpFields* op = opRow(i);
+    const int32_t id = op ? costId(*op) : -1;
+    return id >= 0 ? &costs_[size_t(id)] : nullptr;
 }
 
 const EventMemory* EventStore::memory(size_t i) const {
@@ -364,6 +379,20 @@ int32_t EventStore::shapes(size_t i) const {
     return op && op->signature >= 0 ? signatures_[size_t(op->signature)].shapes : -1;
 }
 
+int32_t EventStore::signatureRow(size_t i) const {
+    const EventOpFields* op = opRow(i);
+    return op ? op->signature : -1;
+}
+
+bool EventStore::anyFlops() const {
+    // By the events' rows: an interned cost no event uses any more stays in the table.
+    for (const EventOpFields& op : op_) {
+        const int32_t id = costId(op);
+        if (id >= 0 && costs_[size_t(id)].flops > 0) return true;
+    }
+    return false;
+}
+
 int32_t EventStore::internLaunch(const DeviceLaunch& d) {
     return internRecord(launches_, launch_index_, configOf(d));
 }
@@ -419,6 +448,7 @@ void EventStore::shrinkToFit() {
     // Building aids, rebuilt if events are added later.
     launch_index_ = {};
     signature_index_ = {};
+    cost_index_ = {};
 }
 
 namespace {
@@ -444,7 +474,7 @@ EventStore::MemoryParts EventStore::memoryParts() const {
     p.memory = capacityBytes(memory_);
     // A launch config's key is too long for the string's inline buffer.
     p.maps = mapBytes(overflow_, 0) + mapBytes(launch_index_, sizeof(LaunchConfig)) +
-             mapBytes(signature_index_, 0);
+             mapBytes(signature_index_, 0) + mapBytes(cost_index_, sizeof(EventCost));
     return p;
 }
 
@@ -520,7 +550,9 @@ std::string EventStore::columnsProblem(size_t strings) const {
         if (!row_ok(op.signature, signatures_.size()))
             return "an event's input signature is out of range";
         if (!row_ok(op.link, n)) return "an event's link is out of range";
-        if (!row_ok(op.rare, rare_.size())) return "an event's rare row is out of range";
+        const bool cost_only = op.rare <= -2 && size_t(-2 - int64_t(op.rare)) < costs_.size();
+        if (!cost_only && !row_ok(op.rare, rare_.size()))
+            return "an event's rare row is out of range";
     }
     for (const OpSignature& sig : signatures_)
         for (int32_t s : {sig.shapes, sig.types, sig.args})

@@ -12,7 +12,8 @@
 //   rare_       call stack, launch, cost and memory rows (with_stack traces,
 //               the rare device event with op fields, own profiler ops)
 //   launches_   interned kernel/memcpy/memset launch configs (few distinct)
-//   costs_      flops, bytes (Trainscope's own profiler, with_flops)
+//   costs_      flops, bytes, bandwidth, interned (FLOPs of own profiler or
+//               estimated on reading; a copy's GB/s)
 //   memory_     CPU bytes allocated and freed (profile_memory traces)
 // TraceEvent stays the wide value type: operator[] and iteration build one
 // by value, so `const TraceEvent& e = trace.events[i]` keeps working (the
@@ -62,7 +63,7 @@ struct EventOpFields {
     int32_t seq = -1;       // kOverflow: in the overflow map
     int32_t link = -1;
     int32_t device_ns = 0; // kOverflow: in the overflow map
-    int32_t rare = -1;     // row of EventStore's rare fields
+    int32_t rare = -1;     // row of EventStore's rare fields; <= -2: no row, cost -2 - rare
 };
 static_assert(sizeof(EventOpFields) == 20);
 
@@ -219,6 +220,12 @@ public:
     int32_t callStack(size_t i) const; // Trace::strings index, -1 none
     void setCallStack(size_t i, int32_t call_stack);
     int32_t shapes(size_t i) const; // of the input shapes: Trace::strings index, -1 none
+    // The row of the event's interned input signature, -1 none: ops with the
+    // same row and name had the same inputs.
+    int32_t signatureRow(size_t i) const;
+    const OpSignature& signatureAt(int32_t row) const { return signatures_[size_t(row)]; }
+    // Whether any event has FLOPs (a read of the cost rows alone).
+    bool anyFlops() const;
 
     // new_index[i] is the new position of the event at i (a permutation).
     void permute(const std::vector<int32_t>& new_index);
@@ -280,8 +287,8 @@ private:
     }
     EventOpFields& makeOpRow(size_t i);
     EventRareFields& makeRareRow(size_t i);
-    EventCost& makeCost(size_t i);
     const EventCost* cost(size_t i) const;
+    int32_t costId(const EventOpFields& op) const; // -1 none
     EventMemory& makeMemory(size_t i);
     const EventMemory* memory(size_t i) const;
     int32_t internSignature(const OpSignature& signature);
@@ -309,7 +316,7 @@ private:
     // outside int32 (never seen) stay in overflow_.
     std::vector<int32_t> wide_steps_;
     // Building aids, lazily rebuilt: record bytes -> id.
-    std::unordered_map<std::string, int32_t> launch_index_, signature_index_;
+    std::unordered_map<std::string, int32_t> launch_index_, signature_index_, cost_index_;
     bool categorized_ = false;
 };
 

@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "trace/FlopModel.h"
 #include "trace/GrowAhead.h"
 #include "trace/JsonFields.h"
 #include "trace/KinetoNames.h"
@@ -588,6 +589,10 @@ Trace TraceBuilder::finish(TraceJsonRoot root) {
     trace_.finalize(&new_index);
     attributeDeviceTime(new_index);
     sampleEvents(sample_of_instant);
+    // PyTorch 2.x writes no FLOPs even with with_flops (1.13 wrote them for
+    // a few ops): the Roofline and the GFLOP/s columns then come from the
+    // recorded input shapes, by the model Trainscope's own profiler uses.
+    const size_t estimated_flops = trainscope_.is_object() || have_flops_ ? 0 : annotateCosts(trace_);
     new_index = {};
     device_work_ = {};
     late_instants_ = {};
@@ -613,6 +618,10 @@ Trace TraceBuilder::finish(TraceJsonRoot root) {
                         : legacy_ ? "torch.profiler (legacy)"
                                   : "chrome trace";
         if (have_flops_) trace_.notes.push_back("FLOPs taken from the trace file");
+        if (estimated_flops > 0)
+            trace_.notes.push_back("FLOPs estimated from the recorded input shapes of " +
+                                   std::to_string(estimated_flops) +
+                                   " operators (the trace has none)");
     }
     if (malformed_ > 0)
         trace_.notes.push_back(std::to_string(malformed_) + " malformed trace events skipped");

@@ -7,7 +7,7 @@
 #include "ProfTestSupport.h"
 #include "models/Model.h"
 #include "models/ModelSummary.h"
-#include "profiling/FlopModel.h"
+#include "trace/FlopModel.h"
 #include "profiling/ProfileSession.h"
 
 namespace ts {

@@ -11,7 +11,7 @@
 #include "ProfTestSupport.h"
 #include "analysis/OpStats.h"
 #include "analysis/StepBreakdown.h"
-#include "profiling/FlopModel.h"
+#include "trace/FlopModel.h"
 #include "trace/ChromeTraceReader.h"
 
 namespace ts {

@@ -49,39 +49,6 @@ RankBars waitBars(const std::vector<RankRow>& rows, const QString& step) {
     return bars;
 }
 
-double median(std::vector<double> values) {
-    if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-// Why no rank counts as a straggler, in numbers: the busiest rank against
-// the others' median, and the threshold it stays under.
-QString noStragglerLine(const DistributedView& view) {
-    if (view.ranks.size() < 2) return QObject::tr("No straggler: one rank only.");
-    size_t busiest = 0;
-    std::vector<double> steps;
-    for (size_t r = 0; r < view.ranks.size(); ++r) {
-        steps.push_back(double(view.ranks[r].average.total_ns));
-        if (view.ranks[r].average.computationWithOverlapNs() >
-            view.ranks[busiest].average.computationWithOverlapNs())
-            busiest = r;
-    }
-    std::vector<double> others;
-    for (size_t r = 0; r < view.ranks.size(); ++r)
-        if (r != busiest)
-            others.push_back(double(view.ranks[r].average.computationWithOverlapNs()));
-    const double excess =
-        double(view.ranks[busiest].average.computationWithOverlapNs()) - median(others);
-    const double threshold = kStragglerStepShare * median(steps);
-    return QObject::tr("No straggler: the busiest, rank %1, computes %2 more per step than the "
-                       "median of the others, under the threshold of %3 (%4 of the median step).")
-        .arg(view.ranks[busiest].rank)
-        .arg(format::durationNs(int64_t(excess)), format::durationNs(int64_t(threshold)),
-             format::percent(kStragglerStepShare));
-}
-
 } // namespace
 
 RanksView::RanksView(QWidget* parent)
@@ -229,7 +196,7 @@ void RanksView::showSpan() {
     QStringList lines;
     for (const Straggler& s : view->stragglers)
         lines << tr("Straggler: %1").arg(QString::fromStdString(s.message));
-    if (lines.isEmpty()) lines << noStragglerLine(*view);
+    if (lines.isEmpty()) lines << QString::fromStdString(view->no_straggler) + QLatin1Char('.');
     for (const std::string& note : view->notes)
         lines << tr("Note: %1").arg(QString::fromStdString(note));
     if (!error_.isEmpty()) lines << tr("Left out: %1").arg(error_);

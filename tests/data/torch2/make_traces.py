@@ -219,26 +219,33 @@ def record_memory(out):
         print("wrote", dst, os.path.getsize(dst), "bytes")
 
 
+TRANSFORMER_D_MODEL, TRANSFORMER_CLASSES = 32, 5
+
+
+class Classifier(nn.Module):
+    """A one-layer TransformerEncoder and a linear head on the mean token."""
+
+    def __init__(self, d_model=TRANSFORMER_D_MODEL, classes=TRANSFORMER_CLASSES):
+        super().__init__()
+        self.encoder = nn.TransformerEncoder(
+            nn.TransformerEncoderLayer(d_model, nhead=4, dim_feedforward=64, dropout=0.0,
+                                       batch_first=True), num_layers=1, enable_nested_tensor=False)
+        self.head = nn.Linear(d_model, classes)
+
+    def forward(self, x):
+        return self.head(self.encoder(x).mean(dim=1))
+
+
+def transformer_data():
+    return [(torch.randn(4, 12, TRANSFORMER_D_MODEL), torch.randint(0, TRANSFORMER_CLASSES, (4,)))
+            for _ in range(4)]
+
+
 def record_transformer(out):
     seed(0)
-    d_model, classes = 32, 5
-    encoder = nn.TransformerEncoder(
-        nn.TransformerEncoderLayer(d_model, nhead=4, dim_feedforward=64, dropout=0.0,
-                                   batch_first=True), num_layers=1, enable_nested_tensor=False)
-    head = nn.Linear(d_model, classes)
-    model = nn.Sequential(encoder)
-    opt = torch.optim.AdamW(list(model.parameters()) + list(head.parameters()), lr=1e-3)
-    data = [(torch.randn(4, 12, d_model), torch.randint(0, classes, (4,))) for _ in range(4)]
-
-    class Classifier(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.encoder, self.head = encoder, head
-
-        def forward(self, x):
-            return self.head(self.encoder(x).mean(dim=1))
-
     clf = Classifier()
+    opt = torch.optim.AdamW(clf.parameters(), lr=1e-3)
+    data = transformer_data()
     with profile(activities=[ProfilerActivity.CPU], record_shapes=True, with_flops=True,
                  schedule=schedule(wait=1, warmup=1, active=2, repeat=1)) as prof:
         for x, y in data:

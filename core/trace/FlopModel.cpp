@@ -1,4 +1,4 @@
-#include "profiling/FlopModel.h"
+#include "trace/FlopModel.h"
 
 #include <algorithm>
 #include <functional>
@@ -206,6 +206,31 @@ OpCost matmulCost(const std::string& op, const OpInputs& in) {
     return cost;
 }
 
+// ---- attention ---------------------------------------------------------------
+
+// scaled_dot_product_attention's fused kernels: q [..., L, E], k [..., S, E],
+// v [..., S, Ev]; the scores q k^T and the output scores v, two products.
+// Their backward (grad_out first, then q, k, v) recomputes the scores and
+// takes four more (grads of the scores, of v, q and k), as torch's
+// FlopCounterMode counts them: 2 L S (3 E + 2 Ev) per batch and head.
+OpCost attentionCost(const OpInputs& in, bool backward) {
+    Dims q, k, v;
+    const size_t qi = backward ? 1 : 0;
+    if (!tensorAt(in, qi, q) || !tensorAt(in, qi + 1, k) || !tensorAt(in, qi + 2, v) ||
+        q.size() < 2 || k.size() != q.size() || v.size() != q.size())
+        return {};
+    const double batch = std::max(batchOf(q, 2), batchOf(k, 2));
+    const double l = static_cast<double>(q[q.size() - 2]), e = static_cast<double>(q.back());
+    const double s = static_cast<double>(k[k.size() - 2]), ev = static_cast<double>(v.back());
+    const double inputs = tensorBytes(in, qi) + tensorBytes(in, qi + 1) + tensorBytes(in, qi + 2);
+    const double out = batch * l * ev * elementSize(in.typeAt(qi));
+    OpCost cost;
+    cost.family = OpFamily::MatMul;
+    cost.flops = backward ? 2 * batch * l * s * (3 * e + 2 * ev) : 2 * batch * l * s * (e + ev);
+    cost.bytes = backward ? tensorBytes(in, 0) + 2 * inputs + out : inputs + out;
+    return cost;
+}
+
 // ---- normalization, pooling, elementwise, softmax ---------------------------
 
 OpCost perElementCost(const OpInputs& in, OpFamily family, double flops_per_element,
@@ -272,6 +297,20 @@ const std::unordered_map<std::string, CostRule>& costTable() {
         for (const char* op : {"mm", "addmm", "bmm", "baddbmm", "addbmm", "matmul", "linear", "mv",
                                "addmv", "dot", "_addmm_activation"})
             t[op] = {OpFamily::MatMul, matmulCost};
+        for (const char* op :
+             {"scaled_dot_product_attention", "_scaled_dot_product_flash_attention_for_cpu",
+              "_scaled_dot_product_flash_attention", "_scaled_dot_product_efficient_attention",
+              "_scaled_dot_product_cudnn_attention"})
+            t[op] = {OpFamily::MatMul, [](const std::string&, const OpInputs& in) {
+                         return attentionCost(in, false);
+                     }};
+        for (const char* op : {"_scaled_dot_product_flash_attention_for_cpu_backward",
+                               "_scaled_dot_product_flash_attention_backward",
+                               "_scaled_dot_product_efficient_attention_backward",
+                               "_scaled_dot_product_cudnn_attention_backward"})
+            t[op] = {OpFamily::MatMul, [](const std::string&, const OpInputs& in) {
+                         return attentionCost(in, true);
+                     }};
         for (const char* op :
              {"batch_norm", "_batch_norm_impl_index", "native_batch_norm",
               "_native_batch_norm_legit", "_native_batch_norm_legit_no_training",

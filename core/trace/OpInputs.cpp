@@ -1,4 +1,4 @@
-#include "profiling/OpInputs.h"
+#include "trace/OpInputs.h"
 
 #include <cctype>
 #include <unordered_map>

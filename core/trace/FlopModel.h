@@ -12,11 +12,13 @@
 //    (aten::conv2d > aten::convolution > ... > aten::mkldnn_convolution) carry
 //    FLOPs only on the innermost op that has them, and a backward node only
 //    when none of the ops it ran have FLOPs of their own.
-// FLOPs need the inputs, i.e. ProfileConfig::record_shapes.
+// FLOPs need the inputs, i.e. ProfileConfig::record_shapes (torch.profiler's
+// record_shapes for a trace read without FLOPs: TraceBuilder estimates them).
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "profiling/OpInputs.h"
+#include "trace/OpInputs.h"
 #include "trace/Trace.h"
 
 namespace ts {
@@ -44,8 +46,9 @@ OpFamily opFamily(const std::string& name);
 OpCost forwardOpCost(const std::string& name, const OpInputs& inputs);
 OpCost backwardNodeCost(const std::string& node_name, const OpCost& forward);
 
-// Fills TraceEvent::flops and bytes of a finalized trace by the rules above.
-// A trace that already carries FLOPs (imported with them) is left as it is.
-void annotateCosts(Trace& trace);
+// Fills TraceEvent::flops and bytes of a finalized trace by the rules above
+// and returns how many events got FLOPs. A trace that already carries FLOPs
+// (imported with them) is left as it is (0).
+size_t annotateCosts(Trace& trace);
 
 } // namespace ts
