@@ -147,7 +147,8 @@ int compareFlopEstimate(const std::string& path, double mb, const ts::TraceReadO
                 "of %zu; their cost + rare rows: %.1f MB (%.1f bytes per event of the trace)\n",
                 est, read_s > 0 ? 100 * est / read_s : 0.0, counted, t.events.size(),
                 double(parts.costs + parts.rare) / (1 << 20),
-                t.events.empty() ? 0.0 : double(parts.costs + parts.rare) / double(t.events.size()));
+                t.events.empty() ? 0.0
+                                 : double(parts.costs + parts.rare) / double(t.events.size()));
     return 0;
 }
 

@@ -8,11 +8,11 @@
 #include <unistd.h>
 
 #include "env/TorchCompat.h"
-#include "trace/FlopModel.h"
 #include "profiling/MemoryTracker.h"
 #include "profiling/OpCollector.h"
 #include "profiling/ProfileSchedule.h"
 #include "trace/ChromeTraceReader.h"
+#include "trace/FlopModel.h"
 #include "trace/Trace.h"
 
 namespace ts {

@@ -592,7 +592,8 @@ Trace TraceBuilder::finish(TraceJsonRoot root) {
     // PyTorch 2.x writes no FLOPs even with with_flops (1.13 wrote them for
     // a few ops): the Roofline and the GFLOP/s columns then come from the
     // recorded input shapes, by the model Trainscope's own profiler uses.
-    const size_t estimated_flops = trainscope_.is_object() || have_flops_ ? 0 : annotateCosts(trace_);
+    const size_t estimated_flops =
+        trainscope_.is_object() || have_flops_ ? 0 : annotateCosts(trace_);
     new_index = {};
     device_work_ = {};
     late_instants_ = {};

@@ -28,13 +28,13 @@ namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'I', 'D', 'X', '\0'};
 constexpr uint32_t kFormatVersion = 10; // 2: the EventStore columns; 3: signatures, memory;
-                                       // 4: no steps from gpu_user_annotation;
-                                       // 5: call stacks from python_function frames;
-                                       // 6: CUPTI's overhead lane named;
-                                       // 7: Kineto's CPU memory instants kept once;
-                                       // 8: ops' bytes from the instants on demand (flags);
-                                       // 9: the checksum by 1 MiB blocks (IndexChecksum.h);
-                                       // 10: costs interned, in the op row when alone
+                                        // 4: no steps from gpu_user_annotation;
+                                        // 5: call stacks from python_function frames;
+                                        // 6: CUPTI's overhead lane named;
+                                        // 7: Kineto's CPU memory instants kept once;
+                                        // 8: ops' bytes from the instants on demand (flags);
+                                        // 9: the checksum by 1 MiB blocks (IndexChecksum.h);
+                                        // 10: costs interned, in the op row when alone
 
 struct Header {
     char magic[8];

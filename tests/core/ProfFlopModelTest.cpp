@@ -7,8 +7,8 @@
 #include "ProfTestSupport.h"
 #include "models/Model.h"
 #include "models/ModelSummary.h"
-#include "trace/FlopModel.h"
 #include "profiling/ProfileSession.h"
+#include "trace/FlopModel.h"
 
 namespace ts {
 namespace {

@@ -11,8 +11,8 @@
 #include "ProfTestSupport.h"
 #include "analysis/OpStats.h"
 #include "analysis/StepBreakdown.h"
-#include "trace/FlopModel.h"
 #include "trace/ChromeTraceReader.h"
+#include "trace/FlopModel.h"
 
 namespace ts {
 namespace {
