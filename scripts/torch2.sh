@@ -7,7 +7,8 @@
 #
 #   scripts/torch2.sh install     the wheel into $TRAINSCOPE_TORCH_CACHE (once)
 #   scripts/torch2.sh build       configure and build build/torch2
-#   scripts/torch2.sh test        `trainscope-cli env` and the LibTorch tests (trainscope_core_tests)
+#   scripts/torch2.sh test        `trainscope-cli env`, the LibTorch tests (trainscope_core_tests) and
+#                                 ResNets saved by the wheel's torch trained (tests/torch2/torchscript_models.sh)
 #   scripts/torch2.sh all         the three
 #   scripts/torch2.sh bench-deps  what bench/pytorch_reference.py imports beside torch
 #                                 (torchvision, numpy, pillow: pinned, into the same venv)
@@ -28,6 +29,8 @@ installed() { "$python" -c 'import torch; print(torch.__version__.split("+")[0])
 install() {
   if [[ "$(installed)" == "$version" ]]; then
     echo "torch2: torch $version is installed in $cache"
+    # Again, in case an earlier install stopped between pip and its chmod.
+    chmod -R a+rX "$(dirname "$cache")"
     return 0
   fi
   mkdir -p "$(dirname "$cache")"
@@ -84,6 +87,9 @@ tests() {
   [[ -x $build/tests/trainscope_core_tests ]] || { echo "torch2: run 'scripts/torch2.sh build' first" >&2; exit 2; }
   "$build/app/trainscope-cli" env | head -3
   "$build/tests/trainscope_core_tests" --gtest_brief=1
+  # ResNets scripted and saved by the wheel's torch train in the CLI (the
+  # transformer block is checked in trainscope_core_tests from its fixture).
+  STEPS=2 BATCH=16 tests/torch2/torchscript_models.sh "$build/app/trainscope-cli" "$python"
 }
 
 case "${1:-all}" in
