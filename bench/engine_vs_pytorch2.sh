@@ -17,7 +17,10 @@
 #      with torchvision's models, see docs/benchmarks.md),
 #      THREADS (intra-op threads on every side, default nproc; PyTorch 1.13's
 #      own default is one per physical core as it counts them),
-#      SIDES (default "ts2 ts1 eager compile"),
+#      SIDES (default "ts2 ts1 eager compile"; also eager_fused: eager with
+#      torch.optim.SGD(fused=True), and ts2_loop: Trainscope on 2.x with
+#      fused_optimizer=false, i.e. torch::optim::SGD's per-parameter loop;
+#      these two get columns of their own after the others),
 #      CONFIGS ("model stem batch precision layout;..." with layout nchw or
 #      cl (channels-last); default resnet18, both stems, batch 32 and 128,
 #      fp32 and bf16, both layouts: 16),
@@ -77,7 +80,7 @@ steps_for() {  # batch
   echo "$s"
 }
 
-trainscope_once() {  # cli model stem batch precision layout steps
+trainscope_once() {  # cli model stem batch precision layout steps [fused_optimizer]
   local cli=$1 steps=$7
   "$cli" run --preset synthetic-smoke --out "$out/run" --json --no-progress \
     --set model="$2" --set stem="$3" --set batch_size="$4" --set precision="$5" \
@@ -85,16 +88,17 @@ trainscope_once() {  # cli model stem batch precision layout steps
     --set synthetic_samples=$(( $4 * (steps + warmup) )) --set image_size=32 \
     --set max_steps=$(( steps + warmup )) --set warmup_steps_excluded=$warmup \
     --set val_every=0 --set augment=false --set workers=0 --set threads="$threads" \
-    --set lr=0.01 --set schedule=constant 2>"$out/ts.err" >"$out/ts.json" ||
+    --set lr=0.01 --set schedule=constant --set fused_optimizer="${8:-true}" 2>"$out/ts.err" >"$out/ts.json" ||
     { echo "$cli failed on ${*:2}:" >&2; cat "$out/ts.err" >&2; exit 1; }
   json 'd["median_images_per_sec"]' <"$out/ts.json" ||
     { echo "no median_images_per_sec from $cli on ${*:2}" >&2; exit 1; }
   rm -rf "$out/run"
 }
 
-pytorch_once() {  # python compile(0/1) model stem batch precision layout steps
+pytorch_once() {  # python compile(0/1/fused) model stem batch precision layout steps
   local py=$1 extra=()
   [ "$2" = 1 ] && extra+=(--compile)
+  [ "$2" = fused ] && extra+=(--sgd fused)
   [ "$7" = cl ] && extra+=(--channels-last)
   "$py" bench/pytorch_reference.py --model "$3" --stem "$4" --batch "$5" --precision "$6" \
     --threads "$threads" --warmup $warmup --steps "$8" "${extra[@]}" \
@@ -115,6 +119,8 @@ side_once() {  # side model stem batch precision layout steps
   case $side in
   ts2) trainscope_once "$cli2" "$@" ;;
   ts1) trainscope_once "$cli1" "$@" ;;
+  ts2_loop) trainscope_once "$cli2" "$@" false ;;
+  eager_fused) pytorch_once "$py2" fused "$@" ;;
   eager) pytorch_once "$py2" 0 "$@" ;;
   compile) pytorch_once "$py2" 1 "$@" ;;
   esac
@@ -135,8 +141,12 @@ echo "rounds $rounds, $warmup warm-up + $steps_default measured steps${STEPS_AT:
   "threads $threads on every side, $(nproc) cores; sides: ${sides[*]}"
 echo "ts2: $cli2 (${ts2v:-?}); ts1: $cli1 (${ts1v:-?}); python: $py2 (torch" \
   "$("$py2" -c 'import torch; print(torch.__version__)' 2>/dev/null))"
-printf "%-9s %-8s %5s %-4s %-4s %9s %9s %9s %9s %7s %7s %7s %7s %8s %9s\n" model stem batch \
-  prec mem ts2 ts1 eager compile ts2/eag ts2/cmp ts2/ts1 cmp/eag compile_s load
+extras=()  # the optional sides, in SIDES' order, each with its ratio to ts2
+for s in "${sides[@]}"; do [[ $s == eager_fused || $s == ts2_loop ]] && extras+=("$s"); done
+extra_head=""
+for s in "${extras[@]}"; do extra_head+=$(printf " %11s %11s" "$s" "ts2/$s"); done
+printf "%-9s %-8s %5s %-4s %-4s %9s %9s %9s %9s %7s %7s %7s %7s %8s %9s%s\n" model stem batch \
+  prec mem ts2 ts1 eager compile ts2/eag ts2/cmp ts2/ts1 cmp/eag compile_s load "$extra_head"
 all_loads=()
 for config in "${configs[@]}"; do
   [ -n "${config// /}" ] || continue
@@ -158,17 +168,21 @@ for config in "${configs[@]}"; do
   done
   l1=$(load1); all_loads+=("$l1")
   declare -A m=()
-  for s in ts2 ts1 eager compile; do
+  for s in ts2 ts1 eager compile "${extras[@]}"; do
     m[$s]=$( [ -s "$out/$s" ] 2>/dev/null && median <"$out/$s" || echo -)
   done
   cs=$( [ -s "$out/compile_s" ] && median <"$out/compile_s" || echo -)
   ratio() { [ "$1" = - ] || [ "$2" = - ] && echo - || awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
   num() { [ "$1" = - ] && echo - || awk -v a="$1" 'BEGIN {printf "%.1f", a}'; }
-  printf "%-9s %-8s %5s %-4s %-4s %9s %9s %9s %9s %7s %7s %7s %7s %8s %9s\n" "$@" \
+  extra_cols=""
+  for s in "${extras[@]}"; do
+    extra_cols+=$(printf " %11s %11s" "$(num "${m[$s]}")" "$(ratio "${m[ts2]}" "${m[$s]}")")
+  done
+  printf "%-9s %-8s %5s %-4s %-4s %9s %9s %9s %9s %7s %7s %7s %7s %8s %9s%s\n" "$@" \
     "$(num "${m[ts2]}")" "$(num "${m[ts1]}")" "$(num "${m[eager]}")" "$(num "${m[compile]}")" \
     "$(ratio "${m[ts2]}" "${m[eager]}")" "$(ratio "${m[ts2]}" "${m[compile]}")" \
     "$(ratio "${m[ts2]}" "${m[ts1]}")" "$(ratio "${m[compile]}" "${m[eager]}")" \
-    "$(num "$cs")" "$l0-$l1"
+    "$(num "$cs")" "$l0-$l1" "$extra_cols"
   unset m
 done
 printf '%s\n' "${all_loads[@]}" | sort -g |

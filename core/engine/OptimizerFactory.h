@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <torch/torch.h>
@@ -8,9 +9,16 @@
 
 namespace ts {
 
-// sgd (momentum, weight decay), adam, adamw from the config.
-std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const ExperimentConfig& config,
-                                                       std::vector<torch::Tensor> parameters);
+struct MadeOptimizer {
+    std::unique_ptr<torch::optim::Optimizer> optimizer;
+    // What runs the update and, for SGD without the fused kernel, why: run.json
+    // keeps it ("fused SGD (at::_fused_sgd_)", "torch::optim::SGD (...)").
+    std::string implementation;
+};
+
+// sgd (momentum, weight decay), adam, adamw from the config; SGD fused where
+// the LibTorch has the kernel and `fused_optimizer` is on (FusedSgd.h).
+MadeOptimizer makeOptimizer(const ExperimentConfig& config, std::vector<torch::Tensor> parameters);
 void setLearningRate(torch::optim::Optimizer& optimizer, double lr);
 
 } // namespace ts

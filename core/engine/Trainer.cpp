@@ -85,6 +85,7 @@ struct Trainer::Impl {
     std::mutex loader_mutex; // guards the loader pointers against requestCancel()
     std::unique_ptr<Model> model;
     std::unique_ptr<torch::optim::Optimizer> optimizer;
+    std::string optimizer_implementation;
     std::unique_ptr<LossScaler> scaler;
     ThreadChoice threads;
     std::unique_ptr<LrSchedule> schedule;
@@ -182,7 +183,9 @@ void Trainer::Impl::setupModel() {
     }
     model->to(device, config.channels_last);
     model->train(true);
-    optimizer = makeOptimizer(config, model->parameters());
+    MadeOptimizer made = makeOptimizer(config, model->parameters());
+    optimizer = std::move(made.optimizer);
+    optimizer_implementation = std::move(made.implementation);
     schedule = std::make_unique<LrSchedule>(config, train_loader->batchesPerEpoch());
     if (!config.resume.empty()) {
         // A run directory stands for its newest checkpoint.
@@ -256,6 +259,7 @@ RunInfo Trainer::Impl::makeRunInfo() const {
     }
     info.start_epoch = position.epoch;
     info.start_global_step = position.global_step;
+    info.optimizer_implementation = optimizer_implementation;
     return info;
 }
 

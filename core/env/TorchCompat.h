@@ -8,12 +8,16 @@
 #include <c10/core/Device.h>
 #include <c10/core/DeviceType.h>
 #include <c10/core/ScalarType.h>
+#include <c10/util/ArrayRef.h>
 #include <torch/version.h>
 
 #define TRAINSCOPE_TORCH_AT_LEAST(major, minor)                                                    \
     (TORCH_VERSION_MAJOR > (major) ||                                                              \
      (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 
+namespace at {
+class Tensor;
+} // namespace at
 namespace torch::jit {
 struct ErrorReport;
 } // namespace torch::jit
@@ -65,6 +69,22 @@ void setCudnnBenchmark(bool on);
 // NVTX ranges (no-ops without CUDA).
 void nvtxPush(const char* name);
 void nvtxPop();
+
+// --- fused optimizer kernels ----------------------------------------------
+// at::_fused_sgd_: SGD's whole update (weight decay, momentum, step) in one
+// pass over each parameter, gradient and momentum buffer, on the CPU since
+// LibTorch 2.4 (and CUDA). 1.13 has no such kernel: fusedSgd throws there.
+bool fusedSgdBuilt();
+struct FusedSgdArgs {
+    double lr = 0, momentum = 0, dampening = 0, weight_decay = 0;
+    bool nesterov = false;
+    bool first_step = false; // the momentum buffers are new: set them to the gradient
+};
+// Every tensor on one device with one dtype, and each gradient and momentum
+// buffer laid out as its parameter (the kernel walks their storage as one
+// flat array); `momentum_buffers` is empty when momentum is 0.
+void fusedSgd(c10::ArrayRef<at::Tensor> params, c10::ArrayRef<at::Tensor> grads,
+              c10::ArrayRef<at::Tensor> momentum_buffers, const FusedSgdArgs& args);
 
 // --- memory reporting -----------------------------------------------------
 // c10::MemoryReportingInfoBase::reportMemoryUsage takes total_allocated and

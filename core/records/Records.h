@@ -83,6 +83,7 @@ struct RunInfo {
     double forward_macs = 0; // per image, analytic
     int start_epoch = 0;     // > 0 when resumed
     int64_t start_global_step = 0;
+    std::string optimizer_implementation; // "fused SGD (at::_fused_sgd_)", ...
 };
 
 // One rank of a data-parallel run, as run.json's distributed.ranks[] holds it.

@@ -239,6 +239,7 @@ RunRecord loadRun(const fs::path& dir, bool with_steps) {
         r.info.forward_macs = j.value("forward_macs", 0.0);
         r.info.start_epoch = intValue(j, "start_epoch", 0);
         r.info.start_global_step = intValue(j, "start_global_step", int64_t(0));
+        r.info.optimizer_implementation = j.value("optimizer_implementation", "");
         for (const auto& e : j.value("epochs", json::array()))
             r.epochs.push_back(epochFromJson(e));
         r.summary = summaryFromJson(j.value("summary", json::object()));

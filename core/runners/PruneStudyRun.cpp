@@ -90,7 +90,7 @@ std::string speedVerdict(const PruneStudyResult& r, const std::string& device) {
 }
 
 void savePruned(Model& model, const ExperimentConfig& config, const std::filesystem::path& path) {
-    auto optimizer = makeOptimizer(config, model.parameters());
+    auto optimizer = makeOptimizer(config, model.parameters()).optimizer;
     saveCheckpoint(path, model, *optimizer, nullptr, CheckpointPosition{},
                    configToJson(config).dump());
 }

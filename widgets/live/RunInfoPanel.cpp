@@ -73,6 +73,11 @@ void RunInfoPanel::setInfo(const RunInfo& info) {
         tr("Device"),
         tr("%1, %2, %3 threads").arg(qs(c.device), qs(c.precision)).arg(info.env.intra_op_threads));
     html += row(tr("Machine"), qs(info.env.cpu_model) + QStringLiteral(" · ") + qs(info.env.blas));
+    if (!info.optimizer_implementation.empty())
+        html += row(tr("Optimizer"), tr("%1, lr %2: %3")
+                                         .arg(qs(c.optimizer))
+                                         .arg(c.lr)
+                                         .arg(qs(info.optimizer_implementation)));
     html += QStringLiteral("</table>");
     info_->setText(html);
 }
