@@ -1,8 +1,8 @@
 #include "env/TorchCompat.h"
 
 #include <ATen/Context.h>
-#include <ATen/core/Tensor.h>
 #include <ATen/autocast_mode.h>
+#include <ATen/core/Tensor.h>
 #include <ATen/detail/CUDAHooksInterface.h>
 #include <torch/csrc/jit/frontend/error_report.h>
 #include <torch/cuda.h>
@@ -209,8 +209,8 @@ bool fusedSgdBuilt() {
 void fusedSgd(c10::ArrayRef<at::Tensor> params, c10::ArrayRef<at::Tensor> grads,
               c10::ArrayRef<at::Tensor> momentum_buffers, const FusedSgdArgs& a) {
 #if TRAINSCOPE_TORCH_AT_LEAST(2, 4)
-    at::_fused_sgd_(params, grads, momentum_buffers, a.weight_decay, a.momentum, a.lr,
-                    a.dampening, a.nesterov, /*maximize=*/false, a.first_step);
+    at::_fused_sgd_(params, grads, momentum_buffers, a.weight_decay, a.momentum, a.lr, a.dampening,
+                    a.nesterov, /*maximize=*/false, a.first_step);
 #else
     (void)params, (void)grads, (void)momentum_buffers, (void)a;
     throw std::logic_error("LibTorch " TORCH_VERSION " has no fused SGD kernel (2.4 added it)");

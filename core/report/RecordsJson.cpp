@@ -233,10 +233,14 @@ EnvironmentInfo environmentFromJson(const json& j) {
 }
 
 json toJson(const RunInfo& info) {
-    return {{"config", configToJson(info.config)},        {"environment", toJson(info.env)},
-            {"train_samples", info.train_samples},        {"val_samples", info.val_samples},
-            {"steps_per_epoch", info.steps_per_epoch},    {"parameters", info.parameters},
-            {"forward_macs", info.forward_macs},          {"start_epoch", info.start_epoch},
+    return {{"config", configToJson(info.config)},
+            {"environment", toJson(info.env)},
+            {"train_samples", info.train_samples},
+            {"val_samples", info.val_samples},
+            {"steps_per_epoch", info.steps_per_epoch},
+            {"parameters", info.parameters},
+            {"forward_macs", info.forward_macs},
+            {"start_epoch", info.start_epoch},
             {"start_global_step", info.start_global_step},
             {"optimizer_implementation", info.optimizer_implementation}};
 }
