@@ -66,6 +66,18 @@ double maxDifference(const std::vector<torch::Tensor>& a, const std::vector<torc
     return d;
 }
 
+// `to` takes over `from`'s state through a checkpoint archive, as a resumed
+// run does.
+void moveState(torch::optim::Optimizer& from, torch::optim::Optimizer& to) {
+    std::stringstream saved;
+    torch::serialize::OutputArchive out;
+    from.save(out);
+    out.save_to(saved);
+    torch::serialize::InputArchive in;
+    in.load_from(saved);
+    to.load(in);
+}
+
 class FusedSgd : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -134,31 +146,11 @@ TEST_F(FusedSgd, ContinuesFromTheLoopsCheckpointAndBack) {
     auto ps = cloneParameters(makeParameters());
     SGD first(ps, options);
     train(first, ps, 0, 2);
-    std::stringstream saved;
-    {
-        torch::serialize::OutputArchive archive;
-        first.save(archive);
-        archive.save_to(saved);
-    }
     FusedSGD second(ps, options);
-    {
-        torch::serialize::InputArchive archive;
-        archive.load_from(saved);
-        second.load(archive);
-    }
+    moveState(first, second);
     train(second, ps, 2, 4);
-    std::stringstream saved_again;
-    {
-        torch::serialize::OutputArchive archive;
-        second.save(archive);
-        archive.save_to(saved_again);
-    }
     SGD third(ps, options);
-    {
-        torch::serialize::InputArchive archive;
-        archive.load_from(saved_again);
-        third.load(archive);
-    }
+    moveState(second, third);
     train(third, ps, 4, 6);
     EXPECT_LT(maxDifference(reference, ps), 1e-5);
 }
