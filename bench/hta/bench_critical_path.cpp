@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "TestPaths.h"
 #include "analysis/CriticalPath.h"
 #include "analysis/LaunchIndex.h"
 #include "trace/ChromeTraceReader.h"

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "TestPaths.h"
 #include "analysis/IdleTime.h"
 #include "analysis/MemoryBandwidth.h"
 #include "analysis/NcuCsv.h"
@@ -269,8 +270,8 @@ void compareCounters(const Case& c, const std::map<int64_t, RankFigures>& ranks,
 } // namespace
 
 int main(int argc, char** argv) {
-    fs::path data = TRAINSCOPE_SOURCE_DIR "/tests/data";
-    fs::path expected = TRAINSCOPE_SOURCE_DIR "/bench/hta/expected";
+    fs::path data = fs::path(TRAINSCOPE_SOURCE_DIR) / "tests/data";
+    fs::path expected = fs::path(TRAINSCOPE_SOURCE_DIR) / "bench/hta/expected";
     bool check = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];

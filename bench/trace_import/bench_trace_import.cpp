@@ -30,6 +30,7 @@
 
 #include "ChildProcess.h"
 #include "ImportTable.h"
+#include "TestPaths.h"
 #include "TraceRepeater.h"
 #include "trace/ChromeTraceReader.h"
 #include "trace/KinetoNames.h"

@@ -18,6 +18,7 @@
 #include "DataTestFiles.h"
 #include "EngineTestSupport.h"
 #include "ModelTestSupport.h"
+#include "TestPaths.h"
 
 namespace {
 

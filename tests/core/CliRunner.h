@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "TestPaths.h"
 #include <sys/wait.h>
 
 namespace ts::test {

@@ -15,6 +15,7 @@
 
 #include "CliRunner.h"
 #include "EngineTestSupport.h"
+#include "TestPaths.h"
 #include "report/RunDirectory.h"
 
 namespace {

@@ -14,6 +14,7 @@
 #include "CliChartFiles.h"
 #include "CliRunner.h"
 #include "EngineTestSupport.h"
+#include "TestPaths.h"
 #include "engine/Checkpoint.h"
 #include "records/SummaryBuilder.h"
 #include "report/StepsCsv.h"

@@ -12,6 +12,7 @@
 #include "EngineTestSupport.h"
 #include "GoldenFile.h"
 #include "GoldenMask.h"
+#include "TestPaths.h"
 
 namespace {
 

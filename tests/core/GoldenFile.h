@@ -15,6 +15,7 @@
 #include <system_error>
 #include <vector>
 
+#include "TestPaths.h"
 #include <gtest/gtest.h>
 
 namespace ts::test {

@@ -14,6 +14,7 @@
 
 #include "CliRunner.h"
 #include "EngineTestSupport.h"
+#include "TestPaths.h"
 #include "report/RunDirectory.h"
 #include "report/StepsCsv.h"
 

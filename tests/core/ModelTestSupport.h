@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "TestPaths.h"
 #include <gtest/gtest.h>
 
 namespace ts::test {

@@ -9,6 +9,7 @@
 
 #include "CliRunner.h"
 #include "EngineTestSupport.h"
+#include "TestPaths.h"
 #include "report/StepsCsv.h"
 
 namespace {

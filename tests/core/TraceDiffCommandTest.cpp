@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ModelTestSupport.h"
+#include "TestPaths.h"
 #include "inspect/TraceDiffCommand.h"
 
 namespace ts {

@@ -9,6 +9,7 @@
 
 #include "ModelTestSupport.h"
 #include "ProfTestSupport.h"
+#include "TestPaths.h"
 #include "analysis/OpStats.h"
 #include "analysis/StepBreakdown.h"
 #include "trace/ChromeTraceReader.h"

@@ -8,6 +8,7 @@
 
 #include "ModelTestSupport.h"
 #include "ProfTestSupport.h"
+#include "TestPaths.h"
 #include "inspect/TraceExportCommand.h"
 #include "inspect/TraceStatsCommand.h"
 #include "trace/ChromeTraceReader.h"

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "analysis/AreaSummary.h"
 #include "analysis/GpuTraceAnalysis.h"
 #include "inspect/TraceStatsCommand.h"

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "TestPaths.h"
 #include "analysis/CriticalPath.h"
 #include "analysis/LaunchIndex.h"
 #include "trace/ChromeTraceReader.h"

@@ -2,6 +2,7 @@
 // own figures and name the views that explain them.
 #include <gtest/gtest.h>
 
+#include "TestPaths.h"
 #include "analysis/DiagnosisSummary.h"
 #include "trace/ChromeTraceReader.h"
 

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
+#include "TestPaths.h"
 #include "analysis/CommunicationNodes.h"
 #include "analysis/DistributedView.h"
 #include "report/DistributedReport.h"

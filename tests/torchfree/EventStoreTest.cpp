@@ -12,6 +12,7 @@
 #include <random>
 #include <tuple>
 
+#include "TestPaths.h"
 #include "trace/ChromeTraceReader.h"
 #include "trace/EventStore.h"
 #include "trace/Trace.h"

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "TestPaths.h"
 #include "trace/ChromeTraceReader.h"
 #include "trace/FastTraceReader.h"
 #include "util/ThreadPool.h"

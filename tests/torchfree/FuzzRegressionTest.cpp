@@ -10,6 +10,7 @@
 #include <string>
 
 #include "EngineTestSupport.h"
+#include "TestPaths.h"
 #include "config/ConfigError.h"
 #include "config/ConfigJson.h"
 #include "report/RunDirectory.h"

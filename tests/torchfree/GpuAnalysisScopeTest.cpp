@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ExpectSameGpuMetrics.h"
+#include "TestPaths.h"
 #include "TestTraces.h"
 #include "report/GpuTraceReport.h"
 #include "trace/ChromeTraceReader.h"

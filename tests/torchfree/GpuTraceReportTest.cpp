@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "report/GpuTraceReport.h"
 #include "trace/ChromeTraceReader.h"
 

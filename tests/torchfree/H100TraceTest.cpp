@@ -9,6 +9,7 @@
 #include "trace/ChromeTraceReader.h"
 
 #include "OperatorStacks.h"
+#include "TestPaths.h"
 
 namespace ts {
 namespace {

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "analysis/GpuDiagnoses.h"
 #include "analysis/GpuTraceAnalysis.h"
 #include "report/IdleTables.h"

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "analysis/KernelSequences.h"
 #include "report/KernelSequenceTables.h"
 #include "trace/ChromeTraceReader.h"

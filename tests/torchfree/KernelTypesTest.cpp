@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "analysis/KernelTypes.h"
 #include "report/KernelTypeTables.h"
 #include "trace/ChromeTraceReader.h"

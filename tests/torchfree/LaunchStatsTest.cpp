@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "analysis/LaunchStats.h"
 #include "report/LaunchTables.h"
 #include "trace/ChromeTraceReader.h"

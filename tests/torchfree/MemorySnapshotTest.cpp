@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "analysis/MemoryCategories.h"
 #include "inspect/MemoryStatsCommand.h"
 #include "snapshot/ActiveTimeline.h"

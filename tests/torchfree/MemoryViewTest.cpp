@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "analysis/MemoryView.h"
 #include "report/MemoryReport.h"
 #include "trace/ChromeTraceReader.h"

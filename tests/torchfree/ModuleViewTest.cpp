@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "analysis/ModuleView.h"
 #include "report/ModuleReport.h"
 #include "trace/ChromeTraceReader.h"

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "TestPaths.h"
 #include "analysis/OpMemory.h"
 #include "analysis/OpStats.h"
 #include "trace/ChromeTraceReader.h"

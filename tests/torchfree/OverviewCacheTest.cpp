@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ExpectSameGpuMetrics.h"
+#include "TestPaths.h"
 #include "TestTraces.h"
 #include "analysis/OverviewCache.h"
 #include "inspect/TraceStatsCommand.h"

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "analysis/MemoryBandwidth.h"
 #include "analysis/QueueLength.h"
 #include "report/CounterTables.h"

@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "TestPaths.h"
 #include "analysis/KinetoEvents.h"
 #include "analysis/LaunchLinks.h"
 #include "trace/ChromeTraceReader.h"

@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "TestPaths.h"
 #include "inspect/MemoryStatsCommand.h"
 #include "report/SnapshotTables.h"
 #include "snapshot/ActiveTimeline.h"

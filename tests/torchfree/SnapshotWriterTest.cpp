@@ -14,6 +14,7 @@
 #include <string>
 
 #include "SnapshotWriter.h"
+#include "TestPaths.h"
 #include "snapshot/SnapshotAnalysis.h"
 #include "snapshot/SnapshotReader.h"
 

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "analysis/GpuTraceAnalysis.h"
 #include "trace/ChromeTraceReader.h"
 

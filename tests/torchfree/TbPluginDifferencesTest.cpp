@@ -3,6 +3,7 @@
 // mode on the same trace.
 #include <gtest/gtest.h>
 
+#include "TestPaths.h"
 #include "analysis/GpuTraceAnalysis.h"
 #include "trace/ChromeTraceReader.h"
 

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "TestPaths.h"
 #include "analysis/TimelineTracks.h"
 #include "trace/ChromeTraceReader.h"
 

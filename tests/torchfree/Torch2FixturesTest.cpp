@@ -36,6 +36,7 @@
 #include "trace/RankFolder.h"
 
 #include "OperatorStacks.h"
+#include "TestPaths.h"
 
 namespace ts {
 namespace {

@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "analysis/TraceDiff.h"
 #include "report/TraceDiffReport.h"
 #include "trace/ChromeTraceReader.h"

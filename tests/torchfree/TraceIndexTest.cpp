@@ -8,6 +8,7 @@
 #include <fstream>
 #include <random>
 
+#include "TestPaths.h"
 #include "trace/ChromeTraceReader.h"
 #include "trace/TraceCache.h"
 #include "trace/TraceIndex.h"

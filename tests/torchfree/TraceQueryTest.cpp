@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "TestPaths.h"
 #include "analysis/LaunchIndex.h"
 #include "analysis/OpMemory.h"
 #include "inspect/TraceQueryCommand.h"

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestPaths.h"
 #include "analysis/UserAnnotations.h"
 #include "report/AnnotationTables.h"
 #include "trace/ChromeTraceReader.h"

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "TestPaths.h"
 #include "TestTraces.h"
 #include "inspect/TraceStatsCommand.h"
 

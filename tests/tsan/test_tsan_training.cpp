@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include "EngineTestSupport.h"
+#include "TestPaths.h"
 #include "backend/TorchBackendLoader.h"
 #include "config/ExperimentConfig.h"
 #include "report/RunDirectory.h"
@@ -180,7 +181,7 @@ struct Launch {
 };
 
 void startIn(RunController& controller, const Launch& launch) {
-#ifdef TRAINSCOPE_SCRIPTED_LAUNCHER
+#if !TRAINSCOPE_TSAN_ENGINE
     controller.setCliPath(QString::fromUtf8(TRAINSCOPE_SCRIPTED_LAUNCHER));
 #endif
     controller.start(launch.config, launch.processes);
@@ -257,7 +258,7 @@ TEST_F(TrainingThreads, DestroyingTheControllerMidRunJoinsTheWorker) {
     }
 }
 
-#ifdef TRAINSCOPE_SCRIPTED_LAUNCHER
+#if !TRAINSCOPE_TSAN_ENGINE
 // A data-parallel job started from the GUI (JobWorker): its ranks are
 // processes, here tsan_scripted_launcher's, which the job's thread follows
 // through the run directory while the drain takes what it found on this

@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include "GuiFixture.h"
+#include "TestPaths.h"
 #include "analysis/GpuDiagnoses.h"
 #include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
@@ -32,7 +33,8 @@ namespace {
 constexpr int kOpenTimeoutMs = 60000;
 
 QString dataFile(const char* name) {
-    return QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/") + QLatin1String(name);
+    return QString::fromUtf8(TRAINSCOPE_SOURCE_DIR) + QStringLiteral("/tests/data/") +
+           QLatin1String(name);
 }
 
 // The view's tables, each sound under the model tester and with rows.

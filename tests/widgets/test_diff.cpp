@@ -7,6 +7,7 @@
 #include <QAbstractItemModelTester>
 #include <QtTest>
 
+#include "TestPaths.h"
 #include "common/ItemRoles.h"
 #include "diff/AlignedStepsWidget.h"
 #include "diff/DiffModels.h"

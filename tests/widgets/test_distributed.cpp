@@ -13,6 +13,7 @@
 
 #include "LegendChecks.h"
 #include "SyntheticRecords.h"
+#include "TestPaths.h"
 #include "common/ItemRoles.h"
 #include "ranks/DistributedModels.h"
 #include "ranks/RankBarsChart.h"
@@ -27,7 +28,7 @@ using namespace ts::gui;
 namespace {
 
 QString dataPath(const QString& relative) {
-    return QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/") + relative;
+    return QString::fromUtf8(TRAINSCOPE_SOURCE_DIR) + QStringLiteral("/tests/data/") + relative;
 }
 
 // The plugin's two NCCL workers as a run folder.

@@ -12,6 +12,7 @@
 
 #include "GuiFixture.h"
 #include "SyntheticTrace.h"
+#include "TestPaths.h"
 #include "TestTraces.h"
 #include "gpu/OverviewContent.h"
 #include "operators/OpTableModel.h"

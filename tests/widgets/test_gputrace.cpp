@@ -12,6 +12,7 @@
 
 #include "LegendChecks.h"
 #include "SyntheticTrace.h"
+#include "TestPaths.h"
 #include "analysis/GpuTraceAnalysis.h"
 #include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"

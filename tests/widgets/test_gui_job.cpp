@@ -13,6 +13,7 @@
 
 #include "GuiFixture.h"
 #include "TestConfigs.h"
+#include "TestPaths.h"
 #include "common/AppSettings.h"
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
@@ -58,7 +59,7 @@ private slots:
     void trainsAJobOfTwoProcessesAndFollowsItsRanksLive() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
-        window.controller()->setCliPath(QStringLiteral(TRAINSCOPE_CLI_PATH));
+        window.controller()->setCliPath(QString::fromUtf8(TRAINSCOPE_CLI_PATH));
         window.form()->setConfig(jobConfig(30)); // long enough to be seen while it runs
         window.form()->setProcesses(2);
         QSignalSpy finished(window.controller(), &RunController::runFinished);
@@ -115,7 +116,7 @@ private slots:
     void stopEndsEveryRankAndKeepsWhatTheyMeasured() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
-        window.controller()->setCliPath(QStringLiteral(TRAINSCOPE_CLI_PATH));
+        window.controller()->setCliPath(QString::fromUtf8(TRAINSCOPE_CLI_PATH));
         window.form()->setConfig(jobConfig(400));
         window.form()->setProcesses(2);
         QSignalSpy finished(window.controller(), &RunController::runFinished);
@@ -141,7 +142,7 @@ private slots:
     void aJobResumedInItsFolderShowsItsHistoryOnce() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
-        window.controller()->setCliPath(QStringLiteral(TRAINSCOPE_CLI_PATH));
+        window.controller()->setCliPath(QString::fromUtf8(TRAINSCOPE_CLI_PATH));
         constexpr int64_t kSteps = 20; // per epoch
         ExperimentConfig c = jobConfig(kSteps);
         c.epochs = 3;
@@ -204,7 +205,7 @@ private slots:
     void stopWhileTheJobStartsCancelsIt() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
-        window.controller()->setCliPath(QStringLiteral(TRAINSCOPE_CLI_PATH));
+        window.controller()->setCliPath(QString::fromUtf8(TRAINSCOPE_CLI_PATH));
         QSignalSpy finished(window.controller(), &RunController::runFinished);
         window.controller()->start(jobConfig(400), 2);
         window.controller()->stop();

@@ -10,6 +10,7 @@
 #include <QTreeView>
 #include <QtTest>
 
+#include "TestPaths.h"
 #include "analysis/ModuleView.h"
 #include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"

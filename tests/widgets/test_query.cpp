@@ -9,6 +9,7 @@
 #include <QTableView>
 #include <QtTest>
 
+#include "TestPaths.h"
 #include "analysis/AreaSummary.h"
 #include "common/AppSettings.h"
 #include "common/SpecTableModel.h"
@@ -28,7 +29,7 @@ constexpr int kQueryTimeoutMs = 60000;
 
 std::shared_ptr<const Trace> gptTrace() {
     static const auto trace = std::make_shared<const Trace>(readChromeTraceFile(
-        TRAINSCOPE_SOURCE_DIR "/tests/data/h100/gpt_decoder_bf16.pt.trace.json.gz"));
+        std::string(TRAINSCOPE_SOURCE_DIR) + "/tests/data/h100/gpt_decoder_bf16.pt.trace.json.gz"));
     return trace;
 }
 

@@ -8,6 +8,7 @@
 
 #include "GuiFixture.h"
 #include "TestConfigs.h"
+#include "TestPaths.h"
 #include "TestWeights.h"
 #include "common/SortFilterProxy.h"
 #include "common/ThemePalette.h"
@@ -196,8 +197,8 @@ private slots:
         testing::GuiFixture fx;
         MainWindow& window = fx.open(Machine::probe());
         QSignalSpy shown(&window, &MainWindow::documentShown);
-        window.openPath(QStringLiteral(TRAINSCOPE_SOURCE_DIR
-                                       "/tests/data/tb_plugin/test_distributed_nccl_0.json"));
+        window.openPath(QString::fromUtf8(TRAINSCOPE_SOURCE_DIR) +
+                        QStringLiteral("/tests/data/tb_plugin/test_distributed_nccl_0.json"));
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
         QVERIFY(shown.at(0).at(0).value<OpenedDocument>().ok());
         QCOMPARE(window.currentView(), View::Overview);

@@ -7,6 +7,7 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include "TestPaths.h"
 #include "charts/ThemedPlot.h"
 #include "common/SpecTableModel.h"
 #include "memory/ActiveTimelineChart.h"
@@ -26,8 +27,12 @@ using namespace ts::gui;
 
 namespace {
 
-const QString kSnapshot =
-    QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/memory_snapshots/p5_seed2.pickle");
+QString dataFile(const char* relative) {
+    return QString::fromUtf8(TRAINSCOPE_SOURCE_DIR) + QStringLiteral("/tests/data/") +
+           QLatin1String(relative);
+}
+
+const QString kSnapshot = dataFile("memory_snapshots/p5_seed2.pickle");
 
 // The view on screen with the document: false if no window came.
 bool shown(SnapshotView& view, const OpenedDocument& doc) {
@@ -50,8 +55,7 @@ private slots:
         QVERIFY(doc.snapshot);
         QVERIFY(!doc.trace);
         QCOMPARE(doc.snapshot->devices(), 2);
-        const OpenedDocument bad = openDocument(
-            QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/memory_snapshots/runs_code.pickle"));
+        const OpenedDocument bad = openDocument(dataFile("memory_snapshots/runs_code.pickle"));
         QVERIFY(!bad.ok());
         QVERIFY(bad.error.contains(QStringLiteral("never runs anything")));
     }
@@ -215,8 +219,7 @@ private slots:
     // (HTA's test point sizes[744] is where they add up to most) and, after a
     // click on the chart, that moment.
     void aMemoryTimelineOpensByCategory() {
-        const OpenedDocument doc = openDocument(
-            QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/hta/memory_timeline.raw.gz"));
+        const OpenedDocument doc = openDocument(dataFile("hta/memory_timeline.raw.gz"));
         QVERIFY2(doc.ok(), qPrintable(doc.error));
         QVERIFY(doc.categories);
         QVERIFY(!doc.trace && !doc.snapshot);
@@ -250,20 +253,18 @@ private slots:
         SnapshotView view;
         view.setSnapshot(doc.snapshot, doc.path);
         QSignalSpy loaded(&view, &SnapshotView::comparisonLoaded);
-        view.compareWith(
-            QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/memory_snapshots/p4_seed3.pickle"));
+        view.compareWith(dataFile("memory_snapshots/p4_seed3.pickle"));
         QTRY_COMPARE(loaded.count(), 1);
         QVERIFY(view.comparing());
         QCOMPARE(view.tableCount(), 7);
-        const MemorySnapshot b = readMemorySnapshot(TRAINSCOPE_SOURCE_DIR
-                                                    "/tests/data/memory_snapshots/p4_seed3.pickle");
+        const MemorySnapshot b =
+            readMemorySnapshot(dataFile("memory_snapshots/p4_seed3.pickle").toStdString());
         const auto diff = snapshotDiffTables(*doc.snapshot, b);
         QCOMPARE(view.model(SnapshotView::DiffStacks)->rowCount(), int(diff[1].rows.size()));
         for (int t : {SnapshotView::DiffDevices, SnapshotView::DiffStacks})
             QAbstractItemModelTester tester(view.model(t),
                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
-        view.compareWith(
-            QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/memory_snapshots/runs_code.pickle"));
+        view.compareWith(dataFile("memory_snapshots/runs_code.pickle"));
         QTRY_COMPARE(loaded.count(), 2);
         QVERIFY(view.filterError().contains(QStringLiteral("never runs anything")));
     }

@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include "SyntheticTrace.h"
+#include "TestPaths.h"
 #include "timeline/EventDetails.h"
 #include "timeline/TimelineLayout.h"
 #include "timeline/TimelineSearch.h"

@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include "GuiFixture.h"
+#include "TestPaths.h"
 #include "charts/ThemedPlot.h"
 #include "common/SortFilterProxy.h"
 #include "common/SpecTablesView.h"
@@ -42,7 +43,8 @@ using namespace ts::gui;
 namespace {
 
 QString fixture(const char* name) {
-    return QStringLiteral(TRAINSCOPE_SOURCE_DIR "/tests/data/torch2/") + QLatin1String(name);
+    return QString::fromUtf8(TRAINSCOPE_SOURCE_DIR) + QStringLiteral("/tests/data/torch2/") +
+           QLatin1String(name);
 }
 
 // Points and bars of every chart under `widget`.
