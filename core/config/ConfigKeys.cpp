@@ -30,7 +30,7 @@ const std::vector<KeySpec>& topLevelKeys() {
         {"fused_optimizer",
          &C::fused_optimizer,
          {},
-         "SGD's update as one fused kernel where LibTorch has it (2.4+)"},
+         "the optimizer's update as one fused kernel where LibTorch has it (2.4+)"},
         {"schedule", &C::schedule, {"constant", "cosine", "step"}, "learning-rate schedule"},
         {"warmup_steps", &C::warmup_steps, {}, "linear warm-up steps"},
         {"lr_step_epochs", &C::lr_step_epochs, {}, "step schedule: epochs per decay"},

@@ -54,7 +54,7 @@ struct ExperimentConfig {
     double lr = 0.05;
     double momentum = 0.9;
     double weight_decay = 5e-4;
-    bool fused_optimizer = true;     // SGD as one fused kernel where LibTorch has it (2.4+)
+    bool fused_optimizer = true;     // SGD/Adam/AdamW as one fused kernel (LibTorch 2.4+)
     std::string schedule = "cosine"; // constant | cosine | step
     int64_t warmup_steps = 0;        // linear warm-up, in optimizer steps
     int lr_step_epochs = 30;         // `step` schedule: decay every N epochs

@@ -13,6 +13,9 @@ class FusedSGD : public torch::optim::SGD {
 public:
     using SGD::SGD;
     torch::Tensor step(LossClosure closure = nullptr) override;
+
+private:
+    void update();
 };
 
 } // namespace ts

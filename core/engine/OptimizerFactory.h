@@ -11,13 +11,13 @@ namespace ts {
 
 struct MadeOptimizer {
     std::unique_ptr<torch::optim::Optimizer> optimizer;
-    // What runs the update and, for SGD without the fused kernel, why: run.json
-    // keeps it ("fused SGD (at::_fused_sgd_)", "torch::optim::SGD (...)").
+    // What runs the update and, without the fused kernel, why: run.json keeps
+    // it ("fused SGD (at::_fused_sgd_)", "torch::optim::AdamW (fused_optimizer is off)").
     std::string implementation;
 };
 
-// sgd (momentum, weight decay), adam, adamw from the config; SGD fused where
-// the LibTorch has the kernel and `fused_optimizer` is on (FusedSgd.h).
+// sgd (momentum, weight decay), adam, adamw from the config, fused where the
+// LibTorch has the kernel and `fused_optimizer` is on (FusedSgd.h, FusedAdam.h).
 MadeOptimizer makeOptimizer(const ExperimentConfig& config, std::vector<torch::Tensor> parameters);
 void setLearningRate(torch::optim::Optimizer& optimizer, double lr);
 

@@ -10,6 +10,8 @@
 #include <stdexcept>
 
 #if TRAINSCOPE_TORCH_AT_LEAST(2, 4)
+#include <ATen/ops/_fused_adam.h>
+#include <ATen/ops/_fused_adamw.h>
 #include <ATen/ops/_fused_sgd.h>
 #endif
 #ifdef TRAINSCOPE_WITH_CUDA
@@ -214,6 +216,28 @@ void fusedSgd(c10::ArrayRef<at::Tensor> params, c10::ArrayRef<at::Tensor> grads,
 #else
     (void)params, (void)grads, (void)momentum_buffers, (void)a;
     throw std::logic_error("LibTorch " TORCH_VERSION " has no fused SGD kernel (2.4 added it)");
+#endif
+}
+
+bool fusedAdamBuilt() {
+    return TRAINSCOPE_TORCH_AT_LEAST(2, 4);
+}
+
+void fusedAdam(c10::ArrayRef<at::Tensor> params, c10::ArrayRef<at::Tensor> grads,
+               c10::ArrayRef<at::Tensor> exp_avgs, c10::ArrayRef<at::Tensor> exp_avg_sqs,
+               c10::ArrayRef<at::Tensor> max_exp_avg_sqs, c10::ArrayRef<at::Tensor> state_steps,
+               const FusedAdamArgs& a) {
+#if TRAINSCOPE_TORCH_AT_LEAST(2, 4)
+    if (a.decoupled_weight_decay)
+        at::_fused_adamw_(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, a.lr,
+                          a.beta1, a.beta2, a.weight_decay, a.eps, a.amsgrad, /*maximize=*/false);
+    else
+        at::_fused_adam_(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, a.lr,
+                         a.beta1, a.beta2, a.weight_decay, a.eps, a.amsgrad, /*maximize=*/false);
+#else
+    (void)params, (void)grads, (void)exp_avgs, (void)exp_avg_sqs, (void)max_exp_avg_sqs;
+    (void)state_steps, (void)a;
+    throw std::logic_error("LibTorch " TORCH_VERSION " has no fused Adam kernel (2.4 added it)");
 #endif
 }
 

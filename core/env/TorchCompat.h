@@ -86,6 +86,23 @@ struct FusedSgdArgs {
 void fusedSgd(c10::ArrayRef<at::Tensor> params, c10::ArrayRef<at::Tensor> grads,
               c10::ArrayRef<at::Tensor> momentum_buffers, const FusedSgdArgs& args);
 
+// at::_fused_adam_ and at::_fused_adamw_: Adam's and AdamW's whole update in
+// one pass over each parameter, gradient and moment, on the CPU since LibTorch
+// 2.4 (CUDA since 2.0). 1.13 has neither: fusedAdam throws there.
+bool fusedAdamBuilt();
+struct FusedAdamArgs {
+    double lr = 0, beta1 = 0, beta2 = 0, eps = 0, weight_decay = 0;
+    bool amsgrad = false;
+    bool decoupled_weight_decay = false; // AdamW's (_fused_adamw_), else Adam's L2 term
+};
+// Every tensor on one device with one dtype and laid out as its parameter;
+// `max_exp_avg_sqs` is empty without AMSGrad; `state_steps` holds each
+// parameter's step count after this step, as a float tensor on its device.
+void fusedAdam(c10::ArrayRef<at::Tensor> params, c10::ArrayRef<at::Tensor> grads,
+               c10::ArrayRef<at::Tensor> exp_avgs, c10::ArrayRef<at::Tensor> exp_avg_sqs,
+               c10::ArrayRef<at::Tensor> max_exp_avg_sqs, c10::ArrayRef<at::Tensor> state_steps,
+               const FusedAdamArgs& args);
+
 // --- memory reporting -----------------------------------------------------
 // c10::MemoryReportingInfoBase::reportMemoryUsage takes total_allocated and
 // total_reserved as int64_t in 1.13 and as size_t in 2.x. The type is read off

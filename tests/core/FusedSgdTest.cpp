@@ -5,10 +5,9 @@
 // the factory must say why it runs the loop.
 #include <gtest/gtest.h>
 
-#include <sstream>
-
 #include <torch/torch.h>
 
+#include "OptimizerTestSupport.h"
 #include "engine/FusedSgd.h"
 #include "engine/OptimizerFactory.h"
 #include "env/TorchCompat.h"
@@ -20,63 +19,7 @@ using torch::optim::SGD;
 using torch::optim::SGDOptions;
 using torch::optim::SGDParamState;
 
-// Parameters shaped like a ResNet's: a conv weight, the same in channels-last,
-// a bias and a length that leaves a tail after the vectorized part.
-std::vector<torch::Tensor> makeParameters() {
-    torch::manual_seed(7);
-    std::vector<torch::Tensor> ps = {
-        torch::randn({8, 3, 3, 3}),
-        torch::randn({16, 8, 3, 3}).contiguous(torch::MemoryFormat::ChannelsLast),
-        torch::randn({8}),
-        torch::randn({37}),
-    };
-    for (auto& p : ps)
-        p.set_requires_grad(true);
-    return ps;
-}
-
-std::vector<torch::Tensor> cloneParameters(const std::vector<torch::Tensor>& ps) {
-    std::vector<torch::Tensor> out;
-    for (const auto& p : ps)
-        out.push_back(p.detach().clone(torch::MemoryFormat::Preserve).set_requires_grad(true));
-    return out;
-}
-
-// Gradients that depend on the step and on the parameter, laid out as the
-// parameter (as AccumulateGrad lays them out).
-void setGradients(std::vector<torch::Tensor>& ps, int step) {
-    for (size_t i = 0; i < ps.size(); ++i) {
-        torch::NoGradGuard no_grad;
-        auto g = torch::sin(ps[i] * (step + 1) + static_cast<double>(i)) * 0.5;
-        ps[i].mutable_grad() = g.contiguous(ps[i].suggest_memory_format());
-    }
-}
-
-void train(torch::optim::Optimizer& opt, std::vector<torch::Tensor>& ps, int from, int to) {
-    for (int s = from; s < to; ++s) {
-        setGradients(ps, s);
-        opt.step();
-    }
-}
-
-double maxDifference(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
-    double d = 0;
-    for (size_t i = 0; i < a.size(); ++i)
-        d = std::max(d, (a[i] - b[i]).abs().max().item<double>());
-    return d;
-}
-
-// `to` takes over `from`'s state through a checkpoint archive, as a resumed
-// run does.
-void moveState(torch::optim::Optimizer& from, torch::optim::Optimizer& to) {
-    std::stringstream saved;
-    torch::serialize::OutputArchive out;
-    from.save(out);
-    out.save_to(saved);
-    torch::serialize::InputArchive in;
-    in.load_from(saved);
-    to.load(in);
-}
+using namespace optimizer_testing;
 
 class FusedSgd : public ::testing::Test {
 protected:
@@ -127,44 +70,18 @@ TEST_F(FusedSgd, MovesTheUpdateByTheExpectedAmount) {
 }
 
 TEST_F(FusedSgd, SkipsParametersWithoutGradients) {
-    auto ps = makeParameters();
-    FusedSGD opt(ps, SGDOptions(0.05).momentum(0.9));
-    const auto before = ps[2].detach().clone();
-    setGradients(ps, 0);
-    ps[2].mutable_grad().reset();
-    opt.step();
-    EXPECT_TRUE(torch::equal(ps[2], before));
-    EXPECT_EQ(opt.state().size(), ps.size() - 1);
+    expectSkipsWithoutGradient<FusedSGD>(SGDOptions(0.05).momentum(0.9));
 }
 
 TEST_F(FusedSgd, ContinuesFromTheLoopsCheckpointAndBack) {
-    const auto options = SGDOptions(0.05).momentum(0.9).weight_decay(5e-4);
-    auto reference = makeParameters();
-    SGD straight(reference, options);
-    train(straight, reference, 0, 6);
-
-    auto ps = cloneParameters(makeParameters());
-    SGD first(ps, options);
-    train(first, ps, 0, 2);
-    FusedSGD second(ps, options);
-    moveState(first, second);
-    train(second, ps, 2, 4);
-    SGD third(ps, options);
-    moveState(second, third);
-    train(third, ps, 4, 6);
-    EXPECT_LT(maxDifference(reference, ps), 1e-5);
+    EXPECT_LT((checkpointHandOverDifference<SGD, FusedSGD>(
+                  SGDOptions(0.05).momentum(0.9).weight_decay(5e-4))),
+              1e-5);
 }
 
 TEST_F(FusedSgd, RefusesASparseGradientByName) {
-    auto p = torch::zeros({4, 3}).set_requires_grad(true);
-    FusedSGD opt({p}, SGDOptions(0.1).momentum(0.9));
-    p.mutable_grad() = torch::eye(4, 3).to_sparse();
-    try {
-        opt.step();
-        FAIL() << "no error";
-    } catch (const std::invalid_argument& e) {
-        EXPECT_NE(std::string(e.what()).find("fused_optimizer=false"), std::string::npos);
-    }
+    const std::string error = sparseGradientError<FusedSGD>(SGDOptions(0.1).momentum(0.9));
+    EXPECT_NE(error.find("fused_optimizer=false"), std::string::npos) << error;
 }
 
 TEST(OptimizerFactory, SaysWhichSgdRunsAndWhy) {
@@ -188,9 +105,6 @@ TEST(OptimizerFactory, SaysWhichSgdRunsAndWhy) {
     auto strided = torch::zeros({4, 6}).slice(1, 0, 6, 2).set_requires_grad(true);
     made = makeOptimizer(c, {strided});
     EXPECT_EQ(made.implementation.rfind("torch::optim::SGD (", 0), 0u) << made.implementation;
-
-    c.optimizer = "adamw";
-    EXPECT_EQ(makeOptimizer(c, makeParameters()).implementation, "torch::optim::AdamW");
 }
 
 } // namespace

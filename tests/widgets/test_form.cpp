@@ -1,5 +1,6 @@
 // The experiment form: values round-trip, invalid input is flagged on the
 // field before Start, devices and precisions the machine lacks are disabled.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
@@ -62,10 +63,23 @@ private slots:
         c.schedule = "step";
         c.profile.enabled = true;
         c.profile.active = 4;
+        c.fused_optimizer = false;
         form.setConfig(c);
         QVERIFY2(form.isValid(),
                  form.issues().empty() ? "" : form.issues().front().message.c_str());
         QCOMPARE(configToJson(form.config()).dump(), configToJson(c).dump());
+    }
+
+    // The fused SGD step is a checkbox, on by default as in a config file.
+    void fusedOptimizerIsACheckbox() {
+        ExperimentForm form(listPresets(), fakeDevices(), fakeSupport);
+        form.setConfig(testing::tinyConfig());
+        auto* fused = qobject_cast<QCheckBox*>(form.fieldWidget("fused_optimizer"));
+        QVERIFY(fused);
+        QVERIFY(fused->isChecked());
+        QVERIFY(fused->toolTip().contains(QStringLiteral("optimizer_implementation")));
+        fused->click();
+        QCOMPARE(form.config().fused_optimizer, false);
     }
 
     void flagsTextThatIsNotANumber() {

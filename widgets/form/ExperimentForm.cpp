@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -189,6 +190,15 @@ void ExperimentForm::buildTrainingSection(QFormLayout* form) {
     form->addRow(tr("Max steps/epoch"), max_steps);
     form->addRow(tr("Optimizer"), fields_->addChoice(
                                       "optimizer", [](auto& c) -> auto& { return c.optimizer; }));
+    QCheckBox* fused = fields_->addBool(
+        "fused_optimizer", [](auto& c) -> auto& { return c.fused_optimizer; },
+        tr("Fused optimizer step"));
+    fused->setToolTip(tr("SGD, Adam and AdamW update every parameter in one fused kernel "
+                         "(at::_fused_sgd_, _fused_adam_, _fused_adamw_) where LibTorch has it "
+                         "(2.4 and later); off, or on an older LibTorch, torch::optim loops over "
+                         "the parameters. The run records which one ran (run.json's "
+                         "optimizer_implementation)."));
+    form->addRow(QString(), fused);
     form->addRow(tr("Learning rate"), fields_->addNumber(
                                           "lr", [](auto& c) -> auto& { return c.lr; }));
     form->addRow(tr("Momentum"), fields_->addNumber(
