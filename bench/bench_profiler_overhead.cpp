@@ -2,7 +2,8 @@
 // synthetic 32x32 batches, on the calling thread without the Trainer, with
 // (a) no profiling, (b) operator timing only (no shapes, no memory) and
 // (c) full profiling (shapes, memory, FLOPs), by Trainscope's collector and,
-// where LibTorch has Kineto, by Kineto (profile.recorder). The modes
+// where LibTorch has Kineto, by Kineto (profile.recorder), with (d) Kineto
+// recording shapes alone, to tell their cost from FLOPs'. The modes
 // alternate round by round so that drift in machine load hits all of them
 // alike; medians are reported. Every mode runs inside a MemoryTracker scope,
 // as the engine does. Each round has a warm-up step (Kineto prepares there,
@@ -57,10 +58,23 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
+// What a mode records beyond operator timing: nothing, input shapes alone
+// (Kineto's memory events are on in every Kineto mode, docs/profiler.md), or
+// shapes, memory and FLOPs.
+enum class Detail { None, Shapes, Full };
+
 struct Mode {
     const char* name;
-    bool profile, shapes_and_memory;
+    bool profile;
+    Detail detail;
     const char* recorder = "trainscope";
+
+    void applyTo(ts::ProfileConfig& c) const {
+        c.enabled = profile;
+        c.record_shapes = detail != Detail::None;
+        c.profile_memory = c.with_flops = detail == Detail::Full;
+        c.recorder = recorder;
+    }
 };
 
 class CountingObserver : public ts::TrainerObserver {
@@ -92,13 +106,11 @@ public:
     };
     Timing measure(const Mode& mode, CountingObserver& observer) {
         ts::ProfileConfig c;
-        c.enabled = mode.profile;
+        mode.applyTo(c);
         c.wait = 0;
         c.warmup = 1;
         c.active = options_.steps + 1; // closed by finish(), after the clock stops
         c.repeat = 1;
-        c.record_shapes = c.profile_memory = c.with_flops = mode.shapes_and_memory;
-        c.recorder = mode.recorder;
         ts::ProfileSession session(c, false, tracker_);
         step(session, 0, observer);
         std::vector<double> seconds;
@@ -119,11 +131,9 @@ public:
     // callbacks' own cost shows without the noise of whole training steps.
     double nsPerTinyOp(const Mode& mode, int calls) {
         ts::ProfileConfig c;
-        c.enabled = mode.profile;
+        mode.applyTo(c);
         c.warmup = 0;
         c.active = 2;
-        c.record_shapes = c.profile_memory = c.with_flops = mode.shapes_and_memory;
-        c.recorder = mode.recorder;
         ts::ProfileSession session(c, false, tracker_);
         CountingObserver ignored;
         torch::Tensor x = torch::zeros({1});
@@ -183,13 +193,14 @@ int main(int argc, char** argv) {
                 o.batch, o.steps, o.rounds, torch::get_num_threads());
     Bench bench(o);
     bench.warmUp(3);
-    std::vector<Mode> modes = {{"no profiling", false, false},
-                               {"op timing only", true, false},
-                               {"full (shapes, memory, FLOPs)", true, true}};
+    std::vector<Mode> modes = {{"no profiling", false, Detail::None},
+                               {"op timing only", true, Detail::None},
+                               {"full (shapes, memory, FLOPs)", true, Detail::Full}};
     std::string why;
     if (ts::KinetoRecorder::available(&why)) {
-        modes.push_back({"kineto: op timing only", true, false, "kineto"});
-        modes.push_back({"kineto: full", true, true, "kineto"});
+        modes.push_back({"kineto: op timing only", true, Detail::None, "kineto"});
+        modes.push_back({"kineto: shapes", true, Detail::Shapes, "kineto"});
+        modes.push_back({"kineto: full", true, Detail::Full, "kineto"});
     } else {
         std::printf("no Kineto modes: %s\n", why.c_str());
     }

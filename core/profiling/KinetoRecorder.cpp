@@ -35,9 +35,14 @@ std::set<impl::ActivityType> activities(bool cuda) {
 
 impl::ProfilerConfig profilerConfig(const KinetoOptions& o) {
     // Stacks and modules: TorchScript's call stacks and module hierarchy
-    // (eager C++ ops have neither, and cost nothing for them).
+    // (eager C++ ops have neither, and cost nothing for them). No FLOPs:
+    // Kineto computes them in each op's callback for the profiler's event
+    // list and writes none into the trace (2.15), which is all Trainscope
+    // keeps; it estimates them from the recorded shapes after the window
+    // (ProfileSession), as for any trace. Asking cost 3% of a step
+    // (bench_profiler_overhead, docs/benchmarks.md).
     impl::ProfilerConfig config(impl::ProfilerState::KINETO, o.record_shapes, o.profile_memory,
-                                /*with_stack=*/true, o.with_flops, /*with_modules=*/true);
+                                /*with_stack=*/true, /*with_flops=*/false, /*with_modules=*/true);
     // Not profile_all_threads (2.x's ExperimentalConfig): with it, Kineto
     // records no memory events. It records the calling thread and those
     // LibTorch hands work to (intra-op pool, autograd), as torch.profiler
@@ -75,7 +80,7 @@ std::string probe() {
     std::string why;
     try {
         KinetoOptions options;
-        options.record_shapes = options.profile_memory = options.with_flops = false;
+        options.record_shapes = options.profile_memory = false;
         KinetoRecorder recorder(options);
         recorder.start();
         KinetoRange("trainscope kineto probe").end();

@@ -19,7 +19,6 @@ namespace ts {
 struct KinetoOptions {
     bool record_shapes = true;
     bool profile_memory = true;
-    bool with_flops = true;
     bool cuda = false; // CUPTI activities besides the CPU's
 };
 

@@ -42,7 +42,6 @@ std::unique_ptr<KinetoRecorder> kinetoFor(const ProfileConfig& config, bool cuda
     KinetoOptions o;
     o.record_shapes = config.record_shapes;
     o.profile_memory = true;
-    o.with_flops = config.with_flops;
     o.cuda = cuda;
     return std::make_unique<KinetoRecorder>(o);
 }
