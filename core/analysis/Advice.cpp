@@ -79,6 +79,9 @@ double copyPhase(const PhaseTimes& p) {
 double computePhase(const PhaseTimes& p) {
     return p.forward_ms + p.backward_ms;
 }
+double optimizerPhase(const PhaseTimes& p) {
+    return p.optimizer_ms;
+}
 
 double mib(int64_t bytes) {
     return double(bytes) / (1024.0 * 1024.0);
@@ -284,6 +287,27 @@ void pageFaults(const AdviceInput& in, Rules& out) {
                           faults, faults * kPageBytes / (1024.0 * 1024.0), stepMs(in))});
 }
 
+// torch::optim's loop over the parameters (run.json's optimizer_implementation
+// names it and why) where the fused kernel would do: on LibTorch 2.x it ran
+// SGD's phase in ~60% and AdamW's in ~25% of the loop's time
+// (docs/benchmarks.md). A parameter that is not dense cannot use it.
+void fusedOptimizer(const AdviceInput& in, Rules& out) {
+    const std::string& impl = in.info.optimizer_implementation;
+    if (impl.rfind("torch::optim::", 0) != 0 || impl.find("not dense") != std::string::npos) return;
+    const double ms = in.summary.median_phases.optimizer_ms;
+    const Share measured = shareOf(in, ms, optimizerPhase);
+    if (!measured.above(kOptimizerShare)) return;
+    const std::string fix = in.info.config.fused_optimizer
+                                ? "Trainscope built on LibTorch 2.4 or later runs it as one "
+                                  "fused kernel"
+                                : "set fused_optimizer=true to run it as one fused kernel";
+    out.push_back({"fused-optimizer", AdviceSeverity::Suggestion,
+                   format("The optimizer step takes %.2f ms of a %.2f ms step (%.1f%%%s), "
+                          "parameter by parameter (%s): %s.",
+                          ms, stepMs(in), measured.value * 100, measured.note().c_str(),
+                          impl.c_str(), fix.c_str())});
+}
+
 struct Rule {
     const char* id;
     std::function<void(const AdviceInput&, Rules&)> apply;
@@ -302,6 +326,7 @@ const std::vector<Rule>& rules() {
         {"cudnn-benchmark", cudnnBenchmark},
         {"channels-last", channelsLast},
         {"page-faults", pageFaults},
+        {"fused-optimizer", fusedOptimizer},
     };
     return kRules;
 }

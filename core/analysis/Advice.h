@@ -41,6 +41,7 @@ inline constexpr double kSkippedStepShare = 0.02;  // fp16 overflow skips
 inline constexpr double kMemoryHeadroom = 0.40;    // peak below this share of the device
 inline constexpr double kPageFaultsPerStep = 4096; // 16 MiB of 4 KiB pages mapped again per step
 inline constexpr double kComputeShareForThreads = 0.5; // forward + backward, of the step
+inline constexpr double kOptimizerShare = 0.10;        // a per-parameter optimizer, of the step
 } // namespace advice_limits
 
 // Every rule that fires, most severe first (rule order within a severity).

@@ -262,6 +262,35 @@ TEST(Advice, PageFaultsSuggestRetainingHostMemory) {
     EXPECT_EQ(find(ts::adviseRun(in), "page-faults"), std::nullopt) << "already retained";
 }
 
+TEST(Advice, FusedOptimizerWhereTheLoopTakesAShareOfTheStep) {
+    auto in = quietCpuRun();
+    in.info.optimizer_implementation = "torch::optim::AdamW (fused_optimizer is off)";
+    in.info.config.fused_optimizer = false;
+    EXPECT_EQ(find(ts::adviseRun(in), "fused-optimizer"), std::nullopt) << "5% of the step";
+    in.summary.median_phases.optimizer_ms = 30;
+    in.summary.median_step_ms = 125;
+    auto a = find(ts::adviseRun(in), "fused-optimizer");
+    ASSERT_NE(a, std::nullopt);
+    EXPECT_TRUE(contains(a, "takes 30.00 ms of a 125.00 ms step (24.0%")) << a->message;
+    EXPECT_TRUE(contains(a, "(torch::optim::AdamW (fused_optimizer is off))")) << a->message;
+    EXPECT_TRUE(contains(a, "set fused_optimizer=true")) << a->message;
+
+    in.info.config.fused_optimizer = true;
+    in.info.optimizer_implementation =
+        "torch::optim::SGD (LibTorch 1.13.0 has no fused SGD kernel; 2.4 added it)";
+    a = find(ts::adviseRun(in), "fused-optimizer");
+    ASSERT_NE(a, std::nullopt);
+    EXPECT_TRUE(contains(a, "LibTorch 2.4 or later")) << a->message;
+
+    in.info.optimizer_implementation = "fused SGD (at::_fused_sgd_)";
+    EXPECT_EQ(find(ts::adviseRun(in), "fused-optimizer"), std::nullopt) << "already fused";
+    in.info.optimizer_implementation =
+        "torch::optim::SGD (a parameter is not dense, which the fused kernel needs)";
+    EXPECT_EQ(find(ts::adviseRun(in), "fused-optimizer"), std::nullopt) << "cannot be fused";
+    in.info.optimizer_implementation.clear(); // a run recorded before the field
+    EXPECT_EQ(find(ts::adviseRun(in), "fused-optimizer"), std::nullopt);
+}
+
 TEST(Advice, EveryFiredRuleIsListed) {
     auto in = quietCudaRun();
     in.info.config.precision = "fp32";
