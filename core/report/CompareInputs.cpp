@@ -76,17 +76,27 @@ OpTable readOpsCsv(const std::filesystem::path& path) {
                                      ": column " + key + " is not a number (\"" + s + "\")");
             }
         };
+        // A count or a duration: whole, and within int64's range (a value
+        // beyond it does not convert; an edited or damaged file can hold one).
+        auto integer = [&](const char* key) {
+            const double v = number(key);
+            if (!(v >= -9.2e18 && v <= 9.2e18))
+                throw RunFormatError(path.string() + ": line " + std::to_string(line + 1) +
+                                     ": column " + key + " is out of range (\"" + text_of(key) +
+                                     "\")");
+            return int64_t(v);
+        };
         OpStat r;
         r.name = text_of("name");
         r.shapes = text_of("input_shapes");
         r.backward = text_of("backward") == "1";
-        r.calls = int64_t(number("calls"));
-        r.self_cpu_ns = int64_t(number("self_cpu_ns"));
-        r.cpu_total_ns = int64_t(number("cpu_total_ns"));
-        r.self_device_ns = int64_t(number("self_device_ns"));
-        r.device_total_ns = int64_t(number("device_total_ns"));
-        r.cpu_mem_bytes = int64_t(number("cpu_mem_bytes"));
-        r.self_cpu_mem_bytes = int64_t(number("self_cpu_mem_bytes"));
+        r.calls = integer("calls");
+        r.self_cpu_ns = integer("self_cpu_ns");
+        r.cpu_total_ns = integer("cpu_total_ns");
+        r.self_device_ns = integer("self_device_ns");
+        r.device_total_ns = integer("device_total_ns");
+        r.cpu_mem_bytes = integer("cpu_mem_bytes");
+        r.self_cpu_mem_bytes = integer("self_cpu_mem_bytes");
         r.flops = number("flops");
         r.bytes = number("bytes");
         t.rows.push_back(std::move(r));

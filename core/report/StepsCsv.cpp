@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <sstream>
 
 #include <fcntl.h>
@@ -112,13 +113,32 @@ std::vector<double> rowValues(const std::string& line, const std::filesystem::pa
     return v;
 }
 
-StepRecord stepOf(const std::vector<double>& v, size_t columns) {
+// Cell `i` as an integer of type Int: a double beyond Int's range (an edited
+// or damaged file's) does not convert, so it is refused naming the cell.
+template <typename Int>
+Int wholeCell(const std::vector<double>& v, size_t i, const std::filesystem::path& path,
+              int line_no) {
+    const double x = v[i];
+    if (!(x >= double(std::numeric_limits<Int>::min()) &&
+          x < -double(std::numeric_limits<Int>::min()))) {
+        std::ostringstream text;
+        text << x;
+        throw RunFormatError(path.string() + ":" + std::to_string(line_no) + ": column " +
+                             std::to_string(i + 1) + " is out of range: " + text.str());
+    }
+    return Int(x);
+}
+
+StepRecord stepOf(const std::vector<double>& v, size_t columns, const std::filesystem::path& path,
+                  int line_no) {
+    auto i32 = [&](size_t i) { return wholeCell<int>(v, i, path, line_no); };
+    auto i64 = [&](size_t i) { return wholeCell<int64_t>(v, i, path, line_no); };
     StepRecord s;
     size_t i = 0;
-    s.epoch = int(v[i++]);
-    s.step = int64_t(v[i++]);
-    s.global_step = int64_t(v[i++]);
-    s.batch_size = int(v[i++]);
+    s.epoch = i32(i++);
+    s.step = i64(i++);
+    s.global_step = i64(i++);
+    s.batch_size = i32(i++);
     s.phases.data_ms = v[i++];
     s.phases.copy_ms = v[i++];
     s.phases.forward_ms = v[i++];
@@ -129,23 +149,23 @@ StepRecord stepOf(const std::vector<double>& v, size_t columns) {
     s.images_per_sec = v[i++];
     s.loss = v[i++];
     s.lr = v[i++];
-    s.correct = int64_t(v[i++]);
+    s.correct = i64(i++);
     s.skipped = v[i++] != 0;
     s.loss_scale = v[i++];
-    s.tensor_bytes = int64_t(v[i++]);
-    s.tensor_peak_bytes = int64_t(v[i++]);
-    s.rss_bytes = int64_t(v[i++]);
-    s.device_bytes = int64_t(v[i++]);
-    s.device_peak_bytes = int64_t(v[i++]);
+    s.tensor_bytes = i64(i++);
+    s.tensor_peak_bytes = i64(i++);
+    s.rss_bytes = i64(i++);
+    s.device_bytes = i64(i++);
+    s.device_peak_bytes = i64(i++);
     s.wall_s = v[i++];
     s.profiled = v[i++] != 0;
-    s.page_faults = i < columns ? int64_t(v[i++]) : -1;
+    s.page_faults = i < columns ? i64(i++) : -1;
     // Data-parallel columns, absent from files of earlier versions.
     s.allreduce_ms = i < columns ? v[i++] : 0;
     s.comm_wait_ms = i < columns ? v[i++] : 0;
     // Memory by category, absent from files before it was recorded: zeros.
     for (const MemoryCategoryField& field : kMemoryCategoryFields)
-        s.memory.*field.bytes = i < columns ? int64_t(v[i++]) : 0;
+        s.memory.*field.bytes = i < columns ? i64(i++) : 0;
     return s;
 }
 
@@ -178,7 +198,7 @@ std::vector<StepRecord> readStepsCsv(const std::filesystem::path& path) {
                                  std::to_string(columns) + " columns, found " +
                                  std::to_string(v.size()));
         }
-        steps.push_back(stepOf(v, columns));
+        steps.push_back(stepOf(v, columns, path, line_no));
     }
     return steps;
 }
@@ -267,7 +287,7 @@ std::vector<StepRecord> StepsCsvTail::readNew() {
                 throw RunFormatError(path_.string() + ":" + std::to_string(line_no_) +
                                      ": expected " + std::to_string(columns_) + " columns, found " +
                                      std::to_string(v.size()));
-            const StepRecord step = stepOf(v, columns_);
+            const StepRecord step = stepOf(v, columns_, path_, line_no_);
             if (repeated_through_ && step.global_step <= *repeated_through_) continue;
             last_step_ = std::max(last_step_.value_or(step.global_step), step.global_step);
             steps.push_back(step);

@@ -4,6 +4,7 @@
 // are also in tests/data/fuzz_regressions/ and in the targets' seed corpora.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -13,7 +14,9 @@
 #include "TestPaths.h"
 #include "config/ConfigError.h"
 #include "config/ConfigJson.h"
+#include "report/CompareInputs.h"
 #include "report/RunDirectory.h"
+#include "report/StepsCsv.h"
 #include "trace/FastTraceReader.h"
 #include "trace/TraceReadError.h"
 
@@ -126,6 +129,58 @@ TEST(FuzzRegression, RunJsonIntegerOutOfRangeIsARunFormatError) {
             << e.what();
         EXPECT_NE(std::string(e.what()).find("run.json"), std::string::npos) << e.what();
     }
+}
+
+// fuzz_run_dir (clean-clone CI of cf2db27): ops.csv with a count of 1e20
+// (an edited "calls" column). Converting a double beyond int64's range is
+// undefined behaviour (UBSan stopped there); the integer columns are now
+// range-checked and refused naming the line, the column and the text.
+TEST(FuzzRegression, OpsCsvIntegerOutOfRangeIsARunFormatError) {
+    const auto dir = test::freshDir("fuzz_ops_csv_int");
+    const auto path = dir / run_files::kOpsCsv;
+    for (const char* value : {"1e20", "-1e20", "nan", "inf"}) {
+        SCOPED_TRACE(value);
+        std::ofstream(path) << "name,calls,self_cpu_ns\naten::add,2,100\naten::mul," << value
+                            << ",5\n";
+        try {
+            readOpsCsv(path);
+            FAIL() << "accepted";
+        } catch (const RunFormatError& e) {
+            EXPECT_NE(std::string(e.what()).find("line 3: column calls is out of range (\"" +
+                                                 std::string(value) + "\")"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    std::ofstream(path) << "name,calls,self_cpu_ns\naten::add,2,1e9\n";
+    EXPECT_EQ(readOpsCsv(path).rows.at(0).self_cpu_ns, 1000000000);
+}
+
+// fuzz_run_dir (90 s run after the one above): steps.csv with an epoch of
+// 3.2e50, converted to int: the same undefined behaviour, the same refusal.
+TEST(FuzzRegression, StepsCsvIntegerOutOfRangeIsARunFormatError) {
+    const auto dir = test::freshDir("fuzz_steps_csv_int");
+    const auto path = dir / run_files::kStepsCsv;
+    std::string header = stepsCsvHeader();
+    if (!header.empty() && header.back() == '\n') header.pop_back();
+    const auto columns = std::count(header.begin(), header.end(), ',') + 1;
+    auto row = [&](const std::string& first) {
+        std::string r = first;
+        for (long c = 1; c < columns; ++c)
+            r += ",0";
+        return r + "\n";
+    };
+    std::ofstream(path) << header << "\n" << row("1") << row("3.2e50") << row("2");
+    try {
+        readStepsCsv(path);
+        FAIL() << "accepted";
+    } catch (const RunFormatError& e) {
+        EXPECT_NE(std::string(e.what()).find(":3: column 1 is out of range: 3.2e+50"),
+                  std::string::npos)
+            << e.what();
+    }
+    std::ofstream(path) << header << "\n" << row("1") << row("2");
+    EXPECT_EQ(readStepsCsv(path).at(1).epoch, 2);
 }
 
 } // namespace
