@@ -76,11 +76,11 @@ OpTable readOpsCsv(const std::filesystem::path& path) {
                                      ": column " + key + " is not a number (\"" + s + "\")");
             }
         };
-        // A count or a duration: whole, and within int64's range (a value
-        // beyond it does not convert; an edited or damaged file can hold one).
+        // A count or a duration, within int64's range (an edited or damaged
+        // file can hold a value beyond it).
         auto integer = [&](const char* key) {
             const double v = number(key);
-            if (!(v >= -9.2e18 && v <= 9.2e18))
+            if (!fitsInteger<int64_t>(v))
                 throw RunFormatError(path.string() + ": line " + std::to_string(line + 1) +
                                      ": column " + key + " is out of range (\"" + text_of(key) +
                                      "\")");

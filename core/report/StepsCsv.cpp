@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
-#include <limits>
 #include <sstream>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/JsonNumbers.h"
 #include "report/RunDirectory.h"
 
 namespace ts {
@@ -114,13 +114,12 @@ std::vector<double> rowValues(const std::string& line, const std::filesystem::pa
 }
 
 // Cell `i` as an integer of type Int: a double beyond Int's range (an edited
-// or damaged file's) does not convert, so it is refused naming the cell.
+// or damaged file's) is refused naming the cell.
 template <typename Int>
 Int wholeCell(const std::vector<double>& v, size_t i, const std::filesystem::path& path,
               int line_no) {
     const double x = v[i];
-    if (!(x >= double(std::numeric_limits<Int>::min()) &&
-          x < -double(std::numeric_limits<Int>::min()))) {
+    if (!fitsInteger<Int>(x)) {
         std::ostringstream text;
         text << x;
         throw RunFormatError(path.string() + ":" + std::to_string(line_no) + ": column " +
