@@ -33,30 +33,26 @@ protected:
     }
 };
 
-// The fused optimizer's parameters and state after `steps` against the loop's.
+// The fused optimizer's parameters after `steps` against the loop's, and each
+// parameter's step count and moments.
 template <typename Loop, typename Fused, typename State, typename Options>
 void expectSameAsLoop(const Options& options, int steps) {
-    auto loop_ps = makeParameters();
-    auto fused_ps = cloneParameters(loop_ps);
-    Loop loop(loop_ps, options);
-    Fused fused(fused_ps, options);
-    train(loop, loop_ps, 0, steps);
-    train(fused, fused_ps, 0, steps);
-    EXPECT_LT(maxDifference(loop_ps, fused_ps), 1e-5);
-    ASSERT_EQ(fused.state().size(), loop.state().size());
-    using Key = typename std::decay_t<decltype(loop.state())>::key_type;
-    const auto key = [](const torch::Tensor& p) {
-        return fused::stateKey<Key>(p.unsafeGetTensorImpl());
-    };
-    for (size_t i = 0; i < fused_ps.size(); ++i) {
-        EXPECT_EQ(fused_ps[i].strides(), loop_ps[i].strides()) << "parameter " << i;
-        const auto& a = static_cast<const State&>(*loop.state().at(key(loop_ps[i])));
-        const auto& b = static_cast<const State&>(*fused.state().at(key(fused_ps[i])));
-        EXPECT_EQ(b.step(), a.step());
-        EXPECT_LT(maxDifference({a.exp_avg(), a.exp_avg_sq()}, {b.exp_avg(), b.exp_avg_sq()}),
-                  1e-6);
-        EXPECT_EQ(b.max_exp_avg_sq().defined(), a.max_exp_avg_sq().defined());
-    }
+    expectFusedMatchesLoop<Loop, Fused>(
+        options, steps, [](Loop& loop, const auto& loop_ps, Fused& fused, const auto& fused_ps) {
+            using Key = typename std::decay_t<decltype(loop.state())>::key_type;
+            const auto key = [](const torch::Tensor& p) {
+                return fused::stateKey<Key>(p.unsafeGetTensorImpl());
+            };
+            for (size_t i = 0; i < fused_ps.size(); ++i) {
+                const auto& a = static_cast<const State&>(*loop.state().at(key(loop_ps[i])));
+                const auto& b = static_cast<const State&>(*fused.state().at(key(fused_ps[i])));
+                EXPECT_EQ(b.step(), a.step()) << "parameter " << i;
+                EXPECT_LT(
+                    maxDifference({a.exp_avg(), a.exp_avg_sq()}, {b.exp_avg(), b.exp_avg_sq()}),
+                    1e-6);
+                EXPECT_EQ(b.max_exp_avg_sq().defined(), a.max_exp_avg_sq().defined());
+            }
+        });
 }
 
 TEST_F(FusedAdamTest, MatchesTorchOptimAdam) {

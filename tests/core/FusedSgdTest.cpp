@@ -30,16 +30,7 @@ protected:
 };
 
 void expectSameAsLoop(const SGDOptions& options, int steps) {
-    auto loop_ps = makeParameters();
-    auto fused_ps = cloneParameters(loop_ps);
-    SGD loop(loop_ps, options);
-    FusedSGD fused(fused_ps, options);
-    train(loop, loop_ps, 0, steps);
-    train(fused, fused_ps, 0, steps);
-    EXPECT_LT(maxDifference(loop_ps, fused_ps), 1e-5);
-    for (size_t i = 0; i < fused_ps.size(); ++i)
-        EXPECT_EQ(fused_ps[i].strides(), loop_ps[i].strides()) << "parameter " << i;
-    EXPECT_EQ(fused.state().size(), loop.state().size());
+    expectFusedMatchesLoop<SGD, FusedSGD>(options, steps, [](auto&&...) {});
 }
 
 TEST_F(FusedSgd, MatchesTorchOptimSgdWithMomentumAndWeightDecay) {

@@ -73,6 +73,24 @@ inline void moveState(torch::optim::Optimizer& from, torch::optim::Optimizer& to
     to.load(in);
 }
 
+// `Loop` and `Fused` trained `steps` steps side by side from the same
+// parameters: the same values and layouts and as many states; then `check`
+// compares what else they keep (loop, its parameters, fused, its parameters).
+template <typename Loop, typename Fused, typename Options, typename Check>
+void expectFusedMatchesLoop(const Options& options, int steps, Check check) {
+    auto loop_ps = makeParameters();
+    auto fused_ps = cloneParameters(loop_ps);
+    Loop loop(loop_ps, options);
+    Fused fused(fused_ps, options);
+    train(loop, loop_ps, 0, steps);
+    train(fused, fused_ps, 0, steps);
+    EXPECT_LT(maxDifference(loop_ps, fused_ps), 1e-5);
+    for (size_t i = 0; i < fused_ps.size(); ++i)
+        EXPECT_EQ(fused_ps[i].strides(), loop_ps[i].strides()) << "parameter " << i;
+    ASSERT_EQ(fused.state().size(), loop.state().size());
+    check(loop, loop_ps, fused, fused_ps);
+}
+
 // Six steps of `Loop` against two of `Loop`, two of `Fused` and two of
 // `Loop` again, the state handed over through checkpoints: how far apart the
 // parameters end.
