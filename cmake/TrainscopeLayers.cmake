@@ -10,9 +10,9 @@
 set(TRAINSCOPE_LAYERS
     util config records env distributed datasets data pickle snapshot models trace profiling analysis
     engine
-    report query
+    report query experiments sources
     inspect
-    experiments runners commands)
+    runners commands)
 
 set(TRAINSCOPE_LAYER_util_DEPS "")
 set(TRAINSCOPE_LAYER_config_DEPS util)
@@ -38,10 +38,14 @@ set(TRAINSCOPE_LAYER_report_DEPS analysis snapshot)
 # SQL over a trace (SQLite virtual tables over the event store) and its
 # export to a database file; no LibTorch.
 set(TRAINSCOPE_LAYER_query_DEPS analysis)
+# Every kind of document (runs, traces, rank folders, allocator snapshots,
+# memory timelines, studies' directories, runs in progress): how each is recognised by its
+# content and opened, and what of it the views are shown from; no LibTorch.
+set(TRAINSCOPE_LAYER_sources_DEPS experiments)
 # The commands that read traces and records without training (trace-stats,
 # trace-diff, presets): the front end trainscope-cli runs them without loading
 # LibTorch, and hands every other command to trainscope-cli-torch.
-set(TRAINSCOPE_LAYER_inspect_DEPS report query)
+set(TRAINSCOPE_LAYER_inspect_DEPS query sources)
 # Sweeps, the ladder and pruning studies as plans, results and reports: their
 # points run through a PointRunner, so the GUI shows and drives them without
 # LibTorch.

@@ -43,7 +43,8 @@ int32_t shapesIndex(const Trace& trace, int32_t index) {
 } // namespace
 
 DeviceOpTable computeDeviceOpTable(const Trace& trace, const DeviceOpTree& tree,
-                                   DeviceOpGrouping grouping, bool by_device) {
+                                   DeviceOpGrouping grouping, bool by_device,
+                                   const TimeWindow& window) {
     const bool shapes = grouping == DeviceOpGrouping::NameAndShapes ||
                         grouping == DeviceOpGrouping::NameShapesAndStack;
     const bool stacks = grouping == DeviceOpGrouping::NameAndStack ||
@@ -56,6 +57,7 @@ DeviceOpTable computeDeviceOpTable(const Trace& trace, const DeviceOpTree& tree,
     tree.visitPostOrder([&](int32_t n) {
         const OpNode& node = tree.nodes[n];
         if (!node.real_operator) return;
+        if (!window.all() && !window.contains(tree.start(trace, node))) return;
         const auto event = size_t(node.event);
         RowKey key;
         key.name = trace.events.core(event).name;

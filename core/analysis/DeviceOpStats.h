@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/DeviceOpTree.h"
+#include "analysis/TimeWindow.h"
 
 namespace ts {
 
@@ -38,8 +39,10 @@ struct DeviceOpTable {
     bool by_device = false; // sorted by device self time (else host self time)
 };
 
-// `by_device`: the trace has kernels, memcpy or memset (GpuOverview).
+// `by_device`: the trace has kernels, memcpy or memset (GpuOverview);
+// `window`: the operator calls that start in it (default: all).
 DeviceOpTable computeDeviceOpTable(const Trace& trace, const DeviceOpTree& tree,
-                                   DeviceOpGrouping grouping, bool by_device);
+                                   DeviceOpGrouping grouping, bool by_device,
+                                   const TimeWindow& window = {});
 
 } // namespace ts

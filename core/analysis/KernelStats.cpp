@@ -53,12 +53,13 @@ template <typename Row> void sortByTotal(std::vector<Row>& rows) {
 
 KernelTables computeKernelTables(const Trace& trace, const KinetoEvents& events,
                                  const LaunchLinks& links, const DeviceOpTree& tree,
-                                 bool plugin_compatible) {
+                                 bool plugin_compatible, const TimeWindow& window) {
     KernelTables t;
     std::unordered_map<std::string, size_t> by_name;
     std::vector<Accumulator> name_acc;
+    const auto in_window = [&window](const KinetoEvent& e) { return window.contains(e.start); };
     for (const KinetoEvent& e : events.events) {
-        if (e.type != PluginType::Kernel) continue;
+        if (e.type != PluginType::Kernel || !in_window(e)) continue;
         const std::string& name = trace.nameOf(trace.events[e.event]);
         const std::optional<DeviceLaunch> launch = trace.launchOf(e.event);
         if (launch && launch->device >= 0) {
@@ -87,7 +88,7 @@ KernelTables computeKernelTables(const Trace& trace, const KinetoEvents& events,
     std::vector<Accumulator> op_acc;
     visitOwnedDeviceWork(tree, links, [&](int32_t node, int32_t position) {
         const KinetoEvent& e = events.events[position];
-        if (e.type != PluginType::Kernel) return;
+        if (e.type != PluginType::Kernel || !in_window(e)) return;
         const OpNode& owner = tree.nodes[node];
         const std::string& name = trace.nameOf(trace.events[e.event]);
         const std::string& op = tree.nameOf(trace, owner);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/DeviceOpTree.h"
+#include "analysis/TimeWindow.h"
 
 namespace ts {
 
@@ -35,9 +36,10 @@ struct KernelTables {
     bool has_occupancy = false;
 };
 
-// plugin_compatible: Tensor Core kernels by the plugin's name list alone.
+// plugin_compatible: Tensor Core kernels by the plugin's name list alone;
+// `window`: the kernels that start in it (default: all).
 KernelTables computeKernelTables(const Trace& trace, const KinetoEvents& events,
                                  const LaunchLinks& links, const DeviceOpTree& tree,
-                                 bool plugin_compatible);
+                                 bool plugin_compatible, const TimeWindow& window = {});
 
 } // namespace ts

@@ -101,7 +101,8 @@ bool inScope(OpScope scope, bool backward) {
 
 } // namespace
 
-OpTable computeOpStats(const Trace& trace, OpGrouping grouping, OpScope scope) {
+OpTable computeOpStats(const Trace& trace, OpGrouping grouping, OpScope scope,
+                       const TimeWindow& window) {
     const EventTotals totals = eventTotals(trace);
     OpTable table;
     // Rows keyed by the interned name and shapes indices, not their text:
@@ -113,7 +114,10 @@ OpTable computeOpStats(const Trace& trace, OpGrouping grouping, OpScope scope) {
     for (size_t i = 0; i < trace.events.size(); ++i) {
         const bool backward = totals.backward[i];
         // The cheap core record first: runtime calls are a third of a Kineto trace.
-        if (!isOperatorRow(trace.events.core(i).kind) || !inScope(scope, backward)) continue;
+        const EventCore& core = trace.events.core(i);
+        if (!isOperatorRow(core.kind) || !inScope(scope, backward) ||
+            !window.contains(core.start_ns))
+            continue;
         const TraceEvent e = trace.events[i];
         auto [it, added] = rows.emplace(rowKey(trace, e, by_shapes), table.rows.size());
         if (added) {

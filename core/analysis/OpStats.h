@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/TimeWindow.h"
 #include "trace/Trace.h"
 
 namespace ts {
@@ -37,7 +38,8 @@ struct OpTable {
     int64_t total_self_device_ns = 0;
 };
 
+// `window`: the operators that start in it (default: all).
 OpTable computeOpStats(const Trace& trace, OpGrouping grouping = OpGrouping::Name,
-                       OpScope scope = OpScope::All);
+                       OpScope scope = OpScope::All, const TimeWindow& window = {});
 
 } // namespace ts

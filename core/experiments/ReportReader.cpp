@@ -141,6 +141,28 @@ ReportKind reportKind(const fs::path& dir) {
     return ReportKind::None;
 }
 
+ExperimentReport readExperimentReport(const fs::path& dir) {
+    ExperimentReport report;
+    report.kind = reportKind(dir);
+    switch (report.kind) {
+    case ReportKind::Sweep:
+        report.sweep = readSweepReport(dir);
+        break;
+    case ReportKind::Ladder:
+        report.ladder = readLadderReport(dir);
+        break;
+    case ReportKind::Prune:
+        report.prune = readPruneReport(dir);
+        break;
+    case ReportKind::None:
+        throw ReportFormatError(dir.string() + " holds no " + sweep_files::kCsv + ", " +
+                                ladder_files::kCsv + " or " + prune_files::kJson +
+                                ": choose the directory trainscope-cli sweep, ladder or prune "
+                                "wrote (--out).");
+    }
+    return report;
+}
+
 namespace {
 
 // The rounds columns (sweeps written before rounds existed have none).

@@ -34,6 +34,16 @@ LadderResult readLadderReport(const std::filesystem::path& dir);
 // neither file holds (the evaluation's per-class figures) stays default.
 PruneStudyResult readPruneReport(const std::filesystem::path& dir);
 
+// A study's directory read back, whichever of the three it is.
+struct ExperimentReport {
+    ReportKind kind = ReportKind::None;
+    SweepResult sweep;      // kind Sweep
+    LadderResult ladder;    // kind Ladder
+    PruneStudyResult prune; // kind Prune
+};
+// Throws ReportFormatError, also for a directory that holds none of them.
+ExperimentReport readExperimentReport(const std::filesystem::path& dir);
+
 // The same from the CSV text; `origin` names it in error messages.
 SweepResult parseSweepCsv(const std::string& text, const std::string& origin);
 LadderResult parseLadderCsv(const std::string& text, const std::string& origin);

@@ -1,5 +1,7 @@
 #include "query/TraceDatabase.h"
 
+#include <algorithm>
+
 #include <sqlite3.h>
 
 #include <cctype>
@@ -169,6 +171,37 @@ bool SqlStatement::next() {
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
     throw db_.error({});
+}
+
+std::vector<std::string> SqlStatement::parameters() const {
+    std::vector<std::string> names;
+    for (int i = 1; i <= sqlite3_bind_parameter_count(stmt_); ++i)
+        if (const char* name = sqlite3_bind_parameter_name(stmt_, i)) names.emplace_back(name);
+    return names;
+}
+
+bool SqlStatement::bind(const std::string& name, std::optional<int64_t> value) {
+    const int index = sqlite3_bind_parameter_index(stmt_, name.c_str());
+    if (index == 0) return false;
+    const int rc =
+        value ? sqlite3_bind_int64(stmt_, index, *value) : sqlite3_bind_null(stmt_, index);
+    if (rc != SQLITE_OK) throw db_.error({});
+    return true;
+}
+
+void bindParameters(SqlStatement& stmt, const SqlParameters& values) {
+    for (const std::string& name : stmt.parameters()) {
+        const auto found = std::find_if(values.begin(), values.end(),
+                                        [&](const auto& v) { return v.first == name; });
+        if (found == values.end()) {
+            std::string known;
+            for (const auto& v : values)
+                known += (known.empty() ? "" : ", ") + v.first;
+            throw SqlError("the query names the parameter " + name + ", which has no value", -1,
+                           "the parameters are " + (known.empty() ? "none" : known));
+        }
+        stmt.bind(name, found->second);
+    }
 }
 
 SqlCell SqlStatement::value(int column) const {

@@ -5,8 +5,10 @@
 // (an authorizer allows reads only). A query can be cancelled from any
 // thread; its rows stream (nothing is held but what SQLite sorts).
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "query/SqlRows.h"
 
@@ -46,6 +48,11 @@ public:
     bool next();
     // A cell of the current row (Text stays valid until the next call).
     SqlCell value(int column) const;
+    // The statement's named parameters (":start_ns"), in order.
+    std::vector<std::string> parameters() const;
+    // Binds `name` (":step") to `value` (nullopt: NULL) before the first
+    // next(); false when the statement has no such parameter.
+    bool bind(const std::string& name, std::optional<int64_t> value);
 
 private:
     friend class TraceDatabase;
@@ -53,6 +60,12 @@ private:
     TraceDatabase& db_;
     sqlite3_stmt* stmt_;
 };
+
+// Values for a query's named parameters (":start_ns" -> 1200); nullopt binds NULL.
+using SqlParameters = std::vector<std::pair<std::string, std::optional<int64_t>>>;
+// Binds every parameter `stmt` names from `values`; throws SqlError naming a
+// parameter `values` lacks and the ones there are.
+void bindParameters(SqlStatement& stmt, const SqlParameters& values);
 
 class TraceDatabase {
 public:

@@ -24,9 +24,33 @@ const char* groupTitle(Group group) {
     return "";
 }
 
+const char* inputTitle(Input input) {
+    switch (input) {
+    case Input::Trace:
+        return "a trace";
+    case Input::TraceOrRun:
+        return "a trace or a run";
+    case Input::RankFolder:
+        return "a folder of per-rank traces";
+    case Input::TraceOrRanks:
+        return "a trace or a folder of per-rank traces";
+    case Input::TwoDocuments:
+        return "two traces or runs";
+    case Input::Run:
+        return "a run";
+    case Input::RunsFolder:
+        return "the runs folder";
+    case Input::Snapshot:
+        return "an allocator snapshot";
+    case Input::MemoryTimeline:
+        return "a memory timeline";
+    }
+    return "";
+}
+
 const std::vector<ViewInfo>& catalog() {
     static const std::vector<ViewInfo> views{
-        {"overview", "Overview", Group::Summary, Input::Trace, Cli | Gui,
+        {"overview", "Overview", Group::Summary, Input::TraceOrRun, Cli | Gui,
          "steps by category (kernel, memcpy, data loading, CPU), GPU summary, recommendations"},
         {"live", "Live", Group::Summary, Input::Run, Gui,
          "a run's throughput, step time, memory, loss and accuracy as it trains"},

@@ -19,6 +19,7 @@ const char* groupTitle(Group group); // "Summary", "Time", "GPU", ...
 // What a view reads.
 enum class Input {
     Trace,          // one trace (a file, or the trace of a run)
+    TraceOrRun,     // one trace, or a run's records when it has no trace
     RankFolder,     // a folder of per-rank traces, or a data-parallel run
     TraceOrRanks,   // one trace, or each rank's of a folder (a figure per rank)
     TwoDocuments,   // two traces or runs, compared
@@ -27,6 +28,9 @@ enum class Input {
     Snapshot,       // a PyTorch allocator snapshot (pickle)
     MemoryTimeline, // torch.profiler's export_memory_timeline raw rows
 };
+
+// "a trace", "a run", ... for messages.
+const char* inputTitle(Input input);
 
 // Where a view is offered.
 enum Surface : unsigned { Cli = 1u, Gui = 2u };

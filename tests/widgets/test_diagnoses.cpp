@@ -19,8 +19,8 @@
 #include "gpu/CriticalPathView.h"
 #include "gpu/OverviewView.h"
 #include "report/IdleTables.h"
-#include "shell/DeferredViews.h"
 #include "shell/DocumentLoader.h"
+#include "shell/DocumentPages.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
 #include "trace/ChromeTraceReader.h"
@@ -55,8 +55,8 @@ void activateFirstRow(MainWindow& window, SpecTablesView* view, int table) {
         size_t(view->proxy(table)->mapToSource(first).row()));
     QVERIFY(event >= 0);
     emit view->tableView(table)->activated(first);
-    QCOMPARE(window.currentView(), View::Timeline);
-    QCOMPARE(window.timelineView()->timeline()->selectedEvent(), event);
+    QCOMPARE(QString::fromLatin1(window.currentView()->name), QStringLiteral("timeline"));
+    QCOMPARE(window.page<TimelineView>("timeline")->timeline()->selectedEvent(), event);
 }
 
 SpecTables idleTables(const GpuDiagnoses& d) {
@@ -111,24 +111,24 @@ private slots:
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openPath(dataFile("kineto_call_stacks.json"));
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
-        window.showView(View::Temporal);
-        SpecTablesView* temporal = window.tablesView(View::Temporal);
+        window.showView(QStringLiteral("temporal"));
+        SpecTablesView* temporal = window.page<SpecTablesView>("temporal");
         QVERIFY(temporal);
         QCOMPARE(temporal->model(0)->rowCount(), 1);
         const int idle = temporal->model(0)->column("idle_us");
         QCOMPARE(temporal->model(0)->index(0, idle).data(SortRole).toDouble(), 75.0);
-        window.showView(View::IdleTime);
-        QCOMPARE(window.tablesView(View::IdleTime)->model(0)->rowCount(), 1);
-        window.showView(View::Launches);
-        SpecTablesView* launches = window.tablesView(View::Launches);
+        window.showView(QStringLiteral("idle"));
+        QCOMPARE(window.page<SpecTablesView>("idle")->model(0)->rowCount(), 1);
+        window.showView(QStringLiteral("launches"));
+        SpecTablesView* launches = window.page<SpecTablesView>("launches");
         QCOMPARE(launches->tableCount(), 3); // summary, outliers, outlying launches
         QAbstractItemModelTester tester(launches->model(2),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(
             launches->model(0)->index(0, launches->model(0)->column("count")).data().toString(),
             QStringLiteral("2"));
-        window.showView(View::KernelTypes);
-        SpecTablesView* types = window.tablesView(View::KernelTypes);
+        window.showView(QStringLiteral("kernel-types"));
+        SpecTablesView* types = window.page<SpecTablesView>("kernel-types");
         QCOMPARE(types->tableCount(), 3);
         QCOMPARE(types->model(0)->index(0, 0).data().toString(), QStringLiteral("COMPUTATION"));
         // A kernel's row shows its longest run on the timeline.
@@ -137,16 +137,16 @@ private slots:
             size_t(types->proxy(2)->mapToSource(first).row()));
         QVERIFY(longest >= 0);
         emit types->tableView(2)->activated(first);
-        QCOMPARE(window.currentView(), View::Timeline);
-        QCOMPARE(window.timelineView()->timeline()->selectedEvent(), longest);
-        window.showView(View::KernelTypes);
-        QVERIFY(!window.tablesView(View::Operators));
+        QCOMPARE(QString::fromLatin1(window.currentView()->name), QStringLiteral("timeline"));
+        QCOMPARE(window.page<TimelineView>("timeline")->timeline()->selectedEvent(), longest);
+        window.showView(QStringLiteral("kernel-types"));
+        QVERIFY(!qobject_cast<SpecTablesView*>(window.viewWidget("operators")));
         // The Overview's Diagnosis links each finding to its view.
-        const QString diagnosis = window.overviewView()->diagnosisText();
+        const QString diagnosis = window.page<OverviewView>("overview")->diagnosisText();
         QVERIFY2(diagnosis.contains(QStringLiteral("href=\"view:temporal\"")),
                  qPrintable(diagnosis));
-        emit window.overviewView()->viewRequested(QStringLiteral("idle"));
-        QCOMPARE(window.currentView(), View::IdleTime);
+        emit window.page<OverviewView>("overview")->viewRequested(QStringLiteral("idle"));
+        QCOMPARE(QString::fromLatin1(window.currentView()->name), QStringLiteral("idle"));
     }
 
     // A large trace: the views wait, then are diagnosed when first shown.
@@ -157,14 +157,16 @@ private slots:
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openPath(dataFile("h100/resnet50_bs64_bf16.pt.trace.json.gz"));
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
-        QVERIFY(window.deferredViews()->waiting(View::IdleTime));
-        window.showView(View::IdleTime);
-        SpecTablesView* view = window.tablesView(View::IdleTime);
+        QVERIFY(window.pages()->waiting(views::findView("idle")));
+        window.showView(QStringLiteral("idle"));
+        SpecTablesView* view = window.page<SpecTablesView>("idle");
         QTRY_VERIFY_WITH_TIMEOUT(view->tableCount() == 2 && view->model(0)->rowCount() > 0,
                                  kOpenTimeoutMs);
         QVERIFY(view->notesText().contains(QStringLiteral("last ProfilerStep")));
         // The Overview said when its Diagnosis would come, and now has it.
-        QVERIFY(window.overviewView()->diagnosisText().contains(QStringLiteral("GPU idle")));
+        QVERIFY(window.page<OverviewView>("overview")
+                    ->diagnosisText()
+                    .contains(QStringLiteral("GPU idle")));
     }
 
     // The timeline shades each stream's idle gaps; clicking one (not an
@@ -175,8 +177,8 @@ private slots:
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openPath(dataFile("h100/resnet50_bs64_bf16.pt.trace.json.gz"));
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
-        window.showView(View::Timeline);
-        TimelineView& view = *window.timelineView();
+        window.showView(QStringLiteral("timeline"));
+        TimelineView& view = *window.page<TimelineView>("timeline");
         TimelineWidget& widget = *view.timeline();
         QVERIFY(widget.diagnoses());
         const std::vector<IdleGap>& gaps = widget.diagnoses()->idle.gaps;
@@ -217,8 +219,8 @@ private slots:
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openPath(dataFile("distributed_hta/rank-0.json.gz"));
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
-        window.showView(View::Timeline);
-        TimelineWidget& widget = *window.timelineView()->timeline();
+        window.showView(QStringLiteral("timeline"));
+        TimelineWidget& widget = *window.page<TimelineView>("timeline")->timeline();
         QVERIFY(widget.diagnoses());
         const int own = int(widget.tracks()->counterRows());
         // Streams 23, 25 and 7 queue two launches or more; four kinds of copy.
@@ -232,13 +234,13 @@ private slots:
         for (const ValueRow& row : widget.diagnoses()->counters)
             if (row.label == "Queue, GPU 0 stream 7")
                 QCOMPARE(row.series.peak(), 76.0); // HTA's max
-        window.showView(View::QueueLength);
-        QAbstractItemModelTester queue(window.tablesView(View::QueueLength)->model(0),
+        window.showView(QStringLiteral("queue"));
+        QAbstractItemModelTester queue(window.page<SpecTablesView>("queue")->model(0),
                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
-        window.showView(View::MemoryBandwidth);
-        QAbstractItemModelTester bandwidth(window.tablesView(View::MemoryBandwidth)->model(0),
+        window.showView(QStringLiteral("memory-bw"));
+        QAbstractItemModelTester bandwidth(window.page<SpecTablesView>("memory-bw")->model(0),
                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QCOMPARE(window.tablesView(View::MemoryBandwidth)->model(0)->rowCount(), 4);
+        QCOMPARE(window.page<SpecTablesView>("memory-bw")->model(0)->rowCount(), 4);
     }
 
     // A large trace's diagnoses need its launches alone: the timeline's,
@@ -246,16 +248,16 @@ private slots:
     void aLargeTraceIsDiagnosedWithoutTheFullAnalysis() {
         const OpenedDocument doc =
             openDocument(dataFile("h100/resnet50_bs64_bf16.pt.trace.json.gz"), {}, 0);
-        QVERIFY(doc.deferred && doc.deferred->launches);
-        const DeferredAnalysis made =
-            DeferredViews::complete(*doc.trace, *doc.deferred, View::IdleTime);
+        QVERIFY(doc.deferred && doc.analysis->launches);
+        const DocumentAnalysis made =
+            sources::completeFor(*doc.trace, *doc.analysis, AnalysisNeed::Diagnoses);
         QVERIFY(!made.full);
         QVERIFY(made.diagnoses);
         const GpuDiagnoses full = diagnoseGpu(*doc.trace);
         QCOMPARE(made.diagnoses->temporal.idle_ns, full.temporal.idle_ns);
         QCOMPARE(made.diagnoses->launches.launches.size(), full.launches.launches.size());
         QCOMPARE(made.diagnoses->queue.streams.size(), full.queue.streams.size());
-        QVERIFY(DeferredViews::ready(View::IdleTime, made));
+        QVERIFY(made.has(AnalysisNeed::Diagnoses));
     }
 
     // A trace without GPU work says so instead of showing empty tables.
@@ -265,8 +267,8 @@ private slots:
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openPath(dataFile("torch_profiler_sample.json"));
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
-        window.showView(View::Temporal);
-        SpecTablesView* view = window.tablesView(View::Temporal);
+        window.showView(QStringLiteral("temporal"));
+        SpecTablesView* view = window.page<SpecTablesView>("temporal");
         QVERIFY(view->messageText().contains(QStringLiteral("no kernels")));
         QCOMPARE(view->tableCount(), 0);
     }
@@ -281,13 +283,13 @@ private slots:
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openPath(dataFile("h100/gpt_decoder_bf16.pt.trace.json.gz"));
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
-        window.showView(View::Annotations);
-        SpecTablesView* annotations = window.tablesView(View::Annotations);
+        window.showView(QStringLiteral("annotations"));
+        SpecTablesView* annotations = window.page<SpecTablesView>("annotations");
         checkTables(annotations, 3); // GPU, CPU, kernels by annotation
         // HTA's three, and the work under none.
         QCOMPARE(annotations->model(0)->rowCount(), 4);
-        window.showView(View::KernelSequences);
-        SpecTablesView* sequences = window.tablesView(View::KernelSequences);
+        window.showView(QStringLiteral("kernel-sequences"));
+        SpecTablesView* sequences = window.page<SpecTablesView>("kernel-sequences");
         QVERIFY(sequences);
         QCOMPARE(sequences->tableCount(), 2);
         QAbstractItemModelTester patterns(sequences->model(0),
@@ -309,16 +311,17 @@ private slots:
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openPath(dataFile("h100/resnet50_bs64_bf16.pt.trace.json.gz"));
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
-        window.showView(View::CriticalPath);
-        SpecTablesView* view = window.tablesView(View::CriticalPath);
+        window.showView(QStringLiteral("critical-path"));
+        SpecTablesView* view = window.page<SpecTablesView>("critical-path");
         checkTables(view, 4);
         QVERIFY(view->model(0)->spec().title.find("ProfilerStep#2") != std::string::npos);
         activateFirstRow(window, view, 3);
-        QVERIFY(window.timelineView()->showCriticalPath(true));
-        QVERIFY(window.timelineView()->timeline()->criticalPathShown());
-        QVERIFY(!window.timelineView()->timeline()->grab().isNull()); // paints the path
-        QVERIFY(window.timelineView()->showCriticalPath(false));
-        QVERIFY(!window.timelineView()->timeline()->criticalPathShown());
+        QVERIFY(window.page<TimelineView>("timeline")->showCriticalPath(true));
+        QVERIFY(window.page<TimelineView>("timeline")->timeline()->criticalPathShown());
+        QVERIFY(
+            !window.page<TimelineView>("timeline")->timeline()->grab().isNull()); // paints the path
+        QVERIFY(window.page<TimelineView>("timeline")->showCriticalPath(false));
+        QVERIFY(!window.page<TimelineView>("timeline")->timeline()->criticalPathShown());
 
         // The editor: a what-if is the What If table's first row; a bad one
         // is said in plain words; another step recomputes the path.
@@ -339,7 +342,8 @@ private slots:
         QCOMPARE(changed.count(), 1);
         QCOMPARE(cp->report()->graph.window.label, std::string("ProfilerStep#3"));
         QVERIFY(view->model(0)->spec().title.find("ProfilerStep#3") != std::string::npos);
-        QVERIFY(window.timelineView()->showCriticalPath(true)); // the new step's path
+        QVERIFY(
+            window.page<TimelineView>("timeline")->showCriticalPath(true)); // the new step's path
     }
 };
 

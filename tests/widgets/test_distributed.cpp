@@ -52,14 +52,15 @@ private slots:
         QTemporaryDir dir;
         writeNcclFolder(dir);
         const OpenedDocument doc = openDocument(dir.path());
-        QVERIFY2(doc.ok(), qPrintable(doc.error));
+        QVERIFY2(doc.ok(), doc.error.c_str());
         QVERIFY(doc.distributed);
         QCOMPARE(int(doc.distributed->size()), 1);
         QCOMPARE(int(doc.distributed->front().ranks.size()), 2);
         // The other tabs show the lowest rank's trace.
         QVERIFY(doc.trace);
-        QVERIFY(doc.trace_path.endsWith(QStringLiteral("worker0.1000.pt.trace.json")));
-        QVERIFY(doc.gpu_analysis);
+        QVERIFY(QString::fromStdString(doc.trace_path)
+                    .endsWith(QStringLiteral("worker0.1000.pt.trace.json")));
+        QVERIFY(doc.analysis->full);
     }
 
     void thePluginsNumbersReachTheTablesAndCharts() {
@@ -71,7 +72,7 @@ private slots:
             view.rankModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester ops_tester(view.commOpModel(),
                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
-        view.setSpans(doc.distributed, doc.path);
+        view.setSpans(doc.distributed, QString::fromStdString(doc.path));
         QVERIFY(view.messageText().isEmpty());
         QCOMPARE(view.stepLabels(), QStringList({QStringLiteral("Average"), QStringLiteral("0")}));
         view.selectStep(1);
@@ -119,10 +120,10 @@ private slots:
 
     void aRealNcclJobOpens() {
         const OpenedDocument doc = openDocument(dataPath(QStringLiteral("distributed_hta")));
-        QVERIFY2(doc.ok(), qPrintable(doc.error));
-        QVERIFY2(doc.distributed, qPrintable(doc.distributed_error));
+        QVERIFY2(doc.ok(), doc.error.c_str());
+        QVERIFY2(doc.distributed, doc.distributed_error.c_str());
         RanksView view;
-        view.setSpans(doc.distributed, doc.path);
+        view.setSpans(doc.distributed, QString::fromStdString(doc.path));
         QCOMPARE(view.rankModel()->rowCount(), 2);
         QVERIFY(view.summaryText().contains(QStringLiteral("NCCL")));
         QVERIFY(view.commOpModel()->rowCount() >= 3); // all_to_all, all_reduce, _all_gather_base
@@ -143,7 +144,7 @@ private slots:
             recorder.onRunFinished(RunSummary{});
         }
         const OpenedDocument unprofiled = openDocument(dir.path());
-        QVERIFY2(unprofiled.ok(), qPrintable(unprofiled.error));
+        QVERIFY2(unprofiled.ok(), unprofiled.error.c_str());
         QVERIFY(unprofiled.run);
         QVERIFY(!unprofiled.distributed && !unprofiled.trace && !unprofiled.timeline_trace);
 
@@ -154,14 +155,15 @@ private slots:
                 dir.filePath(QStringLiteral("ranks/%1/trace.json").arg(rank))));
         }
         const OpenedDocument doc = openDocument(dir.path());
-        QVERIFY2(doc.ok(), qPrintable(doc.error));
+        QVERIFY2(doc.ok(), doc.error.c_str());
         QVERIFY(doc.run);
-        QVERIFY2(doc.distributed, qPrintable(doc.distributed_error));
+        QVERIFY2(doc.distributed, doc.distributed_error.c_str());
         QCOMPARE(int(doc.distributed->front().ranks.size()), 2);
         QCOMPARE(QString::fromStdString(doc.distributed->front().ranks[1].worker),
                  QStringLiteral("rank1"));
-        QVERIFY(doc.trace_path.endsWith(QStringLiteral("ranks/0/trace.json")));
-        QVERIFY(doc.trace && doc.gpu_analysis && doc.tracks);
+        QVERIFY(
+            QString::fromStdString(doc.trace_path).endsWith(QStringLiteral("ranks/0/trace.json")));
+        QVERIFY(doc.trace && doc.analysis->full && doc.tracks);
         QVERIFY(doc.timeline_trace);
         const Trace& ranks = *doc.timeline_trace;
         QVERIFY(ranks.events.size() > doc.trace->events.size()); // both ranks' events
@@ -207,7 +209,7 @@ private slots:
         QVERIFY(QFile::copy(dataPath(QStringLiteral("tb_plugin/test_distributed_nccl_0.json")),
                             one.filePath(QStringLiteral("worker0.1000.pt.trace.json"))));
         const OpenedDocument single = openDocument(one.path());
-        QVERIFY2(single.ok(), qPrintable(single.error));
+        QVERIFY2(single.ok(), single.error.c_str());
         QVERIFY(single.trace);
         QVERIFY(!single.distributed);
 
@@ -215,7 +217,7 @@ private slots:
         QTemporaryDir empty;
         const OpenedDocument none = openDocument(empty.path());
         QVERIFY(!none.ok());
-        QVERIFY2(none.error.contains(empty.path()), qPrintable(none.error));
+        QVERIFY2(QString::fromStdString(none.error).contains(empty.path()), none.error.c_str());
 
         // Ranks without the same collectives: the first rank still opens, with the reason.
         QTemporaryDir mismatched;
@@ -224,12 +226,13 @@ private slots:
         QVERIFY(QFile::copy(dataPath(QStringLiteral("tb_plugin/test_memory_view.json")),
                             mismatched.filePath(QStringLiteral("worker1.1001.pt.trace.json"))));
         const OpenedDocument partial = openDocument(mismatched.path());
-        QVERIFY2(partial.ok(), qPrintable(partial.error));
+        QVERIFY2(partial.ok(), partial.error.c_str());
         QVERIFY(partial.trace);
         QVERIFY(!partial.distributed);
-        QVERIFY(!partial.distributed_error.isEmpty());
+        QVERIFY(!partial.distributed_error.empty());
         RanksView view;
-        view.setSpans(partial.distributed, partial.path, partial.distributed_error);
+        view.setSpans(partial.distributed, QString::fromStdString(partial.path),
+                      QString::fromStdString(partial.distributed_error));
         QVERIFY(
             view.messageText().startsWith(QStringLiteral("These traces form no distributed view")));
     }

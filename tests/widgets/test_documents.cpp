@@ -18,8 +18,8 @@
 #include "operators/OpTableModel.h"
 #include "operators/OperatorsView.h"
 #include "shell/Application.h"
-#include "shell/DeferredViews.h"
 #include "shell/DocumentLoader.h"
+#include "shell/DocumentPages.h"
 #include "shell/DocumentSelector.h"
 #include "shell/LoadIndicator.h"
 #include "shell/OpenedDocument.h"
@@ -40,8 +40,8 @@ constexpr int kOpenTimeoutMs = 60000;
 using Seen = std::pair<int, size_t>;
 
 Seen seen(const MainWindow& window) {
-    return {window.operatorsView()->model()->rowCount(),
-            window.timelineView()->timeline()->layout().rows().size()};
+    return {window.page<OperatorsView>("operators")->model()->rowCount(),
+            window.page<TimelineView>("timeline")->timeline()->layout().rows().size()};
 }
 
 QString writeTrace(const QDir& dir, const QString& name, const Trace& trace) {
@@ -98,11 +98,12 @@ private slots:
         const QString tip = documents.combo()->itemData(1, Qt::ToolTipRole).toString();
         QVERIFY2(tip.contains(b) && tip.contains(QStringLiteral(" events")), qPrintable(tip));
 
-        window.showView(View::Timeline);
+        window.showView(QStringLiteral("timeline"));
         choose(documents, 0);
         QCOMPARE(seen(window), seen_a);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("a.trace.json")));
-        QCOMPARE(window.currentView(), View::Timeline); // switching keeps the tab
+        QCOMPARE(QString::fromLatin1(window.currentView()->name),
+                 QStringLiteral("timeline")); // switching keeps the tab
         choose(documents, 1);
         QCOMPARE(seen(window), seen_b);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("b.trace.json")));
@@ -120,29 +121,31 @@ private slots:
         window.openPath(b);
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
         const auto doc = shown.at(0).at(0).value<OpenedDocument>();
-        QVERIFY(doc.deferred && !doc.deferred->done() && doc.deferred->overview);
-        QCOMPARE(window.currentView(), View::Overview);
-        QVERIFY(!window.timelineView()->timeline()->layout().rows().empty());
-        QCOMPARE(window.operatorsView()->model()->rowCount(), 0);
-        QVERIFY(window.deferredViews()->waiting(View::Operators));
+        QVERIFY(doc.deferred && !doc.analysis->full && doc.analysis->overview);
+        QCOMPARE(QString::fromLatin1(window.currentView()->name), QStringLiteral("overview"));
+        QVERIFY(!window.page<TimelineView>("timeline")->timeline()->layout().rows().empty());
+        QCOMPARE(window.page<OperatorsView>("operators")->model()->rowCount(), 0);
+        QVERIFY(window.pages()->waiting(views::findView("operators")));
 
-        window.showView(View::Operators);
-        QTRY_VERIFY_WITH_TIMEOUT(window.operatorsView()->model()->rowCount() > 5, kOpenTimeoutMs);
-        QVERIFY(doc.deferred->done());    // kept with the document
-        QVERIFY(!doc.deferred->overview); // the full analysis holds the Overview's
-        QVERIFY(!doc.deferred->memory);   // the Memory tab was not shown yet
-        QVERIFY(!window.deferredViews()->waiting(View::Operators));
-        window.showView(View::Memory);
-        QTRY_VERIFY_WITH_TIMEOUT(doc.deferred->memory != nullptr, kOpenTimeoutMs);
+        window.showView(QStringLiteral("operators"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.page<OperatorsView>("operators")->model()->rowCount() > 5,
+                                 kOpenTimeoutMs);
+        QVERIFY(doc.analysis->full);      // kept with the document
+        QVERIFY(!doc.analysis->overview); // the full analysis holds the Overview's
+        QVERIFY(!doc.analysis->memory);   // the Memory tab was not shown yet
+        QVERIFY(!window.pages()->waiting(views::findView("operators")));
+        window.showView(QStringLiteral("memory"));
+        QTRY_VERIFY_WITH_TIMEOUT(doc.analysis->memory != nullptr, kOpenTimeoutMs);
 
         window.openPath(a);
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, kOpenTimeoutMs);
-        window.showView(View::Operators); // a's analysis starts
-        QTRY_VERIFY_WITH_TIMEOUT(!window.deferredViews()->computing(), kOpenTimeoutMs);
+        window.showView(QStringLiteral("operators")); // a's analysis starts
+        QTRY_VERIFY_WITH_TIMEOUT(!window.pages()->computing(), kOpenTimeoutMs);
         const Seen seen_a = seen(window);
         choose(*window.documents(), 0);
-        QVERIFY(window.operatorsView()->model()->rowCount() > 5); // at once: b was analysed
-        QVERIFY(!window.deferredViews()->computing());
+        QVERIFY(window.page<OperatorsView>("operators")->model()->rowCount() >
+                5); // at once: b was analysed
+        QVERIFY(!window.pages()->computing());
         choose(*window.documents(), 1);
         QCOMPARE(seen(window), seen_a);
     }
@@ -168,13 +171,13 @@ private slots:
             qunsetenv("TRAINSCOPE_CACHE_DIR");
         else
             qputenv("TRAINSCOPE_CACHE_DIR", previous);
-        QVERIFY2(first.ok() && second.ok(), qPrintable(first.error + second.error));
+        QVERIFY2(first.ok() && second.ok(), (first.error + second.error).c_str());
         QVERIFY(!first.times.from_index && !first.times.overview_cached);
         QVERIFY(second.times.from_index && second.times.overview_cached);
         QVERIFY(QDir(QString::fromUtf8(cache)).entryList({QStringLiteral("*.tsov")}).size() == 1);
 
-        const OverviewContent a = overviewOfTrace(*first.analysis());
-        const OverviewContent b = overviewOfTrace(*second.analysis());
+        const OverviewContent a = overviewOfTrace(*first.analysis->analysis());
+        const OverviewContent b = overviewOfTrace(*second.analysis->analysis());
         QVERIFY(!a.empty());
         QCOMPARE(b.source, a.source);
         QCOMPARE(b.categories, a.categories);
@@ -200,9 +203,9 @@ private slots:
         QCOMPARE(second.tracks->counterRows(), first.tracks->counterRows());
 
         // The tabs beyond the Overview analyse the reopened trace in full.
-        QVERIFY(second.deferred && !second.deferred->done());
-        const DeferredAnalysis all =
-            DeferredViews::complete(*second.trace, *second.deferred, View::Operators);
+        QVERIFY(second.deferred && !second.analysis->full);
+        const DocumentAnalysis all =
+            sources::completeFor(*second.trace, *second.analysis, AnalysisNeed::Analysis);
         QVERIFY(all.full && all.full->scope == GpuAnalysisScope::All);
         QVERIFY(!all.full->kernels.by_name.empty());
     }
@@ -217,7 +220,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, kOpenTimeoutMs);
         QCOMPARE(window.documents()->count(), 2);
         QCOMPARE(window.documents()->currentIndex(), 1);
-        QCOMPARE(shown.at(1).at(0).value<OpenedDocument>().path, QFileInfo(b).absoluteFilePath());
+        QCOMPARE(QString::fromStdString(shown.at(1).at(0).value<OpenedDocument>().path),
+                 QFileInfo(b).absoluteFilePath());
     }
 
     void theSamePathIsListedOnce() {
@@ -251,12 +255,13 @@ private slots:
 
         window.closeDocument(); // b, the current one
         QCOMPARE(window.documents()->count(), 1);
-        QCOMPARE(window.documents()->at(0).path, QFileInfo(a).absoluteFilePath());
+        QCOMPARE(QString::fromStdString(window.documents()->at(0).path),
+                 QFileInfo(a).absoluteFilePath());
         QCOMPARE(seen(window), seen_a);
         window.closeDocument();
         QCOMPARE(window.documents()->count(), 0);
-        QCOMPARE(window.operatorsView()->model()->rowCount(), 0);
-        QVERIFY(window.timelineView()->timeline()->layout().rows().empty());
+        QCOMPARE(window.page<OperatorsView>("operators")->model()->rowCount(), 0);
+        QVERIFY(window.page<TimelineView>("timeline")->timeline()->layout().rows().empty());
         QCOMPARE(window.windowTitle(), QStringLiteral("Trainscope"));
         window.closeDocument(); // nothing open: nothing happens
         QCOMPARE(window.documents()->count(), 0);
@@ -286,7 +291,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, kOpenTimeoutMs);
         const auto doc = shown.at(1).at(0).value<OpenedDocument>();
         QVERIFY(doc.cancelled);
-        QVERIFY(!doc.ok() && !doc.trace && doc.error.isEmpty());
+        QVERIFY(!doc.ok() && !doc.trace && doc.error.empty());
 
         QVERIFY(!indicator->isVisible());
         QVERIFY(!window.loader()->busy());
@@ -302,7 +307,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = writeTrace(dir.path(), QStringLiteral("t.trace.json"),
                                         testing::makeSyntheticTrace({20000, 2, 3}));
-        for (const size_t defer : {size_t(0), kDeferViewsAboveEvents}) {
+        for (const size_t defer : {size_t(0), sources::kDeferViewsAboveEvents}) {
             CancelFlag cancel;
             ReadProgress progress;
             bool read = false;
@@ -317,10 +322,10 @@ private slots:
             const OpenedDocument doc = openDocument(path, progress, defer);
             QVERIFY(read);
             QVERIFY(doc.cancelled);
-            QVERIFY(!doc.ok() && !doc.trace && !doc.analysis() && doc.error.isEmpty());
+            QVERIFY(!doc.ok() && !doc.trace && !doc.analysis->analysis() && doc.error.empty());
         }
         const OpenedDocument whole = openDocument(path);
-        QVERIFY(whole.ok() && whole.analysis());
+        QVERIFY(whole.ok() && whole.analysis->analysis());
     }
 
     void commandLineOpensSeveralPaths() {

@@ -214,10 +214,10 @@ private slots:
     void showsASweepDirectoryWrittenByCore() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
-        window.showView(View::Experiments);
+        window.showView(QStringLiteral("experiments"));
         QTemporaryDir out;
         writeSweepReport(constructedSweep(), out.path().toStdString());
-        ExperimentsView* view = window.experimentsView();
+        ExperimentsView* view = window.page<ExperimentsView>("experiments");
         QString error;
         QVERIFY2(view->openDirectory(out.path(), &error), qPrintable(error));
         QVERIFY(!view->showsLadder());
@@ -249,7 +249,7 @@ private slots:
     void showsTheScalingOfASweepOverProcesses() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
-        window.showView(View::Experiments);
+        window.showView(QStringLiteral("experiments"));
         SweepResult r;
         r.spec.base = testing::tinyConfig();
         r.spec.base.name = "processes-sweep";
@@ -264,7 +264,7 @@ private slots:
         r.rows[1].overlap_pct = 75;
         QTemporaryDir out;
         writeSweepReport(r, out.path().toStdString());
-        ExperimentsView* view = window.experimentsView();
+        ExperimentsView* view = window.page<ExperimentsView>("experiments");
         QString error;
         QVERIFY2(view->openDirectory(out.path(), &error), qPrintable(error));
         SweepCharts* charts = view->sweepCharts();
@@ -288,7 +288,7 @@ private slots:
         MainWindow& window = fx.open(machine_);
         QTemporaryDir out;
         writeLadderReport(constructedLadder(), out.path().toStdString());
-        ExperimentsView* view = window.experimentsView();
+        ExperimentsView* view = window.page<ExperimentsView>("experiments");
         QString error;
         QVERIFY2(view->openDirectory(out.path(), &error), qPrintable(error));
         QVERIFY(view->showsLadder());
@@ -313,7 +313,7 @@ private slots:
         MainWindow& window = fx.open(machine_);
         window.form()->setConfig(testing::tinyConfig());
         window.form()->revalidate();
-        ExperimentsView* view = window.experimentsView();
+        ExperimentsView* view = window.page<ExperimentsView>("experiments");
         ExperimentRequest request;
         request.values = QStringLiteral("16,lots");
         view->controls()->setRequest(request);
@@ -337,11 +337,11 @@ private slots:
         request.warmup = 2;
         request.prune.amount = 0.6;
         request.latencyRuns = 9;
-        ExperimentsView* view = window.experimentsView();
+        ExperimentsView* view = window.page<ExperimentsView>("experiments");
         view->controls()->setRequest(request);
         QVERIFY(!view->start());
         fx.window.reset();
-        ExperimentsView* reopened = fx.open(machine_).experimentsView();
+        ExperimentsView* reopened = fx.open(machine_).page<ExperimentsView>("experiments");
         const ExperimentRequest back = reopened->controls()->request();
         QCOMPARE(back.key, request.key);
         QCOMPARE(back.values, request.values);
@@ -390,7 +390,7 @@ private slots:
         config.name = "gui-sweep";
         window.form()->setConfig(config);
         window.form()->revalidate();
-        ExperimentsView* view = window.experimentsView();
+        ExperimentsView* view = window.page<ExperimentsView>("experiments");
         ExperimentRequest request;
         request.values = QStringLiteral("8,16");
         request.steps = 2;
@@ -442,7 +442,7 @@ private slots:
         config.name = "gui-sweep-live";
         window.form()->setConfig(config);
         window.form()->revalidate();
-        ExperimentsView* view = window.experimentsView();
+        ExperimentsView* view = window.page<ExperimentsView>("experiments");
         ExperimentRequest request;
         request.values = QStringLiteral("8,16");
         request.steps = 3;
@@ -485,7 +485,7 @@ private slots:
         config.name = "gui-sweep-stop";
         window.form()->setConfig(config);
         window.form()->revalidate();
-        ExperimentsView* view = window.experimentsView();
+        ExperimentsView* view = window.page<ExperimentsView>("experiments");
         ExperimentRequest request;
         request.key = QStringLiteral("lr");
         request.values = QStringLiteral("0.1,0.05,0.02,0.01");
@@ -563,10 +563,10 @@ private slots:
     void showsAPruneDirectoryWrittenByCore() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(machine_);
-        window.showView(View::Experiments);
+        window.showView(QStringLiteral("experiments"));
         QTemporaryDir out;
         writePruneReport(constructedPrune(), out.path().toStdString());
-        ExperimentsView* view = window.experimentsView();
+        ExperimentsView* view = window.page<ExperimentsView>("experiments");
         QString error;
         QVERIFY2(view->openDirectory(out.path(), &error), qPrintable(error));
         QVERIFY(view->showsPrune());
@@ -616,7 +616,7 @@ private slots:
         MainWindow& window = fx.open(machine_);
         window.form()->setConfig(testing::tinyConfig());
         window.form()->revalidate();
-        ExperimentsView* view = window.experimentsView();
+        ExperimentsView* view = window.page<ExperimentsView>("experiments");
         ExperimentRequest request;
         request.mode = ExperimentMode::Prune;
         view->controls()->setRequest(request);
@@ -637,7 +637,7 @@ private slots:
         MainWindow& window = fx.open(machine_);
         window.form()->setConfig(testing::tinyConfig());
         window.form()->revalidate();
-        ExperimentsView* view = window.experimentsView();
+        ExperimentsView* view = window.page<ExperimentsView>("experiments");
         QTemporaryDir dir;
         const QString garbage = dir.filePath(QStringLiteral("garbage.pt"));
         QFile file(garbage);
@@ -672,8 +672,8 @@ private slots:
         QVERIFY(!weights.empty());
         window.form()->setConfig(config);
         window.form()->revalidate();
-        window.showView(View::Experiments);
-        ExperimentsView* view = window.experimentsView();
+        window.showView(QStringLiteral("experiments"));
+        ExperimentsView* view = window.page<ExperimentsView>("experiments");
         ExperimentRequest request;
         request.mode = ExperimentMode::Prune;
         request.weights = QString::fromStdString(weights);

@@ -70,20 +70,20 @@ private slots:
         QCOMPARE(started.at(0).at(0).value<RunLaunch>().processes, 2);
         QVERIFY(!window.form()->findChild<QSpinBox*>(QStringLiteral("processes"))->isEnabled());
         // Live: steps of the job and of both ranks arrive before the job ends.
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (seesRank(*window.liveView(), 0) && seesRank(*window.liveView(), 1)) ||
-                finished.count() == 1,
-            kJobTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT((seesRank(*window.page<LiveView>("live"), 0) &&
+                                  seesRank(*window.page<LiveView>("live"), 1)) ||
+                                     finished.count() == 1,
+                                 kJobTimeoutMs);
         QCOMPARE(finished.count(), 0);
-        QVERIFY(!window.liveView()->history().steps.empty());
-        QVERIFY(window.liveView()->ranksChart()->isVisible());
+        QVERIFY(!window.page<LiveView>("live")->history().steps.empty());
+        QVERIFY(window.page<LiveView>("live")->ranksChart()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kJobTimeoutMs);
 
         const auto outcome = finished.at(0).at(0).value<RunOutcome>();
         QCOMPARE(outcome.summary.status, RunStatus::Completed);
         QCOMPARE(outcome.summary.distributed.world_size, 2);
         QCOMPARE(outcome.summary.steps_completed, int64_t(30));
-        const LiveView& live = *window.liveView();
+        const LiveView& live = *window.page<LiveView>("live");
         QCOMPARE(live.history().steps.size(), size_t(30));
         QCOMPARE(live.history().rank_steps.at(0).size(), size_t(30));
         QCOMPARE(live.history().rank_steps.at(1).size(), size_t(30));
@@ -105,12 +105,12 @@ private slots:
         QVERIFY(window.form()->findChild<QSpinBox*>(QStringLiteral("processes"))->isEnabled());
 
         // Opened again from disk, the job shows its ranks too.
-        window.liveView()->showRun(loadRun(outcome.runDir.toStdString()));
-        QCOMPARE(window.liveView()->history().rank_steps.size(), size_t(2));
-        QVERIFY(window.liveView()->ranksChart()->isVisible());
+        window.page<LiveView>("live")->showRun(loadRun(outcome.runDir.toStdString()));
+        QCOMPARE(window.page<LiveView>("live")->history().rank_steps.size(), size_t(2));
+        QVERIFY(window.page<LiveView>("live")->ranksChart()->isVisible());
         // A single-process run hides the ranks' row again.
-        window.liveView()->clear();
-        QVERIFY(!window.liveView()->ranksChart()->isVisible());
+        window.page<LiveView>("live")->clear();
+        QVERIFY(!window.page<LiveView>("live")->ranksChart()->isVisible());
     }
 
     void stopEndsEveryRankAndKeepsWhatTheyMeasured() {
@@ -121,7 +121,8 @@ private slots:
         window.form()->setProcesses(2);
         QSignalSpy finished(window.controller(), &RunController::runFinished);
         QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(window.liveView()->history().steps.size() >= 2, kJobTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.page<LiveView>("live")->history().steps.size() >= 2,
+                                 kJobTimeoutMs);
         QTest::mouseClick(window.runPanel()->stopButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 90000);
         const auto outcome = finished.at(0).at(0).value<RunOutcome>();
@@ -151,7 +152,8 @@ private slots:
         window.form()->setProcesses(2);
         QSignalSpy finished(window.controller(), &RunController::runFinished);
         QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(window.liveView()->history().steps.size() >= kSteps + 4 ||
+        QTRY_VERIFY_WITH_TIMEOUT(window.page<LiveView>("live")->history().steps.size() >=
+                                         kSteps + 4 ||
                                      finished.count() == 1,
                                  kJobTimeoutMs);
         QTest::mouseClick(window.runPanel()->stopButton(), Qt::LeftButton);
@@ -191,7 +193,7 @@ private slots:
         const auto resumed = finished.at(2).at(0).value<RunOutcome>();
         QCOMPARE(resumed.summary.status, RunStatus::Completed);
         QCOMPARE(resumed.runDir, stopped.runDir);
-        const LiveView& live = *window.liveView();
+        const LiveView& live = *window.page<LiveView>("live");
         QCOMPARE(live.history().steps.size(), size_t(3 * kSteps));
         for (size_t i = 0; i < live.history().steps.size(); ++i)
             QCOMPARE(live.history().steps[i].global_step, int64_t(i));

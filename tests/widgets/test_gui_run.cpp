@@ -83,7 +83,7 @@ private slots:
         LoopGapMeter gaps;
         int replots_at_start = -1;
         connect(window.controller(), &RunController::runStarted, this,
-                [&] { replots_at_start = window.liveView()->replotCount(); });
+                [&] { replots_at_start = window.page<LiveView>("live")->replotCount(); });
         QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
         QVERIFY(window.controller()->isRunning());
         QVERIFY(!window.form()->fieldWidget("batch_size")->isEnabled());
@@ -93,28 +93,29 @@ private slots:
         QCOMPARE(outcome.summary.status, RunStatus::Completed);
         QCOMPARE(outcome.summary.steps_completed, int64_t(6));
         QVERIFY(updates.count() >= 1);
-        QCOMPARE(window.liveView()->history().steps.size(), size_t(6));
+        QCOMPARE(window.page<LiveView>("live")->history().steps.size(), size_t(6));
         // One replot per tick that brought data, however many steps it carried.
-        QCOMPARE(window.liveView()->replotCount() - replots_at_start, updates.count());
+        QCOMPARE(window.page<LiveView>("live")->replotCount() - replots_at_start, updates.count());
         QVERIFY(window.form()->fieldWidget("batch_size")->isEnabled());
 
         const RunRecord saved = loadRun(outcome.runDir.toStdString());
         QCOMPARE(saved.summary.status, RunStatus::Completed);
         QCOMPARE(saved.steps.size(), size_t(6));
         QVERIFY(outcome.runDir.startsWith(fx.runsDir()));
-        QVERIFY(listed(*window.runsView(), outcome.runDir));
+        QVERIFY(listed(*window.page<RunsView>("runs"), outcome.runDir));
 
         // The Runs view's report export writes what `trainscope-cli compare --out` writes.
-        QCOMPARE(window.runsView()->selectRuns({outcome.runDir}), 1);
+        QCOMPARE(window.page<RunsView>("runs")->selectRuns({outcome.runDir}), 1);
         QTemporaryDir report_dir;
         QString error;
-        QVERIFY2(window.runsView()->exportReport(report_dir.path(), &error), qPrintable(error));
+        QVERIFY2(window.page<RunsView>("runs")->exportReport(report_dir.path(), &error),
+                 qPrintable(error));
         QFile report(QDir(report_dir.path()).filePath(QStringLiteral("report.md")));
         QVERIFY(report.open(QIODevice::ReadOnly));
         QVERIFY(report.readAll().contains(saved.info.config.name.c_str()));
         QVERIFY(QFile::exists(QDir(report_dir.path()).filePath(QStringLiteral("comparison.csv"))));
 
-        const FrameMeter& ticks = window.liveView()->frameMeter();
+        const FrameMeter& ticks = window.page<LiveView>("live")->frameMeter();
         qInfo("GUI work per tick: median %.2f ms, max %.2f ms over %d ticks; event-loop gaps: "
               "median %.1f ms, p95 %.1f ms, max %.1f ms",
               ticks.median(), ticks.max(), ticks.count(), gaps.meter.median(), gaps.meter.p95(),
@@ -134,7 +135,8 @@ private slots:
         window.form()->setConfig(config);
         QSignalSpy finished(window.controller(), &RunController::runFinished);
         QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(window.liveView()->history().steps.size() >= 2, kRunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.page<LiveView>("live")->history().steps.size() >= 2,
+                                 kRunTimeoutMs);
         QElapsedTimer stopping;
         stopping.start();
         QTest::mouseClick(window.runPanel()->stopButton(), Qt::LeftButton);
@@ -216,7 +218,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kRunTimeoutMs);
         const QString dir = finished.at(0).at(0).value<RunOutcome>().runDir;
 
-        window.liveView()->clear();
+        window.page<LiveView>("live")->clear();
         QSignalSpy shown(&window, &MainWindow::documentShown);
         QMimeData mime; // dragged onto the window and dropped, as from a file manager
         mime.setUrls({QUrl::fromLocalFile(dir)});
@@ -228,16 +230,16 @@ private slots:
         QApplication::sendEvent(&window, &drop);
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
         QVERIFY(shown.at(0).at(0).value<OpenedDocument>().ok());
-        QCOMPARE(window.liveView()->history().steps.size(), size_t(6));
+        QCOMPARE(window.page<LiveView>("live")->history().steps.size(), size_t(6));
         // An opened run shows its Overview first: its training phases per step.
-        QCOMPARE(window.currentView(), View::Overview);
-        QCOMPARE(window.overviewView()->content().steps.size(), size_t(6));
+        QCOMPARE(QString::fromLatin1(window.currentView()->name), QStringLiteral("overview"));
+        QCOMPARE(window.page<OverviewView>("overview")->content().steps.size(), size_t(6));
         QVERIFY(fx.settings.recentFiles().first().endsWith(QDir(dir).dirName()));
 
         window.openPath(fx.dir.filePath(QStringLiteral("nowhere")));
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 2, 60000);
-        QVERIFY(shown.at(1).at(0).value<OpenedDocument>().error.contains(
-            QStringLiteral("does not exist")));
+        QVERIFY(QString::fromStdString(shown.at(1).at(0).value<OpenedDocument>().error)
+                    .contains(QStringLiteral("does not exist")));
     }
 
     void opensAChromeTrace() {
@@ -249,12 +251,12 @@ private slots:
         window.openPath(path);
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
         const auto doc = shown.at(0).at(0).value<OpenedDocument>();
-        QVERIFY2(doc.ok(), qPrintable(doc.error));
+        QVERIFY2(doc.ok(), doc.error.c_str());
         QVERIFY(!doc.run);
         QVERIFY(doc.trace->events.size() >= 4000);
-        QCOMPARE(window.currentView(), View::Overview);
-        QVERIFY(!window.timelineView()->timeline()->layout().rows().empty());
-        QVERIFY(window.operatorsView()->model()->rowCount() > 5);
+        QCOMPARE(QString::fromLatin1(window.currentView()->name), QStringLiteral("overview"));
+        QVERIFY(!window.page<TimelineView>("timeline")->timeline()->layout().rows().empty());
+        QVERIFY(window.page<OperatorsView>("operators")->model()->rowCount() > 5);
 
         const QString broken = fx.dir.filePath(QStringLiteral("broken.json"));
         QFile file(broken);
@@ -263,8 +265,8 @@ private slots:
         file.close();
         window.openPath(broken);
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 2, 60000);
-        QVERIFY(shown.at(1).at(0).value<OpenedDocument>().error.contains(
-            QStringLiteral("broken.json")));
+        QVERIFY(QString::fromStdString(shown.at(1).at(0).value<OpenedDocument>().error)
+                    .contains(QStringLiteral("broken.json")));
     }
 
     void commandLineRunsAndSavesAScreenshot() {

@@ -91,13 +91,13 @@ private slots:
         QCOMPARE(live.size(), window.size());
         QVERIFY(distinctColours(live) > 40);
 
-        QVERIFY2(window.operatorsView()->model()->rowCount() > 10,
+        QVERIFY2(window.page<OperatorsView>("operators")->model()->rowCount() > 10,
                  "the profiling window reached the Operators view");
-        window.showView(View::Operators);
+        window.showView(QStringLiteral("operators"));
         QVERIFY(distinctColours(shoot(window, QStringLiteral("operators"))) > 40);
 
-        window.showView(View::Timeline);
-        TimelineView* timeline = window.timelineView();
+        window.showView(QStringLiteral("timeline"));
+        TimelineView* timeline = window.page<TimelineView>("timeline");
         QVERIFY(!timeline->timeline()->layout().rows().empty());
         timeline->setSearchText(QStringLiteral("conv"));
         QVERIFY(timeline->search().count() > 0);
@@ -116,19 +116,19 @@ private slots:
         QVERIFY(timeline->detailsHtml().contains(QStringLiteral("conv")));
         QVERIFY(distinctColours(shoot(window, QStringLiteral("timeline"))) > 40);
 
-        window.showView(View::Runs);
-        QTRY_VERIFY(!window.runsView()->isScanning() &&
-                    window.runsView()->runModel()->rowCount() == 1);
-        QCOMPARE(window.runsView()->selectRuns(
-                     {QString::fromStdString(window.runsView()->runModel()->rowAt(0).dir)}),
+        window.showView(QStringLiteral("runs"));
+        QTRY_VERIFY(!window.page<RunsView>("runs")->isScanning() &&
+                    window.page<RunsView>("runs")->runModel()->rowCount() == 1);
+        QCOMPARE(window.page<RunsView>("runs")->selectRuns({QString::fromStdString(
+                     window.page<RunsView>("runs")->runModel()->rowAt(0).dir)}),
                  1);
-        QCOMPARE(window.runsView()->comparisonModel()->rowCount(), 1);
+        QCOMPARE(window.page<RunsView>("runs")->comparisonModel()->rowCount(), 1);
         QVERIFY(distinctColours(shoot(window, QStringLiteral("runs"))) > 40);
 
         // Roofline of the profiled steps against this machine's measured peaks (smaller
         // benchmark sizes than the default, to keep the test short).
-        window.showView(View::Roofline);
-        RooflineView* roofline = window.rooflineView();
+        window.showView(QStringLiteral("roofline"));
+        RooflineView* roofline = window.page<RooflineView>("roofline");
         PeakOptions peak_options;
         peak_options.device = "cpu";
         peak_options.matrix_size = 512;
@@ -142,8 +142,8 @@ private slots:
         QVERIFY(distinctColours(shoot(window, QStringLiteral("roofline"))) > 40);
 
         // A real batch-size sweep of the same experiment from the Experiments tab.
-        window.showView(View::Experiments);
-        ExperimentsView* experiments = window.experimentsView();
+        window.showView(QStringLiteral("experiments"));
+        ExperimentsView* experiments = window.page<ExperimentsView>("experiments");
         ExperimentRequest request;
         request.values = QStringLiteral("8,16,32,64");
         request.steps = 4;
@@ -184,7 +184,7 @@ private slots:
         window.form()->setConfig(config);
 
         applyTheme(Theme::Dark);
-        window.showView(View::Live);
+        window.showView(QStringLiteral("live"));
         const QImage dark = shoot(window, QStringLiteral("live-dark"));
         QVERIFY(qGray(dark.pixel(dark.width() / 2, dark.height() / 2)) < 128 ||
                 qGray(dark.pixel(10, dark.height() - 10)) < 128);
@@ -201,14 +201,14 @@ private slots:
                         QStringLiteral("/tests/data/tb_plugin/test_distributed_nccl_0.json"));
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
         QVERIFY(shown.at(0).at(0).value<OpenedDocument>().ok());
-        QCOMPARE(window.currentView(), View::Overview);
-        QVERIFY(!window.overviewView()->content().empty());
+        QCOMPARE(QString::fromLatin1(window.currentView()->name), QStringLiteral("overview"));
+        QVERIFY(!window.page<OverviewView>("overview")->content().empty());
         QVERIFY(distinctColours(shoot(window, QStringLiteral("overview"))) > 40);
 
-        window.showView(View::Kernels);
-        QVERIFY(window.kernelsView()->proxy()->rowCount() > 0);
+        window.showView(QStringLiteral("kernels"));
+        QVERIFY(window.page<KernelsView>("kernels")->proxy()->rowCount() > 0);
         QVERIFY(distinctColours(shoot(window, QStringLiteral("kernels"))) > 40);
-        window.kernelsView()->setGroupByOperator(true);
+        window.page<KernelsView>("kernels")->setGroupByOperator(true);
         QVERIFY(distinctColours(shoot(window, QStringLiteral("kernels-by-operator"))) > 40);
     }
 };

@@ -39,7 +39,7 @@ bool shown(SnapshotView& view, const OpenedDocument& doc) {
     view.resize(1200, 900);
     view.show();
     if (!QTest::qWaitForWindowExposed(&view)) return false;
-    view.setSnapshot(doc.snapshot, doc.path);
+    view.setSnapshot(doc.snapshot, QString::fromStdString(doc.path));
     return true;
 }
 
@@ -51,13 +51,13 @@ class SnapshotTest : public QObject {
 private slots:
     void aPickleOpensAsASnapshot() {
         const OpenedDocument doc = openDocument(kSnapshot);
-        QVERIFY2(doc.ok(), qPrintable(doc.error));
+        QVERIFY2(doc.ok(), doc.error.c_str());
         QVERIFY(doc.snapshot);
         QVERIFY(!doc.trace);
         QCOMPARE(doc.snapshot->devices(), 2);
         const OpenedDocument bad = openDocument(dataFile("memory_snapshots/runs_code.pickle"));
         QVERIFY(!bad.ok());
-        QVERIFY(bad.error.contains(QStringLiteral("never runs anything")));
+        QVERIFY(QString::fromStdString(bad.error).contains(QStringLiteral("never runs anything")));
     }
 
     void viewShowsTablesAndTheChart() {
@@ -220,14 +220,14 @@ private slots:
     // click on the chart, that moment.
     void aMemoryTimelineOpensByCategory() {
         const OpenedDocument doc = openDocument(dataFile("hta/memory_timeline.raw.gz"));
-        QVERIFY2(doc.ok(), qPrintable(doc.error));
+        QVERIFY2(doc.ok(), doc.error.c_str());
         QVERIFY(doc.categories);
         QVERIFY(!doc.trace && !doc.snapshot);
         CategoryTimelineView view;
         view.resize(1200, 900);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.setTimeline(doc.categories, doc.path);
+        view.setTimeline(doc.categories, QString::fromStdString(doc.path));
         QCOMPARE(view.tableCount(), 3);
         for (int t = 0; t < view.tableCount(); ++t)
             QAbstractItemModelTester tester(view.model(t),
@@ -251,7 +251,7 @@ private slots:
     void aSecondSnapshotIsCompared() {
         const OpenedDocument doc = openDocument(kSnapshot);
         SnapshotView view;
-        view.setSnapshot(doc.snapshot, doc.path);
+        view.setSnapshot(doc.snapshot, QString::fromStdString(doc.path));
         QSignalSpy loaded(&view, &SnapshotView::comparisonLoaded);
         view.compareWith(dataFile("memory_snapshots/p4_seed3.pickle"));
         QTRY_COMPARE(loaded.count(), 1);

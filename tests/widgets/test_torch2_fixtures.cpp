@@ -60,21 +60,11 @@ int chartPoints(QWidget* widget) {
 }
 
 // The GPU views of HTA and the plugin: a CPU-only trace has nothing for them.
-bool gpuOnly(View view) {
-    switch (view) {
-    case View::Kernels:
-    case View::Temporal:
-    case View::IdleTime:
-    case View::Launches:
-    case View::KernelTypes:
-    case View::QueueLength:
-    case View::MemoryBandwidth:
-    case View::Annotations:
-    case View::KernelSequences:
-        return true;
-    default:
-        return false;
-    }
+bool gpuOnly(const std::string& view) {
+    for (const char* name : {"kernels", "temporal", "idle", "launches", "kernel-types", "queue",
+                             "memory-bw", "annotations", "kernel-sequences"})
+        if (view == name) return true;
+    return false;
 }
 
 struct Expect {
@@ -107,28 +97,24 @@ private:
 };
 
 // Shows `view` and checks it; QTest's QVERIFY and QCOMPARE return from here.
-void checkView(MainWindow& w, View view, const Expect& e, const QString& file) {
-    const QByteArray where = (viewName(view) + QStringLiteral(" on ") + file).toUtf8();
-    w.showView(view);
-    QCOMPARE(w.currentView(), view);
+void checkView(MainWindow& w, const std::string& view, const Expect& e, const QString& file) {
+    const QByteArray where =
+        (QString::fromStdString(view) + QStringLiteral(" on ") + file).toUtf8();
+    w.showView(QString::fromStdString(view));
+    QCOMPARE(std::string(w.currentView()->name), view);
     QTest::qWait(50);
-    switch (view) {
-    case View::Overview: {
-        OverviewView* v = w.overviewView();
+    if (view == "overview") {
+        OverviewView* v = w.page<OverviewView>("overview");
         QVERIFY2(!v->content().empty(), where);
         QVERIFY2(v->averageModel()->rowCount() > 0, where);
         QVERIFY2(chartPoints(v) > 0, where);
         QVERIFY2(v->messageText().isEmpty(), qPrintable(where + ": " + v->messageText()));
-        break;
-    }
-    case View::Operators: {
-        OperatorsView* v = w.operatorsView();
+    } else if (view == "operators") {
+        OperatorsView* v = w.page<OperatorsView>("operators");
         QVERIFY2(v->proxy()->rowCount() > 20, where);
         QVERIFY2(chartPoints(v->chart()) > 0, where);
-        break;
-    }
-    case View::Memory: {
-        MemoryUsageView* v = w.memoryView();
+    } else if (view == "memory") {
+        MemoryUsageView* v = w.page<MemoryUsageView>("memory");
         if (e.memory) {
             QCOMPARE(v->deviceCount(), 1);
             QCOMPARE(v->currentDevice(), QStringLiteral("CPU"));
@@ -139,64 +125,48 @@ void checkView(MainWindow& w, View view, const Expect& e, const QString& file) {
         } else {
             QVERIFY2(!v->messageText().isEmpty(), where); // says profile_memory records it
         }
-        break;
-    }
-    case View::Modules: {
-        ModulesView* v = w.modulesView();
+    } else if (view == "modules") {
+        ModulesView* v = w.page<ModulesView>("modules");
         if (e.modules) {
             QVERIFY2(v->proxy()->rowCount() > 0, where);
             QVERIFY2(v->messageText().isEmpty(), qPrintable(where + ": " + v->messageText()));
         } else {
             QVERIFY2(!v->messageText().isEmpty(), where);
         }
-        break;
-    }
-    case View::Timeline: {
-        const TimelineLayout& layout = w.timelineView()->timeline()->layout();
+    } else if (view == "timeline") {
+        const TimelineLayout& layout = w.page<TimelineView>("timeline")->timeline()->layout();
         QVERIFY2(layout.trace() != nullptr, where);
         QVERIFY2(!layout.rows().empty(), where);
         QVERIFY2(layout.endNs() > layout.startNs(), where);
-        break;
-    }
-    case View::Query: {
-        QueryView* v = w.queryView();
+    } else if (view == "query") {
+        QueryView* v = w.page<QueryView>("query");
         v->setSql(QStringLiteral("SELECT name, count(*) AS n FROM slices GROUP BY name"));
         QVERIFY2(v->run(), qPrintable(where + ": " + v->statusText()));
         QTRY_VERIFY_WITH_TIMEOUT(!v->running(), 30000);
         QVERIFY2(v->model()->rowCount() > 10, qPrintable(where + ": " + v->statusText()));
-        break;
-    }
-    case View::Roofline: {
+    } else if (view == "roofline") {
         // FLOPs: PyTorch 2.15 writes none into the trace (with_flops or not).
-        RooflineView* v = w.rooflineView();
+        RooflineView* v = w.page<RooflineView>("roofline");
         QVERIFY2(v->model()->rowCount() == 0 || chartPoints(v->chart()) > 0, where);
-        break;
-    }
-    case View::CriticalPath: {
+    } else if (view == "critical-path") {
         CriticalPathView* v = w.findChild<CriticalPathView*>();
         QVERIFY2(v, where);
         QVERIFY2(v->report() != nullptr, where);
         QVERIFY2(v->windows().size() >= std::max(1, e.steps), where);
-        break;
-    }
-    case View::Distributed: {
-        RanksView* v = w.distributedView();
+    } else if (view == "distributed") {
+        RanksView* v = w.page<RanksView>("distributed");
         QVERIFY2(e.ranks, where);
         QCOMPARE(v->rankModel()->rowCount(), 2);
         QVERIFY2(v->commOpModel()->rowCount() > 0, where);
         QVERIFY2(chartPoints(v->overlapChart()) > 0, where);
         QVERIFY2(v->messageText().isEmpty(), qPrintable(where + ": " + v->messageText()));
-        break;
-    }
-    case View::Kernels: {
-        KernelsView* v = w.kernelsView();
+    } else if (view == "kernels") {
+        KernelsView* v = w.page<KernelsView>("kernels");
         QCOMPARE(v->proxy()->rowCount(), 0);
         QVERIFY2(!v->messageText().isEmpty(), where);
-        break;
-    }
-    default:
-        if (gpuOnly(view)) {
-            SpecTablesView* v = w.tablesView(view);
+    } else if (gpuOnly(view)) {
+        {
+            SpecTablesView* v = static_cast<SpecTablesView*>(w.viewWidget(view.c_str()));
             QVERIFY2(v, where);
             QVERIFY2(!v->messageText().isEmpty(), where); // why there is nothing
             // ... and nothing about a last step's device work it never had.
@@ -204,7 +174,6 @@ void checkView(MainWindow& w, View view, const Expect& e, const QString& file) {
                 QVERIFY2(!text.contains(QStringLiteral("last ProfilerStep")),
                          qPrintable(where + ": " + text));
         }
-        break;
     }
 }
 
@@ -213,9 +182,10 @@ int checkEveryView(MainWindow& w, const OpenedDocument& doc, const Expect& e, co
     int checked = 0;
     for (const ViewPage& page : viewPages()) {
         if (!page.appliesTo(&doc)) continue;
-        if (page.id == View::Diff || page.id == View::Runs || page.id == View::Experiments)
+        const std::string name = page.info->name;
+        if (name == "diff" || name == "runs" || name == "experiments")
             continue; // documents and folders of their own
-        checkView(w, page.id, e, file);
+        checkView(w, name, e, file);
         if (QTest::currentTestFailed()) return checked;
         ++checked;
     }
@@ -250,7 +220,7 @@ private slots:
         const OpenedDocument doc = w.open(fixture(qPrintable(file)));
         QVERIFY(doc.ok());
         QVERIFY(doc.trace);
-        QCOMPARE(w->currentView(), View::Overview);
+        QCOMPARE(QString::fromLatin1(w->currentView()->name), QStringLiteral("overview"));
         const int checked = checkEveryView(*w, doc, e, file);
         if (QTest::currentTestFailed()) return;
         // Overview, the four Time views, the eleven of the GPU group and Memory.
@@ -262,15 +232,15 @@ private slots:
         const OpenedDocument doc = w.open(fixture("ddp_gloo"));
         QVERIFY(doc.ok());
         QVERIFY(doc.distributed);
-        QVERIFY(doc.distributed_error.isEmpty());
+        QVERIFY(doc.distributed_error.empty());
         Expect e;
         e.ranks = true, e.steps = 2;
-        QVERIFY(viewPage(View::Distributed).appliesTo(&doc));
+        QVERIFY(findViewPage(QStringLiteral("distributed"))->appliesTo(&doc));
         checkEveryView(*w, doc, e, QStringLiteral("ddp_gloo"));
         if (QTest::currentTestFailed()) return;
-        w->showView(View::Distributed);
+        w->showView(QStringLiteral("distributed"));
         QCOMPARE(
-            w.operator->()->distributedView()->stepLabels(),
+            w.operator->()->page<RanksView>("distributed")->stepLabels(),
             QStringList({QStringLiteral("Average"), QStringLiteral("2"), QStringLiteral("3")}));
     }
 
@@ -280,7 +250,7 @@ private slots:
         QVERIFY(doc.ok());
         QVERIFY(doc.categories);
         QVERIFY(!doc.trace);
-        QCOMPARE(w->currentView(), View::MemoryCategories);
+        QCOMPARE(QString::fromLatin1(w->currentView()->name), QStringLiteral("memory-categories"));
         auto* v = w->findChild<CategoryTimelineView*>();
         QVERIFY(v);
         QCOMPARE(int(v->layers().size()), 8);
@@ -298,7 +268,7 @@ private slots:
         QCOMPARE(v->shownPoint(), categoryPeak(*doc.categories).index);
         QCOMPARE(categoryPeak(*doc.categories).total_bytes, int64_t(444512));
         // The trace views are not offered for it.
-        QVERIFY(!viewPage(View::Operators).appliesTo(&doc));
+        QVERIFY(!findViewPage(QStringLiteral("operators"))->appliesTo(&doc));
     }
 
     // The plot form of export_memory_timeline (.json, not .raw.json.gz) is

@@ -8,6 +8,7 @@
 #include <QLineEdit>
 #include <QVBoxLayout>
 
+#include "common/DocumentSelection.h"
 #include "report/CriticalPathTables.h"
 
 namespace ts::gui {
@@ -60,6 +61,39 @@ void CriticalPathView::setDiagnoses(std::shared_ptr<const Trace> trace,
     window_->setCurrentIndex(
         std::max(0, window_->findText(QString::fromStdString(report_->graph.window.label))));
     showReport();
+    if (selection_ && selection_->current().step) {
+        const int picked = windowOfStep(*selection_->current().step);
+        if (picked >= 0 && picked != window_->currentIndex()) chooseWindow(picked);
+    }
+}
+
+int CriticalPathView::windowOfStep(int64_t step) const {
+    const std::string label = "ProfilerStep#" + std::to_string(step);
+    for (size_t i = 0; i < windows_.size(); ++i)
+        if (windows_[i].label == label) return int(i);
+    return -1;
+}
+
+void CriticalPathView::followSelection(DocumentSelection* selection) {
+    selection_ = selection;
+    connect(this, &CriticalPathView::pathChanged, selection, &DocumentSelection::showCriticalPath);
+    connect(this, &SpecTablesView::eventActivated, selection,
+            [this, selection](int32_t event) { selection->showEvent(event, this); });
+    connect(selection, &DocumentSelection::changed, this,
+            [this](const Selection& s, unsigned what, const QObject* origin) {
+                if (origin == this || !(what & RangeChanged) || !s.step) return;
+                const int picked = windowOfStep(*s.step);
+                if (picked >= 0 && picked != window_->currentIndex()) chooseWindow(picked);
+            });
+    connect(window_, &QComboBox::activated, this, [this](int index) {
+        const CpWindow& w = windows_[size_t(index)];
+        const std::string prefix = "ProfilerStep#";
+        if (w.label.rfind(prefix, 0) != 0 || w.end <= w.start) return;
+        bool numbered = false;
+        const qlonglong step =
+            QString::fromStdString(w.label.substr(prefix.size())).toLongLong(&numbered);
+        if (numbered) selection_->selectStep(step, w.start, w.end, this);
+    });
 }
 
 QStringList CriticalPathView::windows() const {

@@ -15,6 +15,8 @@ class QComboBox;
 
 namespace ts::gui {
 
+class DocumentSelection;
+
 class CriticalPathView : public SpecTablesView {
     Q_OBJECT
 public:
@@ -29,6 +31,10 @@ public:
     bool chooseWindow(int index);
     // Applies "KIND:NAME=F; ..." (empty: none); the error in plain words, or "".
     QString applyWhatIf(const QString& text);
+    // The step picked for the document is the window analysed, a window
+    // chosen here is the step picked, and the path shown is drawn on the
+    // Timeline.
+    void followSelection(DocumentSelection* selection);
 
 signals:
     // The path shown changed (another window): the timeline draws it.
@@ -37,6 +43,8 @@ signals:
 
 private:
     void showReport();
+    // The window of ProfilerStep#`step`, -1 none.
+    int windowOfStep(int64_t step) const;
 
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const GpuDiagnoses> diagnoses_;
@@ -45,6 +53,7 @@ private:
     std::unique_ptr<LaunchIndex> launches_; // made when another window is first chosen
     std::vector<CpWindow> windows_;         // per entry of the list
     QString description_;
+    DocumentSelection* selection_ = nullptr;
     QComboBox* window_;
     QLineEdit* what_if_;
     QLabel* error_;

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "common/CsvExport.h"
+#include "common/DocumentSelection.h"
 #include "common/ExportFile.h"
 #include "common/SortFilterProxy.h"
 #include "common/SpecTableModel.h"
@@ -85,10 +86,14 @@ void KernelsView::showPending(const QString& message) {
 }
 
 void KernelsView::setAnalysis(std::shared_ptr<const GpuTraceAnalysis> analysis,
-                              const QString& description) {
+                              const QString& description, std::shared_ptr<const Trace> trace) {
     analysis_ = std::move(analysis);
-    source_->setText(description);
-    source_->setVisible(!description.isEmpty());
+    trace_ = std::move(trace);
+    description_ = description;
+    if (selection_) {
+        window_ = windowOf(selection_->current());
+        window_what_ = windowText(selection_->current());
+    }
     const bool none = !analysis_ || analysis_->kernels.by_name.empty();
     message_->setText(
         !analysis_ ? tr("No trace yet: open a Kineto (torch.profiler) trace or a profiled run to "
@@ -101,8 +106,38 @@ void KernelsView::setAnalysis(std::shared_ptr<const GpuTraceAnalysis> analysis,
                  "kernel events)."));
     message_->setVisible(none);
     body_->setVisible(!none);
+    fillTables();
+}
+
+void KernelsView::followSelection(DocumentSelection* selection) {
+    selection_ = selection;
+    connect(selection, &DocumentSelection::changed, this,
+            [this](const Selection& s, unsigned what) {
+                if (what & RangeChanged) setWindow(windowOf(s), windowText(s));
+            });
+}
+
+void KernelsView::setWindow(const TimeWindow& window, const QString& what) {
+    window_ = window;
+    window_what_ = what;
+    fillTables();
+}
+
+// The analysis' tables, or those of the kernels in the window.
+void KernelsView::fillTables() {
+    const bool narrowed = !window_.all() && analysis_ && trace_;
+    const QString source = narrowed
+                               ? tr("%1\nThe kernels that start in %2 (the document's selection).")
+                                     .arg(description_, window_what_)
+                               : description_;
+    source_->setText(source);
+    source_->setVisible(!source.isEmpty());
     static const KernelTables no_kernels;
-    const KernelTables& tables = analysis_ ? analysis_->kernels : no_kernels;
+    const KernelTables tables =
+        narrowed    ? computeKernelTables(*trace_, analysis_->events, analysis_->links,
+                                          analysis_->tree, false, window_)
+        : analysis_ ? analysis_->kernels
+                    : no_kernels;
     by_name_->setSpec(kernelTableSpec(tables, false));
     by_op_->setSpec(kernelTableSpec(tables, true));
     regroup();

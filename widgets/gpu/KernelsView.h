@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include "analysis/GpuTraceAnalysis.h"
+#include "analysis/TimeWindow.h"
 #include "common/SpecTableModel.h"
 
 class QCheckBox;
@@ -19,6 +20,7 @@ class QTableView;
 namespace ts::gui {
 
 class AppSettings;
+class DocumentSelection;
 class SortFilterProxy;
 class TopOpsChart;
 
@@ -28,10 +30,12 @@ public:
     // `settings` (may be null in tests) remembers the export folder.
     explicit KernelsView(AppSettings* settings = nullptr, QWidget* parent = nullptr);
 
-    void setAnalysis(std::shared_ptr<const GpuTraceAnalysis> analysis, const QString& description);
+    // `trace`: the analysis' trace, for the kernels of a step or range picked.
+    void setAnalysis(std::shared_ptr<const GpuTraceAnalysis> analysis, const QString& description,
+                     std::shared_ptr<const Trace> trace = nullptr);
     void clear();
     // Empty, with `message` where the table goes: the trace is still being
-    // analysed for this tab (DeferredViews).
+    // analysed for this tab (shell/DocumentPages).
     void showPending(const QString& message);
 
     // kernelTableSpec (report/GpuTables.h): the CLI's columns, by name and by operator.
@@ -45,13 +49,22 @@ public:
     void setNameFilter(const QString& text);
     // Writes the table as shown (filtered, sorted) as CSV.
     bool exportCsv(const QString& path, QString* error) const;
+    // The kernels of the step or time range picked for the document, or all.
+    void followSelection(DocumentSelection* selection);
+    void setWindow(const TimeWindow& window, const QString& what = {});
 
 private:
     void regroup();
+    void fillTables();
     void exportInteractive();
 
     AppSettings* settings_;
     std::shared_ptr<const GpuTraceAnalysis> analysis_;
+    std::shared_ptr<const Trace> trace_;
+    DocumentSelection* selection_ = nullptr;
+    TimeWindow window_;
+    QString window_what_;
+    QString description_;
     SpecTableModel* by_name_;
     SpecTableModel* by_op_;
     SortFilterProxy* proxy_;

@@ -42,6 +42,13 @@ OverviewContent overviewOfTrace(const GpuTraceAnalysis& analysis) {
     for (const GpuStep& step : o.steps) {
         OverviewStep s;
         s.label = QString::fromStdString(step.label);
+        bool numbered = false;
+        const qlonglong number = s.label.toLongLong(&numbered);
+        if (numbered) {
+            s.step = number;
+            s.start_ns = step.start_ns;
+            s.end_ns = step.end_ns;
+        }
         for (GpuRole role : roles)
             s.us.push_back(double(step.cost_ns[size_t(role)]) / 1000.0);
         content.steps.push_back(std::move(s));

@@ -21,6 +21,9 @@ namespace ts::gui {
 struct OverviewStep {
     QString label;
     std::vector<double> us; // one per category
+    // Its number and span on the trace's clock (a trace's steps), -1: none.
+    int64_t step = -1;
+    int64_t start_ns = 0, end_ns = 0;
 };
 
 struct OverviewContent {

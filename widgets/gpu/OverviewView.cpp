@@ -7,6 +7,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "common/DocumentSelection.h"
 #include "common/Format.h"
 #include "common/SortFilterProxy.h"
 #include "common/TableSetup.h"
@@ -131,6 +132,36 @@ OverviewView::OverviewView(QWidget* parent)
     layout->addWidget(message_, 1);
     layout->addWidget(body_, 1);
     clear();
+}
+
+void OverviewView::showDocument(const sources::Document& doc) {
+    const std::shared_ptr<const GpuTraceAnalysis> analysis =
+        doc.trace ? doc.analysis->analysis() : nullptr;
+    const bool trace_has_gpu = analysis && !analysis->empty() && analysis->overview.showsGpu();
+    if (analysis && (trace_has_gpu || !doc.run || doc.run->steps.empty())) {
+        setContent(overviewOfTrace(*analysis));
+        if (const std::shared_ptr<const GpuDiagnoses>& d = doc.analysis->diagnoses)
+            setDiagnosis(summarizeDiagnoses(*doc.trace, *d));
+        else
+            setDiagnosis({}, tr("Made when a diagnosis view (GPU ▸ Temporal, Idle Time, "
+                                "Launches, …) is first shown (a large trace opens with its "
+                                "Overview and Timeline)."));
+        return;
+    }
+    if (!doc.run) {
+        clear();
+        return;
+    }
+    setContent(overviewOfRun(*doc.run));
+    setDiagnosis({});
+}
+
+void OverviewView::followSelection(DocumentSelection* selection) {
+    connect(chart_, &StepBreakdownChart::stepClicked, this, [this, selection](int index) {
+        const OverviewStep& step = content_.steps[size_t(index)];
+        if (step.step >= 0 && step.end_ns > step.start_ns)
+            selection->selectStep(step.step, step.start_ns, step.end_ns, this);
+    });
 }
 
 void OverviewView::clear() {

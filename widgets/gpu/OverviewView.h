@@ -7,6 +7,7 @@
 
 #include "analysis/DiagnosisSummary.h"
 #include "gpu/OverviewContent.h"
+#include "sources/Document.h"
 
 class QLabel;
 class QTableView;
@@ -15,6 +16,7 @@ namespace ts::gui {
 
 class AverageShareChart;
 class AverageStepModel;
+class DocumentSelection;
 class SortFilterProxy;
 class StepBreakdownChart;
 
@@ -25,6 +27,12 @@ public:
 
     void setContent(const OverviewContent& content);
     void clear();
+    // The document's Overview: its trace's GPU steps when it has them, else
+    // a run's phases, else the trace's CPU categories; with HTA's findings
+    // once its diagnoses are made.
+    void showDocument(const sources::Document& doc);
+    // A step's bar clicked picks that step for every view.
+    void followSelection(DocumentSelection* selection);
     // The Diagnosis box: HTA's findings, each linking to its view; or
     // `message` (why there are none yet); hidden when both are empty.
     void setDiagnosis(const std::vector<DiagnosisFinding>& findings, const QString& message = {});

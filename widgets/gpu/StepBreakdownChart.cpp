@@ -25,6 +25,10 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent) : ThemedPlot(parent) {
     legend->setLayer(QStringLiteral("legend"));
     setMinimumHeight(220);
     connect(this, &QCustomPlot::mouseMove, this, &StepBreakdownChart::showHover);
+    connect(this, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+        const int step = stepAt(event->position());
+        if (step >= 0) emit stepClicked(step);
+    });
 }
 
 namespace {
@@ -94,12 +98,17 @@ QString StepBreakdownChart::describeAt(int step, double us) const {
     return {};
 }
 
-void StepBreakdownChart::showHover(QMouseEvent* event) {
-    const QPointF pos = event->position();
+int StepBreakdownChart::stepAt(QPointF pos) const {
     const double key = xAxis->pixelToCoord(pos.x());
     const int step = int(std::lround(key));
-    const bool onBar = std::abs(key - step) <= 0.35;
-    const QString text = onBar ? describeAt(step, yAxis->pixelToCoord(pos.y())) : QString();
+    const bool on_bar = std::abs(key - step) <= 0.35 && step >= 0 && step < stepCount();
+    return on_bar && !describeAt(step, yAxis->pixelToCoord(pos.y())).isEmpty() ? step : -1;
+}
+
+void StepBreakdownChart::showHover(QMouseEvent* event) {
+    const QPointF pos = event->position();
+    const int step = stepAt(pos);
+    const QString text = step >= 0 ? describeAt(step, yAxis->pixelToCoord(pos.y())) : QString();
     if (text.isEmpty())
         QToolTip::hideText();
     else

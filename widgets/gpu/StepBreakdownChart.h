@@ -18,8 +18,14 @@ public:
     // `step`; empty outside every segment.
     QString describeAt(int step, double us) const;
 
+signals:
+    // A step's bar was clicked (its index in the content's steps).
+    void stepClicked(int index);
+
 private:
     void showHover(QMouseEvent* event);
+    // The step whose bar is under `pos`, -1 none.
+    int stepAt(QPointF pos) const;
 
     QStringList categories_;
     std::vector<OverviewStep> steps_;

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "common/CsvExport.h"
+#include "common/DocumentSelection.h"
 #include "common/ExportFile.h"
 #include "common/SortFilterProxy.h"
 #include "common/TableSetup.h"
@@ -89,9 +90,14 @@ MemoryUsageView::MemoryUsageView(AppSettings* settings, QWidget* parent)
     connect(device_, &QComboBox::currentIndexChanged, this, [this] { showDevice(); });
     connect(chart_, &MemoryCurveChart::rangeSelected, this, [this](qint64 start, qint64 end) {
         setRange(MemoryTimeRange{start, end});
+        if (selection_) selection_->selectRange({start, end, -1}, this);
     });
-    connect(chart_, &MemoryCurveChart::selectionCleared, this, [this] { setRange(std::nullopt); });
-    connect(whole_trace_, &QPushButton::clicked, this, [this] { setRange(std::nullopt); });
+    const auto whole = [this] {
+        setRange(std::nullopt);
+        if (selection_) selection_->clearRange(this);
+    };
+    connect(chart_, &MemoryCurveChart::selectionCleared, this, whole);
+    connect(whole_trace_, &QPushButton::clicked, this, whole);
     connect(filter_, &QLineEdit::textChanged, this, &MemoryUsageView::setNameFilter);
     connect(export_, &QPushButton::clicked, this, &MemoryUsageView::exportInteractive);
     clear();
@@ -119,6 +125,8 @@ void MemoryUsageView::setTrace(std::shared_ptr<const Trace> trace,
         view_ = std::make_shared<const MemoryView>(
             trace_ ? computeMemoryView(*trace_, analysis_->tree) : MemoryView{});
     range_.reset();
+    if (const Selection* s = selection_ ? &selection_->current() : nullptr; s && s->range)
+        range_ = MemoryTimeRange{s->range->start_ns, s->range->end_ns};
     span_ns_ = trace_ ? traceEndNs(*trace_) : 0;
     frame_.show(description, !view_->empty() ? QString()
                              : !trace_
@@ -194,6 +202,17 @@ void MemoryUsageView::showDevice() {
     chart_->setContent(std::move(content));
     chart_->setSelection(range_);
     fillTables();
+}
+
+void MemoryUsageView::followSelection(DocumentSelection* selection) {
+    selection_ = selection;
+    connect(selection, &DocumentSelection::changed, this,
+            [this](const Selection& s, unsigned what, const QObject* origin) {
+                if (origin == this || !(what & RangeChanged)) return;
+                setRange(s.range ? std::optional<MemoryTimeRange>(
+                                       MemoryTimeRange{s.range->start_ns, s.range->end_ns})
+                                 : std::nullopt);
+            });
 }
 
 void MemoryUsageView::setRange(const std::optional<MemoryTimeRange>& range) {

@@ -24,6 +24,7 @@ class QTableView;
 namespace ts::gui {
 
 class AppSettings;
+class DocumentSelection;
 class MemoryAllocationModel;
 class MemoryCurveChart;
 class MemoryOperatorModel;
@@ -44,7 +45,7 @@ public:
                   std::shared_ptr<const MemoryView> memory, const QString& description);
     void clear();
     // Empty, with `message` where the table goes: the trace is still being
-    // analysed for this tab (DeferredViews).
+    // analysed for this tab (shell/DocumentPages).
     void showPending(const QString& message);
 
     int deviceCount() const;
@@ -53,6 +54,10 @@ public:
     bool selectDevice(const QString& name);
     // Narrows the tables (nullopt: the whole trace) and shades the chart.
     void setRange(const std::optional<MemoryTimeRange>& range);
+    // The range is the document's selection: one dragged here is picked for
+    // every view, and one picked elsewhere (a step, the Timeline's area)
+    // narrows this view.
+    void followSelection(DocumentSelection* selection);
     const std::optional<MemoryTimeRange>& range() const { return range_; }
     void showTable(Table table);
     void setNameFilter(const QString& text);
@@ -79,6 +84,7 @@ private:
     std::shared_ptr<const GpuTraceAnalysis> analysis_;
     std::shared_ptr<const MemoryView> view_; // whole trace, never null
     std::optional<MemoryTimeRange> range_;
+    DocumentSelection* selection_ = nullptr;
     int64_t span_ns_ = 0; // the trace's end, the x axis of every device's curve
     MemoryCurveChart* chart_;
     MemoryAllocationModel* allocations_;

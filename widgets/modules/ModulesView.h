@@ -35,7 +35,7 @@ public:
     void setView(std::shared_ptr<const ModuleView> view, const QString& description);
     void clear();
     // Empty, with `message` where the table goes: the trace is still being
-    // analysed for this tab (DeferredViews).
+    // analysed for this tab (shell/DocumentPages).
     void showPending(const QString& message);
 
     ModuleTreeModel* model() const { return model_; }

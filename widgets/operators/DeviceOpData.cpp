@@ -15,8 +15,8 @@ bool isKinetoTrace(const Trace& trace) {
     return trace.source.rfind("torch.profiler", 0) == 0 || trace.source == "chrome trace";
 }
 
-DeviceOpTable DeviceOpData::table(DeviceOpGrouping grouping) const {
-    return computeDeviceOpTable(*trace, *tree, grouping, by_device);
+DeviceOpTable DeviceOpData::table(DeviceOpGrouping grouping, const TimeWindow& window) const {
+    return computeDeviceOpTable(*trace, *tree, grouping, by_device, window);
 }
 
 bool DeviceOpData::hasCallStacks() const {

@@ -22,7 +22,7 @@ struct DeviceOpData {
     bool by_device = false;
     DeviceOpTable by_stack; // grouped by name, input shapes and call stack
 
-    DeviceOpTable table(DeviceOpGrouping grouping) const;
+    DeviceOpTable table(DeviceOpGrouping grouping, const TimeWindow& window = {}) const;
     bool hasCallStacks() const;
 };
 

@@ -15,6 +15,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "common/DocumentSelection.h"
 #include "common/SortFilterProxy.h"
 #include "common/TableSetup.h"
 #include "operators/CallStackText.h"
@@ -145,7 +146,12 @@ void OperatorsView::showPending(const QString& message) {
 void OperatorsView::setTrace(std::shared_ptr<const Trace> trace, const QString& description,
                              std::shared_ptr<const GpuTraceAnalysis> analysis) {
     trace_ = std::move(trace);
-    source_->setText(description);
+    description_ = description;
+    if (selection_) {
+        window_ = windowOf(selection_->current());
+        window_what_ = windowText(selection_->current());
+    }
+    showWindowLabel();
     device_ =
         trace_ && isKinetoTrace(*trace_) ? makeDeviceOpData(trace_, std::move(analysis)) : nullptr;
     showTableFor(device_ != nullptr);
@@ -153,6 +159,31 @@ void OperatorsView::setTrace(std::shared_ptr<const Trace> trace, const QString& 
     fillGroupings();
     regroupDeviceOps();
     sortBy(device_model_->defaultSortColumn()); // each trace: device time if it has any
+}
+
+void OperatorsView::followSelection(DocumentSelection* selection) {
+    selection_ = selection;
+    connect(selection, &DocumentSelection::changed, this,
+            [this](const Selection& s, unsigned what) {
+                if (what & RangeChanged) setWindow(windowOf(s), windowText(s));
+            });
+}
+
+void OperatorsView::setWindow(const TimeWindow& window, const QString& what) {
+    window_ = window;
+    window_what_ = what;
+    showWindowLabel();
+    if (device_)
+        regroupDeviceOps();
+    else
+        recompute();
+}
+
+void OperatorsView::showWindowLabel() {
+    source_->setText(window_.all() || !trace_
+                         ? description_
+                         : tr("%1\nThe operators that start in %2 (the document's selection).")
+                               .arg(description_, window_what_));
 }
 
 QString OperatorsView::callStackText() const {
@@ -221,14 +252,14 @@ void OperatorsView::recompute() {
     const OpGrouping grouping =
         by_shape_->isChecked() ? OpGrouping::NameAndShapes : OpGrouping::Name;
     const auto scope = OpScope(scope_->currentData().toInt());
-    model_->setTable(computeOpStats(*trace_, grouping, scope));
+    model_->setTable(computeOpStats(*trace_, grouping, scope, window_));
     updateColumnVisibility();
     fitColumns();
 }
 
 void OperatorsView::regroupDeviceOps() {
     if (!device_) return;
-    device_model_->setTable(device_->table(deviceGrouping()));
+    device_model_->setTable(device_->table(deviceGrouping(), window_));
     updateColumnVisibility();
     fitColumns();
     showCallStacks();

@@ -25,6 +25,8 @@ class QTableView;
 namespace ts::gui {
 
 class DeviceOpTableModel;
+class DocumentSelection;
+struct Selection;
 class OpTableModel;
 class SortFilterProxy;
 class TopOpsChart;
@@ -40,7 +42,7 @@ public:
                   std::shared_ptr<const GpuTraceAnalysis> analysis = nullptr);
     void clear();
     // Empty, with `message` where the table goes: the trace is still being
-    // analysed for this tab (DeferredViews).
+    // analysed for this tab (shell/DocumentPages).
     void showPending(const QString& message);
 
     OpTableModel* model() const { return model_; }                    // Trainscope's traces
@@ -56,6 +58,12 @@ public:
     // Kineto traces; false (and unchanged) when the trace has no such
     // grouping (no call stacks recorded).
     bool setDeviceGrouping(DeviceOpGrouping grouping);
+    // The operators of the step or time range picked for the document (the
+    // Timeline's Shift+drag, the Overview's step bars), or of all of it.
+    void followSelection(DocumentSelection* selection);
+    // The part of the trace the table holds (default: all of it).
+    void setWindow(const TimeWindow& window, const QString& what = {});
+    const TimeWindow& window() const { return window_; }
 
 private:
     void buildLayout();
@@ -70,8 +78,14 @@ private:
     void updateColumnVisibility();
     void showCallStacks();
 
+    void showWindowLabel();
+
     std::shared_ptr<const Trace> trace_;
     std::unique_ptr<const DeviceOpData> device_; // set for Kineto traces
+    DocumentSelection* selection_ = nullptr;
+    TimeWindow window_;
+    QString window_what_; // "step 12 (3.200–4.100 ms)"
+    QString description_;
     OpTableModel* model_;
     DeviceOpTableModel* device_model_;
     SortFilterProxy* proxy_;

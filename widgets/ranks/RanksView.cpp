@@ -9,6 +9,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "common/DocumentSelection.h"
 #include "common/Format.h"
 #include "common/SortFilterProxy.h"
 #include "common/TableSetup.h"
@@ -146,6 +147,41 @@ void RanksView::selectRank(int index) {
     rank_box_->setCurrentIndex(index);
 }
 
+void RanksView::followSelection(DocumentSelection* selection) {
+    selection_ = selection;
+    connect(selection, &DocumentSelection::changed, this,
+            [this](const Selection& s, unsigned what, const QObject* origin) {
+                if (origin != this && (what & (RangeChanged | RankChanged))) applySelection(s);
+            });
+    connect(step_box_, &QComboBox::activated, this, &RanksView::pickStep);
+    connect(rank_box_, &QComboBox::activated, this, &RanksView::pickRank);
+}
+
+void RanksView::applySelection(const Selection& s) {
+    const DistributedView* view = span();
+    if (!view) return;
+    const int step = s.step ? step_box_->findData(QString::number(*s.step)) : 0;
+    if (step >= 0) step_box_->setCurrentIndex(step);
+    for (size_t r = 0; s.rank && r < view->ranks.size(); ++r)
+        if (view->ranks[r].rank == *s.rank) rank_box_->setCurrentIndex(int(r));
+}
+
+// A step of the lowest rank's trace: its span there.
+void RanksView::pickStep() {
+    bool numbered = false;
+    const qlonglong number = step_box_->currentData().toString().toLongLong(&numbered);
+    if (!selection_ || !trace_ || !numbered) return;
+    for (const StepMark& mark : trace_->steps)
+        if (mark.step == number) selection_->selectStep(number, mark.start_ns, mark.end_ns, this);
+}
+
+void RanksView::pickRank() {
+    const DistributedView* view = span();
+    const int r = rank_box_->currentIndex();
+    if (selection_ && view && r >= 0 && r < int(view->ranks.size()))
+        selection_->selectRank(int(view->ranks[size_t(r)].rank), this);
+}
+
 QStringList RanksView::stepLabels() const {
     QStringList labels;
     for (int i = 0; i < step_box_->count(); ++i)
@@ -201,6 +237,11 @@ void RanksView::showSpan() {
         lines << tr("Note: %1").arg(QString::fromStdString(note));
     if (!error_.isEmpty()) lines << tr("Left out: %1").arg(error_);
     stragglers_->setText(lines.join(QLatin1Char('\n')));
+    if (selection_) {
+        const QSignalBlocker block_steps(step_box_);
+        const QSignalBlocker block_ranks(rank_box_);
+        applySelection(selection_->current());
+    }
     showStep();
     showRankOps();
 }

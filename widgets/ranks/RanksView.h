@@ -12,12 +12,16 @@
 
 #include "analysis/DistributedView.h"
 #include "common/ViewFrame.h"
+#include "trace/Trace.h"
 
 class QComboBox;
 class QLabel;
 class QTableView;
 
 namespace ts::gui {
+
+class DocumentSelection;
+struct Selection;
 
 class CommOpModel;
 class RankBarsChart;
@@ -40,6 +44,11 @@ public:
     void selectStep(int index); // 0 = the average step, then the steps in order
     void selectRank(int index); // of the collectives table, 0-based
     QStringList stepLabels() const;
+    // The step and rank picked for the document are those shown, and a step
+    // or rank chosen here is picked for every view; `trace` (the lowest
+    // rank's) gives a step its span.
+    void followSelection(DocumentSelection* selection);
+    void setTrace(std::shared_ptr<const Trace> trace) { trace_ = std::move(trace); }
 
     RankTableModel* rankModel() const { return ranks_; }
     CommOpModel* commOpModel() const { return ops_; }
@@ -51,11 +60,16 @@ public:
 
 private:
     const DistributedView* span() const;
+    void applySelection(const Selection& selection);
+    void pickStep();
+    void pickRank();
     void showSpan();
     void showStep();
     void showRankOps();
 
     std::shared_ptr<const std::vector<DistributedView>> spans_;
+    std::shared_ptr<const Trace> trace_;
+    DocumentSelection* selection_ = nullptr;
     QString error_; // spans left out, and why
     RankTableModel* ranks_;
     CommOpModel* ops_;

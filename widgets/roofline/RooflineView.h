@@ -38,7 +38,7 @@ public:
     bool importNcu(const QString& path, QString* error = nullptr);
     void clear();
     // Empty, with `message` where the table goes: the trace is still being
-    // analysed for this tab (DeferredViews).
+    // analysed for this tab (shell/DocumentPages).
     void showPending(const QString& message);
     // bf16/fp16 autocast run: convolutions and matmuls go against the reduced-precision roof.
     void setLowPrecisionRun(bool low);

@@ -33,16 +33,6 @@ AppActions::AppActions(QObject* owner)
       stop(
           make(owner, QObject::tr("S&top"),
                {QKeySequence(QStringLiteral("Shift+F5")), QKeySequence(QStringLiteral("Ctrl+."))})),
-      view_live(make(owner, QObject::tr("&Live"), {QKeySequence(QStringLiteral("Ctrl+1"))})),
-      view_operators(
-          make(owner, QObject::tr("&Operators"), {QKeySequence(QStringLiteral("Ctrl+2"))})),
-      view_timeline(
-          make(owner, QObject::tr("&Timeline"), {QKeySequence(QStringLiteral("Ctrl+3"))})),
-      view_runs(make(owner, QObject::tr("&Runs"), {QKeySequence(QStringLiteral("Ctrl+4"))})),
-      view_experiments(
-          make(owner, QObject::tr("&Experiments"), {QKeySequence(QStringLiteral("Ctrl+5"))})),
-      view_roofline(
-          make(owner, QObject::tr("Roo&fline"), {QKeySequence(QStringLiteral("Ctrl+6"))})),
       toggle_form(
           make(owner, QObject::tr("&Experiment Panel"), {QKeySequence(QStringLiteral("Ctrl+E"))})),
       theme(new QActionGroup(owner)), theme_system(make(owner, QObject::tr("&System Colours"))),
@@ -61,11 +51,12 @@ AppActions::AppActions(QObject* owner)
 }
 
 QList<QAction*> AppActions::all() const {
-    return {open_run,    open_trace,       close_document, load_config,
-            save_config, screenshot,       quit,           start,
-            stop,        view_live,        view_operators, view_timeline,
-            view_runs,   view_experiments, view_roofline,  toggle_form,
-            shortcuts};
+    QList<QAction*> list{open_run,   open_trace, close_document, load_config, save_config,
+                         screenshot, quit,       start,          stop};
+    for (QAction* view : views)
+        if (view) list << view;
+    list << toggle_form << shortcuts;
+    return list;
 }
 
 void buildMenus(QMainWindow& window, const AppActions& a, QMenu* recent) {
@@ -83,8 +74,12 @@ void buildMenus(QMainWindow& window, const AppActions& a, QMenu* recent) {
     QMenu* run = bar->addMenu(QObject::tr("&Run"));
     run->addActions({a.start, a.stop});
     QMenu* view = bar->addMenu(QObject::tr("&View"));
-    view->addActions({a.view_live, a.view_operators, a.view_timeline, a.view_runs,
-                      a.view_experiments, a.view_roofline});
+    for (QAction* action : a.views) {
+        if (action)
+            view->addAction(action);
+        else
+            view->addSeparator();
+    }
     view->addSeparator();
     view->addAction(a.toggle_form);
     QMenu* theme = view->addMenu(QObject::tr("&Theme"));

@@ -23,12 +23,9 @@ struct AppActions {
     QAction* quit;
     QAction* start;
     QAction* stop;
-    QAction* view_live;
-    QAction* view_operators;
-    QAction* view_timeline;
-    QAction* view_runs;
-    QAction* view_experiments;
-    QAction* view_roofline;
+    // View ▸ one action per view page, in the catalog's order (the window
+    // makes them from the registry; null entries are group separators).
+    QList<QAction*> views;
     QAction* toggle_form;
     QActionGroup* theme;
     QAction* theme_system;

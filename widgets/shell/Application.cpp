@@ -45,10 +45,12 @@ std::unique_ptr<AppSettings> makeSettings(const LaunchOptions& options) {
 void printOpenTimings(MainWindow& window) {
     QObject::connect(&window, &MainWindow::documentShown, &window, [](const OpenedDocument& doc) {
         if (doc.trace)
-            std::fprintf(stderr, "%s\n", qPrintable(shownTimingLine(doc.trace_path, doc.times)));
+            std::fprintf(
+                stderr, "%s\n",
+                qPrintable(shownTimingLine(QString::fromStdString(doc.trace_path), doc.times)));
     });
-    QObject::connect(window.timelineView()->timeline(), &TimelineWidget::traceDrawn, &window,
-                     [] { std::fprintf(stderr, "%s\n", qPrintable(drawnTimingLine())); });
+    QObject::connect(window.page<TimelineView>("timeline")->timeline(), &TimelineWidget::traceDrawn,
+                     &window, [] { std::fprintf(stderr, "%s\n", qPrintable(drawnTimingLine())); });
 }
 
 } // namespace

@@ -7,8 +7,8 @@
 
 #include "runs/RunModels.h"
 #include "runs/RunsView.h"
-#include "shell/DeferredViews.h"
 #include "shell/DocumentLoader.h"
+#include "shell/DocumentPages.h"
 #include "shell/MainWindow.h"
 #include "sql/QueryView.h"
 #include "timeline/AreaPanel.h"
@@ -41,17 +41,9 @@ Automation::Automation(MainWindow& window, LaunchOptions options, QObject* paren
 // All paths are handed over at once: the loader opens them in order, so the
 // last one is what the window shows when the screenshot is taken.
 void Automation::begin() {
-    if (options_.open.isEmpty()) {
-        startRunOrFinish();
-        return;
-    }
-    // Experiment directories open at once; traces and runs through the loader.
-    QStringList loaded;
+    waiting_opens_ = int(options_.open.size());
+    if (options_.open.isEmpty()) return startRunOrFinish();
     for (const QString& path : options_.open)
-        if (!window_.openExperimentDirectory(path)) loaded << path;
-    waiting_opens_ = int(loaded.size());
-    if (loaded.isEmpty()) return startRunOrFinish();
-    for (const QString& path : loaded)
         window_.openPath(path);
 }
 
@@ -59,8 +51,9 @@ void Automation::afterOpen(const OpenedDocument& document) {
     if (waiting_opens_ == 0) return;
     --waiting_opens_;
     if (!document.ok()) {
-        fail(document.cancelled ? tr("Opening %1 was cancelled.").arg(document.path)
-                                : document.error);
+        fail(document.cancelled
+                 ? tr("Opening %1 was cancelled.").arg(QString::fromStdString(document.path))
+                 : QString::fromStdString(document.error));
         return;
     }
     if (waiting_opens_ == 0) startRunOrFinish();
@@ -91,24 +84,24 @@ void Automation::afterRun(const RunOutcome& outcome) {
 // large trace's tabs being analysed), then
 // leaves the charts a moment for their queued replots.
 void Automation::finishWhenSettled() {
-    if (const auto view = viewFromName(options_.view)) window_.showView(*view);
-    RunsView* runs = window_.runsView();
-    if (runs->isScanning() || window_.loader()->busy() || window_.deferredViews()->computing() ||
-        window_.timelineView()->areaPanel()->busy() || window_.queryView()->running()) {
+    if (!options_.view.isEmpty()) window_.showView(options_.view);
+    if (window_.loader()->busy() || window_.pages()->busy()) {
         QTimer::singleShot(kPollMs, this, &Automation::finishWhenSettled);
         return;
     }
+    auto* timeline = window_.page<TimelineView>("timeline");
+    auto* query_view = window_.page<QueryView>("query");
     // Taken out first: fail() comes back here, and must not search again.
     const QString find = std::exchange(options_.find, QString());
-    if (!find.isEmpty() && !window_.timelineView()->findAndZoom(find)) {
+    if (!find.isEmpty() && !timeline->findAndZoom(find)) {
         fail(tr("--find '%1': no event of the opened trace has that in its name").arg(find));
         return;
     }
     const QString query = std::exchange(options_.query, QString());
     if (!query.isEmpty()) {
-        window_.showView(View::Query);
-        window_.queryView()->setSql(query);
-        if (!window_.queryView()->run()) {
+        window_.showView(QStringLiteral("query"));
+        query_view->setSql(query);
+        if (!query_view->run()) {
             fail(tr("--query: no trace to query (give --open TRACE)"));
             return;
         }
@@ -116,22 +109,22 @@ void Automation::finishWhenSettled() {
         return;
     }
     if (std::exchange(options_.area, false)) {
-        TimelineWidget* timeline = window_.timelineView()->timeline();
-        if (timeline->selectedEvent() < 0) {
+        TimelineWidget* widget = timeline->timeline();
+        if (widget->selectedEvent() < 0) {
             fail(tr("--area needs an event: give --find TEXT"));
             return;
         }
-        timeline->selectAreaOfEvent(timeline->selectedEvent());
+        widget->selectAreaOfEvent(widget->selectedEvent());
         QTimer::singleShot(kPollMs, this, &Automation::finishWhenSettled);
         return;
     }
-    if (std::exchange(options_.critical_path, false) &&
-        !window_.timelineView()->showCriticalPath(true)) {
+    if (std::exchange(options_.critical_path, false) && !timeline->showCriticalPath(true)) {
         fail(tr("--critical-path: the opened trace has no critical path (no GPU diagnoses, or "
                 "no operators in its first step)"));
         return;
     }
-    if (window_.currentView() == View::Runs &&
+    auto* runs = window_.page<RunsView>("runs");
+    if (window_.currentView() == views::findView("runs") &&
         runs->runTable()->selectionModel()->selectedRows().isEmpty()) {
         QStringList newest;
         for (int i = 0; i < qMin(kComparedRunsInScreenshots, runs->runModel()->rowCount()); ++i)

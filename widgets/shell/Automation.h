@@ -5,11 +5,11 @@
 #include <QTimer>
 
 #include "shell/LaunchOptions.h"
+#include "shell/OpenedDocument.h"
 
 namespace ts::gui {
 
 class MainWindow;
-struct OpenedDocument;
 struct RunOutcome;
 
 class Automation : public QObject {

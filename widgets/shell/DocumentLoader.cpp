@@ -45,15 +45,16 @@ void DocumentLoader::start(const QString& path) {
     emit started(path);
     emit progressed(path, 0, 0);
     job_.start([path, shared = shared_, defer = defer_views_above_](const CancelFlag& cancel) {
-        ReadProgress progress;
+        sources::OpenRequest request;
         // Stores the figures for poll() and answers the cancel.
-        progress.report = [shared, &cancel](uint64_t done, uint64_t total) {
+        request.progress.report = [shared, &cancel](uint64_t done, uint64_t total) {
             shared->total = total;
             shared->done = done;
             return !cancel.requested();
         };
-        progress.cancel = &cancel; // the analysis after the read
-        return openDocument(path, progress, defer);
+        request.progress.cancel = &cancel; // the analysis after the read
+        request.defer_views_above = defer;
+        return sources::openDocument(path.toStdString(), request);
     });
     poll_.start();
 }

@@ -59,7 +59,7 @@ private:
     // From start() until onFinished() ran (a slot of `opened` may start the
     // next load before the OneShot is idle again).
     bool loading_active_ = false;
-    size_t defer_views_above_ = kDeferViewsAboveEvents;
+    size_t defer_views_above_ = sources::kDeferViewsAboveEvents;
     OneShot<OpenedDocument> job_; // last: cancelled and joined first
 };
 

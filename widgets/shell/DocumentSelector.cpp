@@ -7,6 +7,8 @@
 #include <QSignalBlocker>
 #include <QToolButton>
 
+#include "sources/SourceRegistry.h"
+
 namespace ts::gui {
 
 DocumentSelector::DocumentSelector(QWidget* parent)
@@ -40,13 +42,19 @@ int DocumentSelector::currentIndex() const {
 }
 
 int DocumentSelector::indexOf(const QString& path) const {
+    const std::string key = path.toStdString();
     for (int i = 0; i < count(); ++i)
-        if (at(i).path == path) return i;
+        if (at(i).path == key) return i;
     return -1;
 }
 
+const OpenedDocument* DocumentSelector::current() const {
+    const int index = currentIndex();
+    return index >= 0 && index < count() ? &at(index) : nullptr;
+}
+
 void DocumentSelector::add(const OpenedDocument& document) {
-    int index = indexOf(document.path);
+    int index = indexOf(QString::fromStdString(document.path));
     if (index < 0) {
         documents_.push_back(document);
         index = count() - 1;
@@ -58,6 +66,7 @@ void DocumentSelector::add(const OpenedDocument& document) {
     updateEntry(index);
     select(index);
     updateEnabled();
+    emit listChanged();
 }
 
 void DocumentSelector::select(int index) {
@@ -68,12 +77,15 @@ void DocumentSelector::select(int index) {
 void DocumentSelector::closeCurrent() {
     const int index = currentIndex();
     if (index < 0) return;
+    const QString path = QString::fromStdString(at(index).path);
     documents_.erase(documents_.begin() + index);
     {
         const QSignalBlocker blocker(combo_);
         combo_->removeItem(index);
     }
     updateEnabled();
+    emit closed(path);
+    emit listChanged();
     if (documents_.empty()) {
         emit emptied();
         return;
@@ -85,12 +97,13 @@ void DocumentSelector::closeCurrent() {
 
 void DocumentSelector::updateEntry(int index) {
     const OpenedDocument& doc = at(index);
-    QString tip = doc.path;
+    QString tip = QString::fromStdString(doc.path);
+    if (doc.source) tip += QStringLiteral("\n") + QString::fromUtf8(doc.source->title);
     if (doc.trace)
         tip += tr("\n%1 events").arg(doc.trace->events.size());
     else if (doc.run)
         tip += tr("\nrun without a trace");
-    combo_->setItemText(index, doc.title());
+    combo_->setItemText(index, QString::fromStdString(doc.title()));
     combo_->setItemData(index, tip, Qt::ToolTipRole);
 }
 

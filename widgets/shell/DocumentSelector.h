@@ -22,6 +22,8 @@ public:
     int currentIndex() const;
     // -1 when `path` (as documentPath() gives it) is not listed.
     int indexOf(const QString& path) const;
+    // The shown document (null: none open).
+    const OpenedDocument* current() const;
     const OpenedDocument& at(int index) const { return documents_[size_t(index)]; }
     QComboBox* combo() const { return combo_; }
 
@@ -38,6 +40,10 @@ signals:
     // The user picked an entry (again, too), or closing made it current.
     void chosen(const ts::gui::OpenedDocument& document);
     void emptied();
+    // A document was added, replaced or closed (Diff's list follows).
+    void listChanged();
+    // The document of this path was closed.
+    void closed(const QString& path);
 
 private:
     void updateEntry(int index);

@@ -3,7 +3,7 @@
 #include <QCommandLineParser>
 #include <QRegularExpression>
 
-#include "shell/Views.h"
+#include "shell/ViewRegistry.h"
 
 namespace ts::gui {
 namespace {
@@ -129,7 +129,7 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
             return std::nullopt;
         }
     }
-    if (!o.view.isEmpty() && !viewFromName(o.view)) {
+    if (!o.view.isEmpty() && !findViewPage(o.view)) {
         *error = QObject::tr("--view '%1' is not one of %2.").arg(o.view, viewNameList());
         return std::nullopt;
     }

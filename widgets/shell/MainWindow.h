@@ -1,51 +1,39 @@
 #pragma once
-// The main window only assembles the panels and connects their typed
-// signals: experiment form + run panel (dock), the views of the registry
-// (shell/ViewRegistry.h) in grouped tabs (shell/ViewTabs.h), status bar,
-// menus. The panels do the work. Any number of traces and runs can be open;
+// The main window only assembles the panels: experiment form + run panel
+// (dock), the view pages of the registry (shell/ViewRegistry.h) in grouped
+// tabs (shell/ViewTabs.h) shown each document through one path
+// (shell/DocumentPages.h), the document selector and the shown document's
+// selection (common/DocumentSelection.h) above them, status bar, menus. It
+// names no view: pages ask for one by its catalog name through the
+// selection, and the window shows it. Any number of documents can be open;
 // the Document selector in the tab bar's corner picks the one all views show.
 #include <memory>
 
 #include <QMainWindow>
 
-#include "analysis/GpuTraceAnalysis.h"
 #include "jobs/OneShot.h"
 #include "shell/Machine.h"
 #include "shell/OpenedDocument.h"
-#include "shell/Views.h"
-#include "trace/Trace.h"
+#include "shell/ViewTabs.h"
 
 class QDockWidget;
 class QMenu;
-class QTabWidget;
 
 namespace ts::gui {
 
 class AppSettings;
-class DeferredViews;
 class DocumentLoader;
+class DocumentPages;
+class DocumentSelection;
 class DocumentSelector;
 class ExperimentForm;
-class ExperimentsView;
-class KernelsView;
-class SpecTablesView;
-class MemoryUsageView;
-class ModulesView;
-class RanksView;
-class TraceDiffView;
-class OverviewView;
-class LiveView;
-class OperatorsView;
+class LiveCaptures;
 class RunController;
 class RunPanel;
-class RooflineView;
-class RunsView;
+class SelectionBar;
 class StatusBar;
-class QueryView;
-class TimelineView;
-class ViewTabs;
+class StudyActivity;
 struct AppActions;
-struct LiveUpdate;
 struct RunOutcome;
 
 class MainWindow : public QMainWindow {
@@ -56,29 +44,17 @@ public:
 
     ExperimentForm* form() const { return form_; }
     RunPanel* runPanel() const { return run_panel_; }
-    OverviewView* overviewView() const;
-    KernelsView* kernelsView() const;
-    // A view made of core tables alone (Temporal, Idle Time); null for the others.
-    SpecTablesView* tablesView(View view) const;
-    MemoryUsageView* memoryView() const;
-    ModulesView* modulesView() const;
-    RanksView* distributedView() const;
-    TraceDiffView* diffView() const;
-    LiveView* liveView() const;
-    OperatorsView* operatorsView() const;
-    TimelineView* timelineView() const;
-    QueryView* queryView() const;
-    RunsView* runsView() const;
-    ExperimentsView* experimentsView() const;
-    // Shows a sweep, ladder or prune directory in the Experiments tab; false
-    // (nothing done) when `path` is not one.
-    bool openExperimentDirectory(const QString& path);
-    RooflineView* rooflineView() const;
     RunController* controller() const { return controller_; }
     DocumentLoader* loader() const { return loader_; }
-    DeferredViews* deferredViews() const { return deferred_; }
+    DocumentPages* pages() const { return pages_; }
     DocumentSelector* documents() const { return documents_; }
+    DocumentSelection* selection() const { return selection_; }
     StatusBar* statusBarWidget() const { return status_; }
+    // The widget of the view `name` names in the catalog ("operators"), as W.
+    template <typename W> W* page(const char* name) const {
+        return static_cast<W*>(viewWidget(name));
+    }
+    QWidget* viewWidget(const char* name) const; // throws for a name with no page
 
     // This machine as LibTorch probed it (the window starts with
     // Machine::beforeLibTorch()): the form's devices, the status bar.
@@ -90,9 +66,10 @@ public:
     void probeMachineWhenIdle();
     bool probingMachine() const { return machine_probe_.isRunning(); }
 
-    // Makes `view` current (offering it when the open document does not).
-    void showView(View view);
-    View currentView() const;
+    // Makes the view of this catalog name current (offering it when the open
+    // document does not); false for a name with no page.
+    bool showView(const QString& name);
+    ViewId currentView() const;
     // Restores geometry, dock layout, tab and the last experiment.
     void restoreSession();
 
@@ -114,39 +91,17 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    // The Diff tab chooses A and B among the open documents.
-    void updateDiffDocuments();
     void buildDock();
+    // View ▸ one action per page, with the shortcuts the pages declare.
+    void buildViewActions();
     void wireRun();
     void wireDocuments();
     void wireActions();
-    void onUpdate(const LiveUpdate& update);
     void onRunFinished(const RunOutcome& outcome);
     void onOpened(const OpenedDocument& document);
-    // Shows `document` in every view (the tab stays as it is).
-    void showDocument(const OpenedDocument& document);
-    void showNoDocument();
-    // The views of `trace` already made (off the GUI thread) are taken from
-    // `views`; the others are made here.
-    void showTrace(std::shared_ptr<const Trace> trace, const QString& description,
-                   const OpenedDocument* views = nullptr);
-    // A tab DeferredViews fills says why it is empty.
-    void showAnalysisPending(View view, const QString& message);
-    void fillAnalysedView(View view, const std::shared_ptr<const Trace>& trace,
-                          const QString& description, const DeferredAnalysis& all);
-    // The Overview of what was opened: the trace's GPU steps when it has
-    // them, else the run's phases, else the trace's CPU categories.
-    void showOverview(const OpenedDocument& document);
-    // The Overview's Diagnosis box: null diagnoses are made later.
-    void showDiagnosis(const Trace& trace, const GpuDiagnoses* diagnoses);
-    // A large trace's diagnoses, made once a diagnosis view was shown: to the
-    // timeline and the Overview (once).
-    void diagnosesMade(const std::shared_ptr<const Trace>& trace,
-                       const std::shared_ptr<const GpuDiagnoses>& diagnoses);
-    // Offers the views that apply to `document` (null: none open).
-    void offerViewsFor(const OpenedDocument* document);
+    // Shows `document` (null: none) in every view (the tab stays as it is).
+    void showDocument(const OpenedDocument* document);
     void showFormFor(bool run);
-    template <typename T> T* viewAs(View view) const;
     void rebuildRecentMenu();
     void reportError(const QString& message);
     void saveSession();
@@ -167,12 +122,15 @@ private:
     ExperimentForm* form_;
     RunPanel* run_panel_;
     RunController* controller_;
+    StudyActivity* studies_;
     DocumentLoader* loader_;
-    DeferredViews* deferred_ = nullptr;
     DocumentSelector* documents_;
+    DocumentSelection* selection_;
+    SelectionBar* selection_bar_;
     StatusBar* status_;
-    ViewTabs* tabs_; // every view, made from the registry (shell/ViewRegistry.h)
-    std::shared_ptr<const GpuTraceAnalysis> gpu_analysis_; // of the trace shown
+    ViewTabs* tabs_;
+    DocumentPages* pages_ = nullptr; // every view, made from the registry
+    LiveCaptures* captures_ = nullptr;
     QDockWidget* dock_ = nullptr;
     QMenu* recent_;
 };

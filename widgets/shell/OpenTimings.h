@@ -6,17 +6,11 @@
 // so its figure covers the whole way from exec to pixels.
 #include <QString>
 
+#include "sources/Document.h"
+
 namespace ts::gui {
 
-// How long a document's trace took to read and to analyse (off the GUI
-// thread), and whether it came from its trace index.
-struct OpenTimes {
-    double read_s = 0;
-    double analysis_s = 0;
-    bool from_index = false;
-    // The Overview and the timeline's launches came from the Overview cache.
-    bool overview_cached = false;
-};
+using sources::OpenTimes;
 
 // Seconds since this program's static initialisation (just before main).
 double secondsSinceStart();

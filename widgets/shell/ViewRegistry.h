@@ -1,11 +1,12 @@
 #pragma once
-// The GUI's views, one entry each: which catalog view it is (name, title,
-// group: report/ViewCatalog.h), how its widget is made, and, for the views
-// of a trace's analysis, how it is filled, told to wait and cleared, and
-// what of the analysis it waits for. The main window, its tabs, DeferredViews
-// and `--view` all go through this list (GammaRay's tool factories, without
-// plugins); ViewPages.cpp holds the entries. docs/architecture.md "How to add
-// a view" walks through adding one.
+// The GUI's views, one entry each, in the order of the view catalog
+// (report/ViewCatalog.h: name, title, group, what it reads): how its widget
+// is made and wired to the document's selection, and how it shows a
+// document. The window makes every page, shows each document in all of them
+// through one path (DocumentPages) and offers a page where the document
+// provides what the page reads; no page knows another, and the window names
+// none (GammaRay's tools). ViewPages.cpp holds the entries;
+// docs/architecture.md "How to add a view" walks through adding one.
 #include <functional>
 #include <memory>
 #include <vector>
@@ -14,61 +15,70 @@
 
 #include "report/ViewCatalog.h"
 #include "shell/OpenedDocument.h"
-#include "shell/Views.h"
 
 class QWidget;
 
 namespace ts::gui {
 
 class AppSettings;
+class DocumentSelection;
+class DocumentSelector;
 class ExperimentForm;
 class RunController;
+class StudyActivity;
 
 // What the window makes its views with.
 struct ViewContext {
     AppSettings& settings;
     ExperimentForm& form;
     RunController& controller;
+    DocumentSelection& selection; // the shown document's; pages follow and set it
+    DocumentSelector& documents;  // every open document (Diff compares two of them)
+    StudyActivity& studies;       // whether a sweep, ladder or pruning study runs
+    std::function<void(const QString& path)> open; // opens a path as a document
 };
 
-// A trace as a view of its analysis is given it: the analysis as far as it is
-// made (for a large trace, DeferredViews completes what `needs` names first).
-struct ShownTrace {
-    std::shared_ptr<const Trace> trace;
+// A document as a page is shown it: its analysis as far as made (for a
+// large trace, what the page `needs` is complete) and a line saying what it is.
+struct ShownDocument {
+    const OpenedDocument& doc;
     QString description;
-    const DeferredAnalysis& analysis;
-};
 
-// What of a trace's analysis a view needs beyond the trace itself.
-enum class Needs {
-    Trace,     // the trace alone (its operator table)
-    Analysis,  // the full GPU analysis (DeferredAnalysis::full)
-    Memory,    // and the memory view
-    Modules,   // and the module view
-    Diagnoses, // and HTA's diagnoses (GpuDiagnoses)
+    const DocumentAnalysis& analysis() const { return *doc.analysis; }
 };
 
 struct ViewPage {
-    View id;
-    const views::ViewInfo* info; // name, title and group
+    const views::ViewInfo* info; // name, title, group, what it reads
     std::function<QWidget*(const ViewContext&)> create;
-    // A view of a trace's analysis: filled when the trace is shown, or for a
-    // large trace when the view is first shown (null for the other views).
-    std::function<void(QWidget*, const ShownTrace&)> show;
-    Needs needs = Needs::Trace;
-    std::function<void(QWidget*, const QString& message)> pending; // with show
-    // No trace to show; `message` says why (null: nothing to clear).
+    // Shows a document that provides what the view reads; null: the page
+    // keeps its own content whatever is shown (Runs, Diff).
+    std::function<void(QWidget*, const ShownDocument&)> show;
+    // Empties the page (none is open, or the document has nothing it reads);
+    // `message` says why. Null: the page keeps what it shows (Live).
     std::function<void(QWidget*, const QString& message)> clear;
-    // Offered for `document` (null: none open); null: always.
-    std::function<bool(const OpenedDocument* document)> applies;
+    // What of the trace's analysis `show` reads; a large trace's page (`lazy`)
+    // waits until first shown, with `pending` saying so, while that is made.
+    AnalysisNeed needs = AnalysisNeed::Trace;
+    bool lazy = false;
+    std::function<void(QWidget*, const QString& message)> pending;
+    // The shown document's analysis grew (a large trace's diagnoses came
+    // with a page that needed them): a page showing part of it takes it.
+    std::function<void(QWidget*, const ShownDocument&)> grown;
+    // Background work the page waits for (--screenshot waits until none).
+    std::function<bool(QWidget*)> busy;
+    bool offered_without_document = false; // says how to open one, or shows a run started then
+    const char* shortcut = nullptr;        // View menu: "Ctrl+2"
 
-    bool showsAnalysis() const { return bool(show); }
-    bool appliesTo(const OpenedDocument* document) const { return !applies || applies(document); }
+    bool appliesTo(const OpenedDocument* document) const {
+        return document ? document->provides(info->input) : offered_without_document;
+    }
 };
 
 // In the order of the catalog (and so of the tabs within each group).
 const std::vector<ViewPage>& viewPages();
-// The entry of `view`; every View has one.
-const ViewPage& viewPage(View view);
+// The entry named `name` (case-insensitive), null when there is none.
+const ViewPage* findViewPage(const QString& name);
+// "overview, live, ..., experiments"
+QString viewNameList();
 
 } // namespace ts::gui

@@ -31,45 +31,45 @@ QTabWidget* ViewTabs::groupTabs(views::Group group) {
     return tabs;
 }
 
-void ViewTabs::addView(View view, const QString& title, views::Group group, QWidget* widget) {
-    groupTabs(group)->addTab(widget, title);
-    entries_.push_back({view, group, widget});
-    updateGroup(group);
+void ViewTabs::addView(ViewId view, QWidget* widget) {
+    groupTabs(view->group)->addTab(widget, QString::fromUtf8(view->title));
+    entries_.push_back({view, widget});
+    updateGroup(view->group);
 }
 
-const ViewTabs::Entry& ViewTabs::entry(View view) const {
+const ViewTabs::Entry& ViewTabs::entry(ViewId view) const {
     for (const Entry& e : entries_)
         if (e.view == view) return e;
     throw std::logic_error("ViewTabs: a view that was not added");
 }
 
-QWidget* ViewTabs::view(View view) const {
+QWidget* ViewTabs::widget(ViewId view) const {
     return entry(view).widget;
 }
 
-void ViewTabs::showView(View view) {
+void ViewTabs::showView(ViewId view) {
     const Entry& e = entry(view);
     setOffered(view, true);
-    QTabWidget* tabs = groups_.at(e.group);
+    QTabWidget* tabs = groups_.at(view->group);
     tabs->setCurrentWidget(e.widget);
     setCurrentWidget(tabs);
 }
 
-View ViewTabs::currentView() const {
+ViewId ViewTabs::currentView() const {
     const auto* tabs = qobject_cast<const QTabWidget*>(currentWidget());
     QWidget* shown = tabs ? tabs->currentWidget() : nullptr;
     for (const Entry& e : entries_)
         if (e.widget == shown) return e.view;
-    return entries_.empty() ? View::Overview : entries_.front().view;
+    return entries_.empty() ? nullptr : entries_.front().view;
 }
 
-void ViewTabs::setOffered(View view, bool offered) {
+void ViewTabs::setOffered(ViewId view, bool offered) {
     const Entry& e = entry(view);
-    QTabWidget* tabs = groups_.at(e.group);
+    QTabWidget* tabs = groups_.at(view->group);
     const int index = tabs->indexOf(e.widget);
     if (tabs->isTabVisible(index) == offered) return;
     tabs->setTabVisible(index, offered);
-    updateGroup(e.group);
+    updateGroup(view->group);
 }
 
 void ViewTabs::updateGroup(views::Group group) {

@@ -4,16 +4,18 @@
 // group with more than one view offered, its views. Views that do not apply
 // to the open document are not offered (a trace without ranks has no
 // Distributed view); a group with none is hidden. Twenty views fit at
-// 1440x900 where twelve flat tabs already overflowed.
+// 1440x900 where twelve flat tabs already overflowed. A view is its catalog
+// entry (report/ViewCatalog.h).
 #include <map>
 #include <vector>
 
 #include <QTabWidget>
 
 #include "report/ViewCatalog.h"
-#include "shell/Views.h"
 
 namespace ts::gui {
+
+using ViewId = const views::ViewInfo*;
 
 class ViewTabs : public QTabWidget {
     Q_OBJECT
@@ -21,24 +23,23 @@ public:
     explicit ViewTabs(QWidget* parent = nullptr);
 
     // Adds `widget` under its group's tab, after the views added before.
-    void addView(View view, const QString& title, views::Group group, QWidget* widget);
-    QWidget* view(View view) const;
+    void addView(ViewId view, QWidget* widget);
+    QWidget* widget(ViewId view) const;
 
     // Makes `view` current, offering it if it was not.
-    void showView(View view);
-    View currentView() const;
-    void setOffered(View view, bool offered);
+    void showView(ViewId view);
+    ViewId currentView() const; // null: none added
+    void setOffered(ViewId view, bool offered);
 
 signals:
-    void currentViewChanged(ts::gui::View view);
+    void currentViewChanged(const ts::views::ViewInfo* view);
 
 private:
     struct Entry {
-        View view;
-        views::Group group;
+        ViewId view;
         QWidget* widget;
     };
-    const Entry& entry(View view) const;
+    const Entry& entry(ViewId view) const;
     QTabWidget* groupTabs(views::Group group);
     // Shows a group only when it offers a view, its row only for two or more.
     void updateGroup(views::Group group);

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "common/AppSettings.h"
+#include "common/DocumentSelection.h"
 #include "common/ExportFile.h"
 #include "query/ExampleQueries.h"
 #include "query/TraceDatabase.h"
@@ -193,10 +194,12 @@ bool QueryView::run() {
     export_->setEnabled(false);
     clock_.start();
     const std::string text = sql().toStdString();
-    return job_.start([this, db = db_, text] {
+    return job_.start([this, db = db_, text, values = parameters()] {
         Update first;
         try {
             std::unique_ptr<SqlStatement> stmt = db->prepare(text);
+            first.uses_parameters = !stmt->parameters().empty();
+            bindParameters(*stmt, values);
             for (int c = 0; c < stmt->columns(); ++c)
                 first.columns << QString::fromStdString(stmt->columnName(c));
             first.has_columns = true;
@@ -232,13 +235,43 @@ bool QueryView::run() {
     });
 }
 
+SqlParameters QueryView::parameters() const {
+    const Selection s = selection_ ? selection_->current() : Selection{};
+    const auto event = s.event >= 0 ? std::optional<int64_t>(s.event) : std::nullopt;
+    return {{":start_ns", s.range ? std::optional<int64_t>(s.range->start_ns) : std::nullopt},
+            {":end_ns", s.range ? std::optional<int64_t>(s.range->end_ns) : std::nullopt},
+            {":step", s.step},
+            {":rank", s.rank ? std::optional<int64_t>(*s.rank) : std::nullopt},
+            {":event", event}};
+}
+
+void QueryView::followSelection(DocumentSelection* selection) {
+    selection_ = selection;
+    connect(this, &QueryView::eventActivated, selection,
+            [this, selection](int32_t event) { selection->showEvent(event, this); });
+    connect(this, &QueryView::eventsShown, selection,
+            [this, selection](const std::vector<int32_t>& events) {
+                selection->focusEvents(events, this);
+                selection->requestView(QStringLiteral("timeline"));
+            });
+    connect(selection, &DocumentSelection::changed, this,
+            [this](const Selection&, unsigned what, const QObject* origin) {
+                if (origin != this && (what & (RangeChanged | RankChanged | EventChanged)) &&
+                    uses_parameters_ && !running())
+                    run();
+            });
+}
+
 void QueryView::cancel() {
     job_.requestStop();
 }
 
 void QueryView::drain() {
     for (Update& u : updates_.take()) {
-        if (u.has_columns) model_->reset(u.columns);
+        if (u.has_columns) {
+            model_->reset(u.columns);
+            uses_parameters_ = u.uses_parameters;
+        }
         if (!u.error.isEmpty()) showError(u);
         truncated_ = truncated_ || u.truncated;
         if (u.rows.empty()) continue;
@@ -274,6 +307,8 @@ void QueryView::finishQuery() {
         if (truncated_)
             text = tr("The first %Ln rows (in %1 s); Export CSV writes every row.", "", kMaxRows)
                        .arg(seconds, 0, 'f', 3);
+        if (uses_parameters_ && selection_ && !selection_->current().empty())
+            text += tr(" Bound to the selection: %1.").arg(selection_->current().label());
         status_->setText(text);
         show_->setEnabled(eventColumn() >= 0 && model_->received() > 0);
         export_->setEnabled(bool(settings_));
@@ -309,6 +344,7 @@ bool QueryView::exportCsv(const QString& path, QString* error) {
     try {
         std::ofstream out(path.toStdString());
         std::unique_ptr<SqlStatement> stmt = db_->prepare(sql().toStdString());
+        bindParameters(*stmt, parameters());
         std::vector<std::string> cells;
         for (int c = 0; c < stmt->columns(); ++c)
             cells.push_back(stmt->columnName(c));

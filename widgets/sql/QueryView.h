@@ -21,13 +21,12 @@ class QPlainTextEdit;
 class QPushButton;
 class QTableView;
 
-namespace ts {
-class TraceDatabase;
-}
+#include "query/TraceDatabase.h"
 
 namespace ts::gui {
 
 class AppSettings;
+class DocumentSelection;
 
 class QueryView : public QWidget {
     Q_OBJECT
@@ -54,6 +53,12 @@ public:
     std::vector<int32_t> resultEvents() const;
     // Every row of the query (not only those kept) as CSV into `path`.
     bool exportCsv(const QString& path, QString* error);
+    // The document's selection is bound to :start_ns, :end_ns, :step, :rank
+    // and :event (NULL when not picked), and a query naming one runs again
+    // when it changes; a row's event and "Show on timeline" go to the Timeline.
+    void followSelection(DocumentSelection* selection);
+    // The values bound to the parameters now (docs/sql.md).
+    SqlParameters parameters() const;
 
 signals:
     void eventActivated(int32_t event);
@@ -65,6 +70,7 @@ private:
     struct Update {
         QStringList columns; // set once, with the first update
         bool has_columns = false;
+        bool uses_parameters = false;
         std::vector<QueryRow> rows;
         QString error, hint;
         int error_offset = -1;
@@ -98,6 +104,8 @@ private:
     UpdateQueue<Update> updates_;
     QElapsedTimer clock_;
     bool truncated_ = false, failed_ = false;
+    DocumentSelection* selection_ = nullptr;
+    bool uses_parameters_ = false; // the last query named one
 };
 
 } // namespace ts::gui

@@ -278,29 +278,26 @@ void ExperimentsView::showPrune(const PruneStudyResult& result, const QString& d
 }
 
 bool ExperimentsView::openDirectory(const QString& dir, QString* error) {
-    const std::filesystem::path path = dir.toStdString();
     try {
-        switch (reportKind(path)) {
-        case ReportKind::Sweep:
-            showSweep(readSweepReport(path), dir);
-            return true;
-        case ReportKind::Ladder:
-            showLadder(readLadderReport(path), dir);
-            return true;
-        case ReportKind::Prune:
-            showPrune(readPruneReport(path), dir);
-            return true;
-        case ReportKind::None:
-            break;
-        }
-        if (error)
-            *error = tr("%1 holds no sweep.csv, ladder.csv or prune.json: choose the "
-                        "directory trainscope-cli sweep, ladder or prune wrote (--out).")
-                         .arg(QDir::toNativeSeparators(dir));
+        showReport(readExperimentReport(dir.toStdString()), dir);
+        return true;
     } catch (const std::exception& e) {
         if (error) *error = QString::fromUtf8(e.what());
     }
     return false;
+}
+
+void ExperimentsView::showReport(const ExperimentReport& report, const QString& dir) {
+    switch (report.kind) {
+    case ReportKind::Sweep:
+        return showSweep(report.sweep, dir);
+    case ReportKind::Ladder:
+        return showLadder(report.ladder, dir);
+    case ReportKind::Prune:
+        return showPrune(report.prune, dir);
+    case ReportKind::None:
+        break;
+    }
 }
 
 bool ExperimentsView::exportPng(const QString& path, QString* error) {

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include "experiments/Ladder.h"
+#include "experiments/ReportReader.h"
 #include "experiments/Sweep.h"
 #include "studies/ExperimentJob.h"
 #include "studies/PruneJob.h"
@@ -67,6 +68,8 @@ public:
     void stop();
     // Shows a sweep, ladder or prune directory (sweep.csv / ladder.csv / prune.json).
     bool openDirectory(const QString& dir, QString* error = nullptr);
+    // A study's directory read back (an experiment document).
+    void showReport(const ExperimentReport& report, const QString& dir);
     void showSweep(const SweepResult& result, const QString& dir);
     void showLadder(const LadderResult& result, const QString& dir);
     void showPrune(const PruneStudyResult& result, const QString& dir);

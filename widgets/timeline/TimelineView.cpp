@@ -13,6 +13,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "common/DocumentSelection.h"
 #include "timeline/AreaPanel.h"
 #include "timeline/EventDetails.h"
 #include "timeline/TimelineWidget.h"
@@ -164,6 +165,73 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, const QString& d
     showDetails(-1);
     if (!search_edit_->text().isEmpty()) runSearch();
     updateMatchLabel();
+    if (trace_ && selection_)
+        applySelection(selection_->current(), RangeChanged | EventChanged | FocusChanged);
+}
+
+void TimelineView::showDocument(const sources::Document& doc, const QString& description) {
+    if (const std::shared_ptr<const Trace>& ranks = doc.timeline_trace) {
+        setTrace(ranks,
+                 tr("%1 one above the other: %2 events on %3 lanes")
+                     .arg(QString::fromStdString(ranks->source))
+                     .arg(ranks->events.size())
+                     .arg(ranks->lanes.size()),
+                 doc.tracks);
+        return;
+    }
+    setTrace(doc.trace, description, doc.tracks);
+    showDiagnoses(doc);
+}
+
+void TimelineView::showDiagnoses(const sources::Document& doc) {
+    const std::shared_ptr<const GpuDiagnoses>& diagnoses = doc.analysis->diagnoses;
+    if (diagnoses && !doc.timeline_trace && timeline_->diagnoses() != diagnoses.get())
+        timeline_->setDiagnoses(diagnoses, doc.trace);
+}
+
+bool TimelineView::busy() const {
+    return area_->busy();
+}
+
+void TimelineView::followSelection(DocumentSelection* selection) {
+    selection_ = selection;
+    connect(selection, &DocumentSelection::changed, this,
+            [this](const Selection& s, unsigned what, const QObject* origin) {
+                if (origin != this) applySelection(s, what);
+            });
+    connect(selection, &DocumentSelection::criticalPathChosen, timeline_,
+            &TimelineWidget::setCriticalPath);
+    connect(timeline_, &TimelineWidget::areaSelected, this, [this](const TraceArea& area) {
+        selection_->selectRange({area.start_ns, area.end_ns, -1}, this);
+    });
+    connect(timeline_, &TimelineWidget::eventSelected, this, [this](int32_t event) {
+        if (event >= 0) selection_->selectEvent(event, this);
+    });
+}
+
+// Another view's choice: its range or step zoomed to (a lane's span shown
+// on it), its event shown, its events picked out. Indices from another
+// trace (a run's earlier profiling window) are left alone.
+void TimelineView::applySelection(const Selection& s, unsigned what) {
+    if (!trace_) return;
+    const size_t events = trace_->events.size();
+    if (what & RangeChanged) {
+        if (!s.range)
+            timeline_->fitAll();
+        else if (s.range->lane < 0 || !showSpan(s.range->lane, s.range->start_ns, s.range->end_ns))
+            timeline_->zoomToRange(s.range->start_ns, s.range->end_ns);
+    }
+    if ((what & FocusChanged) && std::all_of(s.focus.begin(), s.focus.end(), [events](int32_t e) {
+            return e >= 0 && size_t(e) < events;
+        })) {
+        timeline_->setFocusEvents(s.focus);
+        if (!s.focus.empty()) timeline_->selectEvent(s.focus.front(), true);
+    }
+    if ((what & EventChanged) && s.event >= 0 && size_t(s.event) < events &&
+        timeline_->selectedEvent() != s.event) {
+        timeline_->selectEvent(s.event, true);
+        timeline_->zoomToEvent(s.event);
+    }
 }
 
 QString TimelineView::detailsHtml() const {

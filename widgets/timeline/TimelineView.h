@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include "analysis/TimelineTracks.h"
+#include "sources/Document.h"
 #include "timeline/TimelineSearch.h"
 #include "trace/Trace.h"
 
@@ -22,7 +23,9 @@ namespace ts::gui {
 
 class AppSettings;
 class AreaPanel;
+class DocumentSelection;
 class TimelineWidget;
+struct Selection;
 
 class TimelineView : public QWidget {
     Q_OBJECT
@@ -34,6 +37,18 @@ public:
     void setTrace(std::shared_ptr<const Trace> trace, const QString& description,
                   std::shared_ptr<const TimelineTracks> tracks = nullptr);
     void clear();
+    // The document's trace with its tracks and diagnoses; a folder of ranks
+    // shows them one above the other.
+    void showDocument(const sources::Document& doc, const QString& description);
+    // The document's diagnoses, made after it was shown (a large trace's).
+    void showDiagnoses(const sources::Document& doc);
+    // Follows the shown document's selection: zooms to a range or step
+    // picked in another view, shows an event, picks out events, draws a
+    // critical path; an area selected here (Shift+drag, M) and an event
+    // clicked become the selection.
+    void followSelection(DocumentSelection* selection);
+    // The area panel is still summing an area (--screenshot waits).
+    bool busy() const;
     TimelineWidget* timeline() const { return timeline_; }
     AreaPanel* areaPanel() const { return area_; }
     // Whether the area panel has room (an area is selected).
@@ -62,8 +77,10 @@ private:
     void showDetails(int32_t event);
     void showIdleGap(int gap);
     void updateMatchLabel();
+    void applySelection(const Selection& selection, unsigned what);
 
     std::shared_ptr<const Trace> trace_;
+    DocumentSelection* selection_ = nullptr;
     TimelineWidget* timeline_;
     AreaPanel* area_;
     QSplitter* vertical_; // the timeline above, the area panel below
