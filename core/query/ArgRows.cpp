@@ -1,145 +1,150 @@
 // args: an event's fields beyond the slices columns, one row per field the
-// event has. Positions are event * kKeys + key, so that "event_id = N"
-// reads only that event's positions and a full scan needs no index.
-#include "query/SqlRowTables.h"
+// event has. Positions are event * keys + key, so that "event_id = N" reads
+// only that event's positions and a full scan needs no index.
+#include <iterator>
+
+#include "query/SqlColumns.h"
 
 namespace ts {
 namespace {
 
-enum Key {
-    Shapes,
-    Types,
-    ConcreteInputs,
-    CallStack,
-    Seq,
-    FwdBwdLink,
-    DeviceDur,
-    Flops,
-    Bytes,
-    AllocBytes,
-    FreeBytes,
-    WaitStream,
-    WaitEventCorrelation,
-    kKeys
+// The event whose fields are read, built once for all its keys.
+struct ArgEvent {
+    const Trace* trace = nullptr;
+    size_t index = SIZE_MAX;
+    TraceEvent event;
+    std::optional<SyncWait> wait;
 };
-constexpr const char* kKeyNames[kKeys] = {"shapes",
-                                          "types",
-                                          "concrete_inputs",
-                                          "call_stack",
-                                          "seq",
-                                          "fwd_bwd_link",
-                                          "device_dur",
-                                          "flops",
-                                          "bytes",
-                                          "alloc_bytes",
-                                          "free_bytes",
-                                          "wait_stream",
-                                          "wait_event_correlation"};
+
+// A field, declared once: its key, its value (NULL when the event lacks
+// it) and, for a text, its Trace::strings index.
+struct ArgKey {
+    const char* name;
+    SqlCell (*value)(const ArgEvent& a);
+    int32_t (*string_id)(const ArgEvent& a); // nullptr: not a text
+};
+
+template <int32_t TraceEvent::*Field> SqlCell textOf(const ArgEvent& a) {
+    return SqlCell::optionalText(a.trace->stringAt(a.event.*Field));
+}
+template <int32_t TraceEvent::*Field> int32_t stringOf(const ArgEvent& a) {
+    return a.event.*Field;
+}
+// NULL for 0 (unknown) and below.
+template <auto Field> SqlCell countOf(const ArgEvent& a) {
+    return a.event.*Field > 0 ? SqlCell::integer(a.event.*Field) : SqlCell{};
+}
+template <double TraceEvent::*Field> SqlCell amountOf(const ArgEvent& a) {
+    return a.event.*Field > 0 ? SqlCell::real(a.event.*Field) : SqlCell{};
+}
+template <auto Field> SqlCell idOf(const ArgEvent& a) {
+    return SqlCell::id(a.event.*Field);
+}
+template <int64_t SyncWait::*Field> SqlCell waitOf(const ArgEvent& a) {
+    return a.wait ? SqlCell::id((*a.wait).*Field) : SqlCell{};
+}
+
+constexpr ArgKey kKeys[] = {
+    {"shapes", textOf<&TraceEvent::shapes>, stringOf<&TraceEvent::shapes>},
+    {"types", textOf<&TraceEvent::types>, stringOf<&TraceEvent::types>},
+    {"concrete_inputs", textOf<&TraceEvent::args>, stringOf<&TraceEvent::args>},
+    {"call_stack",
+     [](const ArgEvent& a) {
+         return SqlCell::optionalText(a.trace->callStackOf(int32_t(a.index)));
+     },
+     [](const ArgEvent& a) { return a.trace->events.callStack(a.index); }},
+    {"seq", idOf<&TraceEvent::seq>, nullptr},
+    {"fwd_bwd_link", idOf<&TraceEvent::link>, nullptr},
+    {"device_dur", countOf<&TraceEvent::device_ns>, nullptr},
+    {"flops", amountOf<&TraceEvent::flops>, nullptr},
+    {"bytes", amountOf<&TraceEvent::bytes>, nullptr},
+    {"alloc_bytes", countOf<&TraceEvent::alloc_bytes>, nullptr},
+    {"free_bytes", countOf<&TraceEvent::free_bytes>, nullptr},
+    {"wait_stream", waitOf<&SyncWait::stream>, nullptr},
+    {"wait_event_correlation", waitOf<&SyncWait::record_correlation>, nullptr},
+};
+constexpr size_t kKeyCount = std::size(kKeys);
+
+// One field of one event.
+struct ArgRow {
+    const ArgEvent& event;
+    const ArgKey& key;
+
+    SqlCell value() const { return key.value(event); }
+};
+
+// The value in the column of its type, NULL in the others.
+template <SqlCell::Type Type> SqlCell valueOfType(const ArgRow& r) {
+    const SqlCell v = r.value();
+    return v.type == Type ? v : SqlCell{};
+}
+
+constexpr SqlColumnOf<ArgRow> kArgColumns[] = {
+    {"event_id", "INTEGER", "slices.id",
+     [](const ArgRow& r) { return SqlCell::integer(int64_t(r.event.index)); }},
+    {"key", "TEXT", "the field", [](const ArgRow& r) { return SqlCell::text(r.key.name); }},
+    {"value_type", "TEXT", "int, real or string",
+     [](const ArgRow& r) {
+         const SqlCell v = r.value();
+         return SqlCell::text(v.type == SqlCell::Int    ? "int"
+                              : v.type == SqlCell::Real ? "real"
+                                                        : "string");
+     }},
+    {"int_value", "INTEGER", "", valueOfType<SqlCell::Int>},
+    {"real_value", "REAL", "", valueOfType<SqlCell::Real>},
+    {"string_value", "TEXT", "", valueOfType<SqlCell::Text>},
+    {"string_id", "INTEGER", "the string's number (strings.id)",
+     [](const ArgRow& r) { return SqlCell::id(r.key.string_id ? r.key.string_id(r.event) : -1); }},
+};
 
 class ArgRows final : public SqlRows {
 public:
     using SqlRows::SqlRows;
     const SqlTableDef& def() const override { return sqlTable(SqlTableId::Args); }
-    size_t size() const override { return context_.trace().events.size() * kKeys; }
+    size_t size() const override { return context_.trace().events.size() * kKeyCount; }
     std::optional<PositionRange> rangeOfId(int64_t id) const override {
         if (id < 0 || uint64_t(id) >= context_.trace().events.size()) return PositionRange{0, 0};
-        return PositionRange{size_t(id) * kKeys, size_t(id + 1) * kKeys};
+        return PositionRange{size_t(id) * kKeyCount, size_t(id + 1) * kKeyCount};
     }
-    bool present(size_t pos) const override { return value(pos).type != SqlCell::Null; }
+    bool present(size_t pos) const override { return row(pos).value().type != SqlCell::Null; }
     SqlCell cell(size_t pos, int column) const override {
-        switch (column) {
-        case 0:
-            return SqlCell::integer(int64_t(pos / kKeys));
-        case 1:
-            return SqlCell::text(kKeyNames[pos % kKeys]);
-        case 2: {
-            const SqlCell v = value(pos);
-            return SqlCell::text(v.type == SqlCell::Int    ? "int"
-                                 : v.type == SqlCell::Real ? "real"
-                                                           : "string");
-        }
-        }
-        if (column == 6) return SqlCell::id(stringId(pos));
-        const SqlCell v = value(pos);
-        const SqlCell::Type wanted = column == 3   ? SqlCell::Int
-                                     : column == 4 ? SqlCell::Real
-                                                   : SqlCell::Text;
-        return v.type == wanted ? v : SqlCell{};
+        return kArgColumns[column].cell(row(pos));
     }
 
 private:
-    // The Trace::strings index of a text field, -1 for the others.
-    int32_t stringId(size_t pos) const {
-        value(pos); // caches the event
-        switch (Key(pos % kKeys)) {
-        case Shapes:
-            return event_.shapes;
-        case Types:
-            return event_.types;
-        case ConcreteInputs:
-            return event_.args;
-        case CallStack:
-            return context_.trace().events.callStack(pos / kKeys);
-        default:
-            return -1;
+    ArgRow row(size_t pos) const {
+        const size_t event = pos / kKeyCount;
+        if (event != cached_.index) {
+            const Trace& t = context_.trace();
+            cached_.trace = &t;
+            cached_.event = t.events[event];
+            cached_.wait = t.events.syncWait(event);
+            cached_.index = event;
         }
+        return ArgRow{cached_, kKeys[pos % kKeyCount]};
     }
 
-    // The field at a position, NULL when the event lacks it. The event is
-    // built once for its kKeys positions.
-    SqlCell value(size_t pos) const {
-        const size_t event = pos / kKeys;
-        const Trace& t = context_.trace();
-        if (event != cached_) {
-            event_ = t.events[event];
-            wait_ = t.events.syncWait(event);
-            cached_ = event;
-        }
-        const TraceEvent& e = event_;
-        auto positive = [](double v) { return v > 0 ? SqlCell::real(v) : SqlCell{}; };
-        auto count = [](int64_t v) { return v > 0 ? SqlCell::integer(v) : SqlCell{}; };
-        switch (Key(pos % kKeys)) {
-        case Shapes:
-            return SqlCell::optionalText(t.stringAt(e.shapes));
-        case Types:
-            return SqlCell::optionalText(t.stringAt(e.types));
-        case ConcreteInputs:
-            return SqlCell::optionalText(t.stringAt(e.args));
-        case CallStack:
-            return SqlCell::optionalText(t.callStackOf(int32_t(event)));
-        case Seq:
-            return SqlCell::id(e.seq);
-        case FwdBwdLink:
-            return SqlCell::id(e.link);
-        case DeviceDur:
-            return count(e.device_ns);
-        case Flops:
-            return positive(e.flops);
-        case Bytes:
-            return positive(e.bytes);
-        case AllocBytes:
-            return count(e.alloc_bytes);
-        case FreeBytes:
-            return count(e.free_bytes);
-        case WaitStream:
-            return wait_ ? SqlCell::id(wait_->stream) : SqlCell{};
-        case WaitEventCorrelation:
-            return wait_ ? SqlCell::id(wait_->record_correlation) : SqlCell{};
-        case kKeys:
-            break;
-        }
-        return {};
-    }
-
-    mutable size_t cached_ = SIZE_MAX;
-    mutable TraceEvent event_;
-    mutable std::optional<SyncWait> wait_;
+    mutable ArgEvent cached_;
 };
+
+// "shapes, types, ...": the keys, for the table's description.
+std::string keyList() {
+    std::string out;
+    for (const ArgKey& k : kKeys)
+        out += (out.empty() ? "" : ", ") + std::string(k.name);
+    return out;
+}
 
 } // namespace
 
-std::unique_ptr<SqlRows> makeArgRows(const SqlTraceContext& c) {
-    return std::make_unique<ArgRows>(c);
+SqlTableDef argsTable() {
+    return declareSqlTable<ArgRows>({SqlTableId::Args,
+                                     "args",
+                                     "an event's other fields, one row each: " + keyList(),
+                                     nullptr,
+                                     true,
+                                     {{"string_value", "string_id", "strings", "text"}}},
+                                    kArgColumns);
 }
 
 } // namespace ts

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "analysis/LaunchIndex.h"
-#include "query/SqlRowTables.h"
+#include "query/SqlColumns.h"
 
 namespace ts {
 namespace {
@@ -20,79 +20,98 @@ bool isDeviceWork(const Trace& trace, const EventCore& e) {
     }
 }
 
-SqlCell realOrNull(double v) {
-    return std::isnan(v) ? SqlCell{} : SqlCell::real(v);
-}
+// An event of slices or kernels.
+struct EventRow {
+    const SqlTraceContext& c;
+    int32_t event;
 
-// The columns slices and kernels share, by name.
-enum class EventColumn {
-    Id,
-    Ts,
-    Dur,
-    EndTs,
-    Name,
-    NameId,
-    Kind,
-    Category,
-    Lane,
-    Thread,
-    Stream,
-    Device,
-    Rank,
-    Depth,
-    Parent,
-    Step,
-    Correlation,
-    External
+    const Trace& trace() const { return c.trace(); }
+    const EventCore& core() const { return c.trace().events.core(size_t(event)); }
+    const TraceLane& lane() const { return c.trace().lanes[core().lane]; }
 };
 
-SqlCell eventCell(const SqlTraceContext& c, int32_t event, EventColumn column) {
-    const Trace& t = c.trace();
-    const EventCore& e = t.events.core(size_t(event));
-    const TraceLane& lane = t.lanes[e.lane];
-    switch (column) {
-    case EventColumn::Id:
-        return SqlCell::integer(event);
-    case EventColumn::Ts:
-        return SqlCell::integer(e.start_ns);
-    case EventColumn::Dur:
-        return SqlCell::integer(e.dur_ns);
-    case EventColumn::EndTs:
-        return SqlCell::integer(e.end_ns());
-    case EventColumn::Name:
-        return SqlCell::text(t.names[e.name]);
-    case EventColumn::NameId:
-        return SqlCell::integer(e.name);
-    case EventColumn::Kind:
-        return SqlCell::text(toString(e.kind));
-    case EventColumn::Category:
-        return e.category == KinetoCategory::None ? SqlCell{} : SqlCell::text(toString(e.category));
-    case EventColumn::Lane:
-        return SqlCell::integer(e.lane);
-    case EventColumn::Thread:
-        return lane.device ? SqlCell{} : SqlCell::integer(lane.tid);
-    case EventColumn::Stream:
-        return lane.device ? SqlCell::id(lane.stream) : SqlCell{};
-    case EventColumn::Device:
-        return lane.device ? SqlCell::id(lane.gpu) : SqlCell{};
-    case EventColumn::Rank:
-        return SqlCell::id(c.rankOf(e.lane));
-    case EventColumn::Depth:
-        return SqlCell::integer(e.depth);
-    case EventColumn::Parent:
-        return SqlCell::id(e.parent);
-    case EventColumn::Step:
-        return SqlCell::id(t.events.step(size_t(event)));
-    case EventColumn::Correlation:
-    case EventColumn::External: {
-        const std::optional<EventIds> ids = t.events.ids(size_t(event));
-        if (!ids) return {};
-        return SqlCell::id(column == EventColumn::Correlation ? ids->correlation
-                                                              : ids->external_id);
-    }
-    }
-    return {};
+// The cells slices and kernels share.
+SqlCell eventId(const EventRow& r) {
+    return SqlCell::integer(r.event);
 }
+SqlCell eventTs(const EventRow& r) {
+    return SqlCell::integer(r.core().start_ns);
+}
+SqlCell eventDur(const EventRow& r) {
+    return SqlCell::integer(r.core().dur_ns);
+}
+SqlCell eventEndTs(const EventRow& r) {
+    return SqlCell::integer(r.core().end_ns());
+}
+SqlCell eventName(const EventRow& r) {
+    return SqlCell::text(r.trace().names[r.core().name]);
+}
+SqlCell eventNameId(const EventRow& r) {
+    return SqlCell::integer(r.core().name);
+}
+SqlCell eventKind(const EventRow& r) {
+    return SqlCell::text(toString(r.core().kind));
+}
+SqlCell eventCategory(const EventRow& r) {
+    const KinetoCategory category = r.core().category;
+    return category == KinetoCategory::None ? SqlCell{} : SqlCell::text(toString(category));
+}
+SqlCell eventLane(const EventRow& r) {
+    return SqlCell::integer(r.core().lane);
+}
+SqlCell eventThread(const EventRow& r) {
+    return laneThread(r.lane());
+}
+SqlCell eventStream(const EventRow& r) {
+    return laneStream(r.lane());
+}
+SqlCell eventDevice(const EventRow& r) {
+    return laneDevice(r.lane());
+}
+SqlCell eventRank(const EventRow& r) {
+    return SqlCell::id(r.c.rankOf(r.core().lane));
+}
+SqlCell eventDepth(const EventRow& r) {
+    return SqlCell::integer(r.core().depth);
+}
+SqlCell eventParent(const EventRow& r) {
+    return SqlCell::id(r.core().parent);
+}
+SqlCell eventStep(const EventRow& r) {
+    return SqlCell::id(r.trace().events.step(size_t(r.event)));
+}
+// correlation, external_id
+template <int64_t EventIds::*Id> SqlCell eventIdOf(const EventRow& r) {
+    const std::optional<EventIds> ids = r.trace().events.ids(size_t(r.event));
+    return ids ? SqlCell::id((*ids).*Id) : SqlCell{};
+}
+
+constexpr SqlColumnOf<EventRow> kSliceColumns[] = {
+    {"id", "INTEGER", "the event's number (the rowid); other tables refer to it", eventId},
+    {"ts", "INTEGER", "start, ns from the trace's start", eventTs},
+    {"dur", "INTEGER", "duration, ns", eventDur},
+    {"end_ts", "INTEGER", "ts + dur", eventEndTs},
+    {"name", "TEXT", "the event's name", eventName},
+    {"name_id", "INTEGER", "the name's number (names.id)", eventNameId},
+    {"kind", "TEXT",
+     "operator, backward, annotation, kernel, memcpy, memset, runtime, communication, "
+     "dataloader, profiler_step, profiler_range, python, other",
+     eventKind},
+    {"category", "TEXT", "the trace's \"cat\" (cpu_op, cuda_runtime, kernel, ...), NULL none",
+     eventCategory},
+    {"lane", "INTEGER", "the timeline row (lanes.id)", eventLane},
+    {"thread", "INTEGER", "the thread id of a CPU lane, NULL on device lanes", eventThread},
+    {"stream", "INTEGER", "the stream of a device lane, NULL otherwise", eventStream},
+    {"device", "INTEGER", "the GPU of a device lane, NULL otherwise", eventDevice},
+    {"rank", "INTEGER", "the rank of a distributed profile's lane, NULL otherwise", eventRank},
+    {"depth", "INTEGER", "nesting depth on its lane, 0 at the top", eventDepth},
+    {"parent_id", "INTEGER", "the enclosing event on its lane, NULL at the top", eventParent},
+    {"step", "INTEGER", "the training step it belongs to, NULL none", eventStep},
+    {"correlation", "INTEGER", "correlation id (runtime call <-> device work), NULL none",
+     eventIdOf<&EventIds::correlation>},
+    {"external_id", "INTEGER", "External id (CPU op <-> runtime call), NULL none",
+     eventIdOf<&EventIds::external_id>},
+};
 
 class SliceRows final : public SqlRows {
 public:
@@ -103,8 +122,67 @@ public:
     std::optional<PositionRange> rangeOfId(int64_t id) const override { return positionOf(id); }
     int64_t rowid(size_t pos) const override { return int64_t(pos); }
     SqlCell cell(size_t pos, int column) const override {
-        return eventCell(context_, int32_t(pos), EventColumn(column));
+        return kSliceColumns[column].cell(EventRow{context_, int32_t(pos)});
     }
+};
+
+// The kernel's launch record (grid, block, registers...), NULL without one.
+template <std::array<int32_t, 3> DeviceLaunch::*Dims, size_t I>
+SqlCell launchDim(const EventRow& r) {
+    const std::optional<DeviceLaunch> l = r.trace().launchOf(r.event);
+    return l ? SqlCell::id(((*l).*Dims)[I]) : SqlCell{};
+}
+template <int32_t DeviceLaunch::*Field> SqlCell launchCount(const EventRow& r) {
+    const std::optional<DeviceLaunch> l = r.trace().launchOf(r.event);
+    return l ? SqlCell::id((*l).*Field) : SqlCell{};
+}
+template <float DeviceLaunch::*Field> SqlCell launchEstimate(const EventRow& r) {
+    const std::optional<DeviceLaunch> l = r.trace().launchOf(r.event);
+    if (!l || std::isnan((*l).*Field)) return {};
+    return SqlCell::real((*l).*Field);
+}
+SqlCell kernelGbps(const EventRow& r) {
+    const double gbps = r.trace().events[size_t(r.event)].gbps;
+    return gbps > 0 ? SqlCell::real(gbps) : SqlCell{};
+}
+SqlCell kernelRuntime(const EventRow& r) {
+    return SqlCell::id(r.c.launches().launcherOf(r.event));
+}
+SqlCell kernelOp(const EventRow& r) {
+    return SqlCell::id(r.c.opAround(r.c.launches().launcherOf(r.event)));
+}
+
+constexpr SqlColumnOf<EventRow> kKernelColumns[] = {
+    {"id", "INTEGER", "the event's number (slices.id)", eventId},
+    {"ts", "INTEGER", "start, ns", eventTs},
+    {"dur", "INTEGER", "duration, ns", eventDur},
+    {"end_ts", "INTEGER", "ts + dur", eventEndTs},
+    {"name", "TEXT", "kernel name", eventName},
+    {"name_id", "INTEGER", "names.id", eventNameId},
+    {"kind", "TEXT", "kernel, memcpy, memset or communication", eventKind},
+    {"lane", "INTEGER", "lanes.id", eventLane},
+    {"device", "INTEGER", "GPU", eventDevice},
+    {"stream", "INTEGER", "stream", eventStream},
+    {"rank", "INTEGER", "rank, NULL outside distributed profiles", eventRank},
+    {"step", "INTEGER", "training step, NULL none", eventStep},
+    {"correlation", "INTEGER", "correlation id, NULL none", eventIdOf<&EventIds::correlation>},
+    {"external_id", "INTEGER", "External id, NULL none", eventIdOf<&EventIds::external_id>},
+    {"grid_x", "INTEGER", "grid size", launchDim<&DeviceLaunch::grid, 0>},
+    {"grid_y", "INTEGER", "", launchDim<&DeviceLaunch::grid, 1>},
+    {"grid_z", "INTEGER", "", launchDim<&DeviceLaunch::grid, 2>},
+    {"block_x", "INTEGER", "block size", launchDim<&DeviceLaunch::block, 0>},
+    {"block_y", "INTEGER", "", launchDim<&DeviceLaunch::block, 1>},
+    {"block_z", "INTEGER", "", launchDim<&DeviceLaunch::block, 2>},
+    {"registers", "INTEGER", "registers per thread", launchCount<&DeviceLaunch::registers>},
+    {"shared_memory", "INTEGER", "shared memory, bytes", launchCount<&DeviceLaunch::shared_memory>},
+    {"blocks_per_sm", "REAL", "Kineto's blocks per SM",
+     launchEstimate<&DeviceLaunch::blocks_per_sm>},
+    {"occupancy", "REAL", "Kineto's estimated achieved occupancy, %",
+     launchEstimate<&DeviceLaunch::occupancy>},
+    {"gbps", "REAL", "a copy's or set's bandwidth, GB/s", kernelGbps},
+    {"runtime_id", "INTEGER", "the runtime call that launched it (slices.id), NULL none",
+     kernelRuntime},
+    {"op_id", "INTEGER", "the CPU event around that call (slices.id), NULL none", kernelOp},
 };
 
 class KernelRows final : public SqlRows {
@@ -123,55 +201,47 @@ public:
         const size_t pos = size_t(it - events_.begin());
         return PositionRange{pos, pos + (it != events_.end() && *it == id ? 1 : 0)};
     }
-    SqlCell cell(size_t pos, int column) const override;
+    SqlCell cell(size_t pos, int column) const override {
+        return kKernelColumns[column].cell(EventRow{context_, events_[pos]});
+    }
 
 private:
     std::vector<int32_t> events_; // in store order
 };
 
-SqlCell KernelRows::cell(size_t pos, int column) const {
-    const int32_t event = events_[pos];
-    // id .. name_id as in slices, then kind, lane, device, stream, rank,
-    // step, correlation, external_id, then the launch's.
-    static constexpr EventColumn kShared[] = {
-        EventColumn::Id,          EventColumn::Ts,      EventColumn::Dur,  EventColumn::EndTs,
-        EventColumn::Name,        EventColumn::NameId,  EventColumn::Kind, EventColumn::Lane,
-        EventColumn::Device,      EventColumn::Stream,  EventColumn::Rank, EventColumn::Step,
-        EventColumn::Correlation, EventColumn::External};
-    constexpr int shared = int(std::size(kShared));
-    if (column < shared) return eventCell(context_, event, kShared[column]);
-    const Trace& t = context_.trace();
-    const int launch_column = column - shared;
-    if (launch_column == 10) { // gbps
-        const double gbps = t.events[size_t(event)].gbps;
-        return gbps > 0 ? SqlCell::real(gbps) : SqlCell{};
-    }
-    if (launch_column >= 11) { // runtime_id, op_id
-        const int32_t runtime = context_.launches().launcherOf(event);
-        return SqlCell::id(launch_column == 11 ? runtime : context_.opAround(runtime));
-    }
-    const std::optional<DeviceLaunch> l = t.launchOf(event);
-    if (!l) return {};
-    switch (launch_column) {
-    case 0:
-    case 1:
-    case 2:
-        return SqlCell::id(l->grid[size_t(launch_column)]);
-    case 3:
-    case 4:
-    case 5:
-        return SqlCell::id(l->block[size_t(launch_column - 3)]);
-    case 6:
-        return SqlCell::id(l->registers);
-    case 7:
-        return SqlCell::id(l->shared_memory);
-    case 8:
-        return realOrNull(l->blocks_per_sm);
-    case 9:
-        return realOrNull(l->occupancy);
-    }
-    return {};
-}
+// A runtime call and a device event it launched.
+struct LaunchRow {
+    const SqlTraceContext& c;
+    LaunchPair pair; // (device event, runtime call)
+
+    int32_t kernel() const { return pair.first; }
+    int32_t runtime() const { return pair.second; }
+    const EventCore& core(int32_t event) const { return c.trace().events.core(size_t(event)); }
+};
+
+constexpr SqlColumnOf<LaunchRow> kLaunchColumns[] = {
+    {"runtime_id", "INTEGER", "the runtime call (slices.id)",
+     [](const LaunchRow& r) { return SqlCell::integer(r.runtime()); }},
+    {"kernel_id", "INTEGER", "the device event (slices.id, kernels.id)",
+     [](const LaunchRow& r) { return SqlCell::integer(r.kernel()); }},
+    {"op_id", "INTEGER", "the CPU event around the call (slices.id), NULL none",
+     [](const LaunchRow& r) { return SqlCell::id(r.c.opAround(r.runtime())); }},
+    {"correlation", "INTEGER", "correlation id",
+     [](const LaunchRow& r) {
+         const std::optional<EventIds> ids = r.c.trace().events.ids(size_t(r.kernel()));
+         return ids ? SqlCell::id(ids->correlation) : SqlCell{};
+     }},
+    {"launch_ts", "INTEGER", "start of the call, ns",
+     [](const LaunchRow& r) { return SqlCell::integer(r.core(r.runtime()).start_ns); }},
+    {"launch_dur", "INTEGER", "duration of the call, ns",
+     [](const LaunchRow& r) { return SqlCell::integer(r.core(r.runtime()).dur_ns); }},
+    {"kernel_ts", "INTEGER", "start of the device work, ns",
+     [](const LaunchRow& r) { return SqlCell::integer(r.core(r.kernel()).start_ns); }},
+    {"delay", "INTEGER", "kernel_ts - launch_ts, ns",
+     [](const LaunchRow& r) {
+         return SqlCell::integer(r.core(r.kernel()).start_ns - r.core(r.runtime()).start_ns);
+     }},
+};
 
 class LaunchRows final : public SqlRows {
 public:
@@ -179,44 +249,39 @@ public:
     const SqlTableDef& def() const override { return sqlTable(SqlTableId::Launches); }
     size_t size() const override { return context_.launches().byDevice().size(); }
     SqlCell cell(size_t pos, int column) const override {
-        const LaunchPair& p = context_.launches().byDevice()[pos]; // (device, runtime)
-        const EventStore& events = context_.trace().events;
-        const EventCore &kernel = events.core(size_t(p.first)),
-                        &runtime = events.core(size_t(p.second));
-        switch (column) {
-        case 0:
-            return SqlCell::integer(p.second);
-        case 1:
-            return SqlCell::integer(p.first);
-        case 2:
-            return SqlCell::id(context_.opAround(p.second));
-        case 3: {
-            const std::optional<EventIds> ids = events.ids(size_t(p.first));
-            return ids ? SqlCell::id(ids->correlation) : SqlCell{};
-        }
-        case 4:
-            return SqlCell::integer(runtime.start_ns);
-        case 5:
-            return SqlCell::integer(runtime.dur_ns);
-        case 6:
-            return SqlCell::integer(kernel.start_ns);
-        case 7:
-            return SqlCell::integer(kernel.start_ns - runtime.start_ns);
-        }
-        return {};
+        return kLaunchColumns[column].cell(
+            LaunchRow{context_, context_.launches().byDevice()[pos]});
     }
 };
 
+// slices and kernels: the event's number is the rowid; the export stores
+// the names once (names) and keeps name_id.
+template <class Rows, size_t N>
+SqlTableDef eventTable(SqlTableId id, const char* name, const char* doc,
+                       const SqlColumnOf<EventRow> (&columns)[N]) {
+    return declareSqlTable<Rows>(
+        {id, name, doc, "id", true, {{"name", "name_id", "names", "name"}}}, columns);
+}
+
 } // namespace
 
-std::unique_ptr<SqlRows> makeSliceRows(const SqlTraceContext& c) {
-    return std::make_unique<SliceRows>(c);
+SqlTableDef slicesTable() {
+    return eventTable<SliceRows>(SqlTableId::Slices, "slices",
+                                 "every event of the trace, CPU and device, in (lane, ts) order",
+                                 kSliceColumns);
 }
-std::unique_ptr<SqlRows> makeKernelRows(const SqlTraceContext& c) {
-    return std::make_unique<KernelRows>(c);
+
+SqlTableDef kernelsTable() {
+    return eventTable<KernelRows>(
+        SqlTableId::Kernels, "kernels",
+        "the device work: kernels, memcpy, memset and communication kernels", kKernelColumns);
 }
-std::unique_ptr<SqlRows> makeLaunchRows(const SqlTraceContext& c) {
-    return std::make_unique<LaunchRows>(c);
+
+SqlTableDef launchesTable() {
+    return declareSqlTable<LaunchRows>(
+        {SqlTableId::Launches, "launches",
+         "runtime call -> the device work it launched (by correlation)"},
+        kLaunchColumns);
 }
 
 } // namespace ts

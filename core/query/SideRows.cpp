@@ -1,9 +1,8 @@
-// The small tables around the events: counters, memory, steps, names, lanes,
-// trace_info, and the schema itself (tables, columns).
+// The tables around the events: counters, memory, steps and lanes.
 #include <deque>
 #include <map>
 
-#include "query/SqlRowTables.h"
+#include "query/SqlColumns.h"
 #include "trace/LaneIndex.h"
 
 namespace ts {
@@ -15,6 +14,20 @@ std::string deviceLabel(const DeviceMemoryEvent& m) {
     if (m.device_type <= 0) return "cpu";
     return "device" + std::to_string(m.device_type) + "_" + std::to_string(m.device_id);
 }
+
+// A sample of one series; every cell is at hand.
+struct CounterRow {
+    int64_t ts;
+    std::string_view track;
+    double value;
+};
+
+constexpr SqlColumnOf<CounterRow> kCounterColumns[] = {
+    {"ts", "INTEGER", "ns", [](const CounterRow& r) { return SqlCell::integer(r.ts); }},
+    {"track", "TEXT", "the series", [](const CounterRow& r) { return SqlCell::text(r.track); }},
+    {"value", "REAL", "its value from ts on (bytes)",
+     [](const CounterRow& r) { return SqlCell::real(r.value); }},
+};
 
 // counters: Trainscope's own CPU memory samples, then per memory record of
 // a Kineto trace the device's allocated bytes, then its reserved bytes.
@@ -42,28 +55,77 @@ public:
                                              : m.total_reserved >= 0;
     }
     SqlCell cell(size_t pos, int column) const override {
-        if (pos < own()) {
-            const MemorySample& s = context_.trace().memory[pos];
-            return column == 0   ? SqlCell::integer(s.t_ns)
-                   : column == 1 ? SqlCell::text("cpu_allocated")
-                                 : SqlCell::real(double(s.live_bytes));
-        }
-        const bool reserved = pos - own() >= kineto().size();
-        const size_t k = (pos - own()) % kineto().size();
-        const DeviceMemoryEvent& m = kineto()[k];
-        if (column == 0) return SqlCell::integer(m.t_ns);
-        if (column == 1) return SqlCell::text(tracks_[track_of_[k] + (reserved ? 1 : 0)]);
-        return SqlCell::real(double(reserved ? m.total_reserved : m.total_allocated));
+        return kCounterColumns[column].cell(row(pos));
     }
 
 private:
     size_t own() const { return context_.trace().memory.size(); }
     const std::vector<DeviceMemoryEvent>& kineto() const { return context_.trace().kineto.memory; }
+    CounterRow row(size_t pos) const {
+        if (pos < own()) {
+            const MemorySample& s = context_.trace().memory[pos];
+            return {s.t_ns, "cpu_allocated", double(s.live_bytes)};
+        }
+        const bool reserved = pos - own() >= kineto().size();
+        const size_t k = (pos - own()) % kineto().size();
+        const DeviceMemoryEvent& m = kineto()[k];
+        return {m.t_ns, tracks_[track_of_[k] + (reserved ? 1 : 0)],
+                double(reserved ? m.total_reserved : m.total_allocated)};
+    }
 
     std::deque<std::string> tracks_; // stable addresses for SqlCell::text
     std::vector<uint16_t> track_of_; // by memory record: its _allocated track
 };
 
+// An allocation or free: one of Trainscope's own samples (CPU) or a
+// Kineto memory record.
+struct MemoryRow {
+    const SqlTraceContext& c;
+    const MemorySample* own;
+    const DeviceMemoryEvent* kineto;
+};
+
+SqlCell memoryDeviceType(const MemoryRow& r) {
+    if (r.own || r.kineto->device_type <= 0) return SqlCell::text("cpu");
+    return r.kineto->device_type == 1 ? SqlCell::text("cuda") : SqlCell{};
+}
+SqlCell memoryLane(const MemoryRow& r) {
+    if (r.kineto) return SqlCell::id(r.kineto->lane);
+    return r.own->event >= 0 ? SqlCell::integer(r.c.trace().events.core(size_t(r.own->event)).lane)
+                             : SqlCell{};
+}
+SqlCell memoryEvent(const MemoryRow& r) {
+    if (r.own) return SqlCell::id(r.own->event);
+    const DeviceMemoryEvent& m = *r.kineto;
+    return m.lane >= 0 ? SqlCell::id(r.c.laneIndex().innermostAt(m.lane, m.t_ns)) : SqlCell{};
+}
+
+constexpr SqlColumnOf<MemoryRow> kMemoryColumns[] = {
+    {"ts", "INTEGER", "ns",
+     [](const MemoryRow& r) { return SqlCell::integer(r.own ? r.own->t_ns : r.kineto->t_ns); }},
+    {"device_type", "TEXT", "cpu or cuda", memoryDeviceType},
+    {"device", "INTEGER", "device index, NULL unknown",
+     [](const MemoryRow& r) { return r.own ? SqlCell{} : SqlCell::id(r.kineto->device_id); }},
+    {"addr", "INTEGER", "address, NULL unknown",
+     [](const MemoryRow& r) { return r.own ? SqlCell{} : SqlCell::id(r.kineto->addr); }},
+    {"bytes", "INTEGER", "+ allocated, - freed",
+     [](const MemoryRow& r) {
+         return SqlCell::integer(r.own ? r.own->delta_bytes : r.kineto->bytes);
+     }},
+    {"total_allocated", "INTEGER", "bytes allocated on the device after it, NULL unknown",
+     [](const MemoryRow& r) {
+         if (r.own) return SqlCell::integer(r.own->live_bytes);
+         return r.kineto->flags & DeviceMemoryEvent::kHasTotalAllocated
+                    ? SqlCell::integer(r.kineto->total_allocated)
+                    : SqlCell{};
+     }},
+    {"total_reserved", "INTEGER", "bytes the allocator reserved after it, NULL unknown",
+     [](const MemoryRow& r) { return r.own ? SqlCell{} : SqlCell::id(r.kineto->total_reserved); }},
+    {"lane", "INTEGER", "the thread's lane, NULL unknown", memoryLane},
+    {"event_id", "INTEGER", "the innermost event open on that thread then, NULL none", memoryEvent},
+};
+
+// Trainscope's own samples, then Kineto's records.
 class MemoryRows final : public SqlRows {
 public:
     using SqlRows::SqlRows;
@@ -73,53 +135,20 @@ public:
     }
     SqlCell cell(size_t pos, int column) const override {
         const Trace& t = context_.trace();
-        if (pos < t.memory.size()) {
-            const MemorySample& s = t.memory[pos];
-            switch (column) {
-            case 0:
-                return SqlCell::integer(s.t_ns);
-            case 1:
-                return SqlCell::text("cpu");
-            case 4:
-                return SqlCell::integer(s.delta_bytes);
-            case 5:
-                return SqlCell::integer(s.live_bytes);
-            case 7:
-                return s.event >= 0 ? SqlCell::integer(t.events.core(size_t(s.event)).lane)
-                                    : SqlCell{};
-            case 8:
-                return SqlCell::id(s.event);
-            }
-            return {};
-        }
-        const DeviceMemoryEvent& m = t.kineto.memory[pos - t.memory.size()];
-        switch (column) {
-        case 0:
-            return SqlCell::integer(m.t_ns);
-        case 1:
-            return m.device_type == 1   ? SqlCell::text("cuda")
-                   : m.device_type <= 0 ? SqlCell::text("cpu")
-                                        : SqlCell{};
-        case 2:
-            return SqlCell::id(m.device_id);
-        case 3:
-            return SqlCell::id(m.addr);
-        case 4:
-            return SqlCell::integer(m.bytes);
-        case 5:
-            return m.flags & DeviceMemoryEvent::kHasTotalAllocated
-                       ? SqlCell::integer(m.total_allocated)
-                       : SqlCell{};
-        case 6:
-            return SqlCell::id(m.total_reserved);
-        case 7:
-            return SqlCell::id(m.lane);
-        case 8:
-            return m.lane >= 0 ? SqlCell::id(context_.laneIndex().innermostAt(m.lane, m.t_ns))
-                               : SqlCell{};
-        }
-        return {};
+        const MemoryRow row =
+            pos < t.memory.size()
+                ? MemoryRow{context_, &t.memory[pos], nullptr}
+                : MemoryRow{context_, nullptr, &t.kineto.memory[pos - t.memory.size()]};
+        return kMemoryColumns[column].cell(row);
     }
+};
+
+constexpr SqlColumnOf<StepMark> kStepColumns[] = {
+    {"step", "INTEGER", "step number", [](const StepMark& s) { return SqlCell::integer(s.step); }},
+    {"ts", "INTEGER", "start, ns", [](const StepMark& s) { return SqlCell::integer(s.start_ns); }},
+    {"dur", "INTEGER", "ns",
+     [](const StepMark& s) { return SqlCell::integer(s.end_ns - s.start_ns); }},
+    {"end_ts", "INTEGER", "ts + dur", [](const StepMark& s) { return SqlCell::integer(s.end_ns); }},
 };
 
 class StepRows final : public SqlRows {
@@ -128,34 +157,36 @@ public:
     const SqlTableDef& def() const override { return sqlTable(SqlTableId::Steps); }
     size_t size() const override { return context_.trace().steps.size(); }
     SqlCell cell(size_t pos, int column) const override {
-        const StepMark& s = context_.trace().steps[pos];
-        const int64_t v[] = {s.step, s.start_ns, s.end_ns - s.start_ns, s.end_ns};
-        return SqlCell::integer(v[column]);
+        return kStepColumns[column].cell(context_.trace().steps[pos]);
     }
 };
 
-class NameRows final : public SqlRows {
-public:
-    using SqlRows::SqlRows;
-    const SqlTableDef& def() const override { return sqlTable(SqlTableId::Names); }
-    size_t size() const override { return context_.trace().names.size(); }
-    std::optional<PositionRange> rangeOfId(int64_t id) const override { return positionOf(id); }
-    SqlCell cell(size_t pos, int column) const override {
-        return column == 0 ? SqlCell::integer(int64_t(pos))
-                           : SqlCell::text(context_.trace().names[pos]);
-    }
+struct LaneRow {
+    const SqlTraceContext& c;
+    int32_t id;
+
+    const TraceLane& lane() const { return c.trace().lanes[size_t(id)]; }
 };
 
-class StringRows final : public SqlRows {
-public:
-    using SqlRows::SqlRows;
-    const SqlTableDef& def() const override { return sqlTable(SqlTableId::Strings); }
-    size_t size() const override { return context_.trace().strings.size(); }
-    std::optional<PositionRange> rangeOfId(int64_t id) const override { return positionOf(id); }
-    SqlCell cell(size_t pos, int column) const override {
-        return column == 0 ? SqlCell::integer(int64_t(pos))
-                           : SqlCell::text(context_.trace().strings[pos]);
-    }
+constexpr SqlColumnOf<LaneRow> kLaneColumns[] = {
+    {"id", "INTEGER", "lane", [](const LaneRow& r) { return SqlCell::integer(r.id); }},
+    {"name", "TEXT", "as the timeline shows it",
+     [](const LaneRow& r) { return SqlCell::text(r.lane().name); }},
+    {"thread", "INTEGER", "thread id, NULL for device lanes",
+     [](const LaneRow& r) { return laneThread(r.lane()); }},
+    {"is_device", "INTEGER", "1 for a device stream",
+     [](const LaneRow& r) { return SqlCell::integer(r.lane().device ? 1 : 0); }},
+    {"device", "INTEGER", "GPU, NULL for CPU lanes",
+     [](const LaneRow& r) { return laneDevice(r.lane()); }},
+    {"stream", "INTEGER", "stream, NULL for CPU lanes",
+     [](const LaneRow& r) { return laneStream(r.lane()); }},
+    {"rank", "INTEGER", "rank, NULL outside distributed profiles",
+     [](const LaneRow& r) { return SqlCell::id(r.c.rankOf(r.id)); }},
+    {"events", "INTEGER", "how many events it holds",
+     [](const LaneRow& r) {
+         const LaneIndex& index = r.c.laneIndex();
+         return SqlCell::integer(int64_t(index.end(r.id) - index.begin(r.id)));
+     }},
 };
 
 class LaneRows final : public SqlRows {
@@ -165,116 +196,35 @@ public:
     size_t size() const override { return context_.trace().lanes.size(); }
     std::optional<PositionRange> rangeOfId(int64_t id) const override { return positionOf(id); }
     SqlCell cell(size_t pos, int column) const override {
-        const TraceLane& l = context_.trace().lanes[pos];
-        switch (column) {
-        case 0:
-            return SqlCell::integer(int64_t(pos));
-        case 1:
-            return SqlCell::text(l.name);
-        case 2:
-            return l.device ? SqlCell{} : SqlCell::integer(l.tid);
-        case 3:
-            return SqlCell::integer(l.device ? 1 : 0);
-        case 4:
-            return l.device ? SqlCell::id(l.gpu) : SqlCell{};
-        case 5:
-            return l.device ? SqlCell::id(l.stream) : SqlCell{};
-        case 6:
-            return SqlCell::id(context_.rankOf(int32_t(pos)));
-        case 7: {
-            const LaneIndex& index = context_.laneIndex();
-            return SqlCell::integer(int64_t(index.end(int32_t(pos)) - index.begin(int32_t(pos))));
-        }
-        }
-        return {};
+        return kLaneColumns[column].cell(LaneRow{context_, int32_t(pos)});
     }
-};
-
-// Rows of text pairs built once (trace_info, tables, columns).
-class TextRows final : public SqlRows {
-public:
-    TextRows(const SqlTraceContext& c, SqlTableId id) : SqlRows(c), id_(id) {
-        if (id == SqlTableId::TraceInfo) addInfo(c.trace());
-        for (const SqlTableDef& t : sqlTables()) {
-            if (id == SqlTableId::Tables) add({t.name, t.doc});
-            if (id == SqlTableId::Columns)
-                for (const SqlColumn& col : t.columns)
-                    add({t.name, col.name, col.type, col.doc});
-        }
-    }
-    const SqlTableDef& def() const override { return sqlTable(id_); }
-    size_t size() const override { return rows_.size(); }
-    SqlCell cell(size_t pos, int column) const override {
-        return SqlCell::text(rows_[pos][size_t(column)]);
-    }
-
-private:
-    void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-    void addInfo(const Trace& t) {
-        add({"source", t.source});
-        add({"origin_ns", std::to_string(t.origin_ns)});
-        add({"events", std::to_string(t.events.size())});
-        add({"lanes", std::to_string(t.lanes.size())});
-        add({"steps", std::to_string(t.steps.size())});
-        for (const std::string& note : t.notes)
-            add({"note", note});
-        if (!t.kineto.framework.empty()) add({"framework", t.kineto.framework});
-        if (!t.kineto.distributed_info.empty())
-            add({"distributed_info", t.kineto.distributed_info});
-        for (const DeviceProperties& d : t.kineto.devices)
-            add({"device " + std::to_string(d.id),
-                 d.name + ", " + std::to_string(d.total_global_mem) + " bytes, " +
-                     std::to_string(d.num_sms) + " SMs, compute " +
-                     std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor)});
-        add({"trainscope_version", TRAINSCOPE_VERSION});
-    }
-
-    SqlTableId id_;
-    std::deque<std::vector<std::string>> rows_; // stable for SqlCell::text
 };
 
 } // namespace
 
-std::unique_ptr<SqlRows> makeSideRows(const SqlTraceContext& c, SqlTableId id) {
-    switch (id) {
-    case SqlTableId::Counters:
-        return std::make_unique<CounterRows>(c);
-    case SqlTableId::Memory:
-        return std::make_unique<MemoryRows>(c);
-    case SqlTableId::Steps:
-        return std::make_unique<StepRows>(c);
-    case SqlTableId::Names:
-        return std::make_unique<NameRows>(c);
-    case SqlTableId::Strings:
-        return std::make_unique<StringRows>(c);
-    case SqlTableId::Lanes:
-        return std::make_unique<LaneRows>(c);
-    default:
-        return std::make_unique<TextRows>(c, id);
-    }
+SqlTableDef countersTable() {
+    return declareSqlTable<CounterRows>(
+        {SqlTableId::Counters, "counters",
+         "time series: cpu_memory (own runs), gpuN_allocated / gpuN_reserved"},
+        kCounterColumns);
 }
 
-std::vector<std::unique_ptr<SqlRows>> makeSqlRows(const SqlTraceContext& c) {
-    std::vector<std::unique_ptr<SqlRows>> out;
-    for (const SqlTableDef& t : sqlTables()) {
-        switch (t.id) {
-        case SqlTableId::Slices:
-            out.push_back(makeSliceRows(c));
-            break;
-        case SqlTableId::Kernels:
-            out.push_back(makeKernelRows(c));
-            break;
-        case SqlTableId::Launches:
-            out.push_back(makeLaunchRows(c));
-            break;
-        case SqlTableId::Args:
-            out.push_back(makeArgRows(c));
-            break;
-        default:
-            out.push_back(makeSideRows(c, t.id));
-        }
-    }
-    return out;
+SqlTableDef memoryTable() {
+    return declareSqlTable<MemoryRows>(
+        {SqlTableId::Memory, "memory", "allocations (bytes > 0) and frees (bytes < 0)"},
+        kMemoryColumns);
+}
+
+SqlTableDef stepsTable() {
+    return declareSqlTable<StepRows>(
+        {SqlTableId::Steps, "steps", "training steps (ProfilerStep#N or the run's steps)"},
+        kStepColumns);
+}
+
+SqlTableDef lanesTable() {
+    return declareSqlTable<LaneRows>(
+        {SqlTableId::Lanes, "lanes", "the timeline's rows: CPU threads and device streams", "id"},
+        kLaneColumns);
 }
 
 } // namespace ts

@@ -64,6 +64,13 @@ const std::vector<uint32_t>& SqlTraceContext::nameRanks() const {
     return name_ranks_;
 }
 
+std::vector<std::unique_ptr<SqlRows>> makeSqlRows(const SqlTraceContext& context) {
+    std::vector<std::unique_ptr<SqlRows>> out;
+    for (const SqlTableDef& t : sqlTables())
+        out.push_back(t.rows(context));
+    return out;
+}
+
 EventOrder::EventOrder(const SqlRows& rows) : rows_(rows), trace_(rows.context().trace()) {
     const size_t lanes = trace_.lanes.size();
     lane_begin_.assign(lanes + 1, rows.size());

@@ -69,6 +69,7 @@ public:
     // Some positions hold no row (args: a field the event does not have).
     virtual bool present(size_t) const { return true; }
     virtual int64_t rowid(size_t pos) const { return int64_t(pos); }
+    // def().columns[column]'s cell: the getter its table declares with it.
     virtual SqlCell cell(size_t pos, int column) const = 0;
     // The positions with `id` (the table's rowid column or args' event_id).
     virtual std::optional<PositionRange> rangeOfId(int64_t) const { return std::nullopt; }
@@ -90,7 +91,7 @@ protected:
     const SqlTraceContext& context_;
 };
 
-// One object per table over one trace.
+// One object per table over one trace, in sqlTables() order.
 std::vector<std::unique_ptr<SqlRows>> makeSqlRows(const SqlTraceContext& context);
 
 // What the planner of an event-ordered table searches: a lane's positions,

@@ -1,13 +1,19 @@
 #pragma once
 // The tables `trace-query`, the GUI's Query tab and `trace-export --sqlite`
-// offer, described once: the virtual tables declare themselves from it, the
-// export creates its tables from it, the `columns` table and the hint after
-// an unknown column list it, and docs/sql.md is checked against it.
+// offer, as their rows declare them (each table beside its rows, each column
+// once with the getter of its cells: SqlColumns.h): the virtual tables
+// declare themselves from it, the export creates its tables from it, the
+// `columns` table and the hint after an unknown column list it, and
+// docs/sql.md is checked against it.
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ts {
+
+class SqlRows;
+class SqlTraceContext;
 
 enum class SqlTableId {
     Slices,
@@ -43,14 +49,17 @@ struct SqlTextById {
 struct SqlTableDef {
     SqlTableId id;
     const char* name;
-    const char* doc;
+    std::string doc;
     std::vector<SqlColumn> columns;
     // The column that is the table's rowid ("id" of slices), -1 none.
     int rowid_column = -1;
     bool exported = true; // written by trace-export --sqlite
     std::vector<SqlTextById> by_id;
+    // Its rows over a trace (SqlRows.h).
+    std::unique_ptr<SqlRows> (*rows)(const SqlTraceContext&) = nullptr;
 };
 
+// In SqlTableId order.
 const std::vector<SqlTableDef>& sqlTables();
 const SqlTableDef& sqlTable(SqlTableId id);
 const SqlTableDef* findSqlTable(std::string_view name);

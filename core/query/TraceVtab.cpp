@@ -44,7 +44,10 @@ struct Columns {
 
 Columns columnsOf(const SqlTableDef& def) {
     Columns c;
-    c.id = def.rowid_column >= 0 ? def.rowid_column : (def.id == SqlTableId::Args ? 0 : -1);
+    // What rangeOfId searches: the rowid, or the event of args' rows.
+    c.id = def.rowid_column >= 0        ? def.rowid_column
+           : def.id == SqlTableId::Args ? sqlColumnIndex(def, "event_id")
+                                        : -1;
     if (def.id == SqlTableId::Slices || def.id == SqlTableId::Kernels) {
         c.ts = sqlColumnIndex(def, "ts");
         c.end_ts = sqlColumnIndex(def, "end_ts");
