@@ -1,8 +1,11 @@
 #include "TraceCommandsCli.h"
 
+#include <memory>
+
 #include "inspect/PresetsCommand.h"
 #include "inspect/ReadProgressLine.h"
 #include "inspect/TraceViews.h"
+#include "report/ViewCatalog.h"
 
 namespace ts::cli {
 
@@ -16,54 +19,85 @@ void addNoCacheFlag(CLI::App* cmd, bool& cache) {
         "read the JSON even if the trace has a cached index, and keep none");
 }
 
+// The options of the views, declared in report/ViewCatalog.cpp: each name
+// once, as a flag, a repeatable option or one taking a value; `help` says
+// what takes it.
+void addViewOptions(CLI::App* cmd, const std::vector<const views::OptionInfo*>& declared,
+                    std::string (*help)(const views::OptionInfo&),
+                    std::vector<ViewOptionSlot>& slots) {
+    for (const views::OptionInfo* option : declared) {
+        const std::string name = option->name;
+        bool seen = false;
+        for (const ViewOptionSlot& slot : slots)
+            seen = seen || slot.name == name;
+        if (seen) continue;
+        const std::string description = help(*option);
+        CLI::Option* added = nullptr;
+        if (option->kind == views::ValueKind::Flag) {
+            added = cmd->add_flag(name, description);
+        } else {
+            added = cmd->add_option(name, description)->type_name(views::valuePlaceholder(*option));
+            if (option->kind == views::ValueKind::TextList)
+                added->expected(CLI::detail::expected_max_vector_size);
+        }
+        slots.push_back({name, added});
+    }
+}
+
+// Once parsed: the view options given, in the order of their declaration.
+std::vector<views::GivenOption> givenViewOptions(const std::vector<ViewOptionSlot>& slots) {
+    std::vector<views::GivenOption> given;
+    for (const ViewOptionSlot& slot : slots) {
+        if (slot.option->count() == 0) continue;
+        if (slot.option->get_type_size() == 0) // a flag
+            given.push_back({slot.name, ""});
+        else
+            for (const std::string& text : slot.option->results())
+                given.push_back({slot.name, text});
+    }
+    return given;
+}
+
+// trace-stats: every view's options in its help, what takes each and
+// accepts what.
+std::string traceStatsOptionHelp(const views::OptionInfo& option) {
+    return cliOptionHelp(option.name);
+}
+
+// `trace-stats --view NAME --help`: that view's help instead of the
+// command's (CLI11 reads --view before it answers --help).
+class TraceStatsHelp : public CLI::Formatter {
+public:
+    explicit TraceStatsHelp(const std::string& view) : view_(view) {}
+
+    std::string make_help(const CLI::App* app, std::string name,
+                          CLI::AppFormatMode mode) const override {
+        if (mode == CLI::AppFormatMode::Normal)
+            for (const CliView& view : cliViews())
+                if (view_ == view.info->name)
+                    return "Usage: " + name + " FILE --view " + view_ + " [OPTIONS]\n\n" +
+                           cliViewOptionsHelp(view) +
+                           "\nEvery view also takes --format text|csv|json, --limit N, "
+                           "--plugin-compatible, --no-cache and --timings (" +
+                           name + " --help).\n";
+        return CLI::Formatter::make_help(app, std::move(name), mode);
+    }
+
+private:
+    const std::string& view_; // TraceStatsOptions::view, parsed before --help is answered
+};
+
 void addTraceStats(CLI::App& app, TraceCommands& c) {
     TraceStatsOptions& trace = c.trace;
     auto* cmd = app.add_subcommand("trace-stats", "operator table of a Chrome trace file");
+    cmd->formatter(std::make_shared<TraceStatsHelp>(trace.view));
     cmd->add_option("file", trace.file, "trace.json (Trainscope or torch.profiler)")->required();
     cmd->add_option("more", trace.more_files,
-                    "--view distributed: more per-rank trace files (or give their folder)");
+                    "the views of a rank folder: more per-rank trace files (or give their folder)");
     cmd->add_option("--format", trace.format, "text, csv or json");
-    cmd->add_option("--group-by", trace.group_by, "name or shapes");
-    cmd->add_option("--scope", trace.scope, "all, forward or backward");
-    cmd->add_option("--sort", trace.sort, "column to sort by");
     cmd->add_option("--limit", trace.limit, "rows to print (0 = all)");
     cmd->add_option("--view", trace.view, cliViewHelp());
-    cmd->add_option("--span", trace.span,
-                    "--view distributed: the profiling span, 1..n in time order");
-    cmd->add_option("--device", trace.device, "--view memory: one device (GPU0, CPU)");
-    cmd->add_option("--kernel-wait-us", trace.kernel_wait_us,
-                    "--view idle: gaps shorter than this before work launched in time are kernel "
-                    "wait (default 30, HTA's)");
-    cmd->add_option("--runtime-cutoff-us", trace.runtime_cutoff_us,
-                    "--view launches: runtime calls longer than this are outliers (default 50)");
-    cmd->add_option("--launch-delay-cutoff-us", trace.launch_delay_cutoff_us,
-                    "--view launches: launch delays longer than this are outliers (default 100)");
-    cmd->add_option("--max-queue-length", trace.max_queue_length,
-                    "--view queue: a stream's queue counts as full from this length (default "
-                    "1024, CUDA's and HTA's)");
-    cmd->add_option("--annotations", trace.annotation_side,
-                    "--view annotations: gpu (the ranges as the GPU ran them, default) or cpu");
-    cmd->add_option("--operator", trace.operator_text,
-                    "--view kernel-sequences: the calls whose name contains this text (default: "
-                    "every outermost operator)");
-    cmd->add_option("--min-pattern-len", trace.min_pattern_len,
-                    "--view kernel-sequences: calls with fewer kernels are left out (default 3)");
-    cmd->add_option("--step", trace.step,
-                    "--view critical-path: the step (ProfilerStep#N) to analyse (default: the "
-                    "first)");
-    cmd->add_option("--annotation", trace.annotation_name,
-                    "--view critical-path: analyse an instance of the annotation whose name "
-                    "contains this text instead");
-    cmd->add_option("--instance", trace.instance,
-                    "--view critical-path: which instance of --annotation (0 = the first)");
-    cmd->add_option("--rank", trace.rank,
-                    "--view critical-path on a folder of ranks: the rank (default: the lowest)");
-    cmd->add_option("--what-if", trace.what_if,
-                    "--view critical-path: kernel:NAME=F, op:NAME=F or category:NAME=F (F = "
-                    "factor on their time, 0.5 = twice as fast); repeatable");
-    cmd->add_option("--start-us", trace.start_us,
-                    "--view memory: tables from this time (us from the trace start)");
-    cmd->add_option("--end-us", trace.end_us, "--view memory: tables up to this time (exclusive)");
+    addViewOptions(cmd, views::cliOptions(), traceStatsOptionHelp, c.trace_view_options);
     cmd->add_flag("--plugin-compatible", trace.plugin_compatible,
                   "the TensorBoard plugin's exact rules (see docs/gpu-traces.md)");
     addNoCacheFlag(cmd, trace.cache);
@@ -95,10 +129,7 @@ void addTraceExport(CLI::App& app, TraceCommands& c) {
                     "write the trace-query tables into an SQLite database file (docs/sql.md)");
     cmd->add_option("--critical-path", e.critical_path_out,
                     "write the trace with its critical path as a row of its own (Chrome trace)");
-    cmd->add_option("--step", e.trace.step, "the step whose critical path (default: the first)");
-    cmd->add_option("--annotation", e.trace.annotation_name,
-                    "or an instance of the annotation whose name contains this text");
-    cmd->add_option("--instance", e.trace.instance, "which instance of --annotation (0 = first)");
+    addViewOptions(cmd, views::windowOptions(), views::helpLine, c.export_view_options);
     addNoCacheFlag(cmd, e.trace.cache);
     c.export_cmd = cmd;
 }
@@ -172,11 +203,15 @@ std::optional<int> runTraceCommands(TraceCommands& commands, std::ostream& out, 
     if (*commands.presets_cmd) return presetsCommand(out, err);
     if (*commands.trace_cmd) {
         commands.trace.progress = stderrIsTerminal();
+        commands.trace.view_options = givenViewOptions(commands.trace_view_options);
         return runTraceStats(commands.trace, out, err);
     }
     if (*commands.diff_cmd) return runTraceDiff(commands.diff, out, err);
     if (*commands.cache_cmd) return runTraceCache(commands.cache, out, err);
-    if (*commands.export_cmd) return runTraceExport(commands.export_trace, out, err);
+    if (*commands.export_cmd) {
+        commands.export_trace.trace.view_options = givenViewOptions(commands.export_view_options);
+        return runTraceExport(commands.export_trace, out, err);
+    }
     if (*commands.query_cmd) return runTraceQuery(commands.query, out, err);
     if (*commands.memory_cmd) return runMemoryStats(commands.memory, out, err);
     if (*commands.memory_diff_cmd) return runMemoryDiff(commands.memory, out, err);

@@ -4,6 +4,8 @@
 // them in-process, and by trainscope-cli-torch, which accepts every command.
 #include <optional>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -16,6 +18,13 @@
 
 namespace ts::cli {
 
+// A view option registered on a command: its name and CLI11's record of it,
+// read into the command's view_options once parsed.
+struct ViewOptionSlot {
+    std::string name;
+    CLI::Option* option = nullptr;
+};
+
 struct TraceCommands {
     TraceStatsOptions trace;
     TraceDiffCommandOptions diff;
@@ -23,6 +32,7 @@ struct TraceCommands {
     TraceExportOptions export_trace;
     TraceQueryOptions query;
     MemoryStatsOptions memory;
+    std::vector<ViewOptionSlot> trace_view_options, export_view_options;
     CLI::App* presets_cmd = nullptr;
     CLI::App* trace_cmd = nullptr;
     CLI::App* diff_cmd = nullptr;

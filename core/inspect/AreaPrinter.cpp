@@ -10,27 +10,27 @@
 namespace ts::printers {
 namespace {
 
-TraceArea areaOf(const Trace& trace, const TraceStatsOptions& o) {
-    const bool range = !o.start_us.empty() || !o.end_us.empty();
-    const bool window = !o.step.empty() || !o.annotation_name.empty() || !o.instance.empty();
+TraceArea areaOf(const Trace& trace, const TraceViewRequest& request) {
+    const views::OptionValues& values = request.values;
+    const std::optional<int64_t> start = values.nanos("--start-us"), end = values.nanos("--end-us");
+    const bool range = start || end;
+    const bool window =
+        values.given("--step") || values.given("--annotation") || values.given("--instance");
     if (range == window)
         throw std::invalid_argument("--view area needs a time range: --start-us and --end-us, or "
                                     "--step N, or --annotation TEXT [--instance K].");
     if (range) {
-        if (o.start_us.empty() || o.end_us.empty())
+        if (!start || !end)
             throw std::invalid_argument("--view area needs both --start-us and --end-us.");
-        const char* expected = "microseconds from the start of the trace";
-        TraceArea a{microsOption(o.start_us, "--start-us", 0, 9e12, expected),
-                    microsOption(o.end_us, "--end-us", 0, 9e12, expected),
-                    {}};
-        if (a.end_ns <= a.start_ns)
-            throw std::invalid_argument("Option --end-us (" + o.end_us +
-                                        ") must be after --start-us (" + o.start_us + ").");
-        return a;
+        if (*end <= *start)
+            throw std::invalid_argument("Option --end-us (" + values.givenText("--end-us") +
+                                        ") must be after --start-us (" +
+                                        values.givenText("--start-us") + ").");
+        return {*start, *end, {}};
     }
     std::string error;
-    const std::optional<CpWindow> w = chooseWindow(trace, criticalPathWindow(o), error);
-    if (!w) throw std::invalid_argument(o.file + ": " + error + ".");
+    const std::optional<CpWindow> w = chooseWindow(trace, criticalPathWindow(values), error);
+    if (!w) throw std::invalid_argument(request.options.file + ": " + error + ".");
     return {w->start, w->end, {}};
 }
 
@@ -39,7 +39,7 @@ TraceArea areaOf(const Trace& trace, const TraceStatsOptions& o) {
 void area(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
     const Trace& trace = request.input->trace();
-    const TraceArea a = areaOf(trace, o);
+    const TraceArea a = areaOf(trace, request);
     const AreaRoles roles = computeAreaRoles(trace);
     const AreaSummary s = summarizeArea(trace, a, &roles);
     const std::vector<table::TableSpec> tables = {areaCategoryTable(s), areaNameTable(trace, s),

@@ -16,28 +16,27 @@
 namespace ts::printers {
 namespace {
 
-int64_t wholeNumber(const std::string& text, const char* option) {
-    return wholeOption(text, option, 0, INT64_MAX, "a whole number, 0 or more");
-}
-
 // The trace of the rank asked for (--rank), or of the lowest one.
-const RankTrace& chosenRank(const std::vector<RankTrace>& ranks, const TraceStatsOptions& o) {
+const RankTrace& chosenRank(const std::vector<RankTrace>& ranks, const TraceViewRequest& request) {
+    const std::optional<int64_t> asked = request.values.whole("--rank");
     std::string have;
     for (const RankTrace& r : ranks) {
-        if (o.rank.empty() || r.rank == wholeNumber(o.rank, "--rank")) return r;
+        if (!asked || r.rank == *asked) return r;
         have += (have.empty() ? "" : ", ") + std::to_string(r.rank);
     }
-    throw std::invalid_argument("Option --rank is " + o.rank + ", but " + o.file + " has rank(s) " +
-                                have + " only.");
+    throw std::invalid_argument("Option --rank is " + std::to_string(*asked) + ", but " +
+                                request.options.file + " has rank(s) " + have + " only.");
 }
 
-void print(const Trace& trace, const TraceStatsOptions& o, const std::string& file,
-           std::ostream& out) {
+void print(const Trace& trace, const TraceViewRequest& request, const std::string& file) {
+    const TraceStatsOptions& o = request.options;
+    std::ostream& out = request.out;
     std::string error;
-    const std::optional<CpWindow> window = chooseWindow(trace, criticalPathWindow(o), error);
+    const std::optional<CpWindow> window =
+        chooseWindow(trace, criticalPathWindow(request.values), error);
     if (!window) throw std::invalid_argument(file + ": " + error + ".");
     CriticalPathOptions options;
-    for (const std::string& text : o.what_if) {
+    for (const std::string& text : request.values.texts("--what-if")) {
         WhatIfFactor f;
         if (!parseWhatIf(text, f, error))
             throw std::invalid_argument("Option --what-if: " + error + ".");
@@ -71,33 +70,37 @@ void print(const Trace& trace, const TraceStatsOptions& o, const std::string& fi
 
 } // namespace
 
-CpWindowChoice criticalPathWindow(const TraceStatsOptions& o) {
+CpWindowChoice criticalPathWindow(const views::OptionValues& values) {
     CpWindowChoice choice;
-    if (!o.step.empty() && !o.annotation_name.empty())
+    const std::optional<int64_t> step = values.whole("--step");
+    const std::optional<std::string> annotation = values.text("--annotation");
+    const std::optional<int64_t> instance = values.whole("--instance");
+    if (step && annotation)
         throw std::invalid_argument("Options --step and --annotation each choose the window: "
                                     "give one.");
-    if (!o.instance.empty() && o.annotation_name.empty())
+    if (instance && !annotation)
         throw std::invalid_argument("Option --instance applies to --annotation only.");
-    if (!o.step.empty()) choice.step = wholeNumber(o.step, "--step");
-    choice.annotation = o.annotation_name;
-    if (!o.instance.empty()) choice.instance = wholeNumber(o.instance, "--instance");
+    choice.step = step.value_or(choice.step);
+    choice.annotation = annotation.value_or("");
+    choice.instance = instance.value_or(choice.instance);
     return choice;
 }
 
 void criticalPath(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
+    const bool rank_given = request.values.given("--rank");
     if (request.input) {
-        if (!o.rank.empty())
+        if (rank_given)
             throw std::invalid_argument("Option --rank applies to a folder of per-rank traces.");
-        return print(request.input->trace(), o, o.file, request.out);
+        return print(request.input->trace(), request, o.file);
     }
     int count = 0;
-    const std::vector<RankTrace> ranks = readRankSpan(chosenSpan(o, count));
-    const RankTrace& rank = chosenRank(ranks, o);
+    const std::vector<RankTrace> ranks = readRankSpan(chosenSpan(request, count));
+    const RankTrace& rank = chosenRank(ranks, request);
     if (o.format == "text")
         request.out << "rank " << rank.rank << " (" << rank.path.string() << ")"
-                    << (o.rank.empty() ? "; --rank picks another" : "") << '\n';
-    print(rank.trace, o, rank.path.string(), request.out);
+                    << (rank_given ? "" : "; --rank picks another") << '\n';
+    print(rank.trace, request, rank.path.string());
 }
 
 } // namespace ts::printers

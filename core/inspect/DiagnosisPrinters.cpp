@@ -24,20 +24,6 @@ constexpr const char* kNoLaunches =
     ": no device work is linked to the runtime call that launched it (the trace has no "
     "cuda_runtime events, or no correlation ids; record with ProfilerActivity.CPU and CUDA) for ";
 
-// A whole number from 1 to 1,000,000.
-int64_t countOption(const std::string& text, const char* option, const char* expected) {
-    return wholeOption(text, option, 1, 1000000, expected);
-}
-
-// A threshold in microseconds, as ns: `fallback` when not given.
-int64_t thresholdNs(const std::string& text, const char* option, int64_t fallback,
-                    const char* hta_default) {
-    if (text.empty()) return fallback;
-    return microsOption(text, option, 0, 1e9,
-                        std::string("microseconds, 0 or more (HTA's default: ") + hta_default +
-                            ")");
-}
-
 // The traces a diagnosis reads: the one trace, or every rank's trace of one
 // span of a folder (or of several files), each analysed on its own.
 class DiagnosisInput {
@@ -49,7 +35,7 @@ public:
             return;
         }
         int count = 0;
-        folder_ = readRankSpan(chosenSpan(options_, count));
+        folder_ = readRankSpan(chosenSpan(request, count));
         for (const RankTrace& rank : folder_) {
             traces_.push_back(&rank.trace);
             ranks_.push_back(rank.rank);
@@ -153,7 +139,7 @@ void idle(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
     IdleOptions options;
     options.kernel_wait_ns =
-        thresholdNs(o.kernel_wait_us, "--kernel-wait-us", options.kernel_wait_ns, "30");
+        request.values.nanos("--kernel-wait-us").value_or(options.kernel_wait_ns);
     const DiagnosisInput input(request);
     const std::vector<IdleBreakdown> ranks = analyseRanks(
         input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
@@ -173,10 +159,9 @@ void launches(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
     LaunchStatOptions options;
     options.runtime_cutoff_ns =
-        thresholdNs(o.runtime_cutoff_us, "--runtime-cutoff-us", options.runtime_cutoff_ns, "50");
+        request.values.nanos("--runtime-cutoff-us").value_or(options.runtime_cutoff_ns);
     options.launch_delay_cutoff_ns =
-        thresholdNs(o.launch_delay_cutoff_us, "--launch-delay-cutoff-us",
-                    options.launch_delay_cutoff_ns, "100");
+        request.values.nanos("--launch-delay-cutoff-us").value_or(options.launch_delay_cutoff_ns);
     const DiagnosisInput input(request);
     const std::vector<LaunchStats> ranks = analyseRanks(
         input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
@@ -216,10 +201,8 @@ void kernelTypes(TraceViewRequest& request) {
 void queue(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
     QueueLengthOptions options;
-    if (!o.max_queue_length.empty())
-        options.max_queue_length =
-            int32_t(countOption(o.max_queue_length, "--max-queue-length",
-                                "a whole number from 1 to 1000000 (HTA's default: 1024)"));
+    options.max_queue_length =
+        int32_t(request.values.whole("--max-queue-length").value_or(options.max_queue_length));
     const DiagnosisInput input(request);
     const std::vector<QueueLength> ranks = analyseRanks(
         input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
@@ -270,12 +253,7 @@ void memoryBandwidth(TraceViewRequest& request) {
 void annotations(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
     AnnotationOptions options;
-    if (o.annotation_side == "cpu")
-        options.side = AnnotationSide::Cpu;
-    else if (!o.annotation_side.empty() && o.annotation_side != "gpu")
-        throw std::invalid_argument("Option --annotations is '" + o.annotation_side +
-                                    "'; expected 'gpu' (the ranges as the GPU ran them, HTA's "
-                                    "default) or 'cpu'.");
+    if (request.values.text("--annotations") == "cpu") options.side = AnnotationSide::Cpu;
     const DiagnosisInput input(request);
     const std::vector<AnnotationBreakdown> ranks = analyseRanks(
         input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
@@ -300,11 +278,9 @@ void annotations(TraceViewRequest& request) {
 void kernelSequences(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
     SequenceOptions options;
-    options.operator_text = o.operator_text;
-    if (!o.min_pattern_len.empty())
-        options.min_pattern_len =
-            size_t(countOption(o.min_pattern_len, "--min-pattern-len",
-                               "a count of kernels from 1 to 1000000 (HTA's default: 3)"));
+    options.operator_text = request.values.text("--operator").value_or("");
+    options.min_pattern_len =
+        size_t(request.values.whole("--min-pattern-len").value_or(options.min_pattern_len));
     const DiagnosisInput input(request);
     const std::vector<KernelSequences> ranks = analyseRanks(
         input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {

@@ -7,6 +7,7 @@
 #include "inspect/TraceInput.h"
 #include "inspect/TraceViewPrinters.h"
 #include "query/SqliteExport.h"
+#include "report/ViewCatalog.h"
 #include "trace/ChromeTraceWriter.h"
 
 namespace ts {
@@ -40,10 +41,10 @@ Trace markedTrace(const Trace& trace, const CriticalPathReport& report) {
     return marked;
 }
 
-void exportCriticalPath(const TraceExportOptions& options, const Trace& trace, std::ostream& out) {
+void exportCriticalPath(const TraceExportOptions& options, const CpWindowChoice& choice,
+                        const Trace& trace, std::ostream& out) {
     std::string error;
-    const std::optional<CpWindow> window =
-        chooseWindow(trace, printers::criticalPathWindow(options.trace), error);
+    const std::optional<CpWindow> window = chooseWindow(trace, choice, error);
     if (!window) throw std::invalid_argument(options.trace.file + ": " + error + ".");
     const LaunchIndex launches = LaunchIndex::build(trace);
     const CriticalPathReport report = analyseCriticalPath(trace, launches, *window);
@@ -68,12 +69,15 @@ int runTraceExport(const TraceExportOptions& options, std::ostream& out, std::os
         if (options.critical_path_out.empty() && options.sqlite_out.empty())
             throw std::invalid_argument(
                 "Say what to export: --sqlite OUT.db or --critical-path OUT.json.");
+        // The window, as trace-stats --view critical-path takes it.
+        const CpWindowChoice window = printers::criticalPathWindow(views::OptionValues::read(
+            options.trace.view_options, views::windowOptions(), views::cliTakersOf));
         TraceInput::Options input_options;
         input_options.cache = options.trace.cache;
         TraceInput input(options.trace.file, input_options, err);
         const Trace& trace = input.trace();
         if (!options.sqlite_out.empty()) exportDatabase(options.sqlite_out, trace, out);
-        if (!options.critical_path_out.empty()) exportCriticalPath(options, trace, out);
+        if (!options.critical_path_out.empty()) exportCriticalPath(options, window, trace, out);
         return exit_code::kOk;
     } catch (const std::exception& e) {
         err << "trace-export: " << e.what() << '\n';

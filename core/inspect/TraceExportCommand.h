@@ -13,7 +13,8 @@
 namespace ts {
 
 struct TraceExportOptions {
-    TraceStatsOptions trace;       // file, cache, and the window (--step, --annotation, ...)
+    // file, cache, and the window (view_options: --step, --annotation, --instance)
+    TraceStatsOptions trace;
     std::string critical_path_out; // where the marked trace goes
     std::string sqlite_out;        // where the database goes
 };

@@ -11,6 +11,7 @@
 #include "analysis/StepBreakdown.h"
 #include "inspect/ExitCodes.h"
 #include "inspect/TraceInput.h"
+#include "inspect/TraceViewPrinters.h"
 #include "inspect/TraceViews.h"
 #include "report/OpTables.h"
 #include "report/SnapshotTables.h"
@@ -19,19 +20,15 @@ namespace ts {
 
 namespace {
 
-OpGrouping parseGrouping(const std::string& text) {
-    if (text == "name") return OpGrouping::Name;
-    if (text == "shapes") return OpGrouping::NameAndShapes;
-    throw std::invalid_argument("Option --group-by is '" + text +
-                                "'; expected 'name' or 'shapes'.");
+// --group-by and --scope, checked against their declarations already.
+OpGrouping grouping(const std::string& text) {
+    return text == "shapes" ? OpGrouping::NameAndShapes : OpGrouping::Name;
 }
 
-OpScope parseScope(const std::string& text) {
-    if (text == "all") return OpScope::All;
+OpScope scope(const std::string& text) {
     if (text == "forward") return OpScope::Forward;
     if (text == "backward") return OpScope::Backward;
-    throw std::invalid_argument("Option --scope is '" + text +
-                                "'; expected 'all', 'forward' or 'backward'.");
+    return OpScope::All;
 }
 
 TraceInput::Options inputOptions(const TraceStatsOptions& o) {
@@ -57,15 +54,16 @@ void printText(const Trace& trace, const OpTable& table, const TraceStatsOptions
     out << formatOpTableText(table, o.limit);
 }
 
-nlohmann::json jsonReport(const Trace& trace, const OpTable& table, const TraceStatsOptions& o) {
+nlohmann::json jsonReport(const Trace& trace, const OpTable& table, const TraceStatsOptions& o,
+                          const views::OptionValues& values) {
     nlohmann::json j = opTableToJson(table, o.limit);
     j["file"] = o.file;
     j["source"] = trace.source;
     j["events"] = trace.events.size();
     j["steps"] = trace.steps.size();
     j["notes"] = trace.notes;
-    j["group_by"] = o.group_by;
-    j["scope"] = o.scope;
+    j["group_by"] = *values.text("--group-by");
+    j["scope"] = *values.text("--scope");
     j["breakdown"] = toJson(computeStepBreakdown(trace));
     return j;
 }
@@ -77,9 +75,6 @@ void checkOneTrace(const TraceStatsOptions& options) {
                                     "folder only (" +
                                     views::quotedRankFolderNames() +
                                     "); the other views take one.");
-    if (options.span != 1)
-        throw std::invalid_argument("Option --span applies to the views of a rank folder only (" +
-                                    views::quotedRankFolderNames() + ").");
 }
 
 // A view that reads a folder of per-rank traces is given it when the input
@@ -94,18 +89,49 @@ bool readsRankFolder(const views::ViewInfo& view, const TraceStatsOptions& optio
 // --view: the view's printer, given the trace unless it reads a rank folder.
 void printView(const TraceStatsOptions& options, std::ostream& out, std::ostream& err) {
     const CliView& view = cliView(options.view);
+    const views::OptionValues values = readViewOptions(options);
     if (readsRankFolder(*view.info, options)) {
-        TraceViewRequest request{options, nullptr, out};
+        TraceViewRequest request{options, values, nullptr, out};
         return view.print(request);
     }
     checkOneTrace(options);
+    // A view of one trace or of a folder's ranks, given one trace.
+    if (view.info->input == views::Input::TraceOrRanks && values.whole("--span") != 1)
+        throw std::invalid_argument("Option --span applies to the views of a rank folder only (" +
+                                    views::quotedRankFolderNames() + ").");
     TraceInput input(options.file, inputOptions(options), err);
-    TraceViewRequest request{options, &input, out};
+    TraceViewRequest request{options, values, &input, out};
     view.print(request);
     input.keepIndex();
 }
 
+// Without --view: the operator table.
+void printOperatorTable(const TraceStatsOptions& options, std::ostream& out, std::ostream& err) {
+    const views::OptionValues values = readViewOptions(options);
+    checkOneTrace(options);
+    TraceInput input(options.file, inputOptions(options), err);
+    TraceViewRequest request{options, values, &input, out};
+    printers::operatorTable(request);
+    input.keepIndex();
+}
+
 } // namespace
+
+void printers::operatorTable(TraceViewRequest& request) {
+    const TraceStatsOptions& options = request.options;
+    const views::OptionValues& values = request.values;
+    std::ostream& out = request.out;
+    const Trace& trace = request.input->trace();
+    OpTable table =
+        computeOpStats(trace, grouping(*values.text("--group-by")), scope(*values.text("--scope")));
+    sortOpTable(table, *values.text("--sort"));
+    if (options.format == "csv")
+        out << formatOpTableCsv(table, options.limit);
+    else if (options.format == "json")
+        out << jsonReport(trace, table, options, values).dump(2) << '\n';
+    else
+        printText(trace, table, options, out);
+}
 
 namespace {
 
@@ -130,50 +156,10 @@ int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostr
     try {
         checkFormat(options.format);
         if (printCategoryTimeline(options, out)) return exit_code::kOk;
-        if (!options.kernel_wait_us.empty() && options.view != "idle")
-            throw std::invalid_argument("Option --kernel-wait-us applies to --view idle only.");
-        if ((!options.runtime_cutoff_us.empty() || !options.launch_delay_cutoff_us.empty()) &&
-            options.view != "launches")
-            throw std::invalid_argument("Options --runtime-cutoff-us and --launch-delay-cutoff-us "
-                                        "apply to --view launches only.");
-        if (!options.max_queue_length.empty() && options.view != "queue")
-            throw std::invalid_argument("Option --max-queue-length applies to --view queue only.");
-        if (!options.annotation_side.empty() && options.view != "annotations")
-            throw std::invalid_argument("Option --annotations applies to --view annotations only.");
-        if ((!options.operator_text.empty() || !options.min_pattern_len.empty()) &&
-            options.view != "kernel-sequences")
-            throw std::invalid_argument("Options --operator and --min-pattern-len apply to --view "
-                                        "kernel-sequences only.");
-        const bool window_view = options.view == "critical-path" || options.view == "area";
-        if ((!options.step.empty() || !options.annotation_name.empty() ||
-             !options.instance.empty()) &&
-            !window_view)
-            throw std::invalid_argument("Options --step, --annotation and --instance apply to "
-                                        "--view critical-path and --view area only.");
-        if ((!options.rank.empty() || !options.what_if.empty()) && options.view != "critical-path")
-            throw std::invalid_argument("Options --rank and --what-if apply to --view "
-                                        "critical-path only.");
-        if (!options.view.empty()) {
-            printView(options, out, err);
-            return exit_code::kOk;
-        }
-        checkOneTrace(options);
-        if (!options.device.empty() || !options.start_us.empty() || !options.end_us.empty())
-            throw std::invalid_argument("Options --device, --start-us and --end-us apply to "
-                                        "--view memory only.");
-        const OpGrouping grouping = parseGrouping(options.group_by);
-        const OpScope scope = parseScope(options.scope);
-        TraceInput input(options.file, inputOptions(options), err);
-        const Trace& trace = input.trace();
-        OpTable table = computeOpStats(trace, grouping, scope);
-        sortOpTable(table, options.sort);
-        if (options.format == "csv")
-            out << formatOpTableCsv(table, options.limit);
-        else if (options.format == "json")
-            out << jsonReport(trace, table, options).dump(2) << '\n';
+        if (options.view.empty())
+            printOperatorTable(options, out, err);
         else
-            printText(trace, table, options, out);
-        input.keepIndex();
+            printView(options, out, err);
         return exit_code::kOk;
     } catch (const std::exception& e) {
         err << "trace-stats: " << e.what() << '\n';

@@ -10,23 +10,21 @@
 #include <string>
 #include <vector>
 
+#include "report/ViewOptions.h"
+
 namespace ts {
 
 struct TraceStatsOptions {
     std::string file;
-    std::string format = "text";   // text | csv | json
-    std::string group_by = "name"; // name | shapes
-    std::string scope = "all";     // all | forward | backward
-    std::string sort = "self_cpu"; // see opSortKeys()
-    size_t limit = 0;              // rows, 0 = all
-    // "" (the operator table above), overview, operators, kernels or
-    // kernels-by-op; operators take --group-by name, shapes, stack or
-    // shapes-stack and are sorted by device (else host) self time.
+    std::string format = "text"; // text | csv | json
+    size_t limit = 0;            // rows, 0 = all
+    // "" (the operator table above) or a view of the catalog shown on the
+    // CLI (inspect/TraceViews.h).
     std::string view;
-    // --view memory only: the device ("GPU0", "CPU"; "" all) and the time
-    // range [start, end) in microseconds from the start of the trace ("" open),
-    // as text so that a bad value is reported with the option's name.
-    std::string device, start_us, end_us;
+    // The options given to the view (or to the operator table), as typed:
+    // each view declares those it takes (report/ViewCatalog.cpp), and they
+    // are checked against that before anything is read.
+    std::vector<views::GivenOption> view_options;
     bool plugin_compatible = false; // reproduce the TensorBoard plugin's numbers exactly
     // A progress line on `err` while the trace is read (the CLI sets it when
     // stderr is a terminal).
@@ -35,28 +33,9 @@ struct TraceStatsOptions {
     bool cache = true;
     // --timings: where the time went (read, analysis, index), on `err`.
     bool timings = false;
-    // --view distributed: `file` is a folder of per-rank traces (or the first
-    // of several files, the others here), and `span` the profiling span
-    // (1..n, in time order) to show.
+    // The views of a rank folder: `file` is a folder of per-rank traces, or
+    // the first of several files, the others here.
     std::vector<std::string> more_files;
-    int span = 1;
-    // --view idle: HTA's consecutive_kernel_delay in microseconds ("" its 30).
-    std::string kernel_wait_us;
-    // --view launches: HTA's runtime_cutoff and launch_delay_cutoff ("" its 50 and 100).
-    std::string runtime_cutoff_us, launch_delay_cutoff_us;
-    // --view queue: the queue length counted as full ("" HTA's 1024).
-    std::string max_queue_length;
-    // --view annotations: "gpu" (gpu_user_annotation, HTA's default; also "")
-    // or "cpu" (user_annotation, HTA's use_gpu_annotation=False).
-    std::string annotation_side;
-    // --view kernel-sequences: HTA's operator_name ("" every outermost
-    // operator) and min_pattern_len ("" its 3).
-    std::string operator_text, min_pattern_len;
-    // --view critical-path: the window (a step's number, or an annotation's
-    // name and 0-based instance; "" the first step), the rank of a folder
-    // ("" the lowest) and what-if factors ("kernel:NAME=0.5").
-    std::string step, annotation_name, instance, rank;
-    std::vector<std::string> what_if;
 };
 
 // 0 on success; 2 for bad options or an unreadable/malformed file (the

@@ -1,6 +1,5 @@
 #include "inspect/TraceViewPrinters.h"
 
-#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -22,67 +21,33 @@
 
 namespace ts::printers {
 
-int64_t wholeOption(const std::string& text, const char* option, int64_t min, int64_t max,
-                    const std::string& expected) {
-    size_t used = 0;
-    long long n = -1;
-    try {
-        n = std::stoll(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || n < min || n > max)
-        throw std::invalid_argument(std::string("Option ") + option + " is '" + text +
-                                    "'; expected " + expected + ".");
-    return n;
-}
-
-int64_t microsOption(const std::string& text, const char* option, double min_us, double max_us,
-                     const std::string& expected) {
-    size_t used = 0;
-    double us = 0;
-    try {
-        us = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || !std::isfinite(us) || us < min_us || us > max_us)
-        throw std::invalid_argument(std::string("Option ") + option + " is '" + text +
-                                    "'; expected " + expected + ".");
-    return static_cast<int64_t>(std::llround(us * 1000));
-}
-
 namespace {
 
-DeviceOpGrouping parseDeviceGrouping(const std::string& text) {
-    if (text == "name") return DeviceOpGrouping::Name;
+// --group-by, checked against its declaration already.
+DeviceOpGrouping deviceGrouping(const std::string& text) {
     if (text == "shapes") return DeviceOpGrouping::NameAndShapes;
     if (text == "stack") return DeviceOpGrouping::NameAndStack;
     if (text == "shapes-stack") return DeviceOpGrouping::NameShapesAndStack;
-    throw std::invalid_argument("Option --group-by is '" + text +
-                                "'; expected 'name', 'shapes', 'stack' or 'shapes-stack'.");
+    return DeviceOpGrouping::Name;
 }
 
-// Microseconds as ns; "" leaves `ns` as it is (an open end).
-void parseMicros(const std::string& text, const char* option, int64_t& ns) {
-    if (!text.empty())
-        ns = microsOption(text, option, -9e12, 9e12, "microseconds from the start of the trace");
-}
-
-MemoryTimeRange parseMemoryRange(const TraceStatsOptions& o) {
+MemoryTimeRange memoryRange(const views::OptionValues& values) {
     MemoryTimeRange range;
-    parseMicros(o.start_us, "--start-us", range.start_ns);
-    parseMicros(o.end_us, "--end-us", range.end_ns);
+    range.start_ns = values.nanos("--start-us").value_or(range.start_ns);
+    range.end_ns = values.nanos("--end-us").value_or(range.end_ns);
     if (range.end_ns <= range.start_ns)
-        throw std::invalid_argument("Option --end-us (" + o.end_us +
-                                    ") must be after --start-us (" + o.start_us + ").");
+        throw std::invalid_argument("Option --end-us (" + values.givenText("--end-us") +
+                                    ") must be after --start-us (" +
+                                    values.givenText("--start-us") + ").");
     return range;
 }
 
 // --view memory: the curve's peak, the allocations and the per-operator
 // statistics, per device.
-void printMemoryView(const Trace& trace, const TraceStatsOptions& o, std::ostream& out) {
-    const MemoryTimeRange range = parseMemoryRange(o);
+void printMemoryView(const Trace& trace, const TraceViewRequest& request) {
+    const TraceStatsOptions& o = request.options;
+    std::ostream& out = request.out;
+    const MemoryTimeRange range = memoryRange(request.values);
     GpuAnalysisOptions options;
     options.plugin_compatible = o.plugin_compatible;
     MemoryView view = computeMemoryView(trace, range, options);
@@ -90,15 +55,15 @@ void printMemoryView(const Trace& trace, const TraceStatsOptions& o, std::ostrea
         throw std::invalid_argument(o.file + ": no memory records for --view memory "
                                              "(torch.profiler's profile_memory=True, or "
                                              "Trainscope's memory samples).");
-    if (!o.device.empty()) {
+    if (const std::optional<std::string> device = request.values.text("--device")) {
         std::string names;
         for (const DeviceMemoryView& d : view.devices)
             names += (names.empty() ? "'" : ", '") + d.name + "'";
         std::vector<DeviceMemoryView> kept;
         for (DeviceMemoryView& d : view.devices)
-            if (d.name == o.device) kept.push_back(std::move(d));
+            if (d.name == *device) kept.push_back(std::move(d));
         if (kept.empty())
-            throw std::invalid_argument("Option --device is '" + o.device + "'; the trace has " +
+            throw std::invalid_argument("Option --device is '" + *device + "'; the trace has " +
                                         names + ".");
         view.devices = std::move(kept);
     }
@@ -106,12 +71,6 @@ void printMemoryView(const Trace& trace, const TraceStatsOptions& o, std::ostrea
         out << memoryJson(view, o.limit).dump(2) << '\n';
     else
         out << (o.format == "csv" ? memoryCsv(view, o.limit) : memoryText(view, o.limit));
-}
-
-void checkNoMemoryOptions(const TraceStatsOptions& o) {
-    if (!o.device.empty() || !o.start_us.empty() || !o.end_us.empty())
-        throw std::invalid_argument("Options --device, --start-us and --end-us apply to "
-                                    "--view memory only.");
 }
 
 // --view modules: the nn.Module tree with host and device times.
@@ -129,14 +88,15 @@ void printModuleView(const Trace& trace, const TraceStatsOptions& o, std::ostrea
 }
 // --view distributed: a folder of per-rank traces (or several files), one
 // span of it.
-void printDistributedView(const TraceStatsOptions& o, std::ostream& out) {
-    checkNoMemoryOptions(o);
+void printDistributedView(const TraceViewRequest& request) {
+    const TraceStatsOptions& o = request.options;
+    std::ostream& out = request.out;
     int count = 0;
-    const RankSpan span = chosenSpan(o, count);
+    const RankSpan span = chosenSpan(request, count);
     GpuAnalysisOptions options;
     options.plugin_compatible = o.plugin_compatible;
     DistributedView view = computeDistributedView(readRankSpan(span), options);
-    view.span = o.span;
+    view.span = int(*request.values.whole("--span"));
     view.span_count = count;
     if (o.format == "json")
         out << distributedJson(view, o.limit).dump(2) << '\n';
@@ -162,9 +122,10 @@ void keepOverview(const GpuTraceAnalysis& a, const Trace& trace, const TraceOpen
 
 // The GPU views: Overview, Operators, Kernels (by name or operator). The
 // Overview of a large trace opened before comes from its Overview cache.
-void printGpuView(TraceInput& input, const TraceStatsOptions& o, std::ostream& out) {
+void printGpuView(TraceInput& input, const TraceViewRequest& request) {
+    const TraceStatsOptions& o = request.options;
+    std::ostream& out = request.out;
     const Trace& trace = input.trace();
-    checkNoMemoryOptions(o);
     GpuAnalysisOptions options;
     options.plugin_compatible = o.plugin_compatible;
     std::optional<OverviewSnapshot> cached;
@@ -188,7 +149,8 @@ void printGpuView(TraceInput& input, const TraceStatsOptions& o, std::ostream& o
         else
             out << (csv ? gpuOverviewCsv(a) : gpuOverviewText(a));
     } else if (o.view == "operators") {
-        const DeviceOpTable table = a.operators(trace, parseDeviceGrouping(o.group_by));
+        const DeviceOpTable table =
+            a.operators(trace, deviceGrouping(*request.values.text("--group-by")));
         if (json)
             out << deviceOpsJson(table, o.limit).dump(2) << '\n';
         else
@@ -205,33 +167,36 @@ void printGpuView(TraceInput& input, const TraceStatsOptions& o, std::ostream& o
 
 } // namespace
 
-RankSpan chosenSpan(const TraceStatsOptions& o, int& count) {
+RankSpan chosenSpan(const TraceStatsOptions& o, int& count, int64_t span) {
     std::vector<std::filesystem::path> inputs{o.file};
     inputs.insert(inputs.end(), o.more_files.begin(), o.more_files.end());
     const std::vector<RankSpan> spans = findRankSpans(inputs);
     count = static_cast<int>(spans.size());
-    if (o.span < 1 || o.span > count)
-        throw std::invalid_argument("Option --span is " + std::to_string(o.span) + "; " + o.file +
+    if (span < 1 || span > count)
+        throw std::invalid_argument("Option --span is " + std::to_string(span) + "; " + o.file +
                                     " has " + std::to_string(count) + " span(s), numbered 1 to " +
                                     std::to_string(count) + ".");
-    return spans[static_cast<size_t>(o.span - 1)];
+    return spans[static_cast<size_t>(span - 1)];
+}
+
+RankSpan chosenSpan(const TraceViewRequest& request, int& count) {
+    return chosenSpan(request.options, count, *request.values.whole("--span"));
 }
 
 void gpuView(TraceViewRequest& request) {
-    printGpuView(*request.input, request.options, request.out);
+    printGpuView(*request.input, request);
 }
 
 void memory(TraceViewRequest& request) {
-    printMemoryView(request.input->trace(), request.options, request.out);
+    printMemoryView(request.input->trace(), request);
 }
 
 void modules(TraceViewRequest& request) {
-    checkNoMemoryOptions(request.options);
     printModuleView(request.input->trace(), request.options, request.out);
 }
 
 void distributed(TraceViewRequest& request) {
-    printDistributedView(request.options, request.out);
+    printDistributedView(request);
 }
 
 } // namespace ts::printers

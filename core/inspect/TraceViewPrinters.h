@@ -12,21 +12,16 @@
 
 namespace ts::printers {
 
-// An option's microseconds (`text`, read whole, within [min_us, max_us]) as
-// ns; otherwise std::invalid_argument naming the option, its text and what
-// was `expected`.
-int64_t microsOption(const std::string& text, const char* option, double min_us, double max_us,
-                     const std::string& expected);
+// The span (--span: 1..n in time order) of the folder (or files) given;
+// `count`: how many there are. Throws std::invalid_argument for a span out
+// of range.
+RankSpan chosenSpan(const TraceStatsOptions& o, int& count, int64_t span = 1);
+// The span --span names, for a view that takes it.
+RankSpan chosenSpan(const TraceViewRequest& request, int& count);
 
-// A whole number in [min, max] (`text`, read whole); otherwise
-// std::invalid_argument naming the option, its text and what was `expected`.
-int64_t wholeOption(const std::string& text, const char* option, int64_t min, int64_t max,
-                    const std::string& expected);
-
-// The span --span names of the folder (or files) given; `count`: how many
-// there are. Throws std::invalid_argument for a span out of range.
-RankSpan chosenSpan(const TraceStatsOptions& o, int& count);
-
+// Without --view: the operator table (--group-by, --scope, --sort;
+// TraceStatsCommand.cpp).
+void operatorTable(TraceViewRequest& request);
 // overview, operators, kernels, kernels-by-op: the GPU views of a Kineto
 // trace; the Overview of a large trace opened before comes from its cache.
 void gpuView(TraceViewRequest& request);
@@ -56,6 +51,6 @@ void criticalPath(TraceViewRequest& request);
 // --end-us, or the window of --step / --annotation --instance.
 void area(TraceViewRequest& request);
 // The window --step, --annotation and --instance ask for (also trace-export's).
-CpWindowChoice criticalPathWindow(const TraceStatsOptions& o);
+CpWindowChoice criticalPathWindow(const views::OptionValues& values);
 
 } // namespace ts::printers

@@ -63,10 +63,49 @@ const CliView& cliView(const std::string& name) {
 }
 
 std::string cliViewHelp() {
-    std::string out = "one view of the trace instead of the operator table:";
-    for (const CliView& view : cliViews())
+    std::string out = "one view of the trace instead of the operator table (--view NAME --help: "
+                      "what it takes):";
+    for (const CliView& view : cliViews()) {
         out += std::string("\n  ") + view.info->name + ": " + view.info->summary;
+        const std::vector<const views::OptionInfo*>& options = view.info->options;
+        for (size_t i = 0; i < options.size(); ++i)
+            out += std::string(i == 0 ? "\n      options: " : ", ") + options[i]->name;
+    }
     return out;
+}
+
+std::string cliViewOptionsHelp(const CliView& view) {
+    std::string out = std::string(view.info->title) + ": " + view.info->summary + "\n";
+    if (view.info->options.empty())
+        return out + "\n--view " + view.info->name + " takes no options of its own.\n";
+    out += std::string("\nOptions of --view ") + view.info->name + ":\n";
+    for (const views::OptionInfo* option : view.info->options) {
+        const std::string value = views::valuePlaceholder(*option);
+        out += std::string("  ") + option->name + (value.empty() ? "" : " " + value) + "\n      " +
+               option->help + "\n";
+        const std::string detail = views::valueAndDefault(*option);
+        if (!detail.empty()) out += "      " + detail + "\n";
+        for (const views::OptionChoice& choice : option->choices)
+            if (*choice.help)
+                out += std::string("      ") + choice.name + ": " + choice.help + "\n";
+    }
+    return out;
+}
+
+std::string cliOptionHelp(const std::string& name) {
+    std::string out;
+    for (const views::OptionInfo* option : views::cliOptions()) {
+        if (name != option->name) continue;
+        out += (out.empty() ? "" : "; ") + views::cliTakersOf(*option) + ": " +
+               views::helpLine(*option);
+    }
+    return out;
+}
+
+views::OptionValues readViewOptions(const TraceStatsOptions& options) {
+    const std::vector<const views::OptionInfo*>& taken =
+        options.view.empty() ? views::operatorTableOptions() : cliView(options.view).info->options;
+    return views::OptionValues::read(options.view_options, taken, views::cliTakersOf);
 }
 
 } // namespace ts

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "report/ViewOptions.h"
+
 namespace ts::views {
 
 // How the GUI groups its views, in the order of its top row.
@@ -42,6 +44,9 @@ struct ViewInfo {
     Input input;
     unsigned surfaces;   // Cli | Gui
     const char* summary; // one line for help texts
+    // The options it takes beyond every view's (--format, --limit, ...);
+    // one declared for several views is the same object in each.
+    std::vector<const OptionInfo*> options = {};
 };
 
 // In the order the CLI lists them and the GUI shows them within a group.
@@ -53,5 +58,20 @@ const ViewInfo* findView(std::string_view name);
 std::string quotedNames(Surface surface);
 // The CLI's views that read a folder of per-rank traces, likewise.
 std::string quotedRankFolderNames();
+
+// The options of `trace-stats` without --view (the operator table).
+const std::vector<const OptionInfo*>& operatorTableOptions();
+// --step, --annotation and --instance: the window of critical-path and area,
+// which trace-export takes too.
+const std::vector<const OptionInfo*>& windowOptions();
+// Every option the CLI's views take, in the catalog's order, then the
+// operator table's; two declarations may share a name (--group-by: --view
+// operators' choices and the operator table's fewer).
+std::vector<const OptionInfo*> cliOptions();
+// What takes the declaration `option`, or any option named `name`, on the
+// CLI: "--view area and critical-path", "the operator table (no --view)";
+// "" nothing.
+std::string cliTakersOf(const OptionInfo& option);
+std::string cliTakersOf(std::string_view name);
 
 } // namespace ts::views

@@ -6,11 +6,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "CliRunner.h"
+#include "GivenViewOptions.h"
 #include "ModelTestSupport.h"
 #include "ProfTestSupport.h"
 #include "TestPaths.h"
 #include "inspect/TraceExportCommand.h"
 #include "inspect/TraceStatsCommand.h"
+#include "report/ViewCatalog.h"
 #include "trace/ChromeTraceReader.h"
 #include "trace/ChromeTraceWriter.h"
 
@@ -35,6 +38,10 @@ protected:
     }
     void TearDown() override { std::filesystem::remove_all(dir_); }
 
+    void setOption(const std::string& name, const std::string& text) {
+        test::setViewOption(options_, name, text);
+    }
+
     int run() {
         out_.str("");
         err_.str("");
@@ -58,14 +65,14 @@ TEST_F(TraceStatsCommand, PrintsTheTextTable) {
 
 TEST_F(TraceStatsCommand, CsvJsonGroupingScopeSortAndLimit) {
     options_.format = "csv";
-    options_.group_by = "shapes";
+    setOption("--group-by", "shapes");
     ASSERT_EQ(run(), 0) << err_.str();
     EXPECT_NE(out_.str().find("aten::mm,\"[[8, 16], [16, 4]]\",0,1,400000,"), std::string::npos)
         << out_.str();
     options_.format = "json";
-    options_.group_by = "name";
-    options_.scope = "backward";
-    options_.sort = "calls";
+    setOption("--group-by", "name");
+    setOption("--scope", "backward");
+    setOption("--sort", "calls");
     options_.limit = 1;
     ASSERT_EQ(run(), 0) << err_.str();
     const auto j = nlohmann::json::parse(out_.str());
@@ -80,16 +87,16 @@ TEST_F(TraceStatsCommand, BadInputExitsWithTwoAndNamesTheProblem) {
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("--format is 'xml'"), std::string::npos) << err_.str();
     options_.format = "text";
-    options_.sort = "speed";
+    setOption("--sort", "speed");
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("'speed'"), std::string::npos);
-    options_.sort = "self_cpu";
-    options_.scope = "sideways";
+    setOption("--sort", "self_cpu");
+    setOption("--scope", "sideways");
     EXPECT_EQ(run(), 2);
-    options_.scope = "all";
-    options_.group_by = "color";
+    setOption("--scope", "all");
+    setOption("--group-by", "color");
     EXPECT_EQ(run(), 2);
-    options_.group_by = "name";
+    setOption("--group-by", "name");
     options_.file = (dir_ / "nope.json").string();
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find(options_.file), std::string::npos);
@@ -109,17 +116,17 @@ TEST_F(TraceStatsCommand, MemoryViewAndItsOptions) {
     EXPECT_EQ(j["devices"][1]["name"], "GPU0");
     EXPECT_FALSE(j["devices"][1]["operators"].empty());
 
-    options_.device = "GPU0";
+    setOption("--device", "GPU0");
     options_.format = "csv";
     ASSERT_EQ(run(), 0) << err_.str();
     EXPECT_NE(out_.str().find("GPU0"), std::string::npos);
     EXPECT_EQ(out_.str().find("\nCPU,"), std::string::npos) << out_.str();
 
-    options_.device = "GPU3";
+    setOption("--device", "GPU3");
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("GPU3"), std::string::npos) << err_.str();
-    options_.device.clear();
-    options_.start_us = "soon";
+    setOption("--device", "");
+    setOption("--start-us", "soon");
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("--start-us"), std::string::npos) << err_.str();
     EXPECT_TRUE(out_.str().empty());
@@ -213,10 +220,10 @@ TEST_F(TraceStatsCommand, DistributedViewOfARunFolder) {
     ASSERT_EQ(run(), 0) << err_.str();
     EXPECT_NE(out_.str().find("Straggler: rank 1"), std::string::npos) << out_.str();
 
-    options_.span = 2;
+    setOption("--span", "2");
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("1 span(s)"), std::string::npos) << err_.str();
-    options_.span = 1;
+    setOption("--span", "");
 
     // One file: the view needs the ranks' traces.
     options_.file = (data / "test_distributed_nccl_0.json").string();
@@ -326,17 +333,17 @@ TEST_F(TraceStatsCommand, AnnotationsAndKernelSequences) {
     auto j = nlohmann::json::parse(out_.str());
     EXPECT_EQ(j["annotations"], "gpu");
     EXPECT_EQ(j["ranks"][0]["annotations"].size(), 3u); // HTA's 3 rows
-    options_.annotation_side = "cpu";
+    setOption("--annotations", "cpu");
     ASSERT_EQ(run(), 0) << err_.str();
     EXPECT_EQ(nlohmann::json::parse(out_.str())["ranks"][0]["annotations"].size(), 5u);
-    options_.annotation_side = "both";
+    setOption("--annotations", "both");
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("--annotations is 'both'"), std::string::npos) << err_.str();
-    options_.annotation_side = "cpu";
+    setOption("--annotations", "cpu");
     options_.view = "idle";
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("--view annotations only"), std::string::npos) << err_.str();
-    options_.annotation_side.clear();
+    setOption("--annotations", "");
 
     // No GPU annotations in HTA's AlexNet trace: exit 2, naming the file.
     options_.view = "annotations";
@@ -347,17 +354,17 @@ TEST_F(TraceStatsCommand, AnnotationsAndKernelSequences) {
         << err_.str();
     // A rank folder: a breakdown per rank.
     options_.file = (data / "distributed_hta").string();
-    options_.annotation_side = "cpu";
+    setOption("--annotations", "cpu");
     ASSERT_EQ(run(), 0) << err_.str();
     j = nlohmann::json::parse(out_.str());
     ASSERT_EQ(j["ranks"].size(), 2u);
     EXPECT_EQ(j["ranks"][1]["rank"], 1);
-    options_.annotation_side.clear();
+    setOption("--annotations", "");
 
     options_.view = "kernel-sequences";
     options_.file = (data / "kineto_call_stacks.json").string();
-    options_.operator_text = "aten::linear";
-    options_.min_pattern_len = "1";
+    setOption("--operator", "aten::linear");
+    setOption("--min-pattern-len", "1");
     ASSERT_EQ(run(), 0) << err_.str();
     j = nlohmann::json::parse(out_.str());
     const auto& first = j["ranks"][0]["sequences"][0];
@@ -369,17 +376,17 @@ TEST_F(TraceStatsCommand, AnnotationsAndKernelSequences) {
     EXPECT_EQ(out_.str().rfind("sequence,rank,operator,length,count,cpu_time_us", 0), 0u)
         << out_.str();
     options_.format = "text";
-    options_.min_pattern_len = "3"; // HTA's default: these calls launch one kernel
+    setOption("--min-pattern-len", "3"); // HTA's default: these calls launch one kernel
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("kineto_call_stacks.json: no call whose name contains "
                               "'aten::linear' launched 3 or more kernels"),
               std::string::npos)
         << err_.str();
-    options_.min_pattern_len = "x";
+    setOption("--min-pattern-len", "x");
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("--min-pattern-len is 'x'"), std::string::npos) << err_.str();
-    options_.min_pattern_len.clear();
-    options_.operator_text = "no_such_op";
+    setOption("--min-pattern-len", "");
+    setOption("--operator", "no_such_op");
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("no call whose name contains 'no_such_op' launched GPU work"),
               std::string::npos)
@@ -397,7 +404,7 @@ TEST_F(TraceStatsCommand, CriticalPathOfAStepAndWhatIf) {
     options_.view = "critical-path";
     options_.file = (data / "rank-0.json.gz").string();
     options_.format = "json";
-    options_.what_if = {"category:cpu_bound=0.5"};
+    setOption("--what-if", "category:cpu_bound=0.5");
     ASSERT_EQ(run(), 0) << err_.str();
     nlohmann::json j = nlohmann::json::parse(out_.str());
     EXPECT_EQ(j["window"], "ProfilerStep#551"); // its first
@@ -410,34 +417,82 @@ TEST_F(TraceStatsCommand, CriticalPathOfAStepAndWhatIf) {
     EXPECT_FALSE(j["ranked"].empty());
 
     options_.file = data.string(); // the folder: rank 1 asked for
-    options_.rank = "1";
+    setOption("--rank", "1");
     ASSERT_EQ(run(), 0) << err_.str();
-    options_.rank = "7";
+    setOption("--rank", "7");
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("Option --rank is 7, but"), std::string::npos) << err_.str();
     EXPECT_NE(err_.str().find("has rank(s) 0, 1 only"), std::string::npos) << err_.str();
-    options_.rank.clear();
+    setOption("--rank", "");
 
     options_.file = (data / "rank-0.json.gz").string();
-    options_.step = "99";
+    setOption("--step", "99");
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("step 99 is not in the trace; it has step"), std::string::npos)
         << err_.str();
-    options_.step.clear();
-    options_.what_if = {"kernel:no_such_kernel=0.5"};
+    setOption("--step", "");
+    setOption("--what-if", "kernel:no_such_kernel=0.5");
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("no kernel named or containing 'no_such_kernel'"), std::string::npos)
         << err_.str();
-    options_.what_if = {"kernel=0.5"};
+    setOption("--what-if", "kernel=0.5");
     EXPECT_EQ(run(), 2);
     EXPECT_NE(err_.str().find("is not KIND:NAME=FACTOR"), std::string::npos) << err_.str();
-    options_.what_if.clear();
+    setOption("--what-if", "");
     options_.view = "idle";
-    options_.step = "1";
+    setOption("--step", "1");
     EXPECT_EQ(run(), 2);
-    EXPECT_NE(err_.str().find("apply to --view critical-path and --view area only"),
+    EXPECT_NE(err_.str().find("Option --step applies to --view area and critical-path only."),
               std::string::npos)
         << err_.str();
+}
+
+// The command line: `--view NAME --help` shows that view's options with
+// their values and defaults, `--help` every view's; each view option is
+// registered from the catalog (a repeatable one repeats) and checked by it,
+// in trace-stats and, for the window, in trace-export.
+TEST_F(TraceStatsCommand, CommandLineTakesTheViewOptionsFromTheCatalog) {
+    const test::CliResult idle = test::runCli("trace-stats --view idle --help");
+    EXPECT_EQ(idle.code, 0) << idle.output;
+    EXPECT_NE(idle.output.find("Options of --view idle:"), std::string::npos) << idle.output;
+    EXPECT_NE(idle.output.find("  --kernel-wait-us US\n"), std::string::npos) << idle.output;
+    EXPECT_NE(idle.output.find("microseconds from 0 to 1000000000; default: 30, HTA's"),
+              std::string::npos)
+        << idle.output;
+    EXPECT_EQ(idle.output.find("--group-by"), std::string::npos) << idle.output;
+
+    const test::CliResult all = test::runCli("trace-stats --help");
+    EXPECT_EQ(all.code, 0) << all.output;
+    for (const views::OptionInfo* o : views::cliOptions())
+        EXPECT_NE(all.output.find(o->name), std::string::npos) << o->name;
+    EXPECT_NE(all.output.find("options: --kernel-wait-us, --span"), std::string::npos)
+        << all.output;
+
+    const std::string trace = " " + options_.file;
+    test::CliResult r = test::runCli("trace-stats" + trace + " --view kernels --what-if k:x=1");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.output.find("Option --what-if applies to --view critical-path only."),
+              std::string::npos)
+        << r.output;
+    r = test::runCli("trace-stats" + trace + " --view queue --max-queue-length 0");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.output.find("Option --max-queue-length is '0'; expected a whole number from 1 to "
+                            "1000000 (default: 1024, CUDA's and HTA's)."),
+              std::string::npos)
+        << r.output;
+    const std::string hta =
+        " " + std::string(TRAINSCOPE_TEST_DATA_DIR) + "/hta/critical_path_cuda_event_sync.json.gz";
+    r = test::runCli("trace-stats" + hta +
+                     " --no-cache --view critical-path --what-if category:cpu_bound=0.5 "
+                     "--what-if kernel:no_such_kernel=0.5");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.output.find("no kernel named or containing 'no_such_kernel'"), std::string::npos)
+        << r.output;
+    r = test::runCli("trace-export" + hta + " --no-cache --critical-path " +
+                     (dir_ / "cp.json").string() + " --instance 1");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.output.find("Option --instance applies to --annotation only."), std::string::npos)
+        << r.output;
 }
 
 // `trace-export --critical-path`: the trace again, with the path as a row of
@@ -464,7 +519,7 @@ TEST_F(TraceStatsCommand, ExportsTheCriticalPathAsARow) {
     EXPECT_GT(stretches, 5u);
     EXPECT_EQ(total, 2411000); // HTA's path: 2,411 us
 
-    e.trace.step = "99";
+    test::setViewOption(e.trace, "--step", "99");
     e.critical_path_out = (dir_ / "none.json").string();
     EXPECT_EQ(runTraceExport(e, out, err), 2);
     EXPECT_NE(err.str().find("step 99 is not in the trace"), std::string::npos) << err.str();

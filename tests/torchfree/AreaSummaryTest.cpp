@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "GivenViewOptions.h"
 #include "TestPaths.h"
 #include "analysis/AreaSummary.h"
 #include "analysis/GpuTraceAnalysis.h"
@@ -172,7 +173,7 @@ TEST(AreaSummary, TheCliViewPrintsTheSameSummary) {
     o.file = kData + "/h100/resnet50_bs64_bf16.pt.trace.json.gz";
     o.cache = false;
     o.view = "area";
-    o.step = "3";
+    test::setViewOption(o, "--step", "3");
     o.format = "json";
     std::ostringstream out, err;
     ASSERT_EQ(runTraceStats(o, out, err), 0) << err.str();
@@ -188,16 +189,16 @@ TEST(AreaSummary, TheCliViewPrintsTheSameSummary) {
     const AreaSummary s = summarizeArea(t, {start, end, {}}, nullptr);
     EXPECT_EQ(j["events"].get<int64_t>(), s.events);
     EXPECT_EQ(j["In the area, by name"].size(), s.overall.size());
-    o.step.clear();
-    o.start_us = "1000";
-    o.end_us = "2000";
+    test::setViewOption(o, "--step", "");
+    test::setViewOption(o, "--start-us", "1000");
+    test::setViewOption(o, "--end-us", "2000");
     out.str("");
     ASSERT_EQ(runTraceStats(o, out, err), 0) << err.str();
-    o.end_us.clear();
+    test::setViewOption(o, "--end-us", "");
     err.str("");
     EXPECT_EQ(runTraceStats(o, out, err), 2);
     EXPECT_NE(err.str().find("--start-us and --end-us"), std::string::npos) << err.str();
-    o.start_us.clear();
+    test::setViewOption(o, "--start-us", "");
     err.str("");
     EXPECT_EQ(runTraceStats(o, out, err), 2);
     EXPECT_NE(err.str().find("needs a time range"), std::string::npos) << err.str();
