@@ -78,24 +78,6 @@ CategoryTimeline readCategoryTimeline(const std::string& path) {
     return categoryTimelineFromJson(readText(path, SIZE_MAX), path);
 }
 
-bool isCategoryTimelineFile(const std::string& path) {
-    try {
-        const std::string head = readText(path, 64);
-        size_t i = 0;
-        auto skip = [&] {
-            while (i < head.size() && std::isspace(static_cast<unsigned char>(head[i])))
-                ++i;
-        };
-        skip();
-        if (i >= head.size() || head[i] != '[') return false;
-        ++i;
-        skip();
-        return i < head.size() && head[i] == '[';
-    } catch (const std::exception&) {
-        return false;
-    }
-}
-
 CategoryPeak categoryPeak(const CategoryTimeline& t) {
     CategoryPeak peak;
     for (size_t i = 0; i < t.bytes.size(); ++i) {

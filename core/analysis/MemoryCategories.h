@@ -34,8 +34,6 @@ struct CategoryPeak {
 // a category outside 0-7).
 CategoryTimeline readCategoryTimeline(const std::string& path);
 CategoryTimeline categoryTimelineFromJson(const std::string& text, const std::string& origin);
-// Whether a file holds such rows (its text starts with "[[" or "[ [").
-bool isCategoryTimelineFile(const std::string& path);
 CategoryPeak categoryPeak(const CategoryTimeline& timeline);
 
 } // namespace ts

@@ -15,6 +15,7 @@
 #include "inspect/TraceViews.h"
 #include "report/OpTables.h"
 #include "report/SnapshotTables.h"
+#include "sources/SourceRegistry.h"
 
 namespace ts {
 
@@ -87,9 +88,9 @@ bool readsRankFolder(const views::ViewInfo& view, const TraceStatsOptions& optio
 }
 
 // --view: the view's printer, given the trace unless it reads a rank folder.
-void printView(const TraceStatsOptions& options, std::ostream& out, std::ostream& err) {
+void printView(const TraceStatsOptions& options, const views::OptionValues& values,
+               std::ostream& out, std::ostream& err) {
     const CliView& view = cliView(options.view);
-    const views::OptionValues values = readViewOptions(options);
     if (readsRankFolder(*view.info, options)) {
         TraceViewRequest request{options, values, nullptr, out};
         return view.print(request);
@@ -106,8 +107,8 @@ void printView(const TraceStatsOptions& options, std::ostream& out, std::ostream
 }
 
 // Without --view: the operator table.
-void printOperatorTable(const TraceStatsOptions& options, std::ostream& out, std::ostream& err) {
-    const views::OptionValues values = readViewOptions(options);
+void printOperatorTable(const TraceStatsOptions& options, const views::OptionValues& values,
+                        std::ostream& out, std::ostream& err) {
     checkOneTrace(options);
     TraceInput input(options.file, inputOptions(options), err);
     TraceViewRequest request{options, values, &input, out};
@@ -135,10 +136,16 @@ void printers::operatorTable(TraceViewRequest& request) {
 
 namespace {
 
+// What `o` reads, as the source registry names it: the operator table and
+// the memory timeline's peak without --view, else the view's input.
+std::vector<views::Input> inputsOf(const TraceStatsOptions& o) {
+    if (o.view.empty()) return {views::Input::Trace, views::Input::MemoryTimeline};
+    return {cliView(o.view).info->input};
+}
+
 // export_memory_timeline's raw rows instead of a trace: the categories at
 // their peak.
-bool printCategoryTimeline(const TraceStatsOptions& o, std::ostream& out) {
-    if (!o.view.empty() || !isCategoryTimelineFile(o.file)) return false;
+void printCategoryTimeline(const TraceStatsOptions& o, std::ostream& out) {
     const CategoryTimeline timeline = readCategoryTimeline(o.file);
     if (o.format == "json")
         out << categoryPeakJson(timeline).dump(2) << '\n';
@@ -147,7 +154,6 @@ bool printCategoryTimeline(const TraceStatsOptions& o, std::ostream& out) {
     else
         out << categoryPeakTable(timeline).title << ":\n"
             << table::toText(categoryPeakTable(timeline));
-    return true;
 }
 
 } // namespace
@@ -155,11 +161,26 @@ bool printCategoryTimeline(const TraceStatsOptions& o, std::ostream& out) {
 int runTraceStats(const TraceStatsOptions& options, std::ostream& out, std::ostream& err) {
     try {
         checkFormat(options.format);
-        if (printCategoryTimeline(options, out)) return exit_code::kOk;
+        const views::OptionValues values = readViewOptions(options);
+        // What the file is, by its content; a kind trace-stats does not read
+        // is named with the command that does.
+        const std::string what =
+            options.view.empty() ? "trace-stats" : "trace-stats --view " + options.view;
+        // Several files given one by one: each is a rank's trace.
+        for (const std::string& more : options.more_files)
+            sources::requireKind(sources::recognise(more), {views::Input::Trace}, what);
+        const sources::SourceKind& kind = sources::requireKind(
+            sources::recognise(options.file),
+            options.more_files.empty() ? inputsOf(options) : std::vector{views::Input::Trace},
+            what);
+        if (kind.feedsInput(views::Input::MemoryTimeline)) {
+            printCategoryTimeline(options, out);
+            return exit_code::kOk;
+        }
         if (options.view.empty())
-            printOperatorTable(options, out, err);
+            printOperatorTable(options, values, out, err);
         else
-            printView(options, out, err);
+            printView(options, values, out, err);
         return exit_code::kOk;
     } catch (const std::exception& e) {
         err << "trace-stats: " << e.what() << '\n';

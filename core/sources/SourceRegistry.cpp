@@ -97,6 +97,7 @@ std::vector<SourceKind> makeKinds() {
          SourceShape::Folder,
          {Input::Run, Input::Trace, Input::TraceOrRun, Input::TraceOrRanks, Input::RankFolder},
          "overview",
+         "trace-stats",
          recogniseRun,
          openers::run},
         {"trace",
@@ -106,6 +107,7 @@ std::vector<SourceKind> makeKinds() {
          SourceShape::File,
          {Input::Trace, Input::TraceOrRun, Input::TraceOrRanks},
          "overview",
+         "trace-stats",
          recogniseTrace,
          openers::trace},
         {"experiment",
@@ -115,6 +117,7 @@ std::vector<SourceKind> makeKinds() {
          SourceShape::Folder,
          {Input::RunsFolder},
          "experiments",
+         "",
          recogniseExperiment,
          openers::experiment},
         {"rank-folder",
@@ -123,6 +126,7 @@ std::vector<SourceKind> makeKinds() {
          SourceShape::Folder,
          {Input::RankFolder, Input::TraceOrRanks, Input::Trace, Input::TraceOrRun},
          "distributed",
+         "trace-stats --view distributed",
          recogniseRankFolder,
          openers::rankFolder},
         {"allocator-snapshot",
@@ -131,6 +135,7 @@ std::vector<SourceKind> makeKinds() {
          SourceShape::File,
          {Input::Snapshot},
          "snapshot",
+         "memory-stats",
          recogniseSnapshot,
          openers::allocatorSnapshot},
         {"memory-timeline",
@@ -140,6 +145,7 @@ std::vector<SourceKind> makeKinds() {
          SourceShape::File,
          {Input::MemoryTimeline},
          "memory-categories",
+         "trace-stats",
          recogniseMemoryTimeline,
          openers::memoryTimeline},
         {"run-in-progress",
@@ -149,6 +155,7 @@ std::vector<SourceKind> makeKinds() {
          SourceShape::Stream,
          {Input::Run, Input::Trace, Input::TraceOrRun, Input::TraceOrRanks},
          "live",
+         "",
          nullptr,
          nullptr},
     };
@@ -157,21 +164,21 @@ std::vector<SourceKind> makeKinds() {
 // What a path no kind recognises is, for the message.
 std::string whatItIs(const SourceProbe& p) {
     const std::string path = p.path.string();
-    if (!p.exists) return path + " does not exist.";
+    if (!p.exists) return path + ": no such file or directory";
+    if (p.is_dir && p.entries.empty()) return path + ": the folder is empty";
     if (p.is_dir)
-        return path + " is a folder with neither " + run_files::kRunJson +
-               " (a run) nor trace files (*.json, *.json.gz).";
-    if (!p.read_error.empty()) return path + " cannot be read: " + p.read_error;
-    if (p.head.empty()) return path + " is empty.";
+        return path + ": neither a run (it has no " + run_files::kRunJson +
+               ") nor a folder of traces (no *.json or *.json.gz files)";
+    if (!p.read_error.empty()) return path + ": cannot be read: " + p.read_error;
+    if (p.head.empty()) return path + ": the file is empty";
     if (p.head.rfind("PK\x03\x04", 0) == 0)
-        return path + " is a zip archive (a torch.save checkpoint or a TorchScript model?), not "
-                      "a trace, run, allocator snapshot or memory timeline.";
-    return path +
-           " is not a trace, run, folder of rank traces, allocator snapshot or memory "
-           "timeline: " +
+        return path + ": a zip archive (a torch.save checkpoint or a TorchScript model?), not "
+                      "a trace, run, allocator snapshot or memory timeline";
+    return path + ": not a trace, run, folder of rank traces, allocator snapshot or memory "
+                  "timeline (" +
            (p.text().empty() ? std::string("it holds only white space")
                              : "it starts with '" + std::string(p.text().substr(0, 16)) + "'") +
-           ".";
+           ")";
 }
 
 std::string joinInputs(const std::vector<views::Input>& inputs) {
@@ -241,9 +248,14 @@ const SourceKind& requireKind(const Recognised& found, const std::vector<views::
     if (!found.kind) throw std::invalid_argument(found.why_not);
     for (views::Input input : inputs)
         if (found.kind->feedsInput(input)) return *found.kind;
-    throw std::invalid_argument(found.probe.path.string() + " is " + describe(*found.kind) + " (" +
-                                found.kind->recognises + "); " + what + " reads " +
-                                joinInputs(inputs) + ".");
+    const std::string path = found.probe.path.string();
+    std::string message = path + " is " + describe(*found.kind) + " (" + found.kind->recognises +
+                          "); " + what + " reads " + joinInputs(inputs) + ".";
+    if (*found.kind->command)
+        message += " Read it with: trainscope-cli " + std::string(found.kind->command) + " " + path;
+    else if (found.kind->shape != SourceShape::Stream)
+        message += " Open it in trainscope (the GUI).";
+    throw std::invalid_argument(message);
 }
 
 } // namespace ts::sources

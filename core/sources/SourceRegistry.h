@@ -41,6 +41,7 @@ struct SourceKind {
     SourceShape shape;
     std::vector<views::Input> feeds; // the inputs of the views it can feed
     const char* first_view;          // the catalog view a document of it opens on
+    const char* command;             // the CLI command that reads it ("memory-stats"), "" none
     // Null for a stream, which is not found at a path.
     Match (*recognise)(const SourceProbe& probe);
     // Fills `doc` (its path is set); throws with a sentence naming the file.

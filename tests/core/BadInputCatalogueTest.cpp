@@ -266,7 +266,7 @@ TEST_F(BadInputCatalogue, Traces) {
         {"trace-stats t_trunc.json.gz", "t_trunc.json.gz: not a valid gzip file"},
         {"trace-stats t_garbage.json.gz", "last read: '\\xdc"},
         {"trace-stats t_binary.json", "t_binary.json: not valid JSON at byte 1"},
-        {"trace-stats empty", "empty: no trace.json there"},
+        {"trace-stats empty", "empty: the folder is empty"},
         {"trace-stats good", "good: a run directory without trace.json"},
         {"trace-stats empty --view distributed", "empty: the folder is empty"},
         {"trace-stats t_ok.json --view nope", "Option --view is 'nope'"},

@@ -20,6 +20,7 @@
 #include "snapshot/AllocatorState.h"
 #include "snapshot/SnapshotAnalysis.h"
 #include "snapshot/SnapshotReader.h"
+#include "sources/SourceRegistry.h"
 
 namespace ts {
 namespace {
@@ -272,7 +273,7 @@ namespace {
 // export_memory_timeline file, re-expressed: the same points, sizes[744].
 TEST(MemoryCategories, HtasTimelineFileGivesHtasFigures) {
     const std::string file = std::string(TRAINSCOPE_TEST_DATA_DIR) + "/hta/memory_timeline.raw.gz";
-    ASSERT_TRUE(isCategoryTimelineFile(file));
+    ASSERT_EQ(ts::sources::recognise(file).kind, &ts::sources::sourceKind("memory-timeline"));
     const CategoryTimeline t = readCategoryTimeline(file);
     EXPECT_EQ(t.rows, 16845u);
     ASSERT_EQ(t.times_ns.size(), t.bytes.size());
@@ -296,8 +297,10 @@ TEST(MemoryCategories, HtasTimelineFileGivesHtasFigures) {
     }
     EXPECT_STREQ(memoryCategoryName(4), "Activation");
     // Not such a file: a trace, or rows of something else.
-    EXPECT_FALSE(isCategoryTimelineFile(std::string(TRAINSCOPE_TEST_DATA_DIR) +
-                                        "/torch_profiler_sample.json"));
+    EXPECT_NE(ts::sources::recognise(std::string(TRAINSCOPE_TEST_DATA_DIR) +
+                                     "/torch_profiler_sample.json")
+                  .kind,
+              &ts::sources::sourceKind("memory-timeline"));
     EXPECT_THROW(categoryTimelineFromJson("[[1, 2, 3]]", "x"), std::invalid_argument);
     EXPECT_THROW(categoryTimelineFromJson("[[1, 2, 3, 9]]", "x"), std::invalid_argument);
 }

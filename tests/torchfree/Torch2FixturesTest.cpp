@@ -31,6 +31,7 @@
 #include "analysis/OpStats.h"
 #include "analysis/Roofline.h"
 #include "report/IdleTables.h"
+#include "sources/SourceRegistry.h"
 #include "trace/ChromeTraceReader.h"
 #include "trace/FlopModel.h"
 #include "trace/RankFolder.h"
@@ -438,7 +439,7 @@ TEST(Torch2Fixtures, GlooDistributedView) {
 // own plot form agree category by category.
 TEST(Torch2Fixtures, MemoryTimelineCategories) {
     const std::string file = fixture("memory.raw.json.gz").string();
-    ASSERT_TRUE(isCategoryTimelineFile(file));
+    ASSERT_EQ(ts::sources::recognise(file).kind, &ts::sources::sourceKind("memory-timeline"));
     const CategoryTimeline t = readCategoryTimeline(file);
     EXPECT_EQ(t.rows, 1446u);
     EXPECT_TRUE(std::is_sorted(t.times_ns.begin(), t.times_ns.end()));
