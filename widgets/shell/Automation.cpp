@@ -5,6 +5,7 @@
 
 #include <QTableView>
 
+#include "common/DocumentSelection.h"
 #include "runs/RunModels.h"
 #include "runs/RunsView.h"
 #include "shell/DocumentLoader.h"
@@ -91,6 +92,10 @@ void Automation::finishWhenSettled() {
     }
     auto* timeline = window_.page<TimelineView>("timeline");
     auto* query_view = window_.page<QueryView>("query");
+    if (const qint64 step = std::exchange(options_.step, -1); step >= 0 && !pickStep(step)) {
+        fail(tr("--step %1: the opened trace has no ProfilerStep#%1").arg(step));
+        return;
+    }
     // Taken out first: fail() comes back here, and must not search again.
     const QString find = std::exchange(options_.find, QString());
     if (!find.isEmpty() && !timeline->findAndZoom(find)) {
@@ -132,6 +137,17 @@ void Automation::finishWhenSettled() {
         runs->selectRuns(newest);
     }
     settle_.start(kSettleMs);
+}
+
+bool Automation::pickStep(qint64 step) {
+    const OpenedDocument* doc = window_.pages()->shown();
+    if (!doc || !doc->trace) return false;
+    for (const StepMark& mark : doc->trace->steps)
+        if (mark.step == step) {
+            window_.selection()->selectStep(step, mark.start_ns, mark.end_ns);
+            return true;
+        }
+    return false;
 }
 
 void Automation::finish() {

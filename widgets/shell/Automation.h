@@ -33,6 +33,8 @@ private:
     void finishWhenSettled();
     void finish();
     void fail(const QString& message);
+    // Picks ProfilerStep#`step` of the shown trace for every view; false when it has none.
+    bool pickStep(qint64 step);
 
     MainWindow& window_;
     LaunchOptions options_;

@@ -58,6 +58,11 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     const QCommandLineOption query(QStringLiteral("query"),
                                    QObject::tr("Query tab: run this SQL on the opened trace."),
                                    QStringLiteral("SQL"));
+    const QCommandLineOption step(
+        QStringLiteral("step"),
+        QObject::tr("Pick step N (ProfilerStep#N) of the opened trace for every view: the "
+                    "Operators and Kernels of that step, the Timeline zoomed there."),
+        QStringLiteral("N"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QObject::tr("Save a PNG of the window when done."),
                                         QStringLiteral("FILE"));
@@ -87,9 +92,10 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QObject::tr("Run directories or traces to open."),
                                  QStringLiteral("[PATH...]"));
-    parser.addOptions({preset, config, set, run, open, view, find, critical_path, area, query,
-                       screenshot, quit, runs, theme, settings, size, no_checkpoints, processes,
-                       timings});
+    parser.addOptions({preset,    config,        set,   run,      open, view,
+                       find,      critical_path, area,  query,    step, screenshot,
+                       quit,      runs,          theme, settings, size, no_checkpoints,
+                       processes, timings});
 
     if (!parser.parse(arguments)) {
         *error = parser.errorText() + QLatin1Char('.');
@@ -113,6 +119,15 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     o.critical_path = parser.isSet(critical_path);
     o.area = parser.isSet(area);
     o.query = parser.value(query);
+    if (parser.isSet(step)) {
+        bool ok = false;
+        o.step = parser.value(step).toLongLong(&ok);
+        if (!ok || o.step < 0) {
+            *error = QObject::tr("--step '%1' is not a step number (0 or more).")
+                         .arg(parser.value(step));
+            return std::nullopt;
+        }
+    }
     o.screenshot = parser.value(screenshot);
     o.quit_when_done = parser.isSet(quit);
     o.runs_dir = parser.value(runs);

@@ -6,6 +6,7 @@
 //   trainscope --open T.json --view timeline --find aten::conv2d --screenshot t.png
 //   trainscope --preset P --processes 2 --run   (a data-parallel job of two local ranks)
 //   trainscope --open T.json --view timeline --timings --quit-when-done   (open times)
+//   trainscope --open T.json --step 3 --view operators   (every view of step 3)
 #include <optional>
 
 #include <QSize>
@@ -24,6 +25,7 @@ struct LaunchOptions {
     bool critical_path = false; // timeline: draw the first step's critical path
     bool area = false;          // timeline: the area of the event --find selected
     QString query;              // Query tab: this SQL, run
+    qint64 step = -1;           // pick ProfilerStep#N of the opened trace for every view
     QString screenshot;         // PNG written when the run (or the open) is done
     bool quit_when_done = false;
     QString runs_dir;      // where new runs go (default ./runs)

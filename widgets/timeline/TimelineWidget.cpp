@@ -184,16 +184,24 @@ void TimelineWidget::zoomToEvent(int32_t event) {
                            trace->events[size_t(launch.second)].start_ns});
             hi = std::max(hi, trace->events[size_t(launch.second)].end_ns());
         }
-    scene_.view.show(double(lo), double(hi), 0.15);
+    frame(double(lo), double(hi));
     selectEvent(event, true);
 }
 
 void TimelineWidget::zoomToRange(int64_t start_ns, int64_t end_ns) {
-    scene_.view.show(double(start_ns), double(std::max(end_ns, start_ns + 1)), 0.15);
+    frame(double(start_ns), double(std::max(end_ns, start_ns + 1)));
     changed();
 }
 
+// The range stays framed when the widget is resized (shown at its size
+// after another tab, the window resized) until the user zooms or pans.
+void TimelineWidget::frame(double start_ns, double end_ns) {
+    scene_.view.show(start_ns, end_ns, 0.15);
+    framed_ = std::make_pair(start_ns, end_ns);
+}
+
 void TimelineWidget::fitAll() {
+    framed_.reset();
     scene_.view.fit();
     changed();
 }
@@ -273,11 +281,21 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
 void TimelineWidget::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     scene_.view.setWidth(width() - scene_.gutter_px);
+    if (framed_) frame(framed_->first, framed_->second);
     setScrollY(scene_.scroll_y);
     changed();
 }
 
+void TimelineWidget::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (!framed_) return;
+    scene_.view.setWidth(width() - scene_.gutter_px);
+    frame(framed_->first, framed_->second);
+    changed();
+}
+
 void TimelineWidget::wheelEvent(QWheelEvent* event) {
+    framed_.reset();
     const QPoint delta = event->angleDelta();
     if (event->modifiers() & Qt::ShiftModifier) {
         setScrollY(scene_.scroll_y - (delta.y() != 0 ? delta.y() : delta.x()) / 2);
@@ -303,6 +321,7 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
     if (!(event->buttons() & Qt::LeftButton)) return;
     const QPointF pos = event->position();
     if (!dragging_ && (pos - press_pos_).manhattanLength() < kDragThresholdPx) return;
+    framed_.reset();
     if (area_drag_) {
         dragging_ = true;
         area_ = dragArea(pos);
@@ -353,6 +372,7 @@ double TimelineWidget::keyboardAnchorX() const {
 }
 
 void TimelineWidget::keyPressEvent(QKeyEvent* event) {
+    framed_.reset();
     const double pan = scene_.view.width_px * kKeyPanFraction;
     const int page = height() - scene_.ruler_px;
     switch (event->key()) {

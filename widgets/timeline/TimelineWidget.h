@@ -92,6 +92,7 @@ signals:
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
@@ -109,6 +110,8 @@ private:
     void changed();
     // The area between the press and `pos` (Shift+drag).
     TraceArea dragArea(QPointF pos) const;
+    // Shows [start_ns, end_ns) with a margin, again when first shown at its size.
+    void frame(double start_ns, double end_ns);
 
     TimelineLayout layout_;
     std::shared_ptr<const TimelineTracks> tracks_;
@@ -132,6 +135,7 @@ private:
     bool dragging_ = false;
     bool area_drag_ = false; // the press had Shift: the drag selects an area
     std::optional<TraceArea> area_;
+    std::optional<std::pair<double, double>> framed_; // framed while hidden
     std::vector<uint8_t> focus_;
     bool drawn_ = false; // traceDrawn() was emitted for this trace
 };
