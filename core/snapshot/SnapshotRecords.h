@@ -6,6 +6,7 @@
 // a plain dict or list (allocator settings, the top level). Internal.
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -49,6 +50,17 @@ struct MemoEntry {
     uint32_t id = 0;
 };
 static_assert(sizeof(MemoEntry) == 8);
+
+// A field of the wrong type in a record, found when the record is made:
+// where in it ("blocks[2].size"; "" the record itself) and what is wrong
+// ("is a string, expected an int"). Where the record lies in the snapshot
+// is known only when the top dict takes it, so finish() refuses the
+// snapshot then, naming both ("segments[3].blocks[2].size is ...").
+struct SnapshotFault {
+    std::string path, problem;
+};
+// `inner` seen from what holds it at `outer` ("blocks" + "[2].size").
+SnapshotFault nestedFault(const std::string& outer, SnapshotFault inner);
 
 class SnapshotRecords {
 public:
@@ -103,6 +115,7 @@ private:
     const std::vector<std::pair<PV, PV>>* itemsOf(const PV& dict) const;
     std::vector<PV> listItems(const PV& list) const;
     PV lookup(const std::vector<std::pair<PV, PV>>& items, uint32_t key) const;
+    static bool has(const std::vector<std::pair<PV, PV>>& items, uint32_t key);
     int64_t intOf(const PV& v) const;
     uint32_t stackOf(const PV& v) const;
     PV makeFrame(const std::vector<std::pair<PV, PV>>& items);
@@ -116,6 +129,41 @@ private:
     void readTop(const std::vector<std::pair<PV, PV>>& items);
     void readSegments(const PV& list);
     void readTraces(const PV& list);
+
+    // Fields of the wrong type (SnapshotFaults.cpp). A record keeps its
+    // first; the top refuses the snapshot with the first it reaches.
+    using Fault = std::optional<SnapshotFault>;
+    bool isList(const PV& v) const { return v.tag == PV::Tag::List || v.tag == PV::Tag::Stack; }
+    // Calls `visit` with each item of a list (a stack's: its frames) until
+    // it returns false.
+    template <typename Visit> void forEachItem(const PV& list, Visit visit) const;
+    std::string kindOf(const PV& v, PV::Tag wanted = PV::Tag::None) const;
+    // "is a string, expected a list", of `v` itself.
+    SnapshotFault notA(const char* expected, const PV& v, PV::Tag wanted = PV::Tag::None) const {
+        return {"", "is " + kindOf(v, wanted) + ", expected " + expected};
+    }
+    void wrongType(Fault& fault, uint32_t key, const PV& value, const char* expected) const;
+    void needNumber(Fault& fault, uint32_t key, const PV& value) const {
+        if (value.tag != PV::Tag::Int && value.tag != PV::Tag::Real)
+            wrongType(fault, key, value, "an int");
+    }
+    void needText(Fault& fault, uint32_t key, const PV& value) const {
+        if (value.tag != PV::Tag::Str) wrongType(fault, key, value, "a string");
+    }
+    void checkFrames(Fault& fault, const PV& frames) const;
+    void checkPoolId(Fault& fault, const PV& pool) const;
+    void checkHistory(Fault& fault, const PV& history) const;
+    // What is wrong with `list` as a list of `item` records (a list of lists
+    // for PV::Tag::List), relative to it ("[2].size").
+    Fault listFault(const PV& list, PV::Tag item) const;
+    Fault itemFault(const PV& item, PV::Tag wanted) const;
+    void keepFault(Fault& fault, const PV& record);
+    const SnapshotFault* faultOf(const PV& record) const;
+    // Throws the snapshot's refusal: `where` ("segments[3]") and the fault.
+    [[noreturn]] void refuse(const std::string& where, const SnapshotFault& fault) const;
+    void refuseIfWrong(const std::string& where, const Fault& fault) const {
+        if (fault) refuse(where, *fault);
+    }
 
     MemorySnapshot out_;
     std::deque<std::string> strings_; // stable: the index views them
@@ -137,6 +185,24 @@ private:
     size_t blocks_in_place_ = 0;        // blocks_[0 ..) are the made segments', in order
     bool blocks_scattered_ = false;     // a segment took copies: gatherBlocks() orders them
     std::vector<SnapshotSegment> segments_;
+    std::unordered_map<uint64_t, SnapshotFault> faults_; // by record (faultKey)
 };
+
+template <typename Visit> void SnapshotRecords::forEachItem(const PV& v, Visit visit) const {
+    if (v.tag == PV::Tag::Stack) {
+        for (uint32_t f = out_.stack_begin[v.id]; f < out_.stack_begin[v.id + 1]; ++f)
+            if (!visit(PV{PV::Tag::Frame, out_.stack_frames[f], 0})) return;
+        return;
+    }
+    if (v.tag != PV::Tag::List || lists_[v.id].generation != v.i) return;
+    const ListSlot& l = lists_[v.id];
+    if (!l.ranged) {
+        for (const PV& item : l.items)
+            if (!visit(item)) return;
+        return;
+    }
+    for (uint32_t r = 0; r < l.count; ++r)
+        if (!visit(PV{l.range_tag, l.first + r, 0})) return;
+}
 
 } // namespace ts
