@@ -105,7 +105,7 @@ void SnapshotRecords::wrongType(Fault& fault, uint32_t key, const PV& value,
 
 // A `frames` value: a list of frames, which became a stack when its
 // record took it unless something in it is not a frame.
-void SnapshotRecords::checkFrames(Fault& fault, const PV& frames) const {
+void SnapshotRecords::checkFramesFully(Fault& fault, const PV& frames) const {
     if (fault) return;
     if (frames.tag == PV::Tag::Stack) {
         if (const SnapshotFault* f = faultOf(frames)) fault = nestedFault("frames", *f);

@@ -120,13 +120,15 @@ PV PV::real(double d) {
 }
 
 void SnapshotRecords::expect(size_t file_bytes) {
-    // A trace entry takes 50 bytes of pickle at least, a memoized object 2:
-    // room made once instead of doubling (a doubling vector's old and new
-    // buffers would both count in the peak).
-    out_.events.reserve(file_bytes / 60);
-    memo_.reserve(file_bytes / 48);
+    // Room made once instead of doubling: a doubling vector's old and new
+    // buffers both count in the peak, and the new one is memory touched for
+    // the first time, which costs more than the read's work (issue 62: a
+    // snapshot with few segments, 53 bytes an entry, outgrew room for one
+    // entry per 60 bytes and touched 1.9x its entries). CPython writes a
+    // trace entry in 45 bytes or more (47 to 65 in the files measured), each
+    // with a memoized dict; room reserved is only address space until used.
+    out_.events.reserve(file_bytes / 40);
     adviseHugePages(out_.events.data(), out_.events.capacity() * sizeof(AllocEvent));
-    adviseHugePages(memo_.data(), memo_.capacity() * sizeof(MemoEntry));
 }
 
 SnapshotRecords::SnapshotRecords() {
@@ -247,7 +249,7 @@ bool SnapshotRecords::setEventItems(PV& target, PV* items, size_t n) {
     const PV made = makeEvent(kv.data(), m);
     DictSlot& d = dict(target);
     d.converted = made;
-    if (d.memo >= 0) memo_[size_t(d.memo)] = {made.tag, made.id};
+    if (d.memo >= 0) memo_.set(size_t(d.memo), {made.tag, made.id});
     return true;
 }
 
@@ -269,10 +271,9 @@ void SnapshotRecords::setItems(PV& target, PV* items, size_t n) {
 }
 
 void SnapshotRecords::memoize(size_t index, const PV& value) {
-    if (memo_.size() <= index) memo_.resize(index + 1);
     // A dict or list memoized here before is no longer this memo's: taking
     // it must not overwrite what the memo holds now.
-    const MemoEntry before = memo_[index];
+    const MemoEntry before = index < memo_.size() ? memo_.at(index) : MemoEntry{};
     if (before.tag == PV::Tag::Dict && dicts_[before.id].memo == int64_t(index))
         dicts_[before.id].memo = -1;
     if (before.tag == PV::Tag::List && lists_[before.id].memo == int64_t(index))
@@ -284,13 +285,13 @@ void SnapshotRecords::memoize(size_t index, const PV& value) {
     }
     if (value.tag == PV::Tag::Dict) dicts_[value.id].memo = int64_t(index);
     if (value.tag == PV::Tag::List) lists_[value.id].memo = int64_t(index);
-    memo_[index] = entry;
+    memo_.set(index, entry);
 }
 
 PV SnapshotRecords::get(size_t index) {
-    if (index >= memo_.size() || memo_[index].tag == PV::Tag::None)
+    const MemoEntry e = index < memo_.size() ? memo_.at(index) : MemoEntry{};
+    if (e.tag == PV::Tag::None)
         fail("the pickle refers to memo " + std::to_string(index) + ", which it never set");
-    const MemoEntry e = memo_[index];
     if (e.tag == PV::Tag::Dict || e.tag == PV::Tag::List)
         return {PV::Tag::MemoRef, uint32_t(index), 0};
     if (e.tag == PV::Tag::Int || e.tag == PV::Tag::Real) return {e.tag, 0, memo_numbers_[e.id]};
@@ -301,7 +302,7 @@ PV SnapshotRecords::get(size_t index) {
 // this memo's; otherwise generation 0, which no slot has: "already used up".
 PV SnapshotRecords::resolve(const PV& v) const {
     if (v.tag != PV::Tag::MemoRef) return v;
-    const MemoEntry e = memo_[v.id];
+    const MemoEntry e = memo_.at(v.id);
     if (e.tag == PV::Tag::Dict)
         return {e.tag, e.id, dicts_[e.id].memo == int64_t(v.id) ? dicts_[e.id].generation : 0};
     if (e.tag == PV::Tag::List)
@@ -345,7 +346,7 @@ PV SnapshotRecords::settleDict(uint32_t slot, bool release) {
     else
         return {PV::Tag::Dict, slot, dicts_[slot].generation}; // stays a dict
     DictSlot& d = dicts_[slot];
-    if (d.memo >= 0) memo_[size_t(d.memo)] = {made.tag, made.id};
+    if (d.memo >= 0) memo_.set(size_t(d.memo), {made.tag, made.id});
     d.converted = made;
     d.items.clear(); // the slot is reused with its capacity
     if (release) free_dicts_.push_back(slot);
@@ -365,7 +366,7 @@ PV SnapshotRecords::settleList(uint32_t slot, bool release) {
     if (!frames) return {PV::Tag::List, slot, l.generation}; // records or plain values
     const PV made = makeStack(l.items);
     ListSlot& after = lists_[slot];
-    if (after.memo >= 0) memo_[size_t(after.memo)] = {made.tag, made.id};
+    if (after.memo >= 0) memo_.set(size_t(after.memo), {made.tag, made.id});
     after.converted = made;
     after.items.clear();
     if (release) free_lists_.push_back(slot);
