@@ -1,8 +1,11 @@
 // How fast Trainscope opens an allocator snapshot and in how much memory
 // (#48's targets: 10x faster than Python's pickle.load, peak RSS at most the
 // file's size): medians of --runs reads, peak RSS, and the figures read, so
-// that a wrong read cannot pass for a fast one. snapshot_vs_pickle.sh runs
-// it beside pickle.load on the same file. Torch-free.
+// that a wrong read cannot pass for a fast one. The median leaves out what
+// the first read of a process pays (its memory touched for the first time),
+// which a command pays every time: the first read is printed beside it, and
+// snapshot_vs_pickle.sh times `trainscope-cli memory-stats` end to end, a
+// process per run, beside this bench and pickle.load. Torch-free.
 //   bench_snapshot_read FILE [--runs N]
 #include <sys/resource.h>
 
@@ -62,5 +65,10 @@ int main(int argc, char** argv) {
     }
     std::printf("analysis (summary and the peak's stacks): %.3f s\n",
                 ts::bench::secondsSince(start));
+    std::printf("first read: %.3f s (a process's: its memory touched for the first time)\n",
+                times.front());
+    const auto teardown = ts::bench::Clock::now();
+    s = {};
+    std::printf("teardown: %.3f s\n", ts::bench::secondsSince(teardown));
     return 0;
 }

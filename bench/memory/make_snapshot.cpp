@@ -4,7 +4,10 @@
 // the figures the file must give (reserved, allocated, the peaks per
 // device), which snapshot_vs_pickle.sh checks the readers against.
 //   make_snapshot OUT [--seed N] [--entries N | --size-mb N] [--protocol 2|3|4|5]
-//                     [--devices N]
+//                     [--devices N] [--max-live N]
+// --max-live N (C++ only; the bytes differ from make_snapshot.py's): at most
+// N blocks alive, a steady state with few segments, as a training loop's
+// snapshot has (the unbounded toy allocator keeps ~0.4 M segments per GB).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,7 +20,7 @@ namespace {
 
 int usage() {
     std::fprintf(stderr, "usage: make_snapshot OUT [--seed N] [--entries N | --size-mb N] "
-                         "[--protocol 2|3|4|5] [--devices N]\n");
+                         "[--protocol 2|3|4|5] [--devices N] [--max-live N]\n");
     return 2;
 }
 
@@ -42,6 +45,8 @@ int main(int argc, char** argv) {
             spec.protocol = std::atoi(value);
         else if (flag == "--devices")
             spec.devices = std::atoi(value);
+        else if (flag == "--max-live")
+            spec.max_live = std::strtoull(value, nullptr, 10);
         else
             return usage();
     }

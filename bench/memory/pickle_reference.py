@@ -4,7 +4,10 @@ _memory_viz.py and MemoryViz's converters start with), its time and peak RSS,
 and the same figures as bench_snapshot_read (make_snapshot.py's oracle), so
 that both sides are seen to read the same snapshot.
 
-    pickle_reference.py SNAPSHOT [--runs N]
+    pickle_reference.py SNAPSHOT [--runs N] [--no-figures]
+
+--no-figures: the load alone (snapshot_vs_pickle.sh times a process per
+load, as a user's is, and asks for the figures once).
 """
 import argparse
 import os
@@ -39,9 +42,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("snapshot")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--no-figures", action="store_true")
     args = parser.parse_args()
     times = []
     for _ in range(args.runs):
+        data = None  # the last load's objects go first (peak RSS: one snapshot)
         start = time.perf_counter()
         with open(args.snapshot, "rb") as f:
             data = pickle.load(f)
@@ -51,6 +56,8 @@ def main():
     print(f"pickle.load: median {statistics.median(times):.3f} s "
           f"({', '.join(f'{t:.3f}' for t in times)}), {mb / statistics.median(times):.0f} MB/s, "
           f"peak RSS {rss:.0f} MB ({rss / mb:.2f} of the file)", flush=True)
+    if args.no_figures:
+        os._exit(0)  # as a script that is done with it: no teardown of millions of objects
     viz = memory_viz_stats(data)
     if viz is not None:
         print(f"PyTorch _memory_viz.stats: {viz}")

@@ -367,6 +367,11 @@ CriticalPathReport analyseCriticalPath(const Trace& trace, const LaunchIndex& la
     r.graph = buildCriticalPathGraph(trace, launches, window, options.graph);
     r.step_ns = window.end - window.start;
     r.path = longestPath(r.graph);
+    if (!r.path.edges.empty()) {
+        const CpEdge& last = r.graph.edges[size_t(r.path.edges.back())];
+        r.past_window_end_ns =
+            std::max<int64_t>(0, r.graph.nodes[size_t(last.to)].t - r.graph.window.end);
+    }
     r.segments = segmentsOf(r.graph, r.path, nullptr);
     r.breakdown = byBound(r.segments, r.path.length_ns, r.step_ns);
     r.operators = byName(trace, r.segments, false, r.path.length_ns, r.step_ns);

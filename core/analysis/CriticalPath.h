@@ -86,7 +86,13 @@ struct WhatIfResult {
 struct CriticalPathReport {
     CpGraph graph;
     CpPath path;
-    int64_t step_ns = 0;                 // the window's duration
+    int64_t step_ns = 0; // the window's duration
+    // How far the path's end lies past the window's end (0 when it does
+    // not). The window is a CPU range, but the kernels its calls launched
+    // run on after it, and the path follows them (as HTA's does): the path
+    // can then be longer than the window, and its shares of the window
+    // (CpShare::step_pct) sum past 100%.
+    int64_t past_window_end_ns = 0;
     std::vector<CpShare> breakdown;      // by bound, largest first
     std::vector<CpShare> operators;      // CPU events on the path, by name, largest first
     std::vector<CpShare> kernels;        // device events on the path, by name, largest first

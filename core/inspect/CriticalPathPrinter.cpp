@@ -60,11 +60,14 @@ void print(const Trace& trace, const TraceViewRequest& request, const std::strin
             << report.graph.nodes.size() << " nodes, " << report.graph.edges.size() << " edges\n";
         for (const std::string& note : report.graph.notes)
             out << "note: " << note << '\n';
+        if (const std::string note = criticalPathLengthNote(report); !note.empty())
+            out << "note: " << note << '\n';
         if (report.graph.unlinked_kernels > 0)
             out << "note: " << report.graph.unlinked_kernels
                 << " kernel(s) follow neither their launch nor earlier work on their stream "
                    "(a gap over 1.5 ms: an unrecorded dependency)\n";
     }
+    if (o.format == "csv") tables.push_back(criticalPathWindowTable(report));
     printTables(tables, o, out);
 }
 

@@ -20,6 +20,24 @@ double us(int64_t ns) {
     return double(ns) / 1000.0;
 }
 
+// "11.8 ms", "950.0 us".
+std::string duration(int64_t ns) {
+    char text[64];
+    if (ns >= 1000000)
+        std::snprintf(text, sizeof text, "%.1f ms", double(ns) / 1e6);
+    else
+        std::snprintf(text, sizeof text, "%.1f us", us(ns));
+    return text;
+}
+
+// What the Of Step column sums to: the path's length against the window's.
+double stepShareSum(const CriticalPathReport& report) {
+    double sum = 0;
+    for (const CpShare& s : report.breakdown)
+        sum += s.step_pct;
+    return sum;
+}
+
 Column pathShareColumn() {
     return percentColumn("pct", "Of Path (%)", "Share of the critical path's length");
 }
@@ -173,6 +191,38 @@ table::TableSpec criticalPathEventTable(const Trace& trace, const CriticalPathRe
     return spec;
 }
 
+table::TableSpec criticalPathWindowTable(const CriticalPathReport& report) {
+    TableSpec spec;
+    spec.title = "The critical path against its window";
+    spec.columns = {
+        Column{"window", "Window", "The step or annotation analysed (its range on the CPU)"},
+        usColumn("step_us", "Step (us)", "The window's duration"),
+        usColumn("path_us", "Path (us)", "The critical path's length"),
+        usColumn("past_step_end_us", "Past Step End (us)",
+                 "How far the path runs past the window's end: GPU work it launched that ends "
+                 "later"),
+        percentColumn("step_pct_sum", "Of Step, Summed (%)",
+                      "What the Of Step column of the path's categories sums to"),
+        Column{"note", "Note", "Why Of Step sums past 100%, when it does"}};
+    spec.rows.push_back(
+        {textCell(report.graph.window.label), micros(double(report.step_ns)),
+         micros(double(report.path.length_ns)), micros(double(report.past_window_end_ns)),
+         percentCell(stepShareSum(report)), textCell(criticalPathLengthNote(report))});
+    return spec;
+}
+
+std::string criticalPathLengthNote(const CriticalPathReport& report) {
+    if (report.path.length_ns <= report.step_ns || report.step_ns <= 0) return "";
+    char sum[64];
+    std::snprintf(sum, sizeof sum, "%.1f%%", stepShareSum(report));
+    const std::string& window = report.graph.window.label;
+    if (report.past_window_end_ns > 0)
+        return "the path runs " + duration(report.past_window_end_ns) + " past the CPU end of " +
+               window + " (the GPU work it launched ends later), so Of Step sums to " + sum;
+    return "the path (" + duration(report.path.length_ns) + ") is longer than " + window + " (" +
+           duration(report.step_ns) + "), so Of Step sums to " + sum;
+}
+
 nlohmann::json criticalPathJson(const Trace& trace, const CriticalPathReport& report) {
     const CpGraph& g = report.graph;
     nlohmann::json ranked = nlohmann::json::array();
@@ -182,6 +232,8 @@ nlohmann::json criticalPathJson(const Trace& trace, const CriticalPathReport& re
                      {"window_start_us", us(g.window.start)},
                      {"step_duration_us", us(report.step_ns)},
                      {"path_us", us(report.path.length_ns)},
+                     {"path_past_step_end_us", us(report.past_window_end_ns)},
+                     {"step_pct_sum", stepShareSum(report)},
                      {"breakdown", sharesJson(report.breakdown, true)},
                      {"operators", sharesJson(report.operators, false)},
                      {"kernels", sharesJson(report.kernels, false)},
@@ -196,6 +248,8 @@ nlohmann::json criticalPathJson(const Trace& trace, const CriticalPathReport& re
                        {"cycle_edges", g.cycle_edges}}},
                      {"notes", g.notes}};
     if (report.what_if) j["what_if"] = whatIfJson(trace, *report.what_if, g.window.start, true);
+    if (const std::string note = criticalPathLengthNote(report); !note.empty())
+        j["notes"].push_back(note);
     return j;
 }
 

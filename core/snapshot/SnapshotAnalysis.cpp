@@ -136,7 +136,7 @@ std::string userFrame(const MemorySnapshot& s, uint32_t stack) {
 }
 
 const MemoryCurve& memoryCurve(const MemorySnapshot& s, int device) {
-    return deviceHistory(s, device).curve;
+    return deviceCurve(s, device);
 }
 
 } // namespace ts

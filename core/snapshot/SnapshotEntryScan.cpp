@@ -38,8 +38,8 @@ bool scanTraceEntry(const uint8_t* bytes, size_t n, const SnapshotRecords& recor
     constexpr ptrdiff_t kLongest = 10;
     const uint8_t* p = bytes;
     const uint8_t* const end = bytes + n;
-    const MemoEntry* const memo = records.memo();
-    const size_t memo_size = records.memoSize();
+    const SnapshotMemo& memo = records.memo();
+    const size_t memo_size = memo.size();
     size_t m = 0; // keys and values so far, straight into out.items (no array to clear)
     bool marked = false;
     out.memoized = false;
@@ -73,7 +73,7 @@ bool scanTraceEntry(const uint8_t* bytes, size_t n, const SnapshotRecords& recor
             p += op == BINGET ? 1 : 4;
             // Its own memo would be the open dict: the long way.
             if (index >= memo_size || (out.memoized && index == out.memo_index) ||
-                !memoValue(memo[index], v))
+                !memoValue(memo.at(index), v))
                 return false;
             break;
         }

@@ -162,7 +162,16 @@ private:
         if (marks_.empty()) fail("the pickle closes a MARK it never opened");
         const size_t m = marks_.back();
         marks_.pop_back();
+        if (m > stack_.size()) fail("the pickle's stack fell below a MARK");
         return m;
+    }
+    // The stack above the last MARK: a MARK begins a stack of its own, as
+    // CPython's unpickler keeps it, which an opcode may not reach below.
+    size_t floor() const { return marks_.empty() ? 0 : marks_.back(); }
+    // Where the top `n` items begin; they must lie above the last MARK.
+    size_t topItems(size_t n, const char* what) const {
+        if (stack_.size() < floor() + n) fail(what);
+        return stack_.size() - n;
     }
     void memoize(size_t index) {
         if (stack_.empty()) fail("the pickle memoizes an empty stack");
@@ -206,13 +215,13 @@ private:
         return T(u);
     }
     void appendItems(size_t from) {
-        if (from == 0) fail("APPENDS without a list");
+        if (from <= floor()) fail("APPENDS without a list");
         PV& list = stack_[from - 1];
         records_.append(list, stack_.data() + from, stack_.size() - from);
         stack_.resize(from);
     }
     void setItems(size_t from) {
-        if (from == 0 || (stack_.size() - from) % 2)
+        if (from <= floor() || (stack_.size() - from) % 2)
             fail("SETITEMS without a dict or with an odd count");
         records_.setItems(stack_[from - 1], stack_.data() + from, stack_.size() - from);
         stack_.resize(from);
@@ -340,22 +349,17 @@ void Machine::step(uint8_t op, size_t at) {
     case TUPLE1:
     case TUPLE2:
     case TUPLE3: {
-        const size_t n = size_t(op - TUPLE1 + 1);
-        if (stack_.size() < n + (marks_.empty() ? 0 : marks_.back()))
-            fail("a tuple of missing items");
-        tuple(stack_.size() - n);
+        tuple(topItems(size_t(op - TUPLE1 + 1), "a tuple of missing items"));
         return;
     }
     case APPEND:
-        if (stack_.size() < 2) fail("APPEND without a list");
-        appendItems(stack_.size() - 1);
+        appendItems(topItems(2, "APPEND without a list") + 1);
         return;
     case APPENDS:
         appendItems(popMark());
         return;
     case SETITEM:
-        if (stack_.size() < 3) fail("SETITEM without a dict");
-        setItems(stack_.size() - 2);
+        setItems(topItems(3, "SETITEM without a dict") + 1);
         return;
     case SETITEMS:
         setItems(popMark());

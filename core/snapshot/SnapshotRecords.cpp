@@ -100,18 +100,18 @@ uint64_t mix(uint64_t h, uint64_t v) {
     return h;
 }
 
-bool has(const std::vector<std::pair<PV, PV>>& items, uint32_t key) {
-    for (const auto& [k, v] : items)
-        if (k.tag == PV::Tag::Str && k.id == key) return true;
-    return false;
-}
-
 AllocAction actionOf(uint32_t id) {
     if (id >= kAlloc && id <= kSnapshot) return AllocAction(id - kAlloc);
     return AllocAction::Unknown;
 }
 
 } // namespace
+
+bool SnapshotRecords::has(const std::vector<std::pair<PV, PV>>& items, uint32_t key) {
+    for (const auto& [k, v] : items)
+        if (k.tag == PV::Tag::Str && k.id == key) return true;
+    return false;
+}
 
 PV PV::real(double d) {
     int64_t bits;
@@ -120,13 +120,15 @@ PV PV::real(double d) {
 }
 
 void SnapshotRecords::expect(size_t file_bytes) {
-    // A trace entry takes 50 bytes of pickle at least, a memoized object 2:
-    // room made once instead of doubling (a doubling vector's old and new
-    // buffers would both count in the peak).
-    out_.events.reserve(file_bytes / 60);
-    memo_.reserve(file_bytes / 48);
+    // Room made once instead of doubling: a doubling vector's old and new
+    // buffers both count in the peak, and the new one is memory touched for
+    // the first time, which costs more than the read's work (issue 62: a
+    // snapshot with few segments, 53 bytes an entry, outgrew room for one
+    // entry per 60 bytes and touched 1.9x its entries). CPython writes a
+    // trace entry in 45 bytes or more (47 to 65 in the files measured), each
+    // with a memoized dict; room reserved is only address space until used.
+    out_.events.reserve(file_bytes / 40);
     adviseHugePages(out_.events.data(), out_.events.capacity() * sizeof(AllocEvent));
-    adviseHugePages(memo_.data(), memo_.capacity() * sizeof(MemoEntry));
 }
 
 SnapshotRecords::SnapshotRecords() {
@@ -247,7 +249,7 @@ bool SnapshotRecords::setEventItems(PV& target, PV* items, size_t n) {
     const PV made = makeEvent(kv.data(), m);
     DictSlot& d = dict(target);
     d.converted = made;
-    if (d.memo >= 0) memo_[size_t(d.memo)] = {made.tag, made.id};
+    if (d.memo >= 0) memo_.set(size_t(d.memo), {made.tag, made.id});
     return true;
 }
 
@@ -269,10 +271,9 @@ void SnapshotRecords::setItems(PV& target, PV* items, size_t n) {
 }
 
 void SnapshotRecords::memoize(size_t index, const PV& value) {
-    if (memo_.size() <= index) memo_.resize(index + 1);
     // A dict or list memoized here before is no longer this memo's: taking
     // it must not overwrite what the memo holds now.
-    const MemoEntry before = memo_[index];
+    const MemoEntry before = index < memo_.size() ? memo_.at(index) : MemoEntry{};
     if (before.tag == PV::Tag::Dict && dicts_[before.id].memo == int64_t(index))
         dicts_[before.id].memo = -1;
     if (before.tag == PV::Tag::List && lists_[before.id].memo == int64_t(index))
@@ -284,13 +285,13 @@ void SnapshotRecords::memoize(size_t index, const PV& value) {
     }
     if (value.tag == PV::Tag::Dict) dicts_[value.id].memo = int64_t(index);
     if (value.tag == PV::Tag::List) lists_[value.id].memo = int64_t(index);
-    memo_[index] = entry;
+    memo_.set(index, entry);
 }
 
 PV SnapshotRecords::get(size_t index) {
-    if (index >= memo_.size() || memo_[index].tag == PV::Tag::None)
+    const MemoEntry e = index < memo_.size() ? memo_.at(index) : MemoEntry{};
+    if (e.tag == PV::Tag::None)
         fail("the pickle refers to memo " + std::to_string(index) + ", which it never set");
-    const MemoEntry e = memo_[index];
     if (e.tag == PV::Tag::Dict || e.tag == PV::Tag::List)
         return {PV::Tag::MemoRef, uint32_t(index), 0};
     if (e.tag == PV::Tag::Int || e.tag == PV::Tag::Real) return {e.tag, 0, memo_numbers_[e.id]};
@@ -301,7 +302,7 @@ PV SnapshotRecords::get(size_t index) {
 // this memo's; otherwise generation 0, which no slot has: "already used up".
 PV SnapshotRecords::resolve(const PV& v) const {
     if (v.tag != PV::Tag::MemoRef) return v;
-    const MemoEntry e = memo_[v.id];
+    const MemoEntry e = memo_.at(v.id);
     if (e.tag == PV::Tag::Dict)
         return {e.tag, e.id, dicts_[e.id].memo == int64_t(v.id) ? dicts_[e.id].generation : 0};
     if (e.tag == PV::Tag::List)
@@ -345,7 +346,7 @@ PV SnapshotRecords::settleDict(uint32_t slot, bool release) {
     else
         return {PV::Tag::Dict, slot, dicts_[slot].generation}; // stays a dict
     DictSlot& d = dicts_[slot];
-    if (d.memo >= 0) memo_[size_t(d.memo)] = {made.tag, made.id};
+    if (d.memo >= 0) memo_.set(size_t(d.memo), {made.tag, made.id});
     d.converted = made;
     d.items.clear(); // the slot is reused with its capacity
     if (release) free_dicts_.push_back(slot);
@@ -365,7 +366,7 @@ PV SnapshotRecords::settleList(uint32_t slot, bool release) {
     if (!frames) return {PV::Tag::List, slot, l.generation}; // records or plain values
     const PV made = makeStack(l.items);
     ListSlot& after = lists_[slot];
-    if (after.memo >= 0) memo_[size_t(after.memo)] = {made.tag, made.id};
+    if (after.memo >= 0) memo_.set(size_t(after.memo), {made.tag, made.id});
     after.converted = made;
     after.items.clear();
     if (release) free_lists_.push_back(slot);
@@ -398,6 +399,16 @@ PV SnapshotRecords::makeFrame(const std::vector<std::pair<PV, PV>>& items) {
     f.name = name.tag == PV::Tag::Str ? name.id : 0;
     f.filename = file.tag == PV::Tag::Str ? file.id : 0;
     f.line = intOf(lookup(items, kLine));
+    Fault fault;
+    needText(fault, kName, name);
+    needText(fault, kFilename, file);
+    if (has(items, kLine)) needNumber(fault, kLine, lookup(items, kLine));
+    if (fault) { // kept apart, with its fault
+        out_.frames.push_back(f);
+        const PV made{PV::Tag::Frame, uint32_t(out_.frames.size() - 1), 0};
+        keepFault(fault, made);
+        return made;
+    }
     const uint64_t h = mix(mix(mix(0, f.name), f.filename), uint64_t(f.line));
     auto [it, added] = frame_ids_.emplace(h, uint32_t(out_.frames.size()));
     const SnapshotFrame& seen = out_.frames[it->second];
@@ -428,32 +439,46 @@ PV SnapshotRecords::makeStack(const std::vector<PV>& items) {
     out_.stack_begin.push_back(uint32_t(out_.stack_frames.size()));
     const auto id = uint32_t(out_.stack_begin.size() - 2);
     candidates.push_back(id);
-    return {PV::Tag::Stack, id, 0};
+    const PV made{PV::Tag::Stack, id, 0};
+    for (size_t i = 0; i < items.size() && !faults_.empty(); ++i)
+        if (const SnapshotFault* f = faultOf(items[i])) {
+            Fault fault = nestedFault("[" + std::to_string(i) + "]", *f);
+            keepFault(fault, made);
+            break;
+        }
+    return made;
 }
 
 PV SnapshotRecords::makeEvent(const std::pair<PV, PV>* items, size_t count) {
     AllocEvent e;
+    Fault fault;
     for (size_t i = 0; i < count; ++i) {
         const auto& [k, v] = items[i];
         if (k.tag != PV::Tag::Str) continue;
         switch (k.id) {
         case kAction:
+            needText(fault, k.id, v);
             e.action = v.tag == PV::Tag::Str ? actionOf(v.id) : AllocAction::Unknown;
             break;
         case kAddr:
         case kDeviceFree:
+            needNumber(fault, k.id, v);
             e.addr = intOf(v);
             break;
         case kSize:
+            needNumber(fault, k.id, v);
             e.size = intOf(v);
             break;
         case kStream:
+            needNumber(fault, k.id, v);
             e.stream_id = streamId(intOf(v));
             break;
         case kTimeUs:
+            needNumber(fault, k.id, v);
             e.time_us = intOf(v);
             break;
         case kFrames:
+            checkFrames(fault, v);
             e.stack = stackOf(v);
             break;
         default:
@@ -461,7 +486,9 @@ PV SnapshotRecords::makeEvent(const std::pair<PV, PV>* items, size_t count) {
         }
     }
     pushBig(out_.events, e);
-    return {PV::Tag::Event, uint32_t(out_.events.size() - 1), 0};
+    const PV made{PV::Tag::Event, uint32_t(out_.events.size() - 1), 0};
+    keepFault(fault, made);
+    return made;
 }
 
 uint16_t SnapshotRecords::streamId(int64_t stream) {
@@ -495,7 +522,17 @@ PV SnapshotRecords::makeBlock(const std::vector<std::pair<PV, PV>>& items) {
             b.stack = stackOf(lookup(*first, kFrames));
         }
     pushBig(blocks_, b);
-    return {PV::Tag::Block, uint32_t(blocks_.size() - 1), 0};
+    const PV made{PV::Tag::Block, uint32_t(blocks_.size() - 1), 0};
+    Fault fault;
+    for (const auto& [k, v] : items) {
+        if (k.tag != PV::Tag::Str) continue;
+        if (k.id == kAddress || k.id == kSize || k.id == kRequestedSize) needNumber(fault, k.id, v);
+        if (k.id == kState) needText(fault, k.id, v);
+        if (k.id == kFrames) checkFrames(fault, v);
+        if (k.id == kHistory) checkHistory(fault, v);
+    }
+    keepFault(fault, made);
+    return made;
 }
 
 PV SnapshotRecords::makeSegment(const std::vector<std::pair<PV, PV>>& items) {
@@ -516,9 +553,42 @@ PV SnapshotRecords::makeSegment(const std::vector<std::pair<PV, PV>>& items) {
         s.pool_first = intOf(tuple_items_[tuple_end_[pool.id]]);
         s.pool_second = intOf(tuple_items_[tuple_end_[pool.id] + 1]);
     }
+    Fault fault;
+    for (const auto& [k, v] : items) {
+        if (k.tag != PV::Tag::Str) continue;
+        switch (k.id) {
+        case kDevice:
+        case kAddress:
+        case kTotalSize:
+        case kAllocatedSize:
+        case kActiveSize:
+        case kRequestedSize:
+        case kStream:
+        case kIsExpandable:
+            needNumber(fault, k.id, v);
+            break;
+        case kSegmentType:
+            needText(fault, k.id, v);
+            break;
+        case kSegmentPoolId:
+            checkPoolId(fault, v);
+            break;
+        case kFrames:
+            checkFrames(fault, v);
+            break;
+        case kBlocks:
+            if (Fault f = listFault(v, PV::Tag::Block); f && !fault)
+                fault = nestedFault("blocks", *f);
+            break;
+        default:
+            break;
+        }
+    }
     placeBlocks(s, lookup(items, kBlocks));
     pushBig(segments_, s);
-    return {PV::Tag::Segment, uint32_t(segments_.size() - 1), 0};
+    const PV made{PV::Tag::Segment, uint32_t(segments_.size() - 1), 0};
+    keepFault(fault, made);
+    return made;
 }
 
 // The blocks tile the segment. Its list is nearly always the blocks made
@@ -616,6 +686,7 @@ std::string SnapshotRecords::textOf(const PV& v) const {
 }
 
 void SnapshotRecords::readSegments(const PV& v) {
+    refuseIfWrong("segments", listFault(v, PV::Tag::Segment));
     if (v.tag == PV::Tag::List && lists_[v.id].generation == v.i) {
         const ListSlot& l = lists_[v.id];
         if (l.ranged && l.range_tag == PV::Tag::Segment && l.first == 0 &&
@@ -635,6 +706,13 @@ void SnapshotRecords::readSegments(const PV& v) {
 void SnapshotRecords::readTraces(const PV& v) {
     out_.has_device_traces = true;
     out_.trace_begin.assign(1, 0);
+    refuseIfWrong("device_traces", listFault(v, PV::Tag::List));
+    size_t device = 0;
+    forEachItem(v, [&](const PV& d) {
+        refuseIfWrong("device_traces[" + std::to_string(device++) + "]",
+                      listFault(d, PV::Tag::Event));
+        return true;
+    });
     const std::vector<PV> devices = listItems(v); // [] is a Stack: no device
     size_t expected = 0;
     bool contiguous = true;
@@ -668,11 +746,16 @@ void SnapshotRecords::readTop(const std::vector<std::pair<PV, PV>>& items) {
         if (k.tag != PV::Tag::Str) continue;
         if (k.id == kSegments) readSegments(v);
         if (k.id == kDeviceTraces) readTraces(v);
-        if (k.id == kAllocatorSettings)
-            if (const auto* settings = itemsOf(v))
-                for (const auto& [sk, sv] : *settings)
-                    out_.allocator_settings.emplace_back(textOf(sk), textOf(sv));
-        if (k.id == kExternalAnnotations) out_.external_annotations = listItems(v).size();
+        if (k.id == kAllocatorSettings) {
+            const auto* settings = itemsOf(v);
+            if (!settings) refuse("allocator_settings", notA("a dict", v));
+            for (const auto& [sk, sv] : *settings)
+                out_.allocator_settings.emplace_back(textOf(sk), textOf(sv));
+        }
+        if (k.id == kExternalAnnotations) {
+            if (!isList(v)) refuse("external_annotations", notA("a list", v));
+            forEachItem(v, [&](const PV&) { return ++out_.external_annotations, true; });
+        }
     }
 }
 
@@ -686,10 +769,17 @@ MemorySnapshot SnapshotRecords::finish(PV top) {
             fail("not a memory snapshot: its dict has neither 'segments' nor 'device_traces'");
         readTop(*items);
     } else if (top.tag == PV::Tag::List || top.tag == PV::Tag::Stack) {
-        readSegments(top); // before PyTorch 2.0: a bare list of segments
-        if (out_.segments.empty() && top.tag == PV::Tag::List && !listItems(top).empty())
-            fail("not a memory snapshot: a list, but not of segments");
+        // Before PyTorch 2.0: a bare list of segments.
+        bool empty = true, segments = false;
+        forEachItem(top, [&](const PV& item) {
+            empty = false;
+            segments = item.tag == PV::Tag::Segment;
+            return !segments;
+        });
+        if (!empty && !segments) fail("not a memory snapshot: a list, but not of segments");
+        readSegments(top);
     } else if (top.tag == PV::Tag::Segment) {
+        if (const SnapshotFault* f = faultOf(top)) refuse("", *f);
         out_.segments.push_back(segments_[top.id]);
     } else {
         fail("not a memory snapshot: the pickle holds a single value, not a dict of segments "

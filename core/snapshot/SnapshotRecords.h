@@ -6,6 +6,8 @@
 // a plain dict or list (allocator settings, the top level). Internal.
 #include <cstdint>
 #include <deque>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -50,6 +52,49 @@ struct MemoEntry {
 };
 static_assert(sizeof(MemoEntry) == 8);
 
+// The memo, in pages of 4096 slots. A snapshot memoizes a dict per trace
+// entry, one after another, so nearly every page holds nothing but a run of
+// consecutive trace entries: such a page, once the next one is begun, is
+// kept as its first entry's number, and its memory serves the next page.
+// The memo of a 13.5 M-entry snapshot takes a few hundred kilobytes where
+// it took 8 bytes an entry, 110 MB that every read touched for the first
+// time (issue 62; SnapshotMemo.cpp).
+class SnapshotMemo {
+public:
+    size_t size() const { return size_; }
+    // `index` < size().
+    MemoEntry at(size_t index) const {
+        const Page& p = pages_[index >> kShift];
+        if (p.slots) return p.slots[index & kMask];
+        if (p.run) return {PV::Tag::Event, p.first + uint32_t(index & kMask)};
+        return {};
+    }
+    void set(size_t index, MemoEntry entry);
+
+private:
+    static constexpr size_t kShift = 12, kPage = size_t(1) << kShift, kMask = kPage - 1;
+    struct Page {
+        std::unique_ptr<MemoEntry[]> slots; // null: empty, or a run
+        bool run = false;                   // slot k is trace entry first + k
+        uint32_t first = 0;
+    };
+    void close(Page& page); // a full run gives its slots back
+    std::vector<Page> pages_;
+    std::vector<std::unique_ptr<MemoEntry[]>> spare_;
+    size_t size_ = 0;
+};
+
+// A field of the wrong type in a record, found when the record is made:
+// where in it ("blocks[2].size"; "" the record itself) and what is wrong
+// ("is a string, expected an int"). Where the record lies in the snapshot
+// is known only when the top dict takes it, so finish() refuses the
+// snapshot then, naming both ("segments[3].blocks[2].size is ...").
+struct SnapshotFault {
+    std::string path, problem;
+};
+// `inner` seen from what holds it at `outer` ("blocks" + "[2].size").
+SnapshotFault nestedFault(const std::string& outer, SnapshotFault inner);
+
 class SnapshotRecords {
 public:
     SnapshotRecords();
@@ -65,8 +110,7 @@ public:
     void memoize(size_t index, const PV& value);
     PV get(size_t index);
     // The memo as it stands, for SnapshotEntryScan's reads.
-    const MemoEntry* memo() const { return memo_.data(); }
-    size_t memoSize() const { return memo_.size(); }
+    const SnapshotMemo& memo() const { return memo_; }
     // A trace entry from its dict's (key, value) pairs, settled.
     PV makeEvent(const std::pair<PV, PV>* items, size_t count);
     // The snapshot from the pickle's result.
@@ -103,6 +147,7 @@ private:
     const std::vector<std::pair<PV, PV>>* itemsOf(const PV& dict) const;
     std::vector<PV> listItems(const PV& list) const;
     PV lookup(const std::vector<std::pair<PV, PV>>& items, uint32_t key) const;
+    static bool has(const std::vector<std::pair<PV, PV>>& items, uint32_t key);
     int64_t intOf(const PV& v) const;
     uint32_t stackOf(const PV& v) const;
     PV makeFrame(const std::vector<std::pair<PV, PV>>& items);
@@ -117,6 +162,45 @@ private:
     void readSegments(const PV& list);
     void readTraces(const PV& list);
 
+    // Fields of the wrong type (SnapshotFaults.cpp). A record keeps its
+    // first; the top refuses the snapshot with the first it reaches.
+    using Fault = std::optional<SnapshotFault>;
+    bool isList(const PV& v) const { return v.tag == PV::Tag::List || v.tag == PV::Tag::Stack; }
+    // Calls `visit` with each item of a list (a stack's: its frames) until
+    // it returns false.
+    template <typename Visit> void forEachItem(const PV& list, Visit visit) const;
+    std::string kindOf(const PV& v, PV::Tag wanted = PV::Tag::None) const;
+    // "is a string, expected a list", of `v` itself.
+    SnapshotFault notA(const char* expected, const PV& v, PV::Tag wanted = PV::Tag::None) const {
+        return {"", "is " + kindOf(v, wanted) + ", expected " + expected};
+    }
+    void wrongType(Fault& fault, uint32_t key, const PV& value, const char* expected) const;
+    void needNumber(Fault& fault, uint32_t key, const PV& value) const {
+        if (value.tag != PV::Tag::Int && value.tag != PV::Tag::Real)
+            wrongType(fault, key, value, "an int");
+    }
+    void needText(Fault& fault, uint32_t key, const PV& value) const {
+        if (value.tag != PV::Tag::Str) wrongType(fault, key, value, "a string");
+    }
+    void checkFrames(Fault& fault, const PV& frames) const {
+        // Nearly always a stack of sound frames: decided inline.
+        if (frames.tag != PV::Tag::Stack || !faults_.empty()) checkFramesFully(fault, frames);
+    }
+    void checkFramesFully(Fault& fault, const PV& frames) const;
+    void checkPoolId(Fault& fault, const PV& pool) const;
+    void checkHistory(Fault& fault, const PV& history) const;
+    // What is wrong with `list` as a list of `item` records (a list of lists
+    // for PV::Tag::List), relative to it ("[2].size").
+    Fault listFault(const PV& list, PV::Tag item) const;
+    Fault itemFault(const PV& item, PV::Tag wanted) const;
+    void keepFault(Fault& fault, const PV& record);
+    const SnapshotFault* faultOf(const PV& record) const;
+    // Throws the snapshot's refusal: `where` ("segments[3]") and the fault.
+    [[noreturn]] void refuse(const std::string& where, const SnapshotFault& fault) const;
+    void refuseIfWrong(const std::string& where, const Fault& fault) const {
+        if (fault) refuse(where, *fault);
+    }
+
     MemorySnapshot out_;
     std::deque<std::string> strings_; // stable: the index views them
     std::unordered_map<std::string_view, uint32_t> string_ids_;
@@ -127,7 +211,7 @@ private:
     // Tuple t: tuple_items_[tuple_end_[t] .. tuple_end_[t + 1]).
     std::vector<PV> tuple_items_;
     std::vector<uint32_t> tuple_end_{0};
-    std::vector<MemoEntry> memo_;
+    SnapshotMemo memo_;
     std::vector<int64_t> memo_numbers_;                // MemoEntry::id of an Int or Real
     std::unordered_map<int64_t, uint16_t> stream_ids_; // MemorySnapshot::streams
     uint16_t last_stream_ = 0; // the last entry's: most entries have their neighbour's
@@ -137,6 +221,24 @@ private:
     size_t blocks_in_place_ = 0;        // blocks_[0 ..) are the made segments', in order
     bool blocks_scattered_ = false;     // a segment took copies: gatherBlocks() orders them
     std::vector<SnapshotSegment> segments_;
+    std::unordered_map<uint64_t, SnapshotFault> faults_; // by record (faultKey)
 };
+
+template <typename Visit> void SnapshotRecords::forEachItem(const PV& v, Visit visit) const {
+    if (v.tag == PV::Tag::Stack) {
+        for (uint32_t f = out_.stack_begin[v.id]; f < out_.stack_begin[v.id + 1]; ++f)
+            if (!visit(PV{PV::Tag::Frame, out_.stack_frames[f], 0})) return;
+        return;
+    }
+    if (v.tag != PV::Tag::List || lists_[v.id].generation != v.i) return;
+    const ListSlot& l = lists_[v.id];
+    if (!l.ranged) {
+        for (const PV& item : l.items)
+            if (!visit(item)) return;
+        return;
+    }
+    for (uint32_t r = 0; r < l.count; ++r)
+        if (!visit(PV{l.range_tag, l.first + r, 0})) return;
+}
 
 } // namespace ts

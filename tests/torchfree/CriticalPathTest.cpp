@@ -1,13 +1,20 @@
 // analysis/CriticalPath.h: Holistic Trace Analysis' critical path, its
 // tests re-expressed (HTA 0.6.1 tests/test_critical_path_analysis.py, with
 // CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1 as they run), and what-if.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "TestPaths.h"
 #include "analysis/CriticalPath.h"
 #include "analysis/LaunchIndex.h"
+#include "inspect/TraceStatsCommand.h"
+#include "report/CriticalPathTables.h"
 #include "trace/ChromeTraceReader.h"
 
 namespace ts {
@@ -324,6 +331,69 @@ TEST(CriticalPath, ACycleFromClockSkewIsBrokenWithANote) {
         noted = noted || note.find("cycle") != std::string::npos;
     EXPECT_TRUE(noted);
     EXPECT_GT(r.path.length_ns, 0);
+}
+
+// Issue 62: the path follows the kernels a step launched past the step's
+// CPU end, so it can be longer than the step and Of Step sum past 100%:
+// the output says so where the numbers are (text, JSON, CSV; the GUI's
+// note is the same sentence). A step of 100 us whose last launch starts a
+// kernel of 160 us at 40 us.
+TEST(CriticalPath, APathPastTheStepsEndIsSaidWhereTheSharesAre) {
+    const std::string json = R"({"traceEvents": [
+      {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1,
+       "ts": 0, "dur": 100},
+      {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 80},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+       "ts": 20, "dur": 10, "args": {"correlation": 1}},
+      {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 40, "dur": 160,
+       "args": {"device": 0, "stream": 7, "correlation": 1}}]})";
+    const auto dir = std::filesystem::temp_directory_path() / "trainscope_cp_past_end";
+    std::filesystem::create_directories(dir);
+    const std::string file = (dir / "past_end.json").string();
+    std::ofstream(file) << json;
+    const Trace trace = readChromeTraceFile(file);
+    const LaunchIndex launches = LaunchIndex::build(trace);
+    std::string error;
+    const std::optional<CpWindow> window = chooseWindow(trace, CpWindowChoice{}, error);
+    ASSERT_TRUE(window) << error;
+    const CriticalPathReport r = analyseCriticalPath(trace, launches, *window);
+    EXPECT_EQ(r.step_ns, 100000);
+    EXPECT_EQ(r.past_window_end_ns, 100000); // the kernel ends at 200 us
+    ASSERT_GT(r.path.length_ns, r.step_ns);
+    double sum = 0;
+    for (const CpShare& s : r.breakdown)
+        sum += s.step_pct;
+    char expected_sum[32];
+    std::snprintf(expected_sum, sizeof expected_sum, "%.1f%%", sum);
+    const std::string note = "the path runs 100.0 us past the CPU end of ProfilerStep#1 (the GPU "
+                             "work it launched ends later), so Of Step sums to " +
+                             std::string(expected_sum);
+    EXPECT_EQ(criticalPathLengthNote(r), note);
+    const nlohmann::json j = criticalPathJson(trace, r);
+    EXPECT_DOUBLE_EQ(j["path_past_step_end_us"].get<double>(), 100.0);
+    EXPECT_NEAR(j["step_pct_sum"].get<double>(), sum, 1e-9);
+    EXPECT_EQ(j["notes"].back(), note);
+
+    TraceStatsOptions o;
+    o.file = file;
+    o.view = "critical-path";
+    std::ostringstream text, err;
+    ASSERT_EQ(runTraceStats(o, text, err), 0) << err.str();
+    EXPECT_NE(text.str().find("note: " + note + "\n"), std::string::npos) << text.str();
+    o.format = "csv";
+    std::ostringstream csv;
+    ASSERT_EQ(runTraceStats(o, csv, err), 0) << err.str();
+    EXPECT_NE(csv.str().find("window,step_us,path_us,past_step_end_us,step_pct_sum,note\n"
+                             "ProfilerStep#1,100,"),
+              std::string::npos)
+        << csv.str();
+    EXPECT_NE(csv.str().find(note), std::string::npos) << csv.str();
+
+    // A path inside its step: no note, 0 past the end.
+    auto inside = analyse("h100/resnet50_bs64_bf16.pt.trace.json.gz", CpWindowChoice{});
+    EXPECT_LE(inside->report.path.length_ns, inside->report.step_ns);
+    EXPECT_EQ(criticalPathLengthNote(inside->report), "");
+    std::filesystem::remove_all(dir);
 }
 
 // Where HTA gives up, Trainscope gives a path: the second step of a trace

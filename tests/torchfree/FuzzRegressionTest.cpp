@@ -17,6 +17,7 @@
 #include "report/CompareInputs.h"
 #include "report/RunDirectory.h"
 #include "report/StepsCsv.h"
+#include "snapshot/SnapshotReader.h"
 #include "trace/FastTraceReader.h"
 #include "trace/TraceReadError.h"
 
@@ -181,6 +182,26 @@ TEST(FuzzRegression, StepsCsvIntegerOutOfRangeIsARunFormatError) {
     }
     std::ofstream(path) << header << "\n" << row("1") << row("2");
     EXPECT_EQ(readStepsCsv(path).at(1).epoch, 2);
+}
+
+// fuzz_memory_snapshot (issue 62's run): `}` "" `]` MARK SETITEM TUPLE. The
+// SETITEM took the list and the key from below the MARK, so the stack fell
+// below it and the TUPLE read items past the stack's end (a heap overflow
+// under ASan). A MARK begins a stack of its own, as CPython's unpickler
+// keeps it: what lies below it is out of reach until it is closed.
+TEST(FuzzRegression, SnapshotOpcodesCannotReachBelowAMark) {
+    const std::string file = std::string(TRAINSCOPE_TEST_DATA_DIR) +
+                             "/fuzz_regressions/memory_snapshot-setitem-below-mark.pickle";
+    try {
+        readMemorySnapshot(file);
+        FAIL() << "accepted";
+    } catch (const SnapshotError& e) {
+        EXPECT_NE(std::string(e.what()).find("SETITEM without a dict"), std::string::npos)
+            << e.what();
+    }
+    for (const std::string& bytes : {"}\x8c\x00](at"s, "\x80\x04(]a."s, "]\x8c\x00(\x85."s}) {
+        EXPECT_THROW(parseMemorySnapshot(bytes, "below-mark.pickle"), SnapshotError) << bytes;
+    }
 }
 
 } // namespace

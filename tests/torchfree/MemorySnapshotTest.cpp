@@ -188,6 +188,38 @@ TEST(MemorySnapshot, RefusesWhatIsNotASnapshotInPlainWords) {
     EXPECT_NE(message("README.md").find("opcode"), std::string::npos);
 }
 
+// Issue 62: a snapshot whose segments were a string and device_traces a
+// number read as an empty snapshot. Every field the reader reads, of the
+// wrong type, is refused naming it and where it is; a missing optional
+// field is no fault (bench/memory/make_wrong_types.py wrote the files and
+// the messages).
+TEST(MemorySnapshot, RefusesFieldsOfTheWrongTypeNamingWhere) {
+    const std::string dir = kDir + "wrong_types/";
+    const nlohmann::json expected = nlohmann::json::parse(bytesOf(dir + "expected.json"));
+    ASSERT_GE(expected.size(), 30u);
+    for (const auto& [name, message] : expected.items()) {
+        const std::string file = dir + name + ".pickle";
+        if (message.get<std::string>().empty()) continue;
+        try {
+            readMemorySnapshot(file);
+            ADD_FAILURE() << name << " was read";
+        } catch (const SnapshotError& e) {
+            EXPECT_EQ(std::string(e.what()), file + ": " + message.get<std::string>());
+        }
+        // The same bytes from memory (the fuzzer's way): the same refusal.
+        EXPECT_THROW(parseMemorySnapshot(bytesOf(file), name), SnapshotError) << name;
+    }
+    ASSERT_EQ(expected.value("without_optional_fields", "?"), "");
+    const MemorySnapshot lean = readMemorySnapshot(dir + "without_optional_fields.pickle");
+    ASSERT_EQ(lean.segments.size(), 4u);
+    ASSERT_EQ(lean.traceSize(0), 8u);
+    const DeviceMemorySummary d = summarizeDevice(lean, 0);
+    EXPECT_EQ(d.reserved_bytes, 16 << 20);
+    EXPECT_EQ(d.allocated_bytes, 4 << 20); // requested_size missing: the block's size
+    EXPECT_EQ(lean.blocks[1].address, lean.segments[0].address + (1 << 20)); // counted
+    EXPECT_TRUE(lean.allocator_settings.empty());
+}
+
 TEST(MemorySnapshot, CommandsPrintTheFiguresAndNameWhatIsWrong) {
     MemoryStatsOptions o;
     o.file = kDir + "p5_seed2.pickle";
@@ -251,6 +283,13 @@ TEST(MemorySnapshot, CommandsPrintTheFiguresAndNameWhatIsWrong) {
     err.str("");
     EXPECT_EQ(runMemoryStats(o, out, err), 2);
     EXPECT_NE(err.str().find("never runs anything"), std::string::npos);
+    // Issue 62's file: refused, not an empty snapshot.
+    o.file = kDir + "wrong_types/segments_string_traces_number.pickle";
+    err.str("");
+    out.str("");
+    EXPECT_EQ(runMemoryStats(o, out, err), 2);
+    EXPECT_EQ(err.str(), "memory-stats: " + o.file + ": segments is a string, expected a list\n");
+    EXPECT_EQ(out.str(), "");
     // A snapshot against itself: nothing grew; against another: rows.
     MemoryStatsOptions diff;
     diff.file = diff.other = kDir + "p4_seed3.pickle";

@@ -7,6 +7,7 @@
 #ifdef TRAINSCOPE_WITH_SNAPSHOT_WRITER
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -72,6 +73,42 @@ TEST_P(SnapshotWriterFixture, ReaderFindsTheFiguresTheAllocatorKept) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Protocols, SnapshotWriterFixture, ::testing::Values(2, 4, 5));
+
+// Issue 62: a snapshot shaped like a training loop's (a bounded live set, so
+// few segments) packs its trace entries tighter than the reader's room for
+// one per 60 bytes of file held, and the entries' array grew: its old and
+// new buffers touched 1.9x the entries' memory. Its figures are the
+// allocator's, and its entries fit the room reserved from the file's size.
+TEST(SnapshotWriter, ASteadyStateSnapshotReadsIntoTheRoomReserved) {
+    snapgen::SnapshotSpec spec;
+    spec.seed = 5;
+    spec.entries = 200000;
+    spec.max_live = 500;
+    const std::string path =
+        (std::filesystem::temp_directory_path() / "ts_writer_steady.pickle").string();
+    const snapgen::WrittenSnapshot written = writeTo(path, spec);
+    const MemorySnapshot s = readMemorySnapshot(path);
+    std::filesystem::remove(path);
+    const snapgen::DeviceTotals& want = written.devices[0];
+    const DeviceMemorySummary got = summarizeDevice(s, 0);
+    EXPECT_LT(got.segments, 1000u); // the unbounded allocator keeps ~5,000 here
+    EXPECT_EQ(got.segments, want.segments);
+    EXPECT_EQ(got.entries, want.entries);
+    EXPECT_EQ(got.allocated_bytes, want.allocated_bytes);
+    EXPECT_EQ(got.peak_allocated_bytes, want.peak_allocated_bytes);
+    EXPECT_EQ(got.peak_entry, want.peak_entry);
+    EXPECT_EQ(got.peak_reserved_bytes, want.peak_reserved_bytes);
+    EXPECT_LT(double(written.bytes) / double(s.events.size()), 60.0);
+    EXPECT_LE(s.events.capacity() * sizeof(AllocEvent), written.bytes);
+    // The curve (made by a replay of its own) peaks where the summary says.
+    const MemoryCurve& curve = memoryCurve(s, 0);
+    ASSERT_EQ(curve.allocated.size(), s.traceSize(0));
+    const auto top = std::max_element(curve.allocated.begin(), curve.allocated.end());
+    EXPECT_EQ(*top, got.peak_allocated_bytes);
+    EXPECT_EQ(top - curve.allocated.begin(), got.peak_entry);
+    EXPECT_EQ(*std::max_element(curve.reserved.begin(), curve.reserved.end()),
+              got.peak_reserved_bytes);
+}
 
 // tests/data/memory_snapshots/README.md: made by make_snapshot.py with these
 // arguments; the C++ generator must write the same bytes (same draws, same

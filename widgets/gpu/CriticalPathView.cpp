@@ -155,6 +155,8 @@ void CriticalPathView::showReport() {
         shown.notes << tr("No operator, runtime call or kernel in %1: no path to show.")
                            .arg(QString::fromStdString(r.graph.window.label));
     } else {
+        if (const std::string note = criticalPathLengthNote(r); !note.empty())
+            shown.notes << QString::fromStdString(note);
         shown.tables = {criticalPathBoundTable(r), criticalPathItemTable(r),
                         whatIfTable(r, asked_.get()), criticalPathEventTable(*trace_, r)};
     }

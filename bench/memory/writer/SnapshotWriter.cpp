@@ -39,7 +39,8 @@ WrittenSnapshot writeSnapshot(const SnapshotSpec& spec, std::FILE* out) {
     std::vector<uint64_t> lengths;
     uint64_t segment_count = 0;
     for (int d = 0; d < spec.devices; ++d) {
-        ToyAllocator a(rng, layout.stackCount(), d, spec.entries, keep_from, nullptr);
+        ToyAllocator a(rng, layout.stackCount(), d, spec.entries, keep_from, nullptr,
+                       spec.max_live);
         a.run();
         segments.push_back(a.takeSegments());
         segment_count += segments.back().size();
@@ -75,7 +76,7 @@ WrittenSnapshot writeSnapshot(const SnapshotSpec& spec, std::FILE* out) {
         w.emptyList();
         w.memoize();
         TraceSink sink(layout, w, lengths[size_t(d)], keep_from);
-        ToyAllocator a(rng, layout.stackCount(), d, spec.entries, keep_from, &sink);
+        ToyAllocator a(rng, layout.stackCount(), d, spec.entries, keep_from, &sink, spec.max_live);
         a.run();
         devices.after();
     }

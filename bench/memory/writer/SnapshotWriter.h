@@ -19,6 +19,10 @@ struct SnapshotSpec {
     uint64_t entries = 2000; // per device, before the ring buffer's cut (a tenth)
     int protocol = 4;        // 2, 3, 4 or 5
     int devices = 1;
+    // At most this many blocks alive at once (0: no bound, as make_snapshot.py):
+    // a steady state with few segments, the shape of a training loop's
+    // snapshot, where an unbounded toy allocator keeps hundreds of thousands.
+    uint64_t max_live = 0;
 };
 
 struct WrittenSnapshot {

@@ -8,9 +8,10 @@ constexpr int64_t kMiB = 1024 * 1024;
 } // namespace
 
 ToyAllocator::ToyAllocator(PythonRandom& rng, uint32_t stacks, int device, uint64_t entries,
-                           uint64_t keep_from, EventSink* sink)
+                           uint64_t keep_from, EventSink* sink, uint64_t max_live)
     : rng_(rng), stacks_(stacks), device_(device), entries_(entries), keep_from_(keep_from),
-      sink_(sink), next_address_(0x7F0000000000 + int64_t(device) * 0x1000000000) {}
+      sink_(sink), max_live_(max_live),
+      next_address_(0x7F0000000000 + int64_t(device) * 0x1000000000) {}
 
 void ToyAllocator::event(Action action, int64_t addr, int64_t size, uint32_t stack) {
     time_us_ += rng_.range(1, 50);
@@ -135,7 +136,10 @@ void ToyAllocator::emptyCache() {
 void ToyAllocator::run() {
     while (emitted_ < entries_) {
         const double r = rng_.random();
-        if (r < 0.52 || live_.empty()) {
+        // Bounded, the live set holds steady as a training loop's does: an
+        // alloc drawn when it is full frees instead.
+        const bool full = max_live_ > 0 && live_.size() >= max_live_;
+        if ((r < 0.52 && !full) || live_.empty()) {
             alloc();
         } else if (r < 0.97) {
             free();

@@ -59,9 +59,10 @@ struct DeviceTotals {
 
 class ToyAllocator {
 public:
-    // `stacks`: how many stacks the pool holds (stack 0 is the empty one).
+    // `stacks`: how many stacks the pool holds (stack 0 is the empty one);
+    // `max_live`: at most that many blocks alive (0: no bound, make_snapshot.py's).
     ToyAllocator(PythonRandom& rng, uint32_t stacks, int device, uint64_t entries,
-                 uint64_t keep_from, EventSink* sink);
+                 uint64_t keep_from, EventSink* sink, uint64_t max_live = 0);
     void run();
     // After run(): the segments at the dump, in order, each ending in a
     // free block where it is not carved to its end (make_snapshot.py's finish).
@@ -92,6 +93,7 @@ private:
     int device_;
     uint64_t entries_, keep_from_;
     EventSink* sink_;
+    uint64_t max_live_;
     uint64_t emitted_ = 0, serial_ = 0;
     int64_t next_address_, time_us_ = 1'700'000'000'000'000;
     std::vector<ToySegment> slots_; // segments; a freed one's slot is reused
