@@ -5,6 +5,7 @@
 #include "inspect/ExitCodes.h"
 #include "report/SnapshotTables.h"
 #include "snapshot/SnapshotReader.h"
+#include "sources/SourceRegistry.h"
 
 namespace ts {
 namespace {
@@ -97,7 +98,10 @@ std::vector<table::TableSpec> tablesOf(const MemorySnapshot& s, const MemoryStat
         "'; expected summary, peak, flame, dump, segments, timeline, oom or state.");
 }
 
-MemorySnapshot read(const std::string& file) {
+// A file of another kind (a trace, a memory timeline) is named with the
+// command that reads it; a pickle that is no snapshot is the reader's to say.
+MemorySnapshot read(const std::string& file, const char* command) {
+    sources::requireKind(sources::recognise(file), {views::Input::Snapshot}, command);
     return readMemorySnapshot(file);
 }
 
@@ -106,7 +110,7 @@ MemorySnapshot read(const std::string& file) {
 int runMemoryStats(const MemoryStatsOptions& o, std::ostream& out, std::ostream& err) {
     try {
         checkOptions(o);
-        const MemorySnapshot s = read(o.file);
+        const MemorySnapshot s = read(o.file, "memory-stats");
         if (o.format == "json" && o.view == "summary") {
             out << snapshotJson(s, o.limit ? o.limit : 10).dump(2) << '\n';
             return exit_code::kOk;
@@ -125,7 +129,7 @@ int runMemoryStats(const MemoryStatsOptions& o, std::ostream& out, std::ostream&
 int runMemoryDiff(const MemoryStatsOptions& o, std::ostream& out, std::ostream& err) {
     try {
         checkOptions(o);
-        const MemorySnapshot a = read(o.file), b = read(o.other);
+        const MemorySnapshot a = read(o.file, "memory-diff"), b = read(o.other, "memory-diff");
         print(snapshotDiffTables(a, b), o, out);
         return exit_code::kOk;
     } catch (const std::exception& e) {
