@@ -144,6 +144,10 @@ void addTraceQuery(CLI::App& app, TraceCommands& c) {
     cmd->add_option("--format", q.format, "text, csv, tsv or json");
     cmd->add_option("--max-rows", q.max_rows, "stop after this many rows (0 = all)");
     cmd->add_flag("--schema", q.schema, "list the tables and their columns");
+    cmd->add_option("--param", q.params,
+                    "NAME=VALUE: a whole number (or null) for the query's :NAME, as the GUI "
+                    "binds its selection (:start_ns, :end_ns, :step, :rank, :event); "
+                    "repeatable");
     addNoCacheFlag(cmd, q.cache);
     c.query_cmd = cmd;
 }

@@ -1,5 +1,7 @@
 #include "inspect/TraceQueryCommand.h"
 
+#include <charconv>
+
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -179,6 +181,27 @@ private:
     Trace merged_;
 };
 
+// "start_ns=1200" and "step=null" as :start_ns -> 1200, :step -> NULL.
+SqlParameters parseParameters(const std::vector<std::string>& given) {
+    SqlParameters out;
+    for (const std::string& text : given) {
+        const size_t eq = text.find('=');
+        const std::string name = eq == std::string::npos ? "" : text.substr(0, eq);
+        const std::string value = eq == std::string::npos ? "" : text.substr(eq + 1);
+        int64_t number = 0;
+        const auto [end, error] =
+            std::from_chars(value.data(), value.data() + value.size(), number);
+        const bool is_null = value == "null" || value == "NULL";
+        if (name.empty() ||
+            (!is_null && (error != std::errc() || end != value.data() + value.size())))
+            throw std::invalid_argument("Option --param is '" + text +
+                                        "'; expected NAME=VALUE, VALUE a whole number or null "
+                                        "(--param start_ns=1200000)");
+        out.emplace_back(":" + name, is_null ? std::nullopt : std::optional<int64_t>(number));
+    }
+    return out;
+}
+
 } // namespace
 
 int runTraceQuery(const TraceQueryOptions& o, std::ostream& out, std::ostream& err) {
@@ -194,11 +217,13 @@ int runTraceQuery(const TraceQueryOptions& o, std::ostream& out, std::ostream& e
         return exit_code::kBadInput;
     }
     try {
+        const SqlParameters parameters = parseParameters(o.params);
         const QueryInput input(o, err);
         TraceDatabase db(input.trace());
         RowWriter writer(o.format, out);
         try {
             std::unique_ptr<SqlStatement> stmt = db.prepare(o.sql);
+            bindParameters(*stmt, parameters);
             std::vector<std::string> names;
             for (int c = 0; c < stmt->columns(); ++c)
                 names.push_back(stmt->columnName(c));

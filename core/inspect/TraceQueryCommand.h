@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace ts {
 
@@ -17,6 +18,9 @@ struct TraceQueryOptions {
     size_t max_rows = 0;         // 0 = all
     bool schema = false;         // print the tables and columns instead
     bool cache = true;
+    // --param NAME=VALUE: a value (a whole number, or null) for the query's
+    // :NAME, as the GUI binds the selection (:start_ns, :step, ...).
+    std::vector<std::string> params;
 };
 
 // 0 on success; 2 for a bad file or query (SQLite's message, where in the

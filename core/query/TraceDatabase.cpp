@@ -198,7 +198,10 @@ void bindParameters(SqlStatement& stmt, const SqlParameters& values) {
             for (const auto& v : values)
                 known += (known.empty() ? "" : ", ") + v.first;
             throw SqlError("the query names the parameter " + name + ", which has no value", -1,
-                           "the parameters are " + (known.empty() ? "none" : known));
+                           (known.empty() ? std::string("no parameter has a value here")
+                                          : "the parameters with values are " + known) +
+                               " (trace-query: --param NAME=VALUE; the GUI binds :start_ns, "
+                               ":end_ns, :step, :rank and :event to the selection)\n");
         }
         stmt.bind(name, found->second);
     }

@@ -12,7 +12,9 @@ namespace {
 
 using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
 using diagnosis::micros;
+using diagnosis::gpuColumn;
 using diagnosis::rankColumn;
+using diagnosis::streamColumn;
 
 Column numberColumn(std::string key, std::string title, std::string tooltip = "") {
     return Column{key, title, tooltip, ColumnKind::Number};
@@ -50,8 +52,7 @@ table::TableSpec queueLengthTable(const std::vector<QueueLength>& ranks) {
     TableSpec spec;
     spec.title = "Queue length by stream";
     spec.columns = {
-        rankColumn(), Column{"gpu", "GPU", "The device", ColumnKind::Integer},
-        Column{"stream", "Stream", "The CUDA stream", ColumnKind::Integer},
+        rankColumn(), gpuColumn(), streamColumn(),
         Column{"count", "Points", "Launches and starts: a point each", ColumnKind::Integer}};
     for (Column& c : statsColumns("", ""))
         spec.columns.push_back(c);

@@ -31,8 +31,29 @@ inline table::Column percentColumn(const char* key, const char* title, const cha
 }
 
 inline table::Column rankColumn() {
-    return table::Column{"rank", "Rank", "distributedInfo.rank (0 without one)",
-                         table::ColumnKind::Integer};
+    return table::Column{"rank",
+                         "Rank",
+                         "distributedInfo.rank (0 without one)",
+                         table::ColumnKind::Integer,
+                         false,
+                         table::ColumnUnit::None,
+                         true};
+}
+
+// The device and the stream a row is about.
+inline table::Column gpuColumn() {
+    return table::Column{
+        "gpu", "GPU", "The device", table::ColumnKind::Integer, false, table::ColumnUnit::None,
+        true};
+}
+inline table::Column streamColumn() {
+    return table::Column{"stream",
+                         "Stream",
+                         "The CUDA stream",
+                         table::ColumnKind::Integer,
+                         false,
+                         table::ColumnUnit::None,
+                         true};
 }
 
 } // namespace ts::diagnosis

@@ -12,11 +12,12 @@ namespace {
 
 using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
 using diagnosis::micros;
+using diagnosis::gpuColumn;
 using diagnosis::rankColumn;
+using diagnosis::streamColumn;
 
 std::vector<Column> streamColumns() {
-    return {rankColumn(), Column{"gpu", "GPU", "The device", ColumnKind::Integer},
-            Column{"stream", "Stream", "The CUDA stream", ColumnKind::Integer}};
+    return {rankColumn(), gpuColumn(), streamColumn()};
 }
 
 std::vector<Cell> streamCells(int64_t rank, const StreamIdle& s) {

@@ -71,7 +71,8 @@ table::TableSpec sequenceKernelTable(const std::vector<KernelSequences>& ranks) 
     spec.title = "Kernels of each sequence";
     spec.columns = {sequenceColumn(),
                     rankColumn(),
-                    Column{"position", "Position", "1 for the first to start", ColumnKind::Integer},
+                    Column{"position", "Position", "1 for the first to start", ColumnKind::Integer,
+                           false, ColumnUnit::None, true},
                     usColumn("gpu_time_us", "GPU Time (us)", "Over the sequence's calls"),
                     usColumn("mean_us", "Mean (us)", "Per call"),
                     usColumn("delay_us", "Launch Delay (us)",

@@ -39,6 +39,9 @@ struct Column {
     ColumnKind kind = ColumnKind::Text;
     bool hide_when_empty = false; // dropped when no row has text in it (shown())
     ColumnUnit unit = ColumnUnit::None;
+    // A number that says what the row is about (a rank, a stream), not a
+    // measure: a comparison (report/TableDiff.h) matches rows by it.
+    bool identity = false;
 
     bool numeric() const { return kind == ColumnKind::Number || kind == ColumnKind::Integer; }
 };

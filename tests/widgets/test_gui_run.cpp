@@ -239,7 +239,7 @@ private slots:
         window.openPath(fx.dir.filePath(QStringLiteral("nowhere")));
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 2, 60000);
         QVERIFY(QString::fromStdString(shown.at(1).at(0).value<OpenedDocument>().error)
-                    .contains(QStringLiteral("does not exist")));
+                    .contains(QStringLiteral("no such file or directory")));
     }
 
     void opensAChromeTrace() {

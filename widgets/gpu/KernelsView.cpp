@@ -19,6 +19,7 @@
 #include "gpu/GpuTableModels.h"
 #include "operators/TopOpsChart.h"
 #include "report/GpuTables.h"
+#include "report/TableDiff.h"
 
 namespace ts::gui {
 
@@ -69,7 +70,7 @@ KernelsView::KernelsView(AppSettings* settings, QWidget* parent)
     layout->addWidget(body_, 1);
 
     connect(filter_, &QLineEdit::textChanged, this, &KernelsView::setNameFilter);
-    connect(by_op_toggle_, &QCheckBox::toggled, this, &KernelsView::regroup);
+    connect(by_op_toggle_, &QCheckBox::toggled, this, [this] { regroup(); });
     connect(export_, &QPushButton::clicked, this, &KernelsView::exportInteractive);
     connect(table_->horizontalHeader(), &QHeaderView::sortIndicatorChanged, chart_,
             [this](int column, Qt::SortOrder) { chart_->setColumn(column); });
@@ -123,7 +124,21 @@ void KernelsView::setWindow(const TimeWindow& window, const QString& what) {
     fillTables();
 }
 
-// The analysis' tables, or those of the kernels in the window.
+void KernelsView::setBaseline(std::shared_ptr<const GpuTraceAnalysis> baseline,
+                              const QString& title) {
+    baseline_ = std::move(baseline);
+    baseline_title_ = title;
+}
+
+namespace {
+
+// The change of the total, the column a comparison is ordered by.
+const std::string kCompareKey = std::string(kernel_column::kTotalUs) + "_delta";
+
+} // namespace
+
+// The analysis' tables, or those of the kernels in the window; against a
+// baseline, each B − A.
 void KernelsView::fillTables() {
     const bool narrowed = !window_.all() && analysis_ && trace_;
     const QString source = narrowed
@@ -138,9 +153,24 @@ void KernelsView::fillTables() {
                                           analysis_->tree, false, window_)
         : analysis_ ? analysis_->kernels
                     : no_kernels;
-    by_name_->setSpec(kernelTableSpec(tables, false));
-    by_op_->setSpec(kernelTableSpec(tables, true));
-    regroup();
+    table::TableSpec by_name = kernelTableSpec(tables, false);
+    table::TableSpec by_op = kernelTableSpec(tables, true);
+    if (baseline_ && analysis_) {
+        table::TableDiffOptions options;
+        options.label_a = baseline_title_.toStdString();
+        options.label_b = "this";
+        options.order_key = kernel_column::kTotalUs;
+        by_name = table::diffTables(kernelTableSpec(baseline_->kernels, false), by_name, options);
+        by_op = table::diffTables(kernelTableSpec(baseline_->kernels, true), by_op, options);
+        source_->setText(
+            source +
+            tr("\nCompared with %1: Δ is this trace's value minus its.").arg(baseline_title_));
+    }
+    const bool compared_before = by_name_->spec().columnIndex(kCompareKey) >= 0;
+    by_name_->setSpec(by_name);
+    by_op_->setSpec(by_op);
+    // Compared or not, the columns moved: the table and chart follow the total (its change).
+    regroup(compared_before != (baseline_ && analysis_));
 }
 
 QString KernelsView::messageText() const {
@@ -156,14 +186,16 @@ void KernelsView::setNameFilter(const QString& text) {
     proxy_->setTextFilter(kernelColumn(kernel_column::kName), text);
 }
 
-void KernelsView::regroup() {
+void KernelsView::regroup(bool columns_moved) {
     SpecTableModel* wanted = by_op_toggle_->isChecked() ? by_op_ : by_name_;
-    if (proxy_->sourceModel() != wanted) {
+    if (proxy_->sourceModel() != wanted || columns_moved) {
         proxy_->setSourceModel(wanted);
         // The groupings order their columns as the plugin does: the total
-        // moves, and the table and chart follow it.
-        table_->sortByColumn(wanted->spec().columnIndex(kernel_column::kTotalUs),
-                             Qt::DescendingOrder);
+        // (against a baseline, its change) moves, and the table and chart follow it.
+        const int total = wanted->spec().columnIndex(kCompareKey);
+        table_->sortByColumn(
+            total >= 0 ? total : wanted->spec().columnIndex(kernel_column::kTotalUs),
+            Qt::DescendingOrder);
     }
     table_->resizeColumnsToContents();
     table_->setColumnWidth(kernelColumn(kernel_column::kName),

@@ -52,15 +52,22 @@ public:
     // The kernels of the step or time range picked for the document, or all.
     void followSelection(DocumentSelection* selection);
     void setWindow(const TimeWindow& window, const QString& what = {});
+    // The kernels as B − A against `baseline`'s (another document's
+    // analysis, null: none), shown from the next setAnalysis.
+    void setBaseline(std::shared_ptr<const GpuTraceAnalysis> baseline, const QString& title);
 
 private:
-    void regroup();
+    // Shows the grouping chosen; sorts by the total again when it changed or
+    // the `columns_moved` (a comparison begun or ended).
+    void regroup(bool columns_moved = false);
     void fillTables();
     void exportInteractive();
 
     AppSettings* settings_;
     std::shared_ptr<const GpuTraceAnalysis> analysis_;
     std::shared_ptr<const Trace> trace_;
+    std::shared_ptr<const GpuTraceAnalysis> baseline_;
+    QString baseline_title_;
     DocumentSelection* selection_ = nullptr;
     TimeWindow window_;
     QString window_what_;

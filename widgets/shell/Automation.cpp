@@ -8,8 +8,10 @@
 #include "common/DocumentSelection.h"
 #include "runs/RunModels.h"
 #include "runs/RunsView.h"
+#include "shell/CompareSelector.h"
 #include "shell/DocumentLoader.h"
 #include "shell/DocumentPages.h"
+#include "shell/DocumentSelector.h"
 #include "shell/MainWindow.h"
 #include "sql/QueryView.h"
 #include "timeline/AreaPanel.h"
@@ -92,6 +94,11 @@ void Automation::finishWhenSettled() {
     }
     auto* timeline = window_.page<TimelineView>("timeline");
     auto* query_view = window_.page<QueryView>("query");
+    if (const QString with = std::exchange(options_.compare_with, QString());
+        !with.isEmpty() && !compareWith(with)) {
+        fail(tr("--compare-with %1: give it with --open too").arg(with));
+        return;
+    }
     if (const qint64 step = std::exchange(options_.step, -1); step >= 0 && !pickStep(step)) {
         fail(tr("--step %1: the opened trace has no ProfilerStep#%1").arg(step));
         return;
@@ -137,6 +144,13 @@ void Automation::finishWhenSettled() {
         runs->selectRuns(newest);
     }
     settle_.start(kSettleMs);
+}
+
+bool Automation::compareWith(const QString& path) {
+    const int index = window_.documents()->indexOf(documentPath(path));
+    if (index < 0) return false;
+    window_.compareSelector()->choose(index);
+    return true;
 }
 
 bool Automation::pickStep(qint64 step) {

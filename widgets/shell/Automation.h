@@ -35,6 +35,8 @@ private:
     void fail(const QString& message);
     // Picks ProfilerStep#`step` of the shown trace for every view; false when it has none.
     bool pickStep(qint64 step);
+    // Sets the open document of `path` as the one the tables compare with.
+    bool compareWith(const QString& path);
 
     MainWindow& window_;
     LaunchOptions options_;

@@ -29,6 +29,10 @@ QString describeDocument(const OpenedDocument* doc) {
                          : QObject::tr("not a trace"));
 }
 
+QString ShownDocument::baselineTitle() const {
+    return baseline ? QString::fromStdString(baseline->title()) : QString();
+}
+
 DocumentPages::DocumentPages(ViewTabs& tabs, const ViewContext& context, QObject* parent)
     : QObject(parent), tabs_(tabs),
       job_([this](DocumentAnalysis made) { onComputed(std::move(made)); }) {
@@ -60,7 +64,9 @@ void DocumentPages::showPage(const ViewPage& page, bool offered) {
         return;
     }
     if (!page.show) return;
-    if (page.lazy && shown_->deferred) { // a large trace: when first shown
+    // A large trace (or one compared with a large trace): when first shown.
+    const bool deferred = shown_->deferred || (baseline() && baseline()->deferred);
+    if (page.lazy && deferred) {
         waiting_.insert(page.info);
         page.pending(widget, tr("%1\nThis view is analysed when it is first shown (a large "
                                 "trace opens with its Overview and Timeline).")
@@ -70,20 +76,42 @@ void DocumentPages::showPage(const ViewPage& page, bool offered) {
     page.show(widget, shownDocument());
 }
 
+void DocumentPages::setBaseline(const OpenedDocument* baseline) {
+    if (baseline)
+        baseline_ = *baseline;
+    else
+        baseline_.reset();
+    show(shown());
+}
+
+const OpenedDocument* DocumentPages::baseline() const {
+    const bool other = baseline_ && baseline_->trace && shown_ &&
+                       (baseline_->path != shown_->path || baseline_->label != shown_->label);
+    return other ? &*baseline_ : nullptr;
+}
+
+const OpenedDocument* DocumentPages::lacking(const ViewPage& page) const {
+    if (!shown_->analysis->has(page.needs)) return &*shown_;
+    const OpenedDocument* base = baseline();
+    return base && !base->analysis->has(page.needs) ? base : nullptr;
+}
+
 void DocumentPages::pageShown(ViewId view) {
     if (!view || !waiting(view)) return;
     const ViewPage& page = *findViewPage(QString::fromLatin1(view->name));
-    if (shown_->analysis->has(page.needs)) {
+    const OpenedDocument* lacks = lacking(page);
+    if (!lacks) {
         waiting_.erase(view);
         page.show(tabs_.widget(view), shownDocument());
         return;
     }
     if (job_.isRunning()) return; // computingFinished brings the current tab back here
-    computing_for_ = shown_->analysis;
+    computing_for_ = lacks->analysis;
     computing_view_ = view;
-    emit computingStarted(description_);
-    page.pending(tabs_.widget(view), tr("%1\nAnalysing it for this tab …").arg(description_));
-    job_.start([trace = shown_->trace, have = *shown_->analysis,
+    const QString what = lacks == &*shown_ ? description_ : describeDocument(lacks);
+    emit computingStarted(what);
+    page.pending(tabs_.widget(view), tr("%1\nAnalysing it for this tab …").arg(what));
+    job_.start([trace = lacks->trace, have = *lacks->analysis,
                 need = page.needs](const CancelFlag& cancel) {
         return sources::completeFor(*trace, have, need, &cancel);
     });
@@ -93,18 +121,17 @@ void DocumentPages::onComputed(DocumentAnalysis made) {
     const ViewId view = std::exchange(computing_view_, nullptr);
     if (const std::shared_ptr<DocumentAnalysis> target = std::move(computing_for_)) {
         target->merge(made);
-        if (shown_ && shown_->analysis == target) {
+        if (shown_ && shown_->analysis == target)
             for (const ViewPage& page : viewPages())
                 if (page.grown && !waiting(page.info) && page.appliesTo(&*shown_))
                     page.grown(tabs_.widget(page.info), shownDocument());
-            const ViewPage& page = *findViewPage(QString::fromLatin1(view->name));
-            if (!target->has(page.needs)) { // cancelled or failed: not again and again
-                waiting_.erase(view);
-                page.pending(tabs_.widget(view),
-                             tr("%1\nThe analysis for this view stopped; open the document "
-                                "again to retry.")
-                                 .arg(description_));
-            }
+        const ViewPage& page = *findViewPage(QString::fromLatin1(view->name));
+        if (!target->has(page.needs) && waiting(view)) { // stopped: not again and again
+            waiting_.erase(view);
+            page.pending(tabs_.widget(view),
+                         tr("%1\nThe analysis for this view stopped; open the document "
+                            "again to retry.")
+                             .arg(description_));
         }
     }
     emit computingFinished();

@@ -29,6 +29,10 @@ public:
 
     // Shows `document` (null: none open) in every page.
     void show(const OpenedDocument* document);
+    // The tables that can be are shown as B − A against `baseline` (null:
+    // none; the shown document itself: none), and shown again.
+    void setBaseline(const OpenedDocument* baseline);
+    const OpenedDocument* baseline() const;
     const OpenedDocument* shown() const { return shown_ ? &*shown_ : nullptr; }
     // What the pages say the shown document is ("trace.json: 12 events ...").
     QString description() const { return description_; }
@@ -45,12 +49,16 @@ signals:
     void computingFinished();
 
 private:
-    ShownDocument shownDocument() const { return ShownDocument{*shown_, description_}; }
+    ShownDocument shownDocument() const { return ShownDocument{*shown_, description_, baseline()}; }
+    // The document whose analysis `page` waits for: the shown one, or the
+    // baseline it is compared with; null: neither.
+    const OpenedDocument* lacking(const ViewPage& page) const;
     void showPage(const ViewPage& page, bool offered);
     void onComputed(DocumentAnalysis made);
 
     ViewTabs& tabs_;
     std::optional<OpenedDocument> shown_; // a copy: shares the trace and the analysis
+    std::optional<OpenedDocument> baseline_;
     QString description_;
     std::set<ViewId> waiting_; // the shown document's lazy pages not filled yet
     // What the computation in flight is for: it may finish after another

@@ -63,6 +63,11 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
         QObject::tr("Pick step N (ProfilerStep#N) of the opened trace for every view: the "
                     "Operators and Kernels of that step, the Timeline zoomed there."),
         QStringLiteral("N"));
+    const QCommandLineOption compare_with(
+        QStringLiteral("compare-with"),
+        QObject::tr("Compare the shown document with this one (also --open it): the Kernels and "
+                    "the diagnoses' tables show B − A."),
+        QStringLiteral("PATH"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QObject::tr("Save a PNG of the window when done."),
                                         QStringLiteral("FILE"));
@@ -92,10 +97,10 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QObject::tr("Run directories or traces to open."),
                                  QStringLiteral("[PATH...]"));
-    parser.addOptions({preset,    config,        set,   run,      open, view,
-                       find,      critical_path, area,  query,    step, screenshot,
-                       quit,      runs,          theme, settings, size, no_checkpoints,
-                       processes, timings});
+    parser.addOptions({preset,    config,        set,         run,      open, view,
+                       find,      critical_path, area,        query,    step, screenshot,
+                       quit,      runs,          theme,       settings, size, no_checkpoints,
+                       processes, timings,       compare_with});
 
     if (!parser.parse(arguments)) {
         *error = parser.errorText() + QLatin1Char('.');
@@ -119,6 +124,7 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
     o.critical_path = parser.isSet(critical_path);
     o.area = parser.isSet(area);
     o.query = parser.value(query);
+    o.compare_with = parser.value(compare_with);
     if (parser.isSet(step)) {
         bool ok = false;
         o.step = parser.value(step).toLongLong(&ok);

@@ -26,6 +26,7 @@ struct LaunchOptions {
     bool area = false;          // timeline: the area of the event --find selected
     QString query;              // Query tab: this SQL, run
     qint64 step = -1;           // pick ProfilerStep#N of the opened trace for every view
+    QString compare_with;       // an opened path: the tables show B − A against it
     QString screenshot;         // PNG written when the run (or the open) is done
     bool quit_when_done = false;
     QString runs_dir;      // where new runs go (default ./runs)

@@ -22,6 +22,7 @@
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
 #include "shell/AppActions.h"
+#include "shell/CompareSelector.h"
 #include "shell/DocumentLoader.h"
 #include "shell/DocumentPages.h"
 #include "shell/DocumentSelector.h"
@@ -67,11 +68,13 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
                               [this](const QString& path) { openPath(path); }};
     pages_ = new DocumentPages(*tabs_, context, this);
     captures_ = new LiveCaptures(this);
+    compare_ = new CompareSelector(*documents_);
     auto* corner = new QWidget;
     auto* corner_layout = new QHBoxLayout(corner);
     corner_layout->setContentsMargins(0, 0, 0, 0);
     corner_layout->addWidget(selection_bar_);
     corner_layout->addWidget(documents_);
+    corner_layout->addWidget(compare_);
     tabs_->setCornerWidget(corner, Qt::TopRightCorner);
     setCentralWidget(tabs_);
     setStatusBar(status_);
@@ -205,6 +208,7 @@ void MainWindow::wireDocuments() {
             [this](const OpenedDocument& doc) { showDocument(&doc); });
     connect(documents_, &DocumentSelector::emptied, this, [this] { showDocument(nullptr); });
     connect(documents_, &DocumentSelector::closed, selection_, &DocumentSelection::forget);
+    connect(compare_, &CompareSelector::changed, pages_, &DocumentPages::setBaseline);
     // Pages ask for each other by name: "show this event on the timeline".
     connect(selection_, &DocumentSelection::viewRequested, this, &MainWindow::showView);
 }

@@ -22,6 +22,7 @@ class QMenu;
 namespace ts::gui {
 
 class AppSettings;
+class CompareSelector;
 class DocumentLoader;
 class DocumentPages;
 class DocumentSelection;
@@ -49,6 +50,7 @@ public:
     DocumentPages* pages() const { return pages_; }
     DocumentSelector* documents() const { return documents_; }
     DocumentSelection* selection() const { return selection_; }
+    CompareSelector* compareSelector() const { return compare_; }
     StatusBar* statusBarWidget() const { return status_; }
     // The widget of the view `name` names in the catalog ("operators"), as W.
     template <typename W> W* page(const char* name) const {
@@ -127,6 +129,7 @@ private:
     DocumentSelector* documents_;
     DocumentSelection* selection_;
     SelectionBar* selection_bar_;
+    CompareSelector* compare_ = nullptr;
     StatusBar* status_;
     ViewTabs* tabs_;
     DocumentPages* pages_ = nullptr; // every view, made from the registry

@@ -1,6 +1,7 @@
 #include "shell/PageKinds.h"
 
 #include "report/IdleTables.h"
+#include "report/TableDiff.h"
 
 namespace ts::gui::pages {
 
@@ -22,6 +23,22 @@ SpecTables diagnosisTables(const GpuDiagnoses& d, std::vector<table::TableSpec> 
     return out;
 }
 
+// Each table as B − A against the baseline's same table (report/TableDiff.h).
+void compareTables(SpecTables& shown, const ShownDocument& s, const DiagnosisTables& tables) {
+    const GpuDiagnoses& d = *s.baseline->analysis->diagnoses;
+    const std::vector<table::TableSpec> before = tables(*s.baseline->trace, d);
+    table::TableDiffOptions options;
+    options.label_a = s.baselineTitle().toStdString();
+    options.label_b = s.doc.title();
+    // A table of single events (outlier launches) has nothing to pair across traces.
+    for (size_t t = 0; t < shown.tables.size() && t < before.size(); ++t)
+        if (shown.tables[t].row_events.empty())
+            shown.tables[t] = table::diffTables(before[t], shown.tables[t], options);
+    shown.notes << QObject::tr("Compared with %1: each table shows this document's values and "
+                               "their change against it (Δ = %2 − %1).")
+                       .arg(s.baselineTitle(), QString::fromStdString(s.doc.title()));
+}
+
 } // namespace
 
 ViewPage tablesPage(const char* name, DiagnosisTables tables) {
@@ -37,7 +54,9 @@ ViewPage tablesPage(const char* name, DiagnosisTables tables) {
         },
         [tables](SpecTablesView& v, const ShownDocument& s) {
             const GpuDiagnoses& d = *s.analysis().diagnoses;
-            v.setTables(diagnosisTables(d, tables(*s.doc.trace, d)), s.description);
+            SpecTables shown = diagnosisTables(d, tables(*s.doc.trace, d));
+            if (s.baseline) compareTables(shown, s, tables);
+            v.setTables(shown, s.description);
         },
         [](SpecTablesView& v, const QString& message) { v.clear(message); });
 }

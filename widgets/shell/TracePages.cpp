@@ -47,6 +47,7 @@ ViewPage kernels() {
             return v;
         },
         [](KernelsView& v, const ShownDocument& s) {
+            v.setBaseline(s.baseline ? s.baseline->analysis->full : nullptr, s.baselineTitle());
             v.setAnalysis(s.analysis().full, s.description, s.doc.trace);
         },
         [](KernelsView& v, const QString& message) { v.setAnalysis(nullptr, message); });

@@ -43,8 +43,13 @@ struct ViewContext {
 struct ShownDocument {
     const OpenedDocument& doc;
     QString description;
+    // The document the tables are compared with (Compare with: B − A where
+    // A is this one), null: none. Its analysis holds what `needs` names too.
+    const OpenedDocument* baseline = nullptr;
 
     const DocumentAnalysis& analysis() const { return *doc.analysis; }
+    // "resnet.json" for the baseline's label in titles.
+    QString baselineTitle() const;
 };
 
 struct ViewPage {
