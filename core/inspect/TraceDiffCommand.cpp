@@ -8,6 +8,7 @@
 #include "analysis/TraceDiff.h"
 #include "inspect/ExitCodes.h"
 #include "report/TraceDiffReport.h"
+#include "sources/SourceRegistry.h"
 
 namespace ts {
 
@@ -43,8 +44,12 @@ int runTraceDiff(const TraceDiffCommandOptions& options, std::ostream& out, std:
         diff_options.step_a = parseStep(options.step_a, "--step-a");
         diff_options.step_b = parseStep(options.step_b, "--step-b");
         diff_options.gpu.plugin_compatible = options.plugin_compatible;
-        const Trace a = readTraceDiffInput(options.a);
-        const Trace b = readTraceDiffInput(options.b);
+        const auto read = [](const std::string& path) {
+            sources::requireKind(sources::recognise(path), {views::Input::Trace}, "trace-diff");
+            return readTraceDiffInput(path);
+        };
+        const Trace a = read(options.a);
+        const Trace b = read(options.b);
         const TraceDiff diff = computeTraceDiff(a, b, diff_options);
         if (options.format == "json")
             out << traceDiffJson(diff, options.limit).dump(2) << '\n';

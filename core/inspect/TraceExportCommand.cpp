@@ -8,6 +8,7 @@
 #include "inspect/TraceViewPrinters.h"
 #include "query/SqliteExport.h"
 #include "report/ViewCatalog.h"
+#include "sources/SourceRegistry.h"
 #include "trace/ChromeTraceWriter.h"
 
 namespace ts {
@@ -72,6 +73,8 @@ int runTraceExport(const TraceExportOptions& options, std::ostream& out, std::os
         // The window, as trace-stats --view critical-path takes it.
         const CpWindowChoice window = printers::criticalPathWindow(views::OptionValues::read(
             options.trace.view_options, views::windowOptions(), views::cliTakersOf));
+        sources::requireKind(sources::recognise(options.trace.file), {views::Input::Trace},
+                             "trace-export");
         TraceInput::Options input_options;
         input_options.cache = options.trace.cache;
         TraceInput input(options.trace.file, input_options, err);

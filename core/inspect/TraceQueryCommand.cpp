@@ -1,8 +1,7 @@
 #include "inspect/TraceQueryCommand.h"
 
-#include <charconv>
-
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <optional>
 
@@ -13,6 +12,7 @@
 #include "inspect/TraceStatsCommand.h"
 #include "inspect/TraceViewPrinters.h"
 #include "query/TraceDatabase.h"
+#include "sources/SourceRegistry.h"
 #include "trace/RankTimeline.h"
 #include "util/Csv.h"
 #include "util/NumberText.h"
@@ -163,7 +163,10 @@ void printError(const TraceQueryOptions& o, const SqlError& e, std::ostream& err
 class QueryInput {
 public:
     QueryInput(const TraceQueryOptions& o, std::ostream& err) {
-        if (std::filesystem::is_directory(o.file)) {
+        const sources::SourceKind& kind =
+            sources::requireKind(sources::recognise(o.file),
+                                 {views::Input::Trace, views::Input::TraceOrRanks}, "trace-query");
+        if (&kind == &sources::sourceKind("rank-folder")) {
             TraceStatsOptions folder;
             folder.file = o.file;
             int count = 0;

@@ -30,30 +30,21 @@ inline table::Column percentColumn(const char* key, const char* title, const cha
         key, title, tooltip, table::ColumnKind::Number, false, table::ColumnUnit::Percent};
 }
 
-inline table::Column rankColumn() {
-    return table::Column{"rank",
-                         "Rank",
-                         "distributedInfo.rank (0 without one)",
-                         table::ColumnKind::Integer,
-                         false,
-                         table::ColumnUnit::None,
-                         true};
+// A whole number that says what a row is about (table::Column::identity).
+inline table::Column identityColumn(const char* key, const char* title, const char* tooltip) {
+    table::Column column{key, title, tooltip, table::ColumnKind::Integer};
+    column.identity = true;
+    return column;
 }
 
-// The device and the stream a row is about.
+inline table::Column rankColumn() {
+    return identityColumn("rank", "Rank", "distributedInfo.rank (0 without one)");
+}
 inline table::Column gpuColumn() {
-    return table::Column{
-        "gpu", "GPU", "The device", table::ColumnKind::Integer, false, table::ColumnUnit::None,
-        true};
+    return identityColumn("gpu", "GPU", "The device");
 }
 inline table::Column streamColumn() {
-    return table::Column{"stream",
-                         "Stream",
-                         "The CUDA stream",
-                         table::ColumnKind::Integer,
-                         false,
-                         table::ColumnUnit::None,
-                         true};
+    return identityColumn("stream", "Stream", "The CUDA stream");
 }
 
 } // namespace ts::diagnosis

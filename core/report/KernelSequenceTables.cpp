@@ -71,8 +71,7 @@ table::TableSpec sequenceKernelTable(const std::vector<KernelSequences>& ranks) 
     spec.title = "Kernels of each sequence";
     spec.columns = {sequenceColumn(),
                     rankColumn(),
-                    Column{"position", "Position", "1 for the first to start", ColumnKind::Integer,
-                           false, ColumnUnit::None, true},
+                    diagnosis::identityColumn("position", "Position", "1 for the first to start"),
                     usColumn("gpu_time_us", "GPU Time (us)", "Over the sequence's calls"),
                     usColumn("mean_us", "Mean (us)", "Per call"),
                     usColumn("delay_us", "Launch Delay (us)",

@@ -5,11 +5,18 @@
 
 #include <QTemporaryDir>
 
+#include "TestPaths.h"
 #include "common/AppSettings.h"
 #include "shell/Machine.h"
 #include "shell/MainWindow.h"
 
 namespace ts::testing {
+
+// A file of tests/data ("h100/resnet50_bs64_bf16.pt.trace.json.gz").
+inline QString dataFile(const char* name) {
+    return QString::fromUtf8(TRAINSCOPE_SOURCE_DIR) + QStringLiteral("/tests/data/") +
+           QLatin1String(name);
+}
 
 struct GuiFixture {
     QTemporaryDir dir;

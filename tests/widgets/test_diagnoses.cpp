@@ -32,10 +32,7 @@ namespace {
 
 constexpr int kOpenTimeoutMs = 60000;
 
-QString dataFile(const char* name) {
-    return QString::fromUtf8(TRAINSCOPE_SOURCE_DIR) + QStringLiteral("/tests/data/") +
-           QLatin1String(name);
-}
+using testing::dataFile;
 
 // The view's tables, each sound under the model tester and with rows.
 void checkTables(SpecTablesView* view, int count) {

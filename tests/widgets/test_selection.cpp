@@ -30,10 +30,7 @@ namespace {
 
 constexpr int kOpenTimeoutMs = 60000;
 
-QString dataFile(const char* name) {
-    return QString::fromUtf8(TRAINSCOPE_SOURCE_DIR) + QStringLiteral("/tests/data/") +
-           QLatin1String(name);
-}
+using testing::dataFile;
 
 OpenedDocument open(MainWindow& window, const QString& path) {
     QSignalSpy shown(&window, &MainWindow::documentShown);

@@ -86,6 +86,14 @@ void DocumentSelection::apply(Selection next, const QObject* origin) {
     emit changed(current_, what, origin);
 }
 
+void DocumentSelection::followWindow(QObject* context,
+                                     std::function<void(const TimeWindow&, const QString&)> apply) {
+    connect(this, &DocumentSelection::changed, context,
+            [apply = std::move(apply)](const Selection& s, unsigned what) {
+                if (what & RangeChanged) apply(windowOf(s), windowText(s));
+            });
+}
+
 void DocumentSelection::selectRange(Selection::Range range, const QObject* origin) {
     if (range.end_ns <= range.start_ns) return;
     Selection next = current_;

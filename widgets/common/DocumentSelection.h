@@ -91,6 +91,10 @@ public:
         selectEvent(event, origin);
         requestView(QStringLiteral("timeline"));
     }
+    // Calls `apply` with the part of the trace picked (all of it: none) and
+    // its text whenever the range or step changes, for as long as `context` lives.
+    void followWindow(QObject* context,
+                      std::function<void(const TimeWindow&, const QString&)> apply);
     // A page asks for the view of this catalog name ("timeline") to be shown.
     void requestView(const QString& name) { emit viewRequested(name); }
     // A page chose a critical path of `of` (null: none) for the timeline to draw.

@@ -112,10 +112,8 @@ void KernelsView::setAnalysis(std::shared_ptr<const GpuTraceAnalysis> analysis,
 
 void KernelsView::followSelection(DocumentSelection* selection) {
     selection_ = selection;
-    connect(selection, &DocumentSelection::changed, this,
-            [this](const Selection& s, unsigned what) {
-                if (what & RangeChanged) setWindow(windowOf(s), windowText(s));
-            });
+    selection->followWindow(
+        this, [this](const TimeWindow& window, const QString& what) { setWindow(window, what); });
 }
 
 void KernelsView::setWindow(const TimeWindow& window, const QString& what) {
@@ -193,9 +191,9 @@ void KernelsView::regroup(bool columns_moved) {
         // The groupings order their columns as the plugin does: the total
         // (against a baseline, its change) moves, and the table and chart follow it.
         const int total = wanted->spec().columnIndex(kCompareKey);
-        table_->sortByColumn(
-            total >= 0 ? total : wanted->spec().columnIndex(kernel_column::kTotalUs),
-            Qt::DescendingOrder);
+        table_->sortByColumn(total >= 0 ? total
+                                        : wanted->spec().columnIndex(kernel_column::kTotalUs),
+                             Qt::DescendingOrder);
     }
     table_->resizeColumnsToContents();
     table_->setColumnWidth(kernelColumn(kernel_column::kName),

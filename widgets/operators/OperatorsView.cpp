@@ -163,10 +163,8 @@ void OperatorsView::setTrace(std::shared_ptr<const Trace> trace, const QString& 
 
 void OperatorsView::followSelection(DocumentSelection* selection) {
     selection_ = selection;
-    connect(selection, &DocumentSelection::changed, this,
-            [this](const Selection& s, unsigned what) {
-                if (what & RangeChanged) setWindow(windowOf(s), windowText(s));
-            });
+    selection->followWindow(
+        this, [this](const TimeWindow& window, const QString& what) { setWindow(window, what); });
 }
 
 void OperatorsView::setWindow(const TimeWindow& window, const QString& what) {
