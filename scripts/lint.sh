@@ -39,12 +39,14 @@ tidy)
     [ -f "$db/compile_commands.json" ] || { echo "lint: no $db/compile_commands.json; build first" >&2; exit 2; }
     if [ "${1:-}" = "--ci" ]; then
         mapfile -t files < <(git ls-files 'core/util/*.cpp' 'core/config/*.cpp' 'core/records/*.cpp' \
-            'core/datasets/*.cpp' 'core/pickle/*.cpp' 'core/trace/*.cpp' 'core/analysis/*.cpp' 'core/report/*.cpp')
+            'core/datasets/*.cpp' 'core/pickle/*.cpp' 'core/trace/*.cpp' 'core/analysis/*.cpp' 'core/report/*.cpp' \
+            'core/sources/*.cpp')
     elif [ $# -gt 0 ]; then
         files=("$@")
     else
         mapfile -t files < <(git ls-files 'core/util/*.cpp' 'core/config/*.cpp' 'core/records/*.cpp' \
-            'core/datasets/*.cpp' 'core/pickle/*.cpp' 'core/trace/*.cpp' 'core/analysis/*.cpp' 'core/report/*.cpp' 'widgets/*.cpp' 'app/*.cpp')
+            'core/datasets/*.cpp' 'core/pickle/*.cpp' 'core/trace/*.cpp' 'core/analysis/*.cpp' 'core/report/*.cpp' \
+            'core/sources/*.cpp' 'widgets/*.cpp' 'app/*.cpp')
     fi
     log=$(mktemp)
     # clang cannot read GCC's precompiled headers: the files that use one

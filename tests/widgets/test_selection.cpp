@@ -112,6 +112,28 @@ private slots:
         QCOMPARE(columnSum(*kernels->byNameModel(), "Calls"), all_kernel_calls);
     }
 
+    // Where a view is offered follows from what the document provides.
+    void theViewsOfferedFollowTheDocument() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(Machine::beforeLibTorch());
+        for (const char* name :
+             {"overview", "live", "operators", "timeline", "runs", "experiments", "diff"})
+            QVERIFY2(window.offers(QString::fromLatin1(name)), name); // nothing open
+        for (const char* name : {"distributed", "snapshot", "memory-categories"})
+            QVERIFY2(!window.offers(QString::fromLatin1(name)), name);
+        open(window, dataFile("memory_snapshots/p2_seed1.pickle"));
+        QCOMPARE(QString::fromLatin1(window.currentView()->name), QStringLiteral("snapshot"));
+        for (const char* name : {"overview", "live", "operators", "timeline", "distributed"})
+            QVERIFY2(!window.offers(QString::fromLatin1(name)), name);
+        QVERIFY(window.offers(QStringLiteral("runs")));
+        open(window, dataFile("distributed_hta"));
+        QCOMPARE(QString::fromLatin1(window.currentView()->name), QStringLiteral("distributed"));
+        for (const char* name : {"overview", "operators", "timeline", "distributed", "idle"})
+            QVERIFY2(window.offers(QString::fromLatin1(name)), name);
+        QVERIFY(!window.offers(QStringLiteral("snapshot")));
+        QVERIFY(!window.offers(QStringLiteral("live"))); // no run
+    }
+
     void eachDocumentKeepsItsSelection() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(Machine::beforeLibTorch());

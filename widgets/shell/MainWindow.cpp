@@ -333,6 +333,11 @@ ViewId MainWindow::currentView() const {
     return tabs_->currentView();
 }
 
+bool MainWindow::offers(const QString& name) const {
+    const ViewPage* page = findViewPage(name);
+    return page && tabs_->offered(page->info);
+}
+
 void MainWindow::rebuildRecentMenu() {
     recent_->clear();
     for (const QString& path : settings_.recentFiles())

@@ -72,6 +72,8 @@ public:
     // document does not); false for a name with no page.
     bool showView(const QString& name);
     ViewId currentView() const;
+    // Whether the view of this catalog name is offered for what is open.
+    bool offers(const QString& name) const;
     // Restores geometry, dock layout, tab and the last experiment.
     void restoreSession();
 

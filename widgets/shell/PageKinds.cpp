@@ -10,6 +10,9 @@ ViewPage page(const char* name, std::function<QWidget*(const ViewContext&)> crea
     p.create = std::move(create);
     p.info = views::findView(name);
     if (!p.info) throw std::logic_error(std::string("no catalog entry for the view ") + name);
+    // The runs folder and the open documents are there whatever is shown.
+    p.offered_without_document =
+        p.info->input == views::Input::RunsFolder || p.info->input == views::Input::TwoDocuments;
     return p;
 }
 

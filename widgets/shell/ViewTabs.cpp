@@ -72,6 +72,12 @@ void ViewTabs::setOffered(ViewId view, bool offered) {
     updateGroup(view->group);
 }
 
+bool ViewTabs::offered(ViewId view) const {
+    const Entry& e = entry(view);
+    const QTabWidget* tabs = groups_.at(view->group);
+    return tabs->isTabVisible(tabs->indexOf(e.widget)) && isTabVisible(indexOf(tabs));
+}
+
 void ViewTabs::updateGroup(views::Group group) {
     QTabWidget* tabs = groups_.at(group);
     int offered = 0;

@@ -30,6 +30,7 @@ public:
     void showView(ViewId view);
     ViewId currentView() const; // null: none added
     void setOffered(ViewId view, bool offered);
+    bool offered(ViewId view) const;
 
 signals:
     void currentViewChanged(const ts::views::ViewInfo* view);
