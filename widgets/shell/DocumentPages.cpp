@@ -81,7 +81,9 @@ void DocumentPages::setBaseline(const OpenedDocument* baseline) {
         baseline_ = *baseline;
     else
         baseline_.reset();
-    show(shown());
+    if (!shown_) return show(nullptr);
+    const OpenedDocument again = *shown_; // show() replaces shown_
+    show(&again);
 }
 
 const OpenedDocument* DocumentPages::baseline() const {
