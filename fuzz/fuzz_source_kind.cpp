@@ -39,6 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ts::sources::OpenRequest request;
     request.defer_views_above = 0; // the Overview alone: the fuzzer's time goes to reading
     const ts::sources::Document doc = ts::sources::openDocument(path, request);
-    if (!doc.ok() && doc.error.empty()) ts::fuzz::propertyBroken("a document failed without a word");
+    if (!doc.ok() && doc.error.empty())
+        ts::fuzz::propertyBroken("a document failed without a word");
     return 0;
 }

@@ -11,8 +11,8 @@ namespace ts {
 namespace {
 
 using namespace table; // Cell, Column, ColumnKind, ColumnUnit, …
-using diagnosis::micros;
 using diagnosis::gpuColumn;
+using diagnosis::micros;
 using diagnosis::rankColumn;
 using diagnosis::streamColumn;
 

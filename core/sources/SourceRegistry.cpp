@@ -174,8 +174,9 @@ std::string whatItIs(const SourceProbe& p) {
     if (p.head.rfind("PK\x03\x04", 0) == 0)
         return path + ": a zip archive (a torch.save checkpoint or a TorchScript model?), not "
                       "a trace, run, allocator snapshot or memory timeline";
-    return path + ": not a trace, run, folder of rank traces, allocator snapshot or memory "
-                  "timeline (" +
+    return path +
+           ": not a trace, run, folder of rank traces, allocator snapshot or memory "
+           "timeline (" +
            (p.text().empty() ? std::string("it holds only white space")
                              : "it starts with '" + std::string(p.text().substr(0, 16)) + "'") +
            ")";

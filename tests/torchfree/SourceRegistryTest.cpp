@@ -76,9 +76,11 @@ TEST(SourceRegistry, SaysWhatAPathNothingReadsIs) {
     EXPECT_NE(kindOf(dir / "missing.json").find("no such file or directory"), std::string::npos);
     EXPECT_NE(kindOf(dir).find("the folder is empty"), std::string::npos);
     writeFile(dir / "notes" / "readme.txt", "words");
-    EXPECT_NE(kindOf(dir / "notes").find("neither a run (it has no run.json) nor a folder of traces"),
+    EXPECT_NE(
+        kindOf(dir / "notes").find("neither a run (it has no run.json) nor a folder of traces"),
+        std::string::npos);
+    EXPECT_NE(kindOf(writeFile(dir / "empty.bin", "")).find("the file is empty"),
               std::string::npos);
-    EXPECT_NE(kindOf(writeFile(dir / "empty.bin", "")).find("the file is empty"), std::string::npos);
     EXPECT_NE(
         kindOf(writeFile(dir / "model.pt", std::string("PK\x03\x04rest", 8))).find("zip archive"),
         std::string::npos);
