@@ -12,11 +12,14 @@ if(NOT TRAINSCOPE_FUZZ)
   find_package(Torch REQUIRED)
   # PyTorch 2.14's headers and later refuse anything before C++20 ("C++20 or
   # later compatible compiler is required to use ATen"); Debian's 1.13 is built
-  # and tested as C++17.
+  # and tested as C++17. Only what links a Torch layer needs it (core/CMakeLists.txt):
+  # the layers without LibTorch stay C++17, so that their objects are the same
+  # in both builds and the LibTorch 2.x build of CI takes them from ccache.
+  set(TRAINSCOPE_TORCH_CXX_STANDARD 17)
   if(Torch_VERSION VERSION_GREATER_EQUAL 2.14)
-    set(CMAKE_CXX_STANDARD 20)
+    set(TRAINSCOPE_TORCH_CXX_STANDARD 20)
   endif()
-  message(STATUS "LibTorch ${Torch_VERSION}: C++${CMAKE_CXX_STANDARD}")
+  message(STATUS "LibTorch ${Torch_VERSION}: C++${TRAINSCOPE_TORCH_CXX_STANDARD} for what links it")
 endif()
 find_package(Threads REQUIRED)
 find_package(ZLIB REQUIRED)

@@ -57,6 +57,9 @@ set(TRAINSCOPE_LAYER_commands_DEPS runners inspect)
 
 set(TRAINSCOPE_TORCH_LAYERS env distributed data models profiling engine runners commands)
 
+# trainscope_unity_groups (by path: cmake/CheckLayers.cmake includes this file in script mode)
+include(${CMAKE_CURRENT_LIST_DIR}/TrainscopeUnity.cmake)
+
 # The include patterns every check below reads sources with.
 set(TRAINSCOPE_INCLUDE_LINE "^[ \t]*#[ \t]*include")
 set(TRAINSCOPE_TORCH_INCLUDE "#[ \t]*include[ \t]*<(torch|ATen|c10|caffe2)/")
@@ -252,14 +255,16 @@ function(trainscope_torch_pch target)
   endif()
   if(torch_free)
     set_source_files_properties(${torch_free} TARGET_DIRECTORY ${target}
-                                PROPERTIES SKIP_PRECOMPILE_HEADERS ON
-                                           SKIP_UNITY_BUILD_INCLUSION ON)
+                                PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
   endif()
   # The files that include LibTorch compile a few to a translation unit: each
-  # unit pays the ~25 s of LibTorch's inline code once for all of them.
+  # unit pays the ~25 s of LibTorch's inline code once for all of them. The
+  # others never share a unit with them (cmake/TrainscopeUnity.cmake).
+  set(torch_batched "")
   if(TRAINSCOPE_UNITY_TORCH)
-    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 4)
+    set(torch_batched ${torch_cpp})
   endif()
+  trainscope_unity_groups(${target} PCH ${torch_batched} PCH_BATCH 4 OTHERS ${torch_free})
   get_target_property(type ${target} TYPE)
   if(type STREQUAL "EXECUTABLE")
     # GCC refuses the layers' header (precompiled with -fPIC) in a file

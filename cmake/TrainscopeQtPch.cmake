@@ -69,6 +69,12 @@ function(trainscope_qt_pch target owner)
     set_source_files_properties(${others} TARGET_DIRECTORY ${target}
                                 PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
   endif()
+  # Batched by kind, as the Torch files are (cmake/TrainscopeUnity.cmake).
+  if(TRAINSCOPE_UNITY)
+    set(plain ${others})
+    list(FILTER plain EXCLUDE REGEX "_autogen/")
+    trainscope_unity_groups(${target} PCH ${qcp} PCH_BATCH ${TRAINSCOPE_UNITY_BATCH} OTHERS ${plain})
+  endif()
   list(LENGTH cpp all_count)
   list(LENGTH qcp qcp_count)
   message(STATUS "${target}: ${qcp_count} of ${all_count} files use the Qt precompiled header")

@@ -73,7 +73,7 @@ build() {
   fi
   # ProcessGroupGloo and gloo itself are inside libtorch_cpu in the wheel.
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DTRAINSCOPE_BUILD_GUI=OFF -DTRAINSCOPE_BUILD_BENCH=OFF -DTRAINSCOPE_UNITY_TORCH=OFF \
+    -DTRAINSCOPE_BUILD_GUI=OFF -DTRAINSCOPE_BUILD_BENCH=OFF -DTRAINSCOPE_UNITY_TORCH=OFF -DTRAINSCOPE_UNITY=OFF \
     -DCMAKE_PREFIX_PATH="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')" \
     -DTRAINSCOPE_DEPS_DIR="$deps" -DGTest_DIR="$deps/lib/x86_64-linux-gnu/cmake/GTest" \
     -DTRAINSCOPE_GLOO_INCLUDE="$gloo_inc" -DTRAINSCOPE_GLOO_LIBRARY="$tdir/lib/libtorch_cpu.so" \

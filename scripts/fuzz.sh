@@ -76,24 +76,33 @@ if [ $mode = tests ]; then
   [ ${#failed[@]} -eq 0 ] || exit 1
   exit 0
 fi
-printf '%-14s %10s %8s %8s %14s %s\n' target executions exec/s cov corpus result
-for target in "${targets[@]}"; do
-  work=$build/corpus/$target artifacts=$build/artifacts/$target
-  log=$build/logs/$target.log
+# The targets run FUZZ_PARALLEL at a time (default: one per core), each on
+# one core for its SECONDS, then are reported in order.
+fuzz_one() {
+  local target=$1 work=$build/corpus/$1 artifacts=$build/artifacts/$1 log=$build/logs/$1.log rc=0
   mkdir -p "$work" "$artifacts" "$(dirname "$log")"
-  set +e
   nice -n 10 $build/fuzz/fuzz_$target "$work" "fuzz/corpus/$target" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$artifacts/" "${seed_args[@]}" >"$log" 2>&1
-  rc=$?
-  set -e
+    -artifact_prefix="$artifacts/" "${seed_args[@]}" >"$log" 2>&1 || rc=$?
+  echo $rc >"$log.rc"
+}
+parallel=${FUZZ_PARALLEL:-$(nproc)}
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+  fuzz_one "$target" &
+done
+wait
+printf '%-14s %10s %8s %8s %14s %s\n' target executions exec/s cov corpus result
+for target in "${targets[@]}"; do
+  artifacts=$build/artifacts/$target log=$build/logs/$target.log
+  rc=$(cat "$log.rc")
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
   last=$(grep -aE '^#[0-9]+' "$log" | tail -1 || true)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
   corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9]*[a-zA-Z]*\).*/\1/p' <<<"$last")
   result=ok
-  if [ $rc -ne 0 ]; then
+  if [ "$rc" -ne 0 ]; then
     result="FINDING (rc $rc): $(grep -a -m1 -E 'ERROR|property broken|deadly signal|uncaught|timeout|out-of-memory' "$log" || echo see log) -> $artifacts/, log $log"
     failed+=("$target")
   fi

@@ -51,10 +51,22 @@ tidy)
     log=$(mktemp)
     # clang cannot read GCC's precompiled headers: the files that use one
     # (LibTorch's, Qt's) are checked without it, from a copy of the database.
+    # Unity builds (cmake/TrainscopeUnity.cmake) compile batches of files:
+    # the copy gives each file of a batch the batch's command.
     tidy_db=$(mktemp -d)
     trap 'rm -rf "$log" "$tidy_db"' EXIT
-    sed -E 's# -include [^ ]*cmake_pch\.hxx##g; s# -Winvalid-pch##g' "$db/compile_commands.json" \
-        >"$tidy_db/compile_commands.json"
+    python3 - "$db/compile_commands.json" >"$tidy_db/compile_commands.json" <<'EOF'
+import json, re, sys
+entries = []
+for entry in json.load(open(sys.argv[1])):
+    command = re.sub(r" -include \S*cmake_pch\.hxx| -Winvalid-pch", "", entry["command"])
+    batch = entry["file"]
+    files = [batch]
+    if "/Unity/unity_" in batch:
+        files = re.findall(r'^#include "([^"]+)"', open(batch).read(), re.M)
+    entries += [dict(entry, file=f, command=command.replace(batch, f)) for f in files]
+json.dump(entries, sys.stdout, indent=1)
+EOF
     # Two at a time: each clang-tidy of a Qt translation unit holds ~300 MB.
     if ! printf '%s\n' "${files[@]}" |
         xargs -P "$(nproc)" -n 4 clang-tidy -p "$tidy_db" --quiet >"$log" 2>&1; then

@@ -27,13 +27,17 @@ build=build/torch2
 installed() { "$python" -c 'import torch; print(torch.__version__.split("+")[0])' 2>/dev/null; }
 
 install() {
+  mkdir -p "$(dirname "$cache")"
+  # One install at a time: scripts/test.sh starts one in the background, and a
+  # second must wait for it, not remove what it is writing.
+  exec 9>"$cache.lock"
+  flock 9
   if [[ "$(installed)" == "$version" ]]; then
     echo "torch2: torch $version is installed in $cache"
     # Again, in case an earlier install stopped between pip and its chmod.
     chmod -R a+rX "$(dirname "$cache")"
     return 0
   fi
-  mkdir -p "$(dirname "$cache")"
   rm -rf "$cache"
   python3 -m venv "$cache" || { echo "torch2: cannot make a venv in $cache (python3-venv?)" >&2; exit 2; }
   echo "torch2: installing torch $version from PyPI into $cache (about 3 GB with its nvidia-* wheels)"
@@ -72,7 +76,7 @@ build() {
   nvidia=$(ls -d "$torch"/../nvidia/*/lib 2>/dev/null | paste -sd: -)
   # CMAKE_LIBRARY_PATH: TorchConfig's find_library would take Debian's
   # /usr/lib/x86_64-linux-gnu/libtorch.so before the wheel's.
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTRAINSCOPE_BUILD_GUI=OFF -DTRAINSCOPE_BUILD_BENCH=ON \
     -DCMAKE_PREFIX_PATH="$torch/share/cmake" -DCMAKE_LIBRARY_PATH="$torch/lib" \
     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DTORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}" \
