@@ -17,9 +17,10 @@ cpp_files() { git ls-files --cached --others --exclude-standard '*.h' '*.cpp' | 
 
 case "${1:-}" in
 format)
-    bad=$(cpp_files | while read -r f; do
-        clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || echo "$f"
-    done)
+    # One clang-format a file, a core each (a thousand files, 40 s one by one).
+    # shellcheck disable=SC2016
+    bad=$(cpp_files | xargs -P "$(nproc)" -n 64 sh -c \
+        'for f; do clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || echo "$f"; done' _ | sort)
     if [ "${2:-}" = "--fix" ]; then
         # Only the files that differ: rewriting the others would touch their
         # times and make the next build recompile everything.

@@ -12,6 +12,9 @@
 
 namespace ts::testing {
 
+// How long a test waits for a document to open (a large trace on a busy 2-core VM).
+constexpr int kOpenTimeoutMs = 60000;
+
 // A file of tests/data ("h100/resnet50_bs64_bf16.pt.trace.json.gz").
 inline QString dataFile(const char* name) {
     return QString::fromUtf8(TRAINSCOPE_SOURCE_DIR) + QStringLiteral("/tests/data/") +

@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include "SyntheticRecords.h"
+#include "WidgetTests.h"
 #include "charts/OffscreenChartRenderer.h"
 #include "experiments/LadderReport.h"
 #include "report/RunDirectory.h"
@@ -169,5 +170,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ChartsTest)
+TRAINSCOPE_WIDGET_TEST(test_charts, ChartsTest)
 #include "test_charts.moc"

@@ -11,6 +11,7 @@
 
 #include "GuiFixture.h"
 #include "TestPaths.h"
+#include "WidgetTests.h"
 #include "analysis/GpuDiagnoses.h"
 #include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
@@ -27,10 +28,9 @@
 
 using namespace ts;
 using namespace ts::gui;
+using testing::kOpenTimeoutMs;
 
 namespace {
-
-constexpr int kOpenTimeoutMs = 60000;
 
 using testing::dataFile;
 
@@ -344,5 +344,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(DiagnosesTest)
+TRAINSCOPE_WIDGET_TEST(test_diagnoses, DiagnosesTest)
 #include "test_diagnoses.moc"

@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include "TestPaths.h"
+#include "WidgetTests.h"
 #include "common/ItemRoles.h"
 #include "diff/AlignedStepsWidget.h"
 #include "diff/DiffModels.h"
@@ -158,5 +159,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(DiffTabTest)
+TRAINSCOPE_WIDGET_TEST(test_diff, DiffTabTest)
 #include "test_diff.moc"

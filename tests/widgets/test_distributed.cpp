@@ -12,8 +12,10 @@
 #include <QtTest>
 
 #include "LegendChecks.h"
+#include "ModelCells.h"
 #include "SyntheticRecords.h"
 #include "TestPaths.h"
+#include "WidgetTests.h"
 #include "common/ItemRoles.h"
 #include "ranks/DistributedModels.h"
 #include "ranks/RankBarsChart.h"
@@ -24,6 +26,7 @@
 
 using namespace ts;
 using namespace ts::gui;
+using testing::sortValue;
 
 namespace {
 
@@ -37,10 +40,6 @@ void writeNcclFolder(const QTemporaryDir& dir) {
                         dir.filePath(QStringLiteral("worker0.1000.pt.trace.json"))));
     QVERIFY(QFile::copy(dataPath(QStringLiteral("tb_plugin/test_distributed_nccl_1.json")),
                         dir.filePath(QStringLiteral("worker1.1001.pt.trace.json"))));
-}
-
-double sortValue(const QAbstractItemModel& model, int row, int column) {
-    return model.index(row, column).data(SortRole).toDouble();
 }
 
 } // namespace
@@ -238,5 +237,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(DistributedTabTest)
+TRAINSCOPE_WIDGET_TEST(test_distributed, DistributedTabTest)
 #include "test_distributed.moc"

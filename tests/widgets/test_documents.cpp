@@ -14,6 +14,7 @@
 #include "SyntheticTrace.h"
 #include "TestPaths.h"
 #include "TestTraces.h"
+#include "WidgetTests.h"
 #include "gpu/OverviewContent.h"
 #include "operators/OpTableModel.h"
 #include "operators/OperatorsView.h"
@@ -31,10 +32,9 @@
 
 using namespace ts;
 using namespace ts::gui;
+using testing::kOpenTimeoutMs;
 
 namespace {
-
-constexpr int kOpenTimeoutMs = 60000;
 
 // What the Operators and Timeline tabs show, enough to tell two traces apart.
 using Seen = std::pair<int, size_t>;
@@ -351,5 +351,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(DocumentsTest)
+TRAINSCOPE_WIDGET_TEST(test_documents, DocumentsTest)
 #include "test_documents.moc"

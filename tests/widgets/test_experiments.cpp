@@ -14,8 +14,10 @@
 #include <QtTest>
 
 #include "GuiFixture.h"
+#include "ModelCells.h"
 #include "TestConfigs.h"
 #include "TestWeights.h"
+#include "WidgetTests.h"
 #include "analysis/NcuCsv.h"
 #include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
@@ -37,6 +39,7 @@
 
 using namespace ts;
 using namespace ts::gui;
+using testing::column;
 
 namespace {
 
@@ -146,13 +149,6 @@ PruneStudyResult constructedPrune() {
     r.pruned_weights = "pruned.pt";
     r.verdict = "Sparsity did not make inference faster on cpu: dense kernels.";
     return r;
-}
-
-QStringList column(const QAbstractItemModel& model, int col) {
-    QStringList values;
-    for (int r = 0; r < model.rowCount(); ++r)
-        values << model.index(r, col).data().toString();
-    return values;
 }
 
 } // namespace
@@ -723,5 +719,5 @@ private:
     Machine machine_;
 };
 
-QTEST_MAIN(ExperimentsTest)
+TRAINSCOPE_WIDGET_TEST(test_experiments, ExperimentsTest)
 #include "test_experiments.moc"

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "TestConfigs.h"
+#include "WidgetTests.h"
 #include "config/ConfigJson.h"
 #include "form/DevicePicker.h"
 #include "form/ExperimentForm.h"
@@ -197,5 +198,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(FormTest)
+TRAINSCOPE_WIDGET_TEST(test_form, FormTest)
 #include "test_form.moc"

@@ -11,8 +11,10 @@
 #include <QtTest>
 
 #include "LegendChecks.h"
+#include "ModelCells.h"
 #include "SyntheticTrace.h"
 #include "TestPaths.h"
+#include "WidgetTests.h"
 #include "analysis/GpuTraceAnalysis.h"
 #include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
@@ -33,6 +35,7 @@
 
 using namespace ts;
 using namespace ts::gui;
+using testing::sortValue;
 
 namespace {
 
@@ -59,10 +62,6 @@ int opc(const char* key) {
 // A column of the average step's table.
 int avg(const char* key) {
     return averageStepTable({}, {}).columnIndex(key);
-}
-
-double sortValue(const QAbstractItemModel& model, int row, int column) {
-    return model.index(row, column).data(SortRole).toDouble();
 }
 
 QString shown(const QAbstractItemModel& model, int row, int column) {
@@ -520,5 +519,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(GpuTraceViewsTest)
+TRAINSCOPE_WIDGET_TEST(test_gputrace, GpuTraceViewsTest)
 #include "test_gputrace.moc"

@@ -14,6 +14,7 @@
 #include "GuiFixture.h"
 #include "TestConfigs.h"
 #include "TestPaths.h"
+#include "WidgetTests.h"
 #include "common/AppSettings.h"
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
@@ -286,5 +287,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(GuiJobTest)
+TRAINSCOPE_WIDGET_TEST(test_gui_job, GuiJobTest)
 #include "test_gui_job.moc"

@@ -13,6 +13,7 @@
 #include "GuiFixture.h"
 #include "SyntheticTrace.h"
 #include "TestConfigs.h"
+#include "WidgetTests.h"
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
 #include "gpu/OverviewView.h"
@@ -304,5 +305,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(GuiRunTest)
+TRAINSCOPE_WIDGET_TEST(test_gui_run, GuiRunTest)
 #include "test_gui_run.moc"

@@ -12,6 +12,7 @@
 #include <QThread>
 #include <QtTest>
 
+#include "WidgetTests.h"
 #include "jobs/BackgroundJob.h"
 #include "jobs/UpdateQueue.h"
 
@@ -138,5 +139,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(JobsTest)
+TRAINSCOPE_WIDGET_TEST(test_jobs, JobsTest)
 #include "test_jobs.moc"

@@ -9,6 +9,7 @@
 
 #include "LegendChecks.h"
 #include "SyntheticRecords.h"
+#include "WidgetTests.h"
 #include "live/LiveCharts.h"
 #include "live/LiveView.h"
 #include "live/RanksChart.h"
@@ -328,5 +329,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(LiveTest)
+TRAINSCOPE_WIDGET_TEST(test_live, LiveTest)
 #include "test_live.moc"

@@ -9,7 +9,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "ModelCells.h"
 #include "TestPaths.h"
+#include "WidgetTests.h"
 #include "analysis/GpuTraceAnalysis.h"
 #include "analysis/MemoryView.h"
 #include "common/ItemRoles.h"
@@ -22,6 +24,7 @@
 
 using namespace ts;
 using namespace ts::gui;
+using testing::column;
 
 namespace {
 
@@ -34,13 +37,6 @@ const DeviceMemoryView& deviceOf(const MemoryView& view, const std::string& name
     for (const DeviceMemoryView& d : view.devices)
         if (d.name == name) return d;
     throw std::runtime_error("no device " + name);
-}
-
-QStringList column(const QAbstractItemModel& model, int col) {
-    QStringList out;
-    for (int r = 0; r < model.rowCount(); ++r)
-        out << model.index(r, col).data().toString();
-    return out;
 }
 
 // A trace of Trainscope's own: an operator and CPU samples without addresses.
@@ -210,5 +206,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(MemoryTabTest)
+TRAINSCOPE_WIDGET_TEST(test_memory, MemoryTabTest)
 #include "test_memory.moc"

@@ -5,6 +5,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "ModelCells.h"
+#include "WidgetTests.h"
 #include "common/CsvExport.h"
 #include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
@@ -14,6 +16,7 @@
 
 using namespace ts;
 using namespace ts::gui;
+using testing::column;
 
 namespace {
 
@@ -53,13 +56,6 @@ RunRow run(const QString& name, double ips, double epoch_s, double acc) {
     r.peak_rss_bytes = int64_t(ips * 1e6);
     r.modified_s = 1700000000 + int64_t(ips);
     return r;
-}
-
-QStringList column(const QAbstractItemModel& model, int col, int role = Qt::DisplayRole) {
-    QStringList values;
-    for (int r = 0; r < model.rowCount(); ++r)
-        values << model.index(r, col).data(role).toString();
-    return values;
 }
 
 } // namespace
@@ -189,5 +185,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ModelsTest)
+TRAINSCOPE_WIDGET_TEST(test_models, ModelsTest)
 #include "test_models.moc"

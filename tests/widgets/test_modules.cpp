@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include "TestPaths.h"
+#include "WidgetTests.h"
 #include "analysis/ModuleView.h"
 #include "common/ItemRoles.h"
 #include "common/SortFilterProxy.h"
@@ -141,5 +142,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ModulesTabTest)
+TRAINSCOPE_WIDGET_TEST(test_modules, ModulesTabTest)
 #include "test_modules.moc"

@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include "TestPaths.h"
+#include "WidgetTests.h"
 #include "analysis/AreaSummary.h"
 #include "common/AppSettings.h"
 #include "common/SpecTableModel.h"
@@ -207,5 +208,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(QueryTest)
+TRAINSCOPE_WIDGET_TEST(test_query, QueryTest)
 #include "test_query.moc"

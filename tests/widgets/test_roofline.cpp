@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "WidgetTests.h"
 #include "analysis/NcuCsv.h"
 #include "common/AppSettings.h"
 #include "common/ItemRoles.h"
@@ -284,5 +285,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(RooflineTest)
+TRAINSCOPE_WIDGET_TEST(test_roofline, RooflineTest)
 #include "test_roofline.moc"

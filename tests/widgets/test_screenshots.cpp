@@ -10,6 +10,7 @@
 #include "TestConfigs.h"
 #include "TestPaths.h"
 #include "TestWeights.h"
+#include "WidgetTests.h"
 #include "common/SortFilterProxy.h"
 #include "common/ThemePalette.h"
 #include "form/ExperimentForm.h"
@@ -213,5 +214,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ScreenshotTest)
+TRAINSCOPE_WIDGET_TEST(test_screenshots, ScreenshotTest)
 #include "test_screenshots.moc"

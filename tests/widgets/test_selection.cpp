@@ -7,6 +7,7 @@
 
 #include "GuiFixture.h"
 #include "TestPaths.h"
+#include "WidgetTests.h"
 #include "common/DocumentSelection.h"
 #include "common/SpecTableModel.h"
 #include "common/SpecTablesView.h"
@@ -25,10 +26,9 @@
 
 using namespace ts;
 using namespace ts::gui;
+using testing::kOpenTimeoutMs;
 
 namespace {
-
-constexpr int kOpenTimeoutMs = 60000;
 
 using testing::dataFile;
 
@@ -204,5 +204,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SelectionTest)
+TRAINSCOPE_WIDGET_TEST(test_selection, SelectionTest)
 #include "test_selection.moc"

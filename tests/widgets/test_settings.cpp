@@ -2,6 +2,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "WidgetTests.h"
 #include "common/AppSettings.h"
 #include "common/Format.h"
 #include "common/FrameMeter.h"
@@ -158,5 +159,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SettingsTest)
+TRAINSCOPE_WIDGET_TEST(test_settings, SettingsTest)
 #include "test_settings.moc"

@@ -7,7 +7,9 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include "GuiFixture.h"
 #include "TestPaths.h"
+#include "WidgetTests.h"
 #include "charts/ThemedPlot.h"
 #include "common/SpecTableModel.h"
 #include "memory/ActiveTimelineChart.h"
@@ -24,13 +26,9 @@
 
 using namespace ts;
 using namespace ts::gui;
+using testing::dataFile;
 
 namespace {
-
-QString dataFile(const char* relative) {
-    return QString::fromUtf8(TRAINSCOPE_SOURCE_DIR) + QStringLiteral("/tests/data/") +
-           QLatin1String(relative);
-}
 
 const QString kSnapshot = dataFile("memory_snapshots/p5_seed2.pickle");
 
@@ -270,5 +268,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SnapshotTest)
+TRAINSCOPE_WIDGET_TEST(test_snapshot, SnapshotTest)
 #include "test_snapshot.moc"

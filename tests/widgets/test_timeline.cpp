@@ -9,6 +9,7 @@
 
 #include "SyntheticTrace.h"
 #include "TestPaths.h"
+#include "WidgetTests.h"
 #include "timeline/EventDetails.h"
 #include "timeline/TimelineLayout.h"
 #include "timeline/TimelineSearch.h"
@@ -547,5 +548,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TimelineTest)
+TRAINSCOPE_WIDGET_TEST(test_timeline, TimelineTest)
 #include "test_timeline.moc"

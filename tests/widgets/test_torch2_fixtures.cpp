@@ -11,6 +11,7 @@
 
 #include "GuiFixture.h"
 #include "TestPaths.h"
+#include "WidgetTests.h"
 #include "charts/ThemedPlot.h"
 #include "common/SortFilterProxy.h"
 #include "common/SpecTablesView.h"
@@ -286,5 +287,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(Torch2FixturesTest)
+TRAINSCOPE_WIDGET_TEST(test_torch2_fixtures, Torch2FixturesTest)
 #include "test_torch2_fixtures.moc"
