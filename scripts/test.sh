@@ -19,6 +19,9 @@ mkdir -p build
 wheel_log=build/torch2-install.log
 scripts/torch2.sh install >"$wheel_log" 2>&1 &
 wheel_pid=$!
+# A stage that fails ends the script: the download goes with it (the next
+# install starts it again; torch2.sh checks what is installed, not what began).
+trap 'pkill -P "$wheel_pid" 2>/dev/null || true; kill "$wheel_pid" 2>/dev/null || true' EXIT
 stage "the style check" scripts/lint.sh format
 stage "the build" scripts/build.sh default
 # clang-tidy over the core layers without LibTorch; the widgets and mains are
