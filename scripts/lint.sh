@@ -38,16 +38,16 @@ tidy)
     shift
     db=build/default
     [ -f "$db/compile_commands.json" ] || { echo "lint: no $db/compile_commands.json; build first" >&2; exit 2; }
+    # The core layers without LibTorch: what CI checks.
+    core=('core/util/*.cpp' 'core/config/*.cpp' 'core/records/*.cpp' 'core/datasets/*.cpp'
+        'core/pickle/*.cpp' 'core/trace/*.cpp' 'core/analysis/*.cpp' 'core/report/*.cpp'
+        'core/sources/*.cpp')
     if [ "${1:-}" = "--ci" ]; then
-        mapfile -t files < <(git ls-files 'core/util/*.cpp' 'core/config/*.cpp' 'core/records/*.cpp' \
-            'core/datasets/*.cpp' 'core/pickle/*.cpp' 'core/trace/*.cpp' 'core/analysis/*.cpp' 'core/report/*.cpp' \
-            'core/sources/*.cpp')
+        mapfile -t files < <(git ls-files "${core[@]}")
     elif [ $# -gt 0 ]; then
         files=("$@")
     else
-        mapfile -t files < <(git ls-files 'core/util/*.cpp' 'core/config/*.cpp' 'core/records/*.cpp' \
-            'core/datasets/*.cpp' 'core/pickle/*.cpp' 'core/trace/*.cpp' 'core/analysis/*.cpp' 'core/report/*.cpp' \
-            'core/sources/*.cpp' 'widgets/*.cpp' 'app/*.cpp')
+        mapfile -t files < <(git ls-files "${core[@]}" 'widgets/*.cpp' 'app/*.cpp')
     fi
     log=$(mktemp)
     # clang cannot read GCC's precompiled headers: the files that use one

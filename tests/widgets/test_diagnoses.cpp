@@ -28,11 +28,10 @@
 
 using namespace ts;
 using namespace ts::gui;
+using testing::dataFile;
 using testing::kOpenTimeoutMs;
 
 namespace {
-
-using testing::dataFile;
 
 // The view's tables, each sound under the model tester and with rows.
 void checkTables(SpecTablesView* view, int count) {

@@ -26,11 +26,10 @@
 
 using namespace ts;
 using namespace ts::gui;
+using testing::dataFile;
 using testing::kOpenTimeoutMs;
 
 namespace {
-
-using testing::dataFile;
 
 OpenedDocument open(MainWindow& window, const QString& path) {
     QSignalSpy shown(&window, &MainWindow::documentShown);
