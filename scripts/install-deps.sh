@@ -11,6 +11,7 @@ packages=(
   libsqlite3-dev # SQL over traces (core/query)
   libgloo-dev # c10d's Gloo process group headers (data-parallel training)
   dataset-fashion-mnist python3-torchvision
+  python3-venv # the pinned torch wheel's venv (scripts/torch2.sh)
   xvfb xauth fonts-dejavu-core
   clang-format clang-tidy
   clang libclang-rt-14-dev # libFuzzer, ASan and UBSan for scripts/fuzz.sh
