@@ -8,13 +8,16 @@
 # the trace analysis and the reports) do not, so the GUI's trace views and the
 # trace commands cannot reach LibTorch by accident.
 set(TRAINSCOPE_LAYERS
-    util config records env distributed datasets data pickle snapshot models trace profiling analysis
+    util ondemand config records env distributed datasets data pickle snapshot models trace profiling analysis
     engine
     report query experiments sources
     inspect
     runners commands)
 
 set(TRAINSCOPE_LAYER_util_DEPS "")
+# Kineto's on-demand daemon: the IPC fabric's datagrams, the socket libkineto
+# polls, the live PyTorch processes and the traces asked of them; no LibTorch.
+set(TRAINSCOPE_LAYER_ondemand_DEPS util)
 set(TRAINSCOPE_LAYER_config_DEPS util)
 set(TRAINSCOPE_LAYER_records_DEPS config)
 set(TRAINSCOPE_LAYER_env_DEPS records)
@@ -45,7 +48,7 @@ set(TRAINSCOPE_LAYER_sources_DEPS experiments)
 # The commands that read traces and records without training (trace-stats,
 # trace-diff, presets): the front end trainscope-cli runs them without loading
 # LibTorch, and hands every other command to trainscope-cli-torch.
-set(TRAINSCOPE_LAYER_inspect_DEPS query sources)
+set(TRAINSCOPE_LAYER_inspect_DEPS query sources ondemand)
 # Sweeps, the ladder and pruning studies as plans, results and reports: their
 # points run through a PointRunner, so the GUI shows and drives them without
 # LibTorch.

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "ExecTorchCli.h"
+#include "JobCommandsCli.h"
 #include "TorchCommandList.h"
 #include "TraceCommandsCli.h"
 #include "inspect/ExitCodes.h"
@@ -30,6 +31,8 @@ int main(int argc, char** argv) {
     addTorchCommands(app, cli::kTrainingCommands, std::size(cli::kTrainingCommands));
     cli::TraceCommands trace_commands;
     cli::addTraceCommands(app, trace_commands);
+    cli::JobCommands job_commands;
+    cli::addJobCommands(app, job_commands);
     addTorchCommands(app, cli::kExperimentCommands, std::size(cli::kExperimentCommands));
     try {
         app.parse(argc, argv);
@@ -38,5 +41,6 @@ int main(int argc, char** argv) {
         return code == 0 ? 0 : ts::exit_code::kBadInput;
     }
     if (auto code = cli::runTraceCommands(trace_commands, std::cout, std::cerr)) return *code;
+    if (auto code = cli::runJobCommands(job_commands, std::cout, std::cerr)) return *code;
     return cli::execTorchCli(argv); // a torch command after global options
 }

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include "JobCommandsCli.h"
 #include "TorchCommandList.h"
 #include "TraceCommandsCli.h"
 #include "commands/Commands.h"
@@ -123,6 +124,8 @@ int main(int argc, char** argv) {
 
     ts::cli::TraceCommands trace_commands;
     ts::cli::addTraceCommands(app, trace_commands);
+    ts::cli::JobCommands job_commands;
+    ts::cli::addJobCommands(app, job_commands);
 
     // --- experiments: sweep, ladder, advise, roofline, prune, compare ------------
     ts::SweepOptions sweep;
@@ -238,6 +241,7 @@ int main(int argc, char** argv) {
     if (*info_cmd) return ts::modelInfoCommand(info, std::cout, std::cerr);
     if (*env_cmd) return ts::envCommand(env, std::cout, std::cerr);
     if (auto code = ts::cli::runTraceCommands(trace_commands, std::cout, std::cerr)) return *code;
+    if (auto code = ts::cli::runJobCommands(job_commands, std::cout, std::cerr)) return *code;
     for (const auto& [cmd, run_command] : experiment_cmds)
         if (*cmd) {
             watchInterrupts(); // sweeps, ladders and pruning stop between steps too

@@ -1,0 +1,257 @@
+#include "inspect/JobCommands.h"
+
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "inspect/ExitCodes.h"
+#include "inspect/TraceStatsCommand.h"
+#include "ondemand/OnDemandDaemon.h"
+#include "ondemand/ProcessInfo.h"
+#include "ondemand/TraceFiles.h"
+
+namespace ts {
+
+namespace od = ondemand;
+
+namespace {
+
+constexpr auto kPollWait = std::chrono::milliseconds(100);
+// libkineto's poll interval, and a little more.
+constexpr double kPollEvery = 5.5;
+
+const char kHowToStart[] =
+    "A job can be traced once it was started with KINETO_USE_DAEMON=1 in its environment, "
+    "e.g. KINETO_USE_DAEMON=1 python train.py (under torchrun: KINETO_USE_DAEMON=1 torchrun "
+    "...; see docs/on-demand.md)";
+
+double secondsSince(od::Clock::time_point then) {
+    return std::chrono::duration<double>(od::Clock::now() - then).count();
+}
+
+std::string fixed1(double value) {
+    std::ostringstream text;
+    text.setf(std::ios::fixed);
+    text.precision(1);
+    text << value;
+    return text.str();
+}
+
+// The daemon, or nullptr with the reason on `err`: a dynolog that holds the
+// socket is told apart, with what to do.
+std::unique_ptr<od::OnDemandDaemon> startDaemon(od::LiveJobs::Settings settings,
+                                                std::ostream& err) {
+    od::OnDemandDaemon::Started started = od::OnDemandDaemon::start(std::move(settings));
+    if (started.daemon) return std::move(started.daemon);
+    err << "error: " << started.error << ".\n";
+    if (started.holder_command == "dynolog")
+        err << "dynolog answers the PyTorch jobs on this machine; ask it with `dyno gputrace "
+               "--pids PID --iterations N --log-file /tmp/trace.json` and open the file in "
+               "Trainscope, or stop dynolog to let Trainscope answer them.\n";
+    else if (started.holder_pid > 0)
+        err << "Another Trainscope (or daemon) answers the jobs: close its Live jobs panel or "
+               "stop it, then try again.\n";
+    return nullptr;
+}
+
+nlohmann::json processJson(const od::LiveProcess& p) {
+    return {{"pid", p.pid},
+            {"job", p.job},
+            {"rank", p.rank},
+            {"world_size", p.world_size},
+            {"user", p.user},
+            {"uid", p.uid},
+            {"command_line", p.command_line},
+            {"parent_command_line", p.parent_command_line},
+            {"ancestors", p.ancestors},
+            {"kineto_job_id", p.kineto_job_id},
+            {"polls", p.polls},
+            {"last_poll_s_ago", secondsSince(p.last_poll)},
+            {"profiler_busy", p.profiler_busy},
+            {"trace_dir", p.trace_dir}};
+}
+
+void printProcesses(const std::vector<od::LiveProcess>& processes, std::ostream& out) {
+    out << "PID      JOB                      RANK  USER      LAST POLL  COMMAND\n";
+    for (const od::LiveProcess& p : processes) {
+        std::string line = std::to_string(p.pid);
+        line.resize(9, ' ');
+        std::string job = p.job;
+        job.resize(std::max<size_t>(job.size() + 1, 25), ' ');
+        std::string rank =
+            p.rank >= 0 ? std::to_string(p.rank) + "/" + std::to_string(p.world_size) : "-";
+        rank.resize(6, ' ');
+        std::string user = p.user;
+        user.resize(std::max<size_t>(user.size() + 1, 10), ' ');
+        std::string poll = fixed1(secondsSince(p.last_poll)) + " s ago";
+        poll.resize(11, ' ');
+        out << line << job << rank << user << poll << p.command_line
+            << (p.profiler_busy ? "  [profiler busy]" : "") << '\n';
+    }
+}
+
+// Waits for `options`' target to poll; false when the timeout passed first.
+// A job's ranks, or a parent's children, poll at their own times: every one
+// has polled once a poll interval has passed since the daemon started.
+bool waitForTarget(const od::OnDemandDaemon& daemon, const TraceJobOptions& options) {
+    const auto start = od::Clock::now();
+    const od::TraceTarget target{options.pid, options.job};
+    while (secondsSince(start) < options.timeout_s) {
+        for (const od::LiveProcess& p : daemon.processes())
+            if ((p.pid == options.pid) || (target.matches(p) && secondsSince(start) > kPollEvery))
+                return true;
+        std::this_thread::sleep_for(kPollWait);
+    }
+    return false;
+}
+
+// Follows the ticket until it finishes, saying each change of its processes on `err`.
+od::TraceTicket followTicket(const od::OnDemandDaemon& daemon, int id, std::ostream& err) {
+    std::vector<std::string> said;
+    while (true) {
+        const od::TraceTicket ticket = *daemon.ticket(id);
+        said.resize(ticket.processes.size());
+        for (size_t i = 0; i < ticket.processes.size(); ++i) {
+            const od::ProcessTrace& t = ticket.processes[i];
+            const std::string now = t.message.empty() ? od::tracePhaseName(t.phase) : t.message;
+            if (now != said[i]) err << "pid " << t.pid << ": " << now << '\n';
+            said[i] = now;
+        }
+        if (ticket.finished()) return ticket;
+        std::this_thread::sleep_for(kPollWait);
+    }
+}
+
+// The overview (one process) or the distributed view (a rank folder) of the
+// written traces, as trace-stats prints it.
+int printTraceView(const od::TraceTicket& ticket, bool json, std::ostream& out, std::ostream& err,
+                   nlohmann::json* report) {
+    TraceStatsOptions stats;
+    stats.file = od::ticketOutput(ticket);
+    stats.view = ticket.processes.size() == 1 ? "overview" : "distributed";
+    stats.format = json ? "json" : "text";
+    std::ostringstream text;
+    const int code = runTraceStats(stats, json ? text : out, err);
+    if (json && code == exit_code::kOk) *report = nlohmann::json::parse(text.str(), nullptr, false);
+    return code;
+}
+
+// "Trace of pid 7741" or "Traces of job torchrun 5f3a, ranks 0-1 (pids 812, 813)".
+std::string tracedText(const od::TraceTicket& ticket) {
+    if (ticket.processes.size() == 1)
+        return "Trace of pid " + std::to_string(ticket.processes.front().pid);
+    std::string pids;
+    for (const od::ProcessTrace& t : ticket.processes)
+        pids += (pids.empty() ? "" : ", ") + std::to_string(t.pid);
+    return "Traces of job " + ticket.job + " (pids " + pids + ")";
+}
+
+nlohmann::json ticketJson(const od::TraceTicket& ticket) {
+    nlohmann::json processes = nlohmann::json::array();
+    for (const od::ProcessTrace& t : ticket.processes)
+        processes.push_back({{"pid", t.pid},
+                             {"rank", t.rank},
+                             {"status", od::tracePhaseName(t.phase)},
+                             {"path", t.path},
+                             {"expected_at", t.written},
+                             {"message", t.message}});
+    return {{"job", ticket.job},
+            {"output", od::ticketOutput(ticket)},
+            {"status", ticket.succeeded() ? "written" : "failed"},
+            {"processes", processes}};
+}
+
+} // namespace
+
+int runJobs(const JobsOptions& options, std::ostream& out, std::ostream& err) {
+    if (options.wait_s < 0 || options.wait_s > 3600) {
+        err << "error: --wait " << options.wait_s << ": 0 to 3600 seconds\n";
+        return exit_code::kBadInput;
+    }
+    auto daemon = startDaemon(od::defaultDaemonSettings(), err);
+    if (!daemon) return exit_code::kBadInput;
+    std::this_thread::sleep_for(std::chrono::duration<double>(options.wait_s));
+    const std::vector<od::LiveProcess> processes = daemon->processes();
+    const od::DaemonCounters counters = daemon->counters();
+    if (options.json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const od::LiveProcess& p : processes)
+            list.push_back(processJson(p));
+        out << nlohmann::json{{"socket", daemon->where()},
+                              {"waited_s", options.wait_s},
+                              {"processes", list},
+                              {"refused_other_users", counters.other_users},
+                              {"malformed_datagrams", counters.malformed}}
+                   .dump(2)
+            << '\n';
+        return exit_code::kOk;
+    }
+    if (processes.empty()) {
+        out << "No PyTorch process polled " << daemon->where() << " in " << fixed1(options.wait_s)
+            << " s. " << kHowToStart << ".\n";
+        return exit_code::kOk;
+    }
+    out << processes.size() << " PyTorch process" << (processes.size() == 1 ? "" : "es")
+        << " polled " << daemon->where() << " in " << fixed1(options.wait_s) << " s:\n";
+    printProcesses(processes, out);
+    if (counters.other_users > 0)
+        out << "(" << counters.other_users
+            << " polls from other users' processes were not answered)\n";
+    return exit_code::kOk;
+}
+
+int runTraceJob(const TraceJobOptions& options, std::ostream& out, std::ostream& err) {
+    const std::string bad = od::checkTraceRequest(options.request);
+    if (!bad.empty() || (options.pid == 0) == options.job.empty() || options.timeout_s <= 0) {
+        err << "error: "
+            << (!bad.empty()                              ? bad
+                : options.timeout_s <= 0                  ? "--timeout must be positive"
+                : options.pid == 0 && options.job.empty() ? "give a PID or --job ID"
+                                                          : "give a PID or --job ID, not both")
+            << '\n';
+        return exit_code::kBadInput;
+    }
+    if (options.pid != 0 && !od::processAlive(options.pid)) {
+        err << "error: no process " << options.pid << " on this machine\n";
+        return exit_code::kBadInput;
+    }
+    od::LiveJobs::Settings settings = od::defaultDaemonSettings();
+    settings.poll_timeout = std::chrono::seconds(static_cast<long>(options.timeout_s + 0.999));
+    settings.write_timeout = std::chrono::seconds(static_cast<long>(options.write_timeout_s));
+    auto daemon = startDaemon(settings, err);
+    if (!daemon) return exit_code::kBadInput;
+    const std::string target =
+        options.pid != 0 ? "pid " + std::to_string(options.pid) : "job \"" + options.job + "\"";
+    err << "waiting for " << target << " to poll " << daemon->where() << " (every 5 s)\n";
+    if (!waitForTarget(*daemon, options)) {
+        err << "error: "
+            << (options.pid != 0 ? "neither " + target + " nor a child of it"
+                                 : "no process of " + target)
+            << " polled in " << fixed1(options.timeout_s) << " s. " << kHowToStart << ".\n";
+        return exit_code::kBadInput;
+    }
+    std::string error;
+    const int id =
+        daemon->trace({options.pid, options.job}, options.request, options.out_dir, error);
+    if (id == 0) {
+        err << "error: " << error << '\n';
+        return exit_code::kBadInput;
+    }
+    const od::TraceTicket ticket = followTicket(*daemon, id, err);
+    nlohmann::json report;
+    int code = ticket.succeeded() ? exit_code::kOk : exit_code::kFailure;
+    if (code == exit_code::kOk) {
+        if (!options.json) out << tracedText(ticket) << ": " << od::ticketOutput(ticket) << "\n";
+        code = printTraceView(ticket, options.json, out, err, &report);
+    }
+    if (options.json) {
+        nlohmann::json j = ticketJson(ticket);
+        if (!report.is_null()) j["view"] = report;
+        out << j.dump(2) << '\n';
+    }
+    return code;
+}
+
+} // namespace ts

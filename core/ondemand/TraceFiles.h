@@ -1,0 +1,27 @@
+#pragma once
+// The traces libkineto writes on demand: when one is whole, where it goes in
+// the folder the user chose, and moving it there whole.
+#include <string>
+
+namespace ts::ondemand {
+
+struct TraceTicket;
+struct ProcessTrace;
+
+// `path` exists and ends as a JSON object does (recent libkineto writes a
+// temporary file and renames it; older ones wrote in place).
+bool traceFileComplete(const std::string& path);
+
+// Where `trace` of `ticket` goes: `<out>/<stamp>_pid<N>.pt.trace.json` for
+// one process, `<out>/<stamp>_<job>/rank<R>.pt.trace.json` (a rank folder)
+// for several.
+std::string traceDestination(const TraceTicket& ticket, const ProcessTrace& trace);
+// The folder of a ticket's traces: the rank folder, or the file for one process.
+std::string ticketOutput(const TraceTicket& ticket);
+
+// Moves `from` to `to` (creating its folder), through a temporary name when
+// it must be copied across file systems, so that `to` is whole or absent;
+// false with `error` in plain words.
+bool moveTrace(const std::string& from, const std::string& to, std::string& error);
+
+} // namespace ts::ondemand
