@@ -8,7 +8,8 @@
 #   scripts/torch2.sh install     the wheel into $TRAINSCOPE_TORCH_CACHE (once)
 #   scripts/torch2.sh build       configure and build build/torch2
 #   scripts/torch2.sh test        `trainscope-cli env`, the LibTorch tests (trainscope_core_tests) and
-#                                 ResNets saved by the wheel's torch trained (tests/torch2/torchscript_models.sh)
+#                                 ResNets saved by the wheel's torch trained (tests/torch2/torchscript_models.sh),
+#                                 running jobs traced on demand (tests/torch2/ondemand.sh)
 #   scripts/torch2.sh all         the three
 #   scripts/torch2.sh bench-deps  what bench/pytorch_reference.py imports beside torch
 #                                 (torchvision, numpy, pillow: pinned, into the same venv)
@@ -94,6 +95,8 @@ tests() {
   # ResNets scripted and saved by the wheel's torch train in the CLI (the
   # transformer block is checked in trainscope_core_tests from its fixture).
   STEPS=2 BATCH=16 tests/torch2/torchscript_models.sh "$build/app/trainscope-cli" "$python"
+  # Trainscope as Kineto's on-demand daemon, against the wheel's processes.
+  tests/torch2/ondemand.sh "$build/app/trainscope-cli" "$python"
 }
 
 case "${1:-all}" in

@@ -94,13 +94,15 @@ void printProcesses(const std::vector<od::LiveProcess>& processes, std::ostream&
 
 // Waits for `options`' target to poll; false when the timeout passed first.
 // A job's ranks, or a parent's children, poll at their own times: every one
-// has polled once a poll interval has passed since the daemon started.
+// has polled once a poll interval has passed since the daemon started (a
+// process without children is traced at once).
 bool waitForTarget(const od::OnDemandDaemon& daemon, const TraceJobOptions& options) {
     const auto start = od::Clock::now();
     const od::TraceTarget target{options.pid, options.job};
     while (secondsSince(start) < options.timeout_s) {
         for (const od::LiveProcess& p : daemon.processes())
-            if ((p.pid == options.pid) || (target.matches(p) && secondsSince(start) > kPollEvery))
+            if (target.matches(p) && (secondsSince(start) > kPollEvery ||
+                                      (p.pid == options.pid && !od::hasChildren(p.pid))))
                 return true;
         std::this_thread::sleep_for(kPollWait);
     }

@@ -205,13 +205,31 @@ LiveJobs::Pending LiveJobs::pendingTraceOf(int pid) {
     return {};
 }
 
+std::vector<const LiveProcess*> LiveJobs::trainers(const TraceTarget& target) const {
+    std::vector<const LiveProcess*> matched;
+    for (const auto& [pid, process] : processes_)
+        if (target.matches(process)) matched.push_back(&process);
+    // A launcher imports torch and polls too (torchrun's agent), and so may
+    // a DataLoader's spawned workers: the ranks when there are any, else the
+    // process named itself when it polls.
+    const auto ranked = [](const LiveProcess* p) { return p->rank >= 0; };
+    const auto named = [&target](const LiveProcess* p) { return p->pid == target.pid; };
+    if (std::any_of(matched.begin(), matched.end(), ranked))
+        matched.erase(std::remove_if(matched.begin(), matched.end(),
+                                     [&](const LiveProcess* p) { return !ranked(p); }),
+                      matched.end());
+    else if (std::any_of(matched.begin(), matched.end(), named))
+        matched.erase(std::remove_if(matched.begin(), matched.end(),
+                                     [&](const LiveProcess* p) { return !named(p); }),
+                      matched.end());
+    return matched;
+}
+
 int LiveJobs::trace(const TraceTarget& target, const TraceRequest& request,
                     const std::string& out_dir, Clock::time_point now, std::string& error) {
     error = checkTraceRequest(request);
     if (!error.empty()) return 0;
-    std::vector<const LiveProcess*> chosen;
-    for (const auto& [pid, process] : processes_)
-        if (target.matches(process)) chosen.push_back(&process);
+    std::vector<const LiveProcess*> chosen = trainers(target);
     if (chosen.empty()) {
         error = target.pid != 0
                     ? "neither pid " + std::to_string(target.pid) + " nor a child of it has polled"

@@ -128,6 +128,8 @@ public:
 private:
     std::string answerPoll(const PollRequest& poll, const Credentials& sender,
                            Clock::time_point now);
+    // The processes `target` traces: those it matches, without launchers.
+    std::vector<const LiveProcess*> trainers(const TraceTarget& target) const;
     LiveProcess describe(const PollRequest& poll, const Credentials& sender,
                          Clock::time_point now) const;
     void advance(TraceTicket& ticket, ProcessTrace& trace, Clock::time_point now);

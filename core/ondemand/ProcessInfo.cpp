@@ -88,6 +88,17 @@ bool processAlive(int pid) {
     return errno == EPERM; // alive, another user's
 }
 
+bool hasChildren(int pid) {
+    std::error_code error;
+    const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+    for (const auto& task : std::filesystem::directory_iterator(tasks, error)) {
+        std::ifstream children(task.path() / "children");
+        std::string first;
+        if (children >> first) return true;
+    }
+    return false;
+}
+
 std::string userName(unsigned uid) {
     const passwd* entry = ::getpwuid(uid);
     return entry != nullptr && entry->pw_name != nullptr ? entry->pw_name : std::to_string(uid);

@@ -21,6 +21,8 @@ ProcessInfo readProcessInfo(int pid);
 // The variables of `pid`'s environment named in `names` that are set.
 std::map<std::string, std::string> readEnvironment(int pid, const std::vector<std::string>& names);
 bool processAlive(int pid);
+// Whether `pid` has child processes (a launcher's ranks may poll after it).
+bool hasChildren(int pid);
 // The login name of `uid` (its number when it has none).
 std::string userName(unsigned uid);
 

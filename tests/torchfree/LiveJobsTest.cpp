@@ -231,3 +231,26 @@ TEST(LiveJobs, GivesUpSayingWhy) {
     jobs.tick(t0 + 62s);
     EXPECT_TRUE(jobs.processes().empty());
 }
+
+TEST(LiveJobs, ALaunchersPidTracesItsRanksNotItself) {
+    FakeMachine machine;
+    machine.alive = {200, 201, 202, 300, 301};
+    for (int pid : {201, 202})
+        machine.environments[pid] = {{"TORCHELASTIC_RUN_ID", "x"},
+                                     {"RANK", std::to_string(pid - 201)}};
+    LiveJobs jobs(settingsFor(machine));
+    const auto t0 = Clock::now();
+    jobs.receive(poll(200, {1}), t0); // torchrun's agent imports torch and polls
+    jobs.receive(poll(201, {200, 1}), t0);
+    jobs.receive(poll(202, {200, 1}), t0);
+    jobs.receive(poll(300, {1}), t0); // a trainer and its spawned DataLoader worker
+    jobs.receive(poll(301, {300, 1}), t0);
+    std::string error;
+    const int ranks = jobs.trace({200, ""}, TraceRequest{}, "/out", t0, error);
+    ASSERT_EQ(jobs.ticket(ranks)->processes.size(), 2u);
+    EXPECT_EQ(jobs.ticket(ranks)->processes[0].pid, 201);
+    EXPECT_EQ(jobs.ticket(ranks)->processes[1].pid, 202);
+    const int trainer = jobs.trace({300, ""}, TraceRequest{}, "/out", t0, error);
+    ASSERT_EQ(jobs.ticket(trainer)->processes.size(), 1u);
+    EXPECT_EQ(jobs.ticket(trainer)->processes[0].pid, 300);
+}
