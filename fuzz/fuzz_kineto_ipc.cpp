@@ -1,5 +1,6 @@
 // The on-demand daemon's reading of what other processes send it
-// (ondemand/IpcWire.h, ondemand/LiveJobs.h): the input as one datagram, or
+// (ondemand/IpcWire.h, ondemand/LiveJobs.h, and dynolog's replies in
+// ondemand/DynologClient.h): the input as one datagram, or
 // cut at 0x1e into several from one sender. Whatever the bytes, parsing says
 // why it refused or gives a message that encodes back to the same bytes; the
 // daemon's state takes each datagram, answers a well-formed poll with a reply
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "FuzzSupport.h"
+#include "ondemand/DynologClient.h"
 #include "ondemand/IpcWire.h"
 #include "ondemand/LiveJobs.h"
 
@@ -65,6 +67,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const std::string& bytes : ts::fuzz::splitInput(data, size, '\x1e', 8)) {
         const ParsedDatagram parsed = parseDatagram(bytes);
         checkParse(bytes, parsed);
+        const DynologReply dynolog = parseDynologReply(bytes);
+        if (dynolog.ok != dynolog.error.empty())
+            ts::fuzz::propertyBroken("dynolog's reply read without a verdict or with two");
         const std::optional<std::string> reply = jobs.receive(fromSender(bytes, parsed), now);
         const bool poll = parsed.ok && std::holds_alternative<PollRequest>(parsed.message);
         std::string config;

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Does being polled by Trainscope's on-demand daemon slow a job's steps?
 # (docs/on-demand.md, "Cost"). The same script (step_timer.py, a small CPU
-# MLP) runs ROUNDS times in each of three ways, interleaved so that the
+# MLP) runs ROUNDS times in each of four ways, interleaved so that the
 # machine's drift hits all alike: without KINETO_USE_DAEMON (not polling),
-# with it while `trainscope-cli jobs` answers its polls, and with it while
+# with it and no daemon to answer (libkineto's own cost), with it while
+# `trainscope-cli jobs` answers its polls, and with it while
 # `trainscope-cli trace-job` traces 5 of its steps (the median is over all
 # steps, traced ones included). Prints each run's median step time and the
 # medians of each way with their ratio to the first.
@@ -21,6 +22,7 @@ run_one() { # way -> appends the run's median to runs[way]
   local way=$1 out
   case $way in
   plain) out=$("$python" "$here/step_timer.py" "$steps" 2>/dev/null) ;;
+  unanswered) out=$(KINETO_USE_DAEMON=1 "$python" "$here/step_timer.py" "$steps" 2>/dev/null) ;;
   polled)
     "$cli" jobs --wait 600 >/dev/null 2>&1 &
     local daemon=$!
@@ -43,11 +45,11 @@ run_one() { # way -> appends the run's median to runs[way]
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for ((r = 1; r <= rounds; r++)); do
-  for way in plain polled traced; do run_one $way; done
+  for way in plain unanswered polled traced; do run_one $way; done
 done
-"$python" - "${runs[plain]}" "${runs[polled]}" "${runs[traced]}" <<'PY'
+"$python" - "${runs[plain]}" "${runs[unanswered]}" "${runs[polled]}" "${runs[traced]}" <<'PY'
 import statistics, sys
-names = ["not polled", "polled", "polled, 5 steps traced"]
+names = ["not polled", "polling, no daemon", "polled", "polled, 5 steps traced"]
 medians = [statistics.median(float(v) for v in arg.split()) for arg in sys.argv[1:]]
 for name, m in zip(names, medians):
     print("%-24s median of medians %.4f ms  ratio %.3f" % (name, m, m / medians[0]))

@@ -8,6 +8,7 @@
 
 #include "inspect/ExitCodes.h"
 #include "inspect/TraceStatsCommand.h"
+#include "ondemand/DynologClient.h"
 #include "ondemand/OnDemandDaemon.h"
 #include "ondemand/ProcessInfo.h"
 #include "ondemand/TraceFiles.h"
@@ -41,15 +42,14 @@ std::string fixed1(double value) {
 
 // The daemon, or nullptr with the reason on `err`: a dynolog that holds the
 // socket is told apart, with what to do.
-std::unique_ptr<od::OnDemandDaemon> startDaemon(od::LiveJobs::Settings settings,
+std::unique_ptr<od::OnDemandDaemon> daemonOrSay(od::OnDemandDaemon::Started started,
                                                 std::ostream& err) {
-    od::OnDemandDaemon::Started started = od::OnDemandDaemon::start(std::move(settings));
     if (started.daemon) return std::move(started.daemon);
     err << "error: " << started.error << ".\n";
     if (started.holder_command == "dynolog")
-        err << "dynolog answers the PyTorch jobs on this machine; ask it with `dyno gputrace "
-               "--pids PID --iterations N --log-file /tmp/trace.json` and open the file in "
-               "Trainscope, or stop dynolog to let Trainscope answer them.\n";
+        err << "dynolog answers the PyTorch jobs on this machine: `trainscope-cli trace-job PID` "
+               "asks it for a trace (on its port 1778), but only the socket's owner sees the "
+               "jobs; stop dynolog to let Trainscope list them.\n";
     else if (started.holder_pid > 0)
         err << "Another Trainscope (or daemon) answers the jobs: close its Live jobs panel or "
                "stop it, then try again.\n";
@@ -165,6 +165,32 @@ nlohmann::json ticketJson(const od::TraceTicket& ticket) {
             {"processes", processes}};
 }
 
+// Where the traces went and their view (text or JSON); the exit code.
+int reportTicket(const od::TraceTicket& ticket, const TraceJobOptions& options, std::ostream& out,
+                 std::ostream& err) {
+    nlohmann::json report;
+    int code = ticket.succeeded() ? exit_code::kOk : exit_code::kFailure;
+    for (const od::ProcessTrace& t : ticket.processes)
+        if (t.phase == od::TracePhase::Failed && !options.json)
+            err << "error: pid " << t.pid << ": " << t.message << '\n';
+    if (code == exit_code::kOk) {
+        if (!options.json) out << tracedText(ticket) << ": " << od::ticketOutput(ticket) << "\n";
+        code = printTraceView(ticket, options.json, out, err, &report);
+    }
+    if (options.json) {
+        nlohmann::json j = ticketJson(ticket);
+        if (!report.is_null()) j["view"] = report;
+        out << j.dump(2) << '\n';
+    }
+    return code;
+}
+
+od::TraceTicket traceViaDynolog(const TraceJobOptions& options, std::ostream& err) {
+    return od::traceThroughDynolog(options.pid, options.request, options.out_dir,
+                                   std::chrono::seconds(static_cast<long>(options.write_timeout_s)),
+                                   [&err](const std::string& line) { err << line << '\n'; });
+}
+
 } // namespace
 
 int runJobs(const JobsOptions& options, std::ostream& out, std::ostream& err) {
@@ -172,7 +198,7 @@ int runJobs(const JobsOptions& options, std::ostream& out, std::ostream& err) {
         err << "error: --wait " << options.wait_s << ": 0 to 3600 seconds\n";
         return exit_code::kBadInput;
     }
-    auto daemon = startDaemon(od::defaultDaemonSettings(), err);
+    auto daemon = daemonOrSay(od::OnDemandDaemon::start(od::defaultDaemonSettings()), err);
     if (!daemon) return exit_code::kBadInput;
     std::this_thread::sleep_for(std::chrono::duration<double>(options.wait_s));
     const std::vector<od::LiveProcess> processes = daemon->processes();
@@ -222,7 +248,12 @@ int runTraceJob(const TraceJobOptions& options, std::ostream& out, std::ostream&
     od::LiveJobs::Settings settings = od::defaultDaemonSettings();
     settings.poll_timeout = std::chrono::seconds(static_cast<long>(options.timeout_s + 0.999));
     settings.write_timeout = std::chrono::seconds(static_cast<long>(options.write_timeout_s));
-    auto daemon = startDaemon(settings, err);
+    od::OnDemandDaemon::Started started = od::OnDemandDaemon::start(settings);
+    if (!started.daemon && started.holder_command == "dynolog" && options.pid != 0) {
+        err << started.error << ": asking dynolog for the trace\n";
+        return reportTicket(traceViaDynolog(options, err), options, out, err);
+    }
+    auto daemon = daemonOrSay(std::move(started), err);
     if (!daemon) return exit_code::kBadInput;
     const std::string target =
         options.pid != 0 ? "pid " + std::to_string(options.pid) : "job \"" + options.job + "\"";
@@ -241,19 +272,7 @@ int runTraceJob(const TraceJobOptions& options, std::ostream& out, std::ostream&
         err << "error: " << error << '\n';
         return exit_code::kBadInput;
     }
-    const od::TraceTicket ticket = followTicket(*daemon, id, err);
-    nlohmann::json report;
-    int code = ticket.succeeded() ? exit_code::kOk : exit_code::kFailure;
-    if (code == exit_code::kOk) {
-        if (!options.json) out << tracedText(ticket) << ": " << od::ticketOutput(ticket) << "\n";
-        code = printTraceView(ticket, options.json, out, err, &report);
-    }
-    if (options.json) {
-        nlohmann::json j = ticketJson(ticket);
-        if (!report.is_null()) j["view"] = report;
-        out << j.dump(2) << '\n';
-    }
-    return code;
+    return reportTicket(followTicket(*daemon, id, err), options, out, err);
 }
 
 } // namespace ts

@@ -50,7 +50,7 @@ bool socketFileInUse(const std::string& address) {
     return rc == 0;
 }
 
-DaemonSocket::Bound failed(std::string error) {
+DaemonSocket::Bound bindFailure(std::string error) {
     DaemonSocket::Bound bound;
     bound.error = std::move(error);
     return bound;
@@ -106,7 +106,7 @@ DaemonSocket::Bound DaemonSocket::bind(const std::string& name, const std::strin
     const std::string where =
         file.empty() ? "the abstract socket @" + name : "the socket file " + file;
     const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return failed("cannot open a Unix datagram socket (" + errorText(errno) + ")");
+    if (fd < 0) return bindFailure("cannot open a Unix datagram socket (" + errorText(errno) + ")");
     const int on = 1;
     ::setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on));
     if (!file.empty() && !socketFileInUse(address)) ::unlink(file.c_str());
@@ -115,7 +115,7 @@ DaemonSocket::Bound DaemonSocket::bind(const std::string& name, const std::strin
         const int error = errno;
         ::close(fd);
         if (error == EADDRINUSE) return taken(where, address);
-        return failed("cannot bind " + where + " (" + errorText(error) + ")");
+        return bindFailure("cannot bind " + where + " (" + errorText(error) + ")");
     }
     Bound bound;
     bound.socket.reset(new DaemonSocket(fd, where, file));

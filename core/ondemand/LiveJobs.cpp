@@ -1,7 +1,6 @@
 #include "ondemand/LiveJobs.h"
 
 #include <algorithm>
-#include <ctime>
 #include <unistd.h>
 
 #include "ondemand/TraceFiles.h"
@@ -45,13 +44,6 @@ std::string jobOf(int pid, int64_t kineto_job_id,
     return "pid " + std::to_string(pid);
 }
 
-std::string traceDirOf(const std::map<std::string, std::string>& environment) {
-    std::string dir = valueOf(environment, "KINETO_ONDEMAND_TRACE_DIR");
-    if (dir.empty()) dir = "/tmp/";
-    if (dir.back() != '/') dir += '/';
-    return dir;
-}
-
 bool unfinished(const ProcessTrace& trace) {
     return trace.phase != TracePhase::Written && trace.phase != TracePhase::Failed;
 }
@@ -64,15 +56,6 @@ void fail(ProcessTrace& trace, std::string message) {
 std::string seconds(Clock::duration duration) {
     return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(duration).count()) +
            " s";
-}
-
-std::string localStamp() {
-    const std::time_t wall = std::time(nullptr);
-    std::tm local{};
-    localtime_r(&wall, &local);
-    char text[32];
-    std::strftime(text, sizeof(text), "%Y%m%d-%H%M%S", &local);
-    return text;
 }
 
 } // namespace
@@ -164,7 +147,7 @@ LiveProcess LiveJobs::describe(const PollRequest& poll, const Credentials& sende
     process.job = jobOf(sender.pid, poll.job_id, environment);
     process.rank = numberOr(environment, "RANK", -1);
     process.world_size = numberOr(environment, "WORLD_SIZE", 0);
-    process.trace_dir = traceDirOf(environment);
+    process.trace_dir = onDemandTraceDir(environment);
     process.first_poll = now;
     return process;
 }
@@ -247,7 +230,7 @@ int LiveJobs::trace(const TraceTarget& target, const TraceRequest& request,
     ticket.request = request;
     ticket.out_dir = out_dir;
     ticket.asked_at = now;
-    ticket.stamp = localStamp();
+    ticket.stamp = localTimeStamp();
     std::sort(chosen.begin(), chosen.end(), [](const LiveProcess* a, const LiveProcess* b) {
         return std::make_pair(a->rank, a->pid) < std::make_pair(b->rank, b->pid);
     });
@@ -276,25 +259,7 @@ void LiveJobs::advance(TraceTicket& ticket, ProcessTrace& trace, Clock::time_poi
                                  : ""));
         return;
     }
-    if (traceFileComplete(trace.written)) {
-        std::string error;
-        const std::string destination = traceDestination(ticket, trace);
-        if (moveTrace(trace.written, destination, error)) {
-            trace.phase = TracePhase::Written;
-            trace.path = destination;
-            trace.message = "written: " + destination;
-        } else {
-            fail(trace, error);
-        }
-        return;
-    }
-    if (!settings_.alive(trace.pid))
-        fail(trace, "it exited while being traced (libkineto writes the trace "
-                    "when the traced steps end; nothing at " +
-                        trace.written + ")");
-    else if (now - trace.handed_at > settings_.write_timeout)
-        fail(trace, "no trace at " + trace.written + " " + seconds(now - trace.handed_at) +
-                        " after it was asked (does the job still step its optimizer?)");
+    checkAskedTrace(ticket, trace, settings_.alive(trace.pid), now, settings_.write_timeout);
 }
 
 void LiveJobs::tick(Clock::time_point now) {

@@ -1,6 +1,7 @@
 #include "ondemand/TraceFiles.h"
 
 #include <cctype>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
@@ -29,6 +30,22 @@ std::string processFileName(const ProcessTrace& trace) {
 }
 
 } // namespace
+
+std::string onDemandTraceDir(const std::map<std::string, std::string>& environment) {
+    const auto it = environment.find("KINETO_ONDEMAND_TRACE_DIR");
+    std::string dir = it == environment.end() || it->second.empty() ? "/tmp/" : it->second;
+    if (dir.back() != '/') dir += '/';
+    return dir;
+}
+
+std::string localTimeStamp() {
+    const std::time_t wall = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&wall, &local);
+    char text[32];
+    std::strftime(text, sizeof(text), "%Y%m%d-%H%M%S", &local);
+    return text;
+}
 
 bool traceFileComplete(const std::string& path) {
     std::ifstream in(path, std::ios::binary | std::ios::ate);
@@ -85,6 +102,31 @@ bool moveTrace(const std::string& from, const std::string& to, std::string& erro
     }
     fs::remove(from, code);
     return true;
+}
+
+void checkAskedTrace(const TraceTicket& ticket, ProcessTrace& trace, bool alive,
+                     std::chrono::steady_clock::time_point now,
+                     std::chrono::steady_clock::duration write_timeout) {
+    if (traceFileComplete(trace.written)) {
+        std::string error;
+        const std::string destination = traceDestination(ticket, trace);
+        const bool moved = moveTrace(trace.written, destination, error);
+        trace.phase = moved ? TracePhase::Written : TracePhase::Failed;
+        trace.path = moved ? destination : std::string();
+        trace.message = moved ? "written: " + destination : error;
+    } else if (!alive) {
+        trace.phase = TracePhase::Failed;
+        trace.message = "it exited while being traced (libkineto writes the trace when the "
+                        "traced steps end; nothing at " +
+                        trace.written + ")";
+    } else if (now - trace.handed_at > write_timeout) {
+        trace.phase = TracePhase::Failed;
+        trace.message =
+            "no trace at " + trace.written + " " +
+            std::to_string(
+                std::chrono::duration_cast<std::chrono::seconds>(now - trace.handed_at).count()) +
+            " s after it was asked (does the job still step its optimizer?)";
+    }
 }
 
 } // namespace ts::ondemand
