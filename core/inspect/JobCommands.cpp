@@ -50,9 +50,12 @@ std::unique_ptr<od::OnDemandDaemon> daemonOrSay(od::OnDemandDaemon::Started star
         err << "dynolog answers the PyTorch jobs on this machine: `trainscope-cli trace-job PID` "
                "asks it for a trace (on its port 1778), but only the socket's owner sees the "
                "jobs; stop dynolog to let Trainscope list them.\n";
+    else if (started.holder_command.rfind("trainscope", 0) == 0)
+        err << "Another Trainscope answers the jobs: close its Live jobs panel (or let its "
+               "command end), then try again.\n";
     else if (started.holder_pid > 0)
-        err << "Another Trainscope (or daemon) answers the jobs: close its Live jobs panel or "
-               "stop it, then try again.\n";
+        err << "That process answers the jobs' polls in Trainscope's place: stop it, then try "
+               "again.\n";
     return nullptr;
 }
 
@@ -158,6 +161,7 @@ nlohmann::json ticketJson(const od::TraceTicket& ticket) {
                              {"status", od::tracePhaseName(t.phase)},
                              {"path", t.path},
                              {"expected_at", t.written},
+                             {"found_after_ms", t.found_after_ms},
                              {"message", t.message}});
     return {{"job", ticket.job},
             {"output", od::ticketOutput(ticket)},

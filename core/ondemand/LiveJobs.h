@@ -63,6 +63,9 @@ struct ProcessTrace {
     std::string path;     // the trace in the output folder, once Written
     std::string message;  // what is happening or went wrong, in plain words
     Clock::time_point handed_at;
+    // From libkineto's last write of the file to its move into the output
+    // folder (ms), once Written: how soon Trainscope has the trace.
+    double found_after_ms = 0;
 };
 
 struct TraceTicket {

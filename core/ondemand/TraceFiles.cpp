@@ -110,6 +110,12 @@ void checkAskedTrace(const TraceTicket& ticket, ProcessTrace& trace, bool alive,
     if (traceFileComplete(trace.written)) {
         std::string error;
         const std::string destination = traceDestination(ticket, trace);
+        std::error_code code;
+        const auto modified = fs::last_write_time(trace.written, code);
+        if (!code)
+            trace.found_after_ms = std::chrono::duration<double, std::milli>(
+                                       fs::file_time_type::clock::now() - modified)
+                                       .count();
         const bool moved = moveTrace(trace.written, destination, error);
         trace.phase = moved ? TracePhase::Written : TracePhase::Failed;
         trace.path = moved ? destination : std::string();
