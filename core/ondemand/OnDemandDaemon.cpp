@@ -18,19 +18,16 @@ LiveJobs::Settings defaultDaemonSettings() {
 }
 
 OnDemandDaemon::Started OnDemandDaemon::start(LiveJobs::Settings settings) {
-    DaemonSocket::Bound bound = DaemonSocket::bindKinetoDaemon();
-    Started started;
-    started.error = bound.error;
-    started.holder_pid = bound.holder_pid;
-    started.holder_command = bound.holder_command;
-    if (bound.socket)
-        started.daemon.reset(new OnDemandDaemon(std::move(bound.socket), std::move(settings)));
-    return started;
+    return serve(DaemonSocket::bindKinetoDaemon(), std::move(settings));
 }
 
 OnDemandDaemon::Started OnDemandDaemon::start(LiveJobs::Settings settings, const std::string& name,
                                               const std::string& socket_dir) {
-    DaemonSocket::Bound bound = DaemonSocket::bind(name, socket_dir);
+    return serve(DaemonSocket::bind(name, socket_dir), std::move(settings));
+}
+
+OnDemandDaemon::Started OnDemandDaemon::serve(DaemonSocket::Bound bound,
+                                              LiveJobs::Settings settings) {
     Started started;
     started.error = bound.error;
     started.holder_pid = bound.holder_pid;
@@ -42,7 +39,7 @@ OnDemandDaemon::Started OnDemandDaemon::start(LiveJobs::Settings settings, const
 
 OnDemandDaemon::OnDemandDaemon(std::unique_ptr<DaemonSocket> socket, LiveJobs::Settings settings)
     : socket_(std::move(socket)), jobs_(std::move(settings)) {
-    thread_ = std::thread([this] { serve(); });
+    thread_ = std::thread([this] { loop(); });
 }
 
 OnDemandDaemon::~OnDemandDaemon() {
@@ -50,7 +47,7 @@ OnDemandDaemon::~OnDemandDaemon() {
     thread_.join();
 }
 
-void OnDemandDaemon::serve() {
+void OnDemandDaemon::loop() {
     auto last_tick = Clock::now();
     while (!stopping_) {
         std::optional<Datagram> datagram = socket_->receive(kWakeMs);

@@ -45,7 +45,9 @@ public:
 
 private:
     OnDemandDaemon(std::unique_ptr<DaemonSocket> socket, LiveJobs::Settings settings);
-    void serve();
+    // A daemon on `bound`'s socket, or why there is none.
+    static Started serve(DaemonSocket::Bound bound, LiveJobs::Settings settings);
+    void loop();
 
     std::unique_ptr<DaemonSocket> socket_;
     mutable std::mutex mutex_;
