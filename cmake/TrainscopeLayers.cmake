@@ -317,7 +317,7 @@ set(TRAINSCOPE_GUI_ROLE_charts charts)
 set(TRAINSCOPE_GUI_ROLE_base common jobs training backend)
 # The views and panels; each shows value structs of core/.
 set(TRAINSCOPE_GUI_ROLE_views
-    diff form gpu live memory modules operators ranks roofline runs sql studies timeline)
+    diff form gpu live livejobs memory modules operators ranks roofline runs sql studies timeline)
 # The window, its menus, documents and the view registry.
 set(TRAINSCOPE_GUI_ROLE_shell shell)
 # Folders without sources of their own role (the precompiled header).

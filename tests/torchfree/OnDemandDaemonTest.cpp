@@ -5,11 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
-#include <poll.h>
-#include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
 
+#include "KinetoClient.h"
 #include "ondemand/IpcWire.h"
 #include "ondemand/OnDemandDaemon.h"
 
@@ -17,51 +16,16 @@ namespace fs = std::filesystem;
 using namespace ts::ondemand;
 using namespace std::chrono_literals;
 
+using ts::testing::KinetoClient;
+
 namespace {
 
-// A name of this test process's own, so tests never meet a real dynolog.
 std::string testName(const std::string& what) {
-    return "trainscope-test-" + what + "-" + std::to_string(::getpid());
+    return ts::testing::daemonTestName(what);
 }
 
-// What libkineto's IpcFabricConfigClient does: bind a name, send, wait ~50 ms.
-class KinetoClient {
-public:
-    KinetoClient(const std::string& name, const std::string& dir) : dir_(dir) {
-        fd_ = ::socket(AF_UNIX, SOCK_DGRAM, 0);
-        const std::string address = kinetoSocketAddress(name, dir);
-        if (!dir.empty()) ::unlink((dir + "/" + name).c_str());
-        bound_ = ::bind(fd_, reinterpret_cast<const sockaddr*>(address.data()),
-                        static_cast<socklen_t>(address.size())) == 0;
-    }
-    ~KinetoClient() { ::close(fd_); }
-
-    void send(const std::string& daemon, const std::string& bytes) {
-        const std::string address = kinetoSocketAddress(daemon, dir_);
-        ::sendto(fd_, bytes.data(), bytes.size(), 0,
-                 reinterpret_cast<const sockaddr*>(address.data()),
-                 static_cast<socklen_t>(address.size()));
-    }
-    // Sends `bytes` to the daemon named `daemon`; its reply, "" when none in 50 ms.
-    std::string ask(const std::string& daemon, const std::string& bytes) {
-        send(daemon, bytes);
-        pollfd waiting{fd_, POLLIN, 0};
-        if (::poll(&waiting, 1, 50) <= 0) return {};
-        std::string reply(4096, '\0');
-        const ssize_t got = ::recv(fd_, reply.data(), reply.size(), 0);
-        reply.resize(got > 0 ? static_cast<size_t>(got) : 0);
-        return reply;
-    }
-    bool bound() const { return bound_; }
-
-private:
-    int fd_ = -1;
-    bool bound_ = false;
-    std::string dir_;
-};
-
 std::string ownPoll() {
-    return encodePollRequest({kConfigActivities, 0, {::getpid(), ::getppid()}});
+    return KinetoClient::ownPoll();
 }
 
 } // namespace

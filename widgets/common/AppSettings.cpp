@@ -23,6 +23,7 @@ constexpr const char* kRunFolders = "runs/folders";
 constexpr const char* kRecent = "files/recent";
 constexpr const char* kQueries = "query/saved";
 constexpr const char* kBrowseDir = "files/browse_dir";
+constexpr const char* kLiveTraceFolder = "live_jobs/trace_folder";
 constexpr const char* kPeakFp32 = "roofline/fp32_gflops";
 constexpr const char* kPeakLow = "roofline/low_gflops";
 constexpr const char* kPeakBandwidth = "roofline/bandwidth_gbs";
@@ -204,6 +205,14 @@ QString AppSettings::lastBrowseDir() const {
 }
 void AppSettings::setLastBrowseDir(const QString& dir) {
     store_->setValue(key::kBrowseDir, dir);
+}
+
+QString AppSettings::liveTraceFolder() const {
+    const QString stored = store_->value(key::kLiveTraceFolder).toString();
+    return stored.isEmpty() ? QDir(runsRoot()).filePath(QStringLiteral("traces")) : stored;
+}
+void AppSettings::setLiveTraceFolder(const QString& dir) {
+    store_->setValue(key::kLiveTraceFolder, dir);
 }
 
 void AppSettings::sync() {

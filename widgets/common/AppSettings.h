@@ -85,6 +85,11 @@ public:
     QString lastBrowseDir() const;
     void setLastBrowseDir(const QString& dir);
 
+    // Where the Live jobs panel puts the traces it asks for (default: a
+    // `traces` folder in the runs folder).
+    QString liveTraceFolder() const;
+    void setLiveTraceFolder(const QString& dir);
+
     void sync();
 
 private:

@@ -31,6 +31,12 @@ public:
             rows_.push_back(std::move(row));
         appendSpecRows(std::move(more));
     }
+    // The same rows, in the same order, with new values (a live table's
+    // refresh: the selection stays); other rows reset the model.
+    void updateRows(std::vector<Row> rows) {
+        rows_ = std::move(rows);
+        updateSpec(build_(rows_), true);
+    }
     void clear() { setRows({}); }
 
     const std::vector<Row>& rows() const { return rows_; }

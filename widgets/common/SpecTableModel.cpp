@@ -1,5 +1,6 @@
 #include "common/SpecTableModel.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/Format.h"
@@ -77,6 +78,21 @@ void SpecTableModel::appendSpecRows(table::TableSpec more) {
     beginInsertRows({}, first, first + int(more.rows.size()) - 1);
     table::appendRows(spec_, std::move(more));
     endInsertRows();
+}
+
+void SpecTableModel::updateSpec(const table::TableSpec& spec, bool every_column) {
+    table::TableSpec next = every_column ? spec : table::shown(spec);
+    const bool same_shape =
+        !next.rows.empty() && next.rows.size() == spec_.rows.size() &&
+        std::equal(next.columns.begin(), next.columns.end(), spec_.columns.begin(),
+                   spec_.columns.end(),
+                   [](const table::Column& a, const table::Column& b) { return a.key == b.key; });
+    if (!same_shape) {
+        setSpec(next, true);
+        return;
+    }
+    spec_ = std::move(next);
+    emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
 }
 
 int SpecTableModel::column(const std::string& key) const {

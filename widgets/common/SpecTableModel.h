@@ -29,6 +29,10 @@ public:
     const table::TableSpec& spec() const { return spec_; }
     // Adds rows with every column of the spec shown (every_column models).
     void appendSpecRows(table::TableSpec more);
+    // New cells for the same rows (a live table's refresh): views keep their
+    // selection and scroll position. A table of other rows or columns resets
+    // the model as setSpec does.
+    void updateSpec(const table::TableSpec& spec, bool every_column = false);
     // The column whose key is `key`; -1 when it is not shown.
     int column(const std::string& key) const;
 

@@ -35,6 +35,8 @@ AppActions::AppActions(QObject* owner)
                {QKeySequence(QStringLiteral("Shift+F5")), QKeySequence(QStringLiteral("Ctrl+."))})),
       toggle_form(
           make(owner, QObject::tr("&Experiment Panel"), {QKeySequence(QStringLiteral("Ctrl+E"))})),
+      toggle_live_jobs(
+          make(owner, QObject::tr("Live &Jobs"), {QKeySequence(QStringLiteral("Ctrl+J"))})),
       theme(new QActionGroup(owner)), theme_system(make(owner, QObject::tr("&System Colours"))),
       theme_light(make(owner, QObject::tr("&Light"))),
       theme_dark(make(owner, QObject::tr("&Dark"))),
@@ -43,6 +45,10 @@ AppActions::AppActions(QObject* owner)
     quit->setMenuRole(QAction::QuitRole);
     about->setMenuRole(QAction::AboutRole);
     toggle_form->setCheckable(true);
+    toggle_live_jobs->setCheckable(true);
+    toggle_live_jobs->setToolTip(QObject::tr(
+        "The PyTorch jobs started with KINETO_USE_DAEMON=1 on this machine: trace their next "
+        "steps"));
     for (QAction* a : {theme_system, theme_light, theme_dark}) {
         a->setCheckable(true);
         theme->addAction(a);
@@ -55,7 +61,7 @@ QList<QAction*> AppActions::all() const {
                          screenshot, quit,       start,          stop};
     for (QAction* view : views)
         if (view) list << view;
-    list << toggle_form << shortcuts;
+    list << toggle_form << toggle_live_jobs << shortcuts;
     return list;
 }
 
@@ -82,6 +88,7 @@ void buildMenus(QMainWindow& window, const AppActions& a, QMenu* recent) {
     }
     view->addSeparator();
     view->addAction(a.toggle_form);
+    view->addAction(a.toggle_live_jobs);
     QMenu* theme = view->addMenu(QObject::tr("&Theme"));
     theme->addActions({a.theme_system, a.theme_light, a.theme_dark});
     QMenu* help = bar->addMenu(QObject::tr("&Help"));

@@ -27,6 +27,7 @@ struct AppActions {
     // makes them from the registry; null entries are group separators).
     QList<QAction*> views;
     QAction* toggle_form;
+    QAction* toggle_live_jobs;
     QActionGroup* theme;
     QAction* theme_system;
     QAction* theme_light;

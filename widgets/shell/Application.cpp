@@ -96,6 +96,7 @@ int runApplication(const QStringList& arguments) {
     }
     if (options->processes > 0) window.form()->setProcesses(options->processes);
     if (options->timings) printOpenTimings(window);
+    if (options->live_jobs) window.showLiveJobs();
 
     // Begun before the window is first shown and painted, so that the traces
     // to open are being read meanwhile; nothing of it ends before exec()

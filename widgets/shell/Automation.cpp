@@ -3,9 +3,15 @@
 #include <cstdio>
 #include <utility>
 
+#include <QSpinBox>
 #include <QTableView>
 
 #include "common/DocumentSelection.h"
+#include "inspect/LiveJobTables.h"
+#include "livejobs/LiveJobModels.h"
+#include "livejobs/LiveJobsPanel.h"
+#include "livejobs/TraceControls.h"
+#include "ondemand/TraceFiles.h"
 #include "runs/RunModels.h"
 #include "runs/RunsView.h"
 #include "shell/CompareSelector.h"
@@ -24,6 +30,11 @@ namespace {
 
 constexpr int kComparedRunsInScreenshots = 4;
 constexpr int kPollMs = 100;
+// libkineto polls every 5 s: by then every process of a job has polled once.
+constexpr qint64 kLivePollWaitMs = 5500;
+constexpr qint64 kLiveJobTimeoutMs = 60000;
+// The steps asked, the trace written, then read: a slow job takes a while.
+constexpr qint64 kLiveTraceTimeoutMs = 300000;
 
 } // namespace
 
@@ -44,6 +55,7 @@ Automation::Automation(MainWindow& window, LaunchOptions options, QObject* paren
 // All paths are handed over at once: the loader opens them in order, so the
 // last one is what the window shows when the screenshot is taken.
 void Automation::begin() {
+    live_clock_.start();
     waiting_opens_ = int(options_.open.size());
     if (options_.open.isEmpty()) return startRunOrFinish();
     for (const QString& path : options_.open)
@@ -63,12 +75,75 @@ void Automation::afterOpen(const OpenedDocument& document) {
 }
 
 void Automation::startRunOrFinish() {
+    if (options_.live_jobs) {
+        followLiveJobs();
+        return;
+    }
     if (!options_.run) {
         finishWhenSettled();
         return;
     }
     waiting_run_ = true;
     window_.startRun();
+}
+
+void Automation::followLiveJobs() {
+    if (!options_.live_jobs) return; // failed meanwhile
+    LiveJobsPanel* panel = window_.liveJobs();
+    const qint64 waited = live_clock_.elapsed();
+    const auto later = [this] { QTimer::singleShot(kPollMs, this, &Automation::followLiveJobs); };
+    if (!panel->daemonRunning()) {
+        // The panel says who holds the socket: the screenshot shows it.
+        if (options_.trace_steps > 0) {
+            fail(panel->statusText());
+            return;
+        }
+    } else if (options_.trace_steps == 0) {
+        if (waited < kLivePollWaitMs) {
+            later();
+            return;
+        }
+    } else if (live_ticket_ == 0) {
+        if (waited > kLiveJobTimeoutMs) {
+            fail(tr("--trace-steps: no PyTorch process polled in %1 s. %2.")
+                     .arg(kLiveJobTimeoutMs / 1000)
+                     .arg(QString::fromUtf8(kHowToStartTracedJob)));
+            return;
+        }
+        if (waited >= kLivePollWaitMs && panel->processModel()->rowCount() > 0 && !traceFirstJob())
+            return;
+        later();
+        return;
+    } else {
+        const std::optional<ondemand::TraceTicket> ticket = panel->ticket(live_ticket_);
+        if (!ticket || (ticket->finished() && !ticket->succeeded())) {
+            fail(tr("--trace-steps: %1").arg(panel->noticeText()));
+            return;
+        }
+        const QString output = QString::fromStdString(ondemand::ticketOutput(*ticket));
+        if (!ticket->succeeded() || window_.documents()->indexOf(documentPath(output)) < 0) {
+            if (waited > kLiveTraceTimeoutMs)
+                fail(tr("--trace-steps: no trace in %1 s (%2)")
+                         .arg(kLiveTraceTimeoutMs / 1000)
+                         .arg(QString::fromStdString(ticketStatus(*ticket))));
+            else
+                later();
+            return;
+        }
+    }
+    options_.live_jobs = false;
+    startRunOrFinish();
+}
+
+// The whole job of the first process listed (the panel's order: by job).
+bool Automation::traceFirstJob() {
+    LiveJobsPanel* panel = window_.liveJobs();
+    const ondemand::LiveProcess& first = panel->processModel()->rowAt(0);
+    panel->selectProcess(first.pid);
+    panel->controls()->stepsBox()->setValue(options_.trace_steps);
+    live_ticket_ = panel->trace({0, first.job});
+    if (live_ticket_ == 0) fail(tr("--trace-steps: %1").arg(panel->noticeText()));
+    return live_ticket_ != 0;
 }
 
 void Automation::afterRun(const RunOutcome& outcome) {
@@ -183,6 +258,7 @@ void Automation::fail(const QString& message) {
     exit_code_ = 1;
     waiting_opens_ = 0;
     waiting_run_ = false;
+    options_.live_jobs = false;
     finishWhenSettled();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Drives the window from the command line for documentation and tests:
 // open paths, run the experiment, pick a tab, save a screenshot, quit.
+#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 
@@ -30,6 +31,11 @@ private:
     void afterOpen(const OpenedDocument& document);
     void afterRun(const RunOutcome& outcome);
     void startRunOrFinish();
+    // --live-jobs: waits a poll interval for the jobs to poll, or with
+    // --trace-steps traces the first job that polled and waits for its trace
+    // to open.
+    void followLiveJobs();
+    bool traceFirstJob();
     void finishWhenSettled();
     void finish();
     void fail(const QString& message);
@@ -44,6 +50,8 @@ private:
     int exit_code_ = 0;
     int waiting_opens_ = 0; // documents asked for and not yet shown
     bool waiting_run_ = false;
+    QElapsedTimer live_clock_; // since the Live jobs panel was shown
+    int live_ticket_ = 0;      // the trace --trace-steps asked
 };
 
 } // namespace ts::gui

@@ -94,13 +94,23 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
         QStringLiteral("timings"),
         QObject::tr("Print to stderr when each opened trace was read, analysed and shown, and "
                     "when the Timeline first drew it."));
+    const QCommandLineOption live_jobs(
+        QStringLiteral("live-jobs"),
+        QObject::tr("Show the Live jobs panel: answer the PyTorch jobs started with "
+                    "KINETO_USE_DAEMON=1 (a screenshot waits until they polled once)."));
+    const QCommandLineOption trace_steps(
+        QStringLiteral("trace-steps"),
+        QObject::tr("With --live-jobs: trace the next N steps of the first job that polls, "
+                    "open its trace, then take the screenshot."),
+        QStringLiteral("N"));
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QObject::tr("Run directories or traces to open."),
                                  QStringLiteral("[PATH...]"));
-    parser.addOptions({preset,    config,        set,         run,      open, view,
-                       find,      critical_path, area,        query,    step, screenshot,
-                       quit,      runs,          theme,       settings, size, no_checkpoints,
-                       processes, timings,       compare_with});
+    parser.addOptions(
+        {preset,    config,        set,          run,       open,       view,
+         find,      critical_path, area,         query,     step,       screenshot,
+         quit,      runs,          theme,        settings,  size,       no_checkpoints,
+         processes, timings,       compare_with, live_jobs, trace_steps});
 
     if (!parser.parse(arguments)) {
         *error = parser.errorText() + QLatin1Char('.');
@@ -147,6 +157,17 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
         if (!ok || o.processes < 1 || o.processes > 64) {
             *error = QObject::tr("--processes '%1' is not a number of processes from 1 to 64.")
                          .arg(parser.value(processes));
+            return std::nullopt;
+        }
+    }
+    o.live_jobs = parser.isSet(live_jobs);
+    if (parser.isSet(trace_steps)) {
+        bool ok = false;
+        o.trace_steps = parser.value(trace_steps).toInt(&ok);
+        if (!ok || o.trace_steps < 1 || o.trace_steps > 1000 || !o.live_jobs) {
+            *error = QObject::tr("--trace-steps '%1' is not a number of steps from 1 to 1000 "
+                                 "given with --live-jobs.")
+                         .arg(parser.value(trace_steps));
             return std::nullopt;
         }
     }

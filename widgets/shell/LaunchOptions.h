@@ -7,6 +7,7 @@
 //   trainscope --preset P --processes 2 --run   (a data-parallel job of two local ranks)
 //   trainscope --open T.json --view timeline --timings --quit-when-done   (open times)
 //   trainscope --open T.json --step 3 --view operators   (every view of step 3)
+//   trainscope --live-jobs --trace-steps 3 --screenshot j.png   (trace a running job)
 #include <optional>
 
 #include <QSize>
@@ -34,11 +35,13 @@ struct LaunchOptions {
     QString settings_file; // ini file instead of the user's settings
     QSize size;            // window size for screenshots (invalid = saved/default)
     bool no_checkpoints = false;
-    int processes = 0;    // --processes: local data-parallel ranks (0 = the form's, as saved)
-    bool timings = false; // --timings: print when each document was read, shown and drawn
+    int processes = 0;      // --processes: local data-parallel ranks (0 = the form's, as saved)
+    bool timings = false;   // --timings: print when each document was read, shown and drawn
+    bool live_jobs = false; // show the Live jobs panel (it answers the PyTorch jobs)
+    int trace_steps = 0;    // --live-jobs: trace the first job that polls for N steps, open it
 
     bool automated() const {
-        return run || !open.isEmpty() || !screenshot.isEmpty() || quit_when_done;
+        return run || !open.isEmpty() || !screenshot.isEmpty() || quit_when_done || trace_steps > 0;
     }
 };
 

@@ -21,6 +21,7 @@
 #include "common/ThemePalette.h"
 #include "form/ExperimentForm.h"
 #include "form/RunPanel.h"
+#include "livejobs/LiveJobsPanel.h"
 #include "shell/AppActions.h"
 #include "shell/CompareSelector.h"
 #include "shell/DocumentLoader.h"
@@ -28,6 +29,7 @@
 #include "shell/DocumentSelector.h"
 #include "shell/ExperimentFiles.h"
 #include "shell/LiveCaptures.h"
+#include "shell/LiveJobsDock.h"
 #include "shell/LoadIndicator.h"
 #include "shell/SelectionBar.h"
 #include "shell/StatusBar.h"
@@ -41,6 +43,8 @@ namespace {
 
 // How often a LibTorch load waiting for a trace's read looks again.
 constexpr int kMachineProbeRetryMs = 200;
+// Room for the Live jobs panel's command lines and progress.
+constexpr int kLiveJobsWidth = 560;
 
 } // namespace
 
@@ -139,6 +143,23 @@ void MainWindow::buildDock() {
     dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, dock_);
     resizeDocks({dock_}, {380}, Qt::Horizontal);
+    // Beside the form, a tab of the same column: the views keep their width.
+    live_jobs_ = new LiveJobsDock(*this, settings_);
+    addDockWidget(Qt::LeftDockWidgetArea, live_jobs_);
+    tabifyDockWidget(dock_, live_jobs_);
+    live_jobs_->hide();
+}
+
+LiveJobsPanel* MainWindow::liveJobs() const {
+    return live_jobs_->panel();
+}
+
+void MainWindow::showLiveJobs() {
+    live_jobs_->show();
+    live_jobs_->raise();
+    // Now, not at the first paint: automation looks at once.
+    live_jobs_->panel()->startDaemon();
+    resizeDocks({live_jobs_}, {kLiveJobsWidth}, Qt::Horizontal);
 }
 
 void MainWindow::buildViewActions() {
@@ -226,9 +247,21 @@ void MainWindow::wireActions() {
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
     connect(a.start, &QAction::triggered, this, &MainWindow::startRun);
     connect(a.stop, &QAction::triggered, controller_, &RunController::stop);
+    // The form and the Live jobs share a column as tabs: a dock behind the
+    // other's tab is unchecked (not visible), and checking it brings it up.
     a.toggle_form->setChecked(true);
-    connect(a.toggle_form, &QAction::toggled, dock_, &QDockWidget::setVisible);
+    connect(a.toggle_form, &QAction::triggered, this, [this](bool on) {
+        dock_->setVisible(on);
+        if (on) dock_->raise();
+    });
     connect(dock_, &QDockWidget::visibilityChanged, a.toggle_form, &QAction::setChecked);
+    connect(a.toggle_live_jobs, &QAction::triggered, this, [this](bool on) {
+        if (on)
+            showLiveJobs();
+        else
+            live_jobs_->hide();
+    });
+    connect(live_jobs_, &QDockWidget::visibilityChanged, a.toggle_live_jobs, &QAction::setChecked);
     const std::pair<QAction*, Theme> themes[] = {{a.theme_system, Theme::System},
                                                  {a.theme_light, Theme::Light},
                                                  {a.theme_dark, Theme::Dark}};
@@ -436,6 +469,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         studies_->stop();
     }
     saveSession();
+    live_jobs_->panel()->stopDaemon(); // the jobs' socket is free for another daemon
     event->accept();
 }
 

@@ -29,6 +29,8 @@ class DocumentSelection;
 class DocumentSelector;
 class ExperimentForm;
 class LiveCaptures;
+class LiveJobsDock;
+class LiveJobsPanel;
 class RunController;
 class RunPanel;
 class SelectionBar;
@@ -52,6 +54,10 @@ public:
     DocumentSelection* selection() const { return selection_; }
     CompareSelector* compareSelector() const { return compare_; }
     StatusBar* statusBarWidget() const { return status_; }
+    // The Live jobs panel (View ▸ Live Jobs): shown, it answers the PyTorch
+    // jobs of this machine.
+    LiveJobsPanel* liveJobs() const;
+    void showLiveJobs();
     // The widget of the view `name` names in the catalog ("operators"), as W.
     template <typename W> W* page(const char* name) const {
         return static_cast<W*>(viewWidget(name));
@@ -137,6 +143,7 @@ private:
     DocumentPages* pages_ = nullptr; // every view, made from the registry
     LiveCaptures* captures_ = nullptr;
     QDockWidget* dock_ = nullptr;
+    LiveJobsDock* live_jobs_ = nullptr; // hidden until asked for
     QMenu* recent_;
 };
 
