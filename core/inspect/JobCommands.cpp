@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "inspect/ExitCodes.h"
+#include "inspect/LiveJobTables.h"
 #include "inspect/TraceStatsCommand.h"
 #include "ondemand/DynologClient.h"
 #include "ondemand/OnDemandDaemon.h"
@@ -22,11 +23,6 @@ namespace {
 constexpr auto kPollWait = std::chrono::milliseconds(100);
 // libkineto's poll interval, and a little more.
 constexpr double kPollEvery = 5.5;
-
-const char kHowToStart[] =
-    "A job can be traced once it was started with KINETO_USE_DAEMON=1 in its environment, "
-    "e.g. KINETO_USE_DAEMON=1 python train.py (under torchrun: KINETO_USE_DAEMON=1 torchrun "
-    "...; see docs/on-demand.md)";
 
 double secondsSince(od::Clock::time_point then) {
     return std::chrono::duration<double>(od::Clock::now() - then).count();
@@ -46,16 +42,8 @@ std::unique_ptr<od::OnDemandDaemon> daemonOrSay(od::OnDemandDaemon::Started star
                                                 std::ostream& err) {
     if (started.daemon) return std::move(started.daemon);
     err << "error: " << started.error << ".\n";
-    if (started.holder_command == "dynolog")
-        err << "dynolog answers the PyTorch jobs on this machine: `trainscope-cli trace-job PID` "
-               "asks it for a trace (on its port 1778), but only the socket's owner sees the "
-               "jobs; stop dynolog to let Trainscope list them.\n";
-    else if (started.holder_command.rfind("trainscope", 0) == 0)
-        err << "Another Trainscope answers the jobs: close its Live jobs panel (or let its "
-               "command end), then try again.\n";
-    else if (started.holder_pid > 0)
-        err << "That process answers the jobs' polls in Trainscope's place: stop it, then try "
-               "again.\n";
+    const std::string advice = socketTakenAdvice(started.holder_command, started.holder_pid);
+    if (!advice.empty()) err << advice << '\n';
     return nullptr;
 }
 
@@ -74,25 +62,6 @@ nlohmann::json processJson(const od::LiveProcess& p) {
             {"last_poll_s_ago", secondsSince(p.last_poll)},
             {"profiler_busy", p.profiler_busy},
             {"trace_dir", p.trace_dir}};
-}
-
-void printProcesses(const std::vector<od::LiveProcess>& processes, std::ostream& out) {
-    out << "PID      JOB                      RANK  USER      LAST POLL  COMMAND\n";
-    for (const od::LiveProcess& p : processes) {
-        std::string line = std::to_string(p.pid);
-        line.resize(9, ' ');
-        std::string job = p.job;
-        job.resize(std::max<size_t>(job.size() + 1, 25), ' ');
-        std::string rank =
-            p.rank >= 0 ? std::to_string(p.rank) + "/" + std::to_string(p.world_size) : "-";
-        rank.resize(6, ' ');
-        std::string user = p.user;
-        user.resize(std::max<size_t>(user.size() + 1, 10), ' ');
-        std::string poll = fixed1(secondsSince(p.last_poll)) + " s ago";
-        poll.resize(11, ' ');
-        out << line << job << rank << user << poll << p.command_line
-            << (p.profiler_busy ? "  [profiler busy]" : "") << '\n';
-    }
 }
 
 // Waits for `options`' target to poll; false when the timeout passed first.
@@ -222,12 +191,12 @@ int runJobs(const JobsOptions& options, std::ostream& out, std::ostream& err) {
     }
     if (processes.empty()) {
         out << "No PyTorch process polled " << daemon->where() << " in " << fixed1(options.wait_s)
-            << " s. " << kHowToStart << ".\n";
+            << " s. " << kHowToStartTracedJob << ".\n";
         return exit_code::kOk;
     }
     out << processes.size() << " PyTorch process" << (processes.size() == 1 ? "" : "es")
         << " polled " << daemon->where() << " in " << fixed1(options.wait_s) << " s:\n";
-    printProcesses(processes, out);
+    out << table::toText(liveProcessTable(processes, od::Clock::now()));
     if (counters.other_users > 0)
         out << "(" << counters.other_users
             << " polls from other users' processes were not answered)\n";
@@ -266,7 +235,8 @@ int runTraceJob(const TraceJobOptions& options, std::ostream& out, std::ostream&
         err << "error: "
             << (options.pid != 0 ? "neither " + target + " nor a child of it"
                                  : "no process of " + target)
-            << " polled in " << fixed1(options.timeout_s) << " s. " << kHowToStart << ".\n";
+            << " polled in " << fixed1(options.timeout_s) << " s. " << kHowToStartTracedJob
+            << ".\n";
         return exit_code::kBadInput;
     }
     std::string error;

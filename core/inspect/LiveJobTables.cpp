@@ -63,12 +63,15 @@ const char kHowToStartTracedJob[] =
 
 std::string socketTakenAdvice(const std::string& holder_command, int holder_pid) {
     if (holder_command == "dynolog")
-        return "dynolog answers the PyTorch jobs on this machine; ask it with `dyno gputrace "
-               "--pids PID --iterations N --log-file /tmp/trace.json` and open the file in "
-               "Trainscope, or stop dynolog to let Trainscope answer them.";
+        return "dynolog answers the PyTorch jobs on this machine: `trainscope-cli trace-job PID` "
+               "asks it for a trace (on its port 1778), but only the socket's owner sees the "
+               "jobs; stop dynolog to let Trainscope list them.";
+    if (holder_command.rfind("trainscope", 0) == 0)
+        return "Another Trainscope answers the jobs: close its Live jobs panel (or let its "
+               "command end), then try again.";
     if (holder_pid > 0)
-        return "Another Trainscope (or daemon) answers the jobs: close its Live jobs panel or "
-               "stop it, then try again.";
+        return "That process answers the jobs' polls in Trainscope's place: stop it, then try "
+               "again.";
     return {};
 }
 

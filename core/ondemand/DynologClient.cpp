@@ -155,6 +155,7 @@ TraceTicket traceThroughDynolog(int pid, const TraceRequest& request, const std:
         ticket.processes.push_back(trace);
         progress("pid " + std::to_string(traced) + ": " + trace.message);
     }
+    ticket.output = unusedOutput(ticket);
     while (!ticket.finished()) {
         for (ProcessTrace& trace : ticket.processes) {
             if (trace.phase != TracePhase::Handed) continue;

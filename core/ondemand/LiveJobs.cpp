@@ -244,6 +244,7 @@ int LiveJobs::trace(const TraceTarget& target, const TraceRequest& request,
         trace.message = "waiting for its next poll (every 5 s)";
         ticket.processes.push_back(trace);
     }
+    ticket.output = unusedOutput(ticket);
     tickets_.push_back(ticket);
     return ticket.id;
 }

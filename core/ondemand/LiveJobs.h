@@ -73,7 +73,8 @@ struct TraceTicket {
     std::string job;
     TraceRequest request;
     std::string out_dir;
-    std::string stamp; // local time asked, YYYYmmdd-HHMMSS: the output's name
+    std::string stamp;  // local time asked, YYYYmmdd-HHMMSS: the output's name
+    std::string output; // the file or rank folder the traces go to (TraceFiles.h)
     std::vector<ProcessTrace> processes;
     Clock::time_point asked_at;
     bool finished() const;

@@ -60,12 +60,28 @@ bool traceFileComplete(const std::string& path) {
 }
 
 std::string ticketOutput(const TraceTicket& ticket) {
+    if (!ticket.output.empty()) return ticket.output;
     const fs::path out(ticket.out_dir);
     if (ticket.processes.size() == 1)
         return (out / (ticket.stamp + "_pid" + std::to_string(ticket.processes.front().pid) +
                        ".pt.trace.json"))
             .string();
     return (out / (ticket.stamp + "_" + slug(ticket.job))).string();
+}
+
+std::string unusedOutput(const TraceTicket& ticket) {
+    const fs::path first = ticketOutput(ticket);
+    std::error_code error;
+    if (!fs::exists(first, error)) return first.string();
+    // Two traces of one process asked within a second: stamp-2, stamp-3...
+    std::string name = first.filename().string();
+    const size_t stamp_end = ticket.stamp.size();
+    for (int n = 2;; ++n) {
+        const fs::path candidate =
+            first.parent_path() /
+            (name.substr(0, stamp_end) + "-" + std::to_string(n) + name.substr(stamp_end));
+        if (!fs::exists(candidate, error)) return candidate.string();
+    }
 }
 
 std::string traceDestination(const TraceTicket& ticket, const ProcessTrace& trace) {

@@ -24,8 +24,12 @@ bool traceFileComplete(const std::string& path);
 // one process, `<out>/<stamp>_<job>/rank<R>.pt.trace.json` (a rank folder)
 // for several.
 std::string traceDestination(const TraceTicket& ticket, const ProcessTrace& trace);
-// The folder of a ticket's traces: the rank folder, or the file for one process.
+// The folder of a ticket's traces: the rank folder, or the file for one
+// process (its `output` once chosen).
 std::string ticketOutput(const TraceTicket& ticket);
+// ticketOutput() for a new ticket, made unique in its folder ("-2" after the
+// stamp when a trace of the same name is there).
+std::string unusedOutput(const TraceTicket& ticket);
 
 // Moves `from` to `to` (creating its folder), through a temporary name when
 // it must be copied across file systems, so that `to` is whole or absent;

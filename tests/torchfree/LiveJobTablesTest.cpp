@@ -81,9 +81,11 @@ TEST(LiveJobTables, ATicketsStatusFollowsItsSlowestProcess) {
 }
 
 TEST(LiveJobTables, ATakenSocketSaysWhatToDo) {
-    EXPECT_NE(socketTakenAdvice("dynolog", 77).find("dyno gputrace"), std::string::npos);
+    EXPECT_NE(socketTakenAdvice("dynolog", 77).find("trainscope-cli trace-job PID` asks it"),
+              std::string::npos);
     EXPECT_NE(socketTakenAdvice("trainscope", 77).find("close its Live jobs panel"),
               std::string::npos);
+    EXPECT_NE(socketTakenAdvice("python3", 77).find("stop it"), std::string::npos);
     EXPECT_EQ(socketTakenAdvice("", 0), "");
     TraceRequest request;
     request.iterations = 0;

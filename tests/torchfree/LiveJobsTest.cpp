@@ -254,3 +254,28 @@ TEST(LiveJobs, ALaunchersPidTracesItsRanksNotItself) {
     ASSERT_EQ(jobs.ticket(trainer)->processes.size(), 1u);
     EXPECT_EQ(jobs.ticket(trainer)->processes[0].pid, 300);
 }
+
+TEST(LiveJobs, TwoTracesAskedInOneSecondGoToTwoFiles) {
+    FakeMachine machine;
+    machine.alive = {400};
+    const fs::path out = freshDir("out_twice");
+    LiveJobs jobs(settingsFor(machine));
+    const auto t0 = Clock::now();
+    jobs.receive(poll(400), t0);
+    std::string error;
+    const int first = jobs.trace({400, ""}, TraceRequest{}, out.string(), t0, error);
+    std::ofstream(jobs.ticket(first)->output) << "{}";
+    jobs.receive(poll(400, {1}, 0), t0); // keeps it busy: the first stays unfinished
+    TraceTicket second_ticket;
+    {
+        LiveJobs other(settingsFor(machine));
+        other.receive(poll(400), t0);
+        const int second = other.trace({400, ""}, TraceRequest{}, out.string(), t0, error);
+        second_ticket = *other.ticket(second);
+    }
+    const std::string first_name = fs::path(jobs.ticket(first)->output).filename().string();
+    const std::string second_name = fs::path(second_ticket.output).filename().string();
+    if (jobs.ticket(first)->stamp == second_ticket.stamp)
+        EXPECT_EQ(second_name, second_ticket.stamp + "-2_pid400.pt.trace.json");
+    EXPECT_NE(first_name, second_name);
+}

@@ -292,7 +292,7 @@ private slots:
         QVERIFY(!panel.retryButton()->isVisible());
         QVERIFY(panel.statusText().startsWith(QStringLiteral("Answering")));
         // dynolog's holder gets its own advice (the pid is not looked at).
-        QVERIFY(q(socketTakenAdvice("dynolog", 0)).contains(QStringLiteral("dyno gputrace")));
+        QVERIFY(q(socketTakenAdvice("dynolog", 0)).contains(QStringLiteral("trace-job PID")));
     }
 
     // --live-jobs waits for the jobs to poll before the screenshot;
