@@ -83,6 +83,26 @@ int32_t copyKineto(const Trace& trace, const DeviceOpTree& tree, int32_t node, D
     return index;
 }
 
+// Steps found from the optimizer's ranges (trace/OptimizerSteps.h) have no
+// node of their own: each holds the root's children that start in its host
+// range, as a ProfilerStep node holds those under it.
+void stepsByStart(const Trace& trace, const std::vector<int32_t>& root_children,
+                  DiffHostTree& out) {
+    for (DiffHostStep& s : out.steps) {
+        const auto mark =
+            std::find_if(trace.steps.begin(), trace.steps.end(),
+                         [&](const StepMark& m) { return std::to_string(m.step) == s.label; });
+        if (mark == trace.steps.end()) continue;
+        s.start_ns = std::min(s.start_ns, mark->start_ns);
+        s.end_ns = std::max(s.end_ns, mark->end_ns);
+        for (int32_t child : root_children) {
+            const int64_t start = out.nodes[child].start_ns;
+            if (start >= mark->start_ns && start < mark->end_ns) s.top.push_back(child);
+        }
+        out.top.insert(out.top.end(), s.top.begin(), s.top.end());
+    }
+}
+
 } // namespace
 
 bool isMatchable(DiffNodeKind kind) {
@@ -116,7 +136,9 @@ DiffHostTree diffTreeOfKineto(const Trace& trace, const GpuTraceAnalysis& analys
         out.top.insert(out.top.end(), step.top.begin(), step.top.end());
         out.steps.push_back(std::move(step));
     }
-    if (!any_step_node) {
+    if (!any_step_node && !trace.steps_from.empty()) {
+        stepsByStart(trace, root_children, out);
+    } else if (!any_step_node) {
         // The plugin's rule: without ProfilerStep nodes the root's children
         // are the list; the Overview's one step spans them.
         out.top = root_children;

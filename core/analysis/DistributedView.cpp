@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/CommunicationNodes.h"
+#include "trace/OptimizerSteps.h"
 
 namespace ts {
 
@@ -423,6 +424,12 @@ DistributedView computeDistributedView(const std::vector<RankTrace>& ranks,
         if (r.steps.size() != view.ranks.front().steps.size()) {
             view.notes.push_back("The ranks have different numbers of steps; each rank's average "
                                  "is over its own steps.");
+            break;
+        }
+    for (const RankTrace& r : ranks)
+        if (!r.trace.steps_from.empty()) { // said once, of the lowest rank
+            view.notes.push_back("Rank " + std::to_string(r.rank) + ": " +
+                                 derivedStepsText(r.trace) + ".");
             break;
         }
     findStragglers(view);

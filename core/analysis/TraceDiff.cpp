@@ -28,6 +28,25 @@ struct SideData {
     DiffHostTree tree;
 };
 
+struct StepsWindow {
+    TimeWindow host, device;
+};
+
+// Steps found from the optimizer's ranges (trace/OptimizerSteps.h) leave out
+// the iterations the trace cut at its start and end, which would add their
+// calls to no step: the totals of such a trace count the calls that start
+// in its steps (the kernels in the steps as the Overview extends them to
+// their device work). Other traces: everything (both windows all()).
+StepsWindow derivedStepsWindow(const Trace& trace, const GpuOverview& overview) {
+    StepsWindow w;
+    if (trace.steps_from.empty() || trace.steps.empty()) return w;
+    w.host.start_ns = w.device.start_ns = trace.steps.front().start_ns;
+    w.host.end_ns = w.device.end_ns = trace.steps.back().end_ns;
+    if (!overview.steps.empty())
+        w.device.end_ns = std::max(w.device.end_ns, overview.steps.back().end_ns);
+    return w;
+}
+
 SideData kinetoSide(const Trace& trace, const GpuAnalysisOptions& options) {
     SideData side;
     const GpuTraceAnalysis analysis = analyzeGpuTrace(trace, options);
@@ -41,9 +60,18 @@ SideData kinetoSide(const Trace& trace, const GpuAnalysisOptions& options) {
     side.info.step_ns = analysis.overview.average_ns[static_cast<size_t>(GpuRole::Total)];
     side.info.has_device_time =
         analysis.overview.has_kernel || analysis.overview.has_memcpy_or_memset;
-    for (const DeviceOpRow& r : analysis.operators(trace, DeviceOpGrouping::Name).rows)
+    const StepsWindow window = derivedStepsWindow(trace, analysis.overview);
+    for (const DeviceOpRow& r : computeDeviceOpTable(trace, analysis.tree, DeviceOpGrouping::Name,
+                                                     side.info.has_device_time, window.host)
+                                    .rows)
         side.ops[r.name] = {r.calls, r.device_self_ns, r.host_self_ns};
-    for (const KernelRow& r : analysis.kernels.by_name)
+    const KernelTables in_window =
+        window.host.all()
+            ? KernelTables{}
+            : computeKernelTables(trace, analysis.events, analysis.links, analysis.tree,
+                                  options.plugin_compatible, window.device);
+    const KernelTables& kernels = window.host.all() ? analysis.kernels : in_window;
+    for (const KernelRow& r : kernels.by_name)
         side.kernels[r.name] = {r.calls, r.total_ns, 0};
     for (size_t role = 0; role < kGpuRoleCount; ++role)
         side.categories.push_back(

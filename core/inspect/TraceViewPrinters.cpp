@@ -17,6 +17,7 @@
 #include "report/GpuTraceReport.h"
 #include "report/MemoryReport.h"
 #include "report/ModuleReport.h"
+#include "trace/OptimizerSteps.h"
 #include "trace/RankFolder.h"
 
 namespace ts::printers {
@@ -143,6 +144,8 @@ void printGpuView(TraceInput& input, const TraceViewRequest& request) {
                                     o.view + " (kernels, runtime calls, cpu_op events).");
     const bool csv = o.format == "csv", json = o.format == "json";
     if (!csv && !json && a.device_time_without_kernels) out << kOwnDeviceTimeNote;
+    if (!csv && !json && o.view == "overview" && !trace.steps_from.empty())
+        out << "note: " << derivedStepsText(trace) << '\n';
     if (o.view == "overview") {
         if (json)
             out << gpuOverviewJson(a).dump(2) << '\n';

@@ -25,7 +25,9 @@ namespace ts {
 // "memory bandwidth (GB/s)" is kept (TraceEvent::gbps). 4: what an event
 // synchronisation waited for is kept (Trace::syncWaitOf). 5: FLOPs
 // estimated from the input shapes of a trace without any (FlopModel.h).
-inline constexpr uint32_t kTraceReaderVersion = 5;
+// 6: a trace without ProfilerStep#N has steps between its optimizer steps
+// (OptimizerSteps.h).
+inline constexpr uint32_t kTraceReaderVersion = 6;
 
 // Throws TraceReadError, or TraceReadCancelled when progress.report returns
 // false (also on its last call, with done == total: no trace is returned).

@@ -37,6 +37,10 @@ bool isOptimizerName(const std::string& name) {
     return startsWith(name, "Optimizer.");
 }
 
+bool isOptimizerStepName(const std::string& name) {
+    return startsWith(name, "Optimizer.step#");
+}
+
 bool isPluginCommunicationOp(const std::string& name) {
     if (!startsWith(name, "nccl:") && !startsWith(name, "gloo:")) return false;
     const std::string op = name.substr(5);

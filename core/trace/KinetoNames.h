@@ -16,6 +16,8 @@ int64_t profilerStepNumber(const std::string& name);
 bool isDataLoaderName(const std::string& name);
 // "Optimizer.step#SGD.step", "Optimizer.zero_grad#SGD.zero_grad".
 bool isOptimizerName(const std::string& name);
+// "Optimizer.step#AdamW.step": the range PyTorch puts around optimizer.step().
+bool isOptimizerStepName(const std::string& name);
 // The ten collectives the TensorBoard plugin knows: nccl:/gloo: broadcast,
 // reduce, all_reduce, all_gather, reduce_scatter.
 bool isPluginCommunicationOp(const std::string& name);

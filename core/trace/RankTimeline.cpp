@@ -79,12 +79,14 @@ private:
             if (!stack.empty()) kineto.call_stack = out_.internString(stack);
             out_.events.push_back(e, kineto);
         }
-        if (out_.steps.empty())
+        if (out_.steps.empty()) {
             for (StepMark m : in.steps) {
                 m.start_ns += shift;
                 m.end_ns += shift;
                 out_.steps.push_back(m);
             }
+            out_.steps_from = in.steps_from;
+        }
         if (out_.kineto.devices.empty()) out_.kineto.devices = in.kineto.devices;
         for (const std::string& note : in.notes)
             out_.notes.push_back(prefix + note);

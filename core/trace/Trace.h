@@ -48,6 +48,9 @@ struct Trace {
     EventStore events;                // sorted by (lane, start_ns, -dur_ns)
     std::vector<MemorySample> memory; // sorted by t_ns
     std::vector<StepMark> steps;
+    // When the trace marks no steps, the range they were found from
+    // ("Optimizer.step#SGD.step", trace/OptimizerSteps.h); else "".
+    std::string steps_from;
     std::vector<std::string> notes; // e.g. "truncated to 1000000 events"
     std::string source;             // "trainscope", "torch.profiler (kineto)", ...
     int64_t origin_ns = 0;          // absolute time of t=0 (for export)

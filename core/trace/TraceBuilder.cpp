@@ -10,6 +10,7 @@
 #include "trace/JsonFields.h"
 #include "trace/KinetoNames.h"
 #include "trace/LaneIndex.h"
+#include "trace/OptimizerSteps.h"
 #include "trace/TraceReadError.h"
 #include "trace/TraceRules.h"
 #include "util/ProcessMemory.h"
@@ -579,6 +580,7 @@ Trace TraceBuilder::finish(TraceJsonRoot root) {
     }
     linkThroughFlows();
     if (!any_category_) trace_.events.clearCategories();
+    deriveOptimizerSteps(trace_); // no ProfilerStep#N: the steps between optimizer steps
     rebase();
     stacksFromPythonFrames();
     // Kineto's CPU [memory] instants are kept once, in kineto.memory (which

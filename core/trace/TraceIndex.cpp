@@ -27,14 +27,15 @@ namespace ts {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'I', 'D', 'X', '\0'};
-constexpr uint32_t kFormatVersion = 10; // 2: the EventStore columns; 3: signatures, memory;
+constexpr uint32_t kFormatVersion = 11; // 2: the EventStore columns; 3: signatures, memory;
                                         // 4: no steps from gpu_user_annotation;
                                         // 5: call stacks from python_function frames;
                                         // 6: CUPTI's overhead lane named;
                                         // 7: Kineto's CPU memory instants kept once;
                                         // 8: ops' bytes from the instants on demand (flags);
                                         // 9: the checksum by 1 MiB blocks (IndexChecksum.h);
-                                        // 10: costs interned, in the op row when alone
+                                        // 10: costs interned, in the op row when alone;
+                                        // 11: steps from Optimizer.step ranges (steps_from)
 
 struct Header {
     char magic[8];
@@ -167,7 +168,7 @@ private:
 
 void writeBody(const Trace& t, BodyWriter& w) {
     const KinetoInfo& k = t.kineto;
-    w.strings({t.source, k.distributed_info, k.framework});
+    w.strings({t.source, k.distributed_info, k.framework, t.steps_from});
     w.pods(std::vector<MetaRecord>{{t.origin_ns, k.ac2g_links}});
     w.strings(t.notes);
     w.strings(t.names);
@@ -384,8 +385,9 @@ Trace readBody(BodyReader& r, uint64_t expected_checksum) {
     KinetoInfo& k = t.kineto;
     std::vector<std::string> meta;
     r.strings(meta);
-    if (meta.size() != 3) throw Refused{"a malformed header section"};
+    if (meta.size() != 4) throw Refused{"a malformed header section"};
     t.source = meta[0], k.distributed_info = meta[1], k.framework = meta[2];
+    t.steps_from = meta[3];
     std::vector<MetaRecord> numbers;
     r.pods(numbers, true);
     if (numbers.size() != 1) throw Refused{"a malformed header section"};

@@ -485,7 +485,15 @@ TEST(Torch2Fixtures, MemoryTimelinePlotFormIsRefused) {
 
 TEST(Torch2Fixtures, MemoryTraceWithoutSchedule) {
     const Trace t = readFixture("memory.pt.trace.json.gz");
-    EXPECT_TRUE(t.steps.empty()); // no schedule: no ProfilerStep# ranges
+    // No schedule: no ProfilerStep# ranges. The steps run from the end of one
+    // Optimizer.step#Adam.step range to the end of the next (as in on-demand
+    // traces; tests/data/ondemand/figures.py prints these): the first
+    // iteration, before the first end, is in none.
+    EXPECT_EQ(t.steps_from, "Optimizer.step#Adam.step");
+    const int64_t ends[] = {12965546, 18524303, 23387195};
+    ASSERT_EQ(t.steps.size(), 2u);
+    for (size_t i = 0; i < 2; ++i)
+        EXPECT_TRUE(t.steps[i].start_ns == ends[i] && t.steps[i].end_ns == ends[i + 1]) << i;
     const std::map<std::string, int> a = annotations(t);
     EXPECT_EQ(a.at("forward"), 3);
     EXPECT_EQ(a.at("Optimizer.step#Adam.step"), 3);
@@ -494,8 +502,10 @@ TEST(Torch2Fixtures, MemoryTraceWithoutSchedule) {
     ASSERT_EQ(view.devices.size(), 1u);
     EXPECT_EQ(view.devices[0].peak_allocated, 354344);
     const GpuTraceAnalysis g = analyzeGpuTrace(t);
-    ASSERT_EQ(g.overview.steps.size(), 1u); // one step over the operators
+    ASSERT_EQ(g.overview.steps.size(), 2u);
     EXPECT_EQ(g.overview.steps[0].label, "0");
+    EXPECT_EQ(g.overview.steps[1].label, "1");
+    EXPECT_EQ(g.overview.steps[1].cost_ns[size_t(GpuRole::CpuExec)], 4723275);
 }
 
 // HTA's views on a CPU-only trace say why they are empty, and only that:

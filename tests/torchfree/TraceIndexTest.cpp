@@ -42,6 +42,7 @@ const char* const kTraces[] = {
     "tb_plugin/test_memory_view.json",
     "tb_plugin/test_distributed_nccl_0.json",
     "tb_plugin/test_build_module_hierarchy.json",
+    "ondemand/duration_sgd.json.gz",
 };
 
 TEST(TraceIndex, RoundTripReproducesEveryTrace) {
@@ -59,6 +60,7 @@ TEST(TraceIndex, RoundTripReproducesEveryTrace) {
         EXPECT_EQ(back->names, trace.names);
         EXPECT_EQ(back->notes, trace.notes);
         EXPECT_EQ(back->source, trace.source);
+        EXPECT_EQ(back->steps_from, trace.steps_from);
         EXPECT_EQ(back->origin_ns, trace.origin_ns);
         EXPECT_EQ(back->kineto.distributed_info, trace.kineto.distributed_info);
         ASSERT_EQ(back->lanes.size(), trace.lanes.size());

@@ -206,7 +206,7 @@ private slots:
         QTest::newRow("cnn span 1") << "cnn_span1.pt.trace.json.gz" << true << true << 2;
         QTest::newRow("cnn span 2") << "cnn_span2.pt.trace.json.gz" << true << true << 2;
         QTest::newRow("loader") << "loader.pt.trace.json.gz" << false << false << 3;
-        QTest::newRow("memory") << "memory.pt.trace.json.gz" << true << true << 0;
+        QTest::newRow("memory") << "memory.pt.trace.json.gz" << true << true << 2;
         QTest::newRow("transformer") << "transformer.pt.trace.json.gz" << false << false << 2;
         QTest::newRow("rank 0") << "ddp_gloo/rank0.pt.trace.json.gz" << false << false << 2;
     }

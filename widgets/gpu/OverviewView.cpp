@@ -14,6 +14,7 @@
 #include "gpu/AverageShareChart.h"
 #include "gpu/GpuTableModels.h"
 #include "gpu/StepBreakdownChart.h"
+#include "trace/OptimizerSteps.h"
 
 namespace ts::gui {
 namespace {
@@ -90,6 +91,7 @@ OverviewView::OverviewView(QWidget* parent)
       table_(new QTableView), gpus_(richLabel()), recommendations_(richLabel()),
       diagnosis_(richLabel()) {
     setObjectName(QStringLiteral("overviewView"));
+    source_->setWordWrap(true);
     message_->setWordWrap(true);
     message_->setAlignment(Qt::AlignCenter);
     proxy_->setSourceModel(average_);
@@ -139,7 +141,14 @@ void OverviewView::showDocument(const sources::Document& doc) {
         doc.trace ? doc.analysis->analysis() : nullptr;
     const bool trace_has_gpu = analysis && !analysis->empty() && analysis->overview.showsGpu();
     if (analysis && (trace_has_gpu || !doc.run || doc.run->steps.empty())) {
-        setContent(overviewOfTrace(*analysis));
+        OverviewContent content = overviewOfTrace(*analysis);
+        // Steps found from the optimizer's ranges (no ProfilerStep#N): say so.
+        QString derived = QString::fromStdString(derivedStepsText(*doc.trace));
+        if (!derived.isEmpty() && !content.source.isEmpty()) {
+            derived[0] = derived[0].toUpper();
+            content.source += QLatin1Char('\n') + derived + QLatin1Char('.');
+        }
+        setContent(content);
         if (const std::shared_ptr<const GpuDiagnoses>& d = doc.analysis->diagnoses)
             setDiagnosis(summarizeDiagnoses(*doc.trace, *d));
         else
