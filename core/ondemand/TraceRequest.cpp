@@ -41,7 +41,11 @@ std::string kinetoConfig(const TraceRequest& request, const std::string& log_fil
         config +=
             "PROFILE_START_ITERATION=0\nPROFILE_START_ITERATION_ROUNDUP=" + std::to_string(align) +
             "\n";
-        config += "ACTIVITIES_ITERATIONS=" + std::to_string(request.iterations) + "\n";
+        // One more than asked: libkineto starts a few ms after an optimizer
+        // step's end, and Trainscope's steps run from one optimizer step's
+        // end to the next (trace/OptimizerSteps.h), so the first traced
+        // iteration is cut and N + 1 give N whole steps.
+        config += "ACTIVITIES_ITERATIONS=" + std::to_string(request.iterations + 1) + "\n";
     } else {
         config += "PROFILE_START_TIME=0\n";
         config += "ACTIVITIES_DURATION_MSECS=" + std::to_string(request.duration_ms) + "\n";

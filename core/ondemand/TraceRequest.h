@@ -8,7 +8,8 @@ namespace ts::ondemand {
 
 struct TraceRequest {
     // The next `iterations` optimizer steps (Kineto's iteration trigger, from
-    // the next step on), or when 0 the next `duration_ms` milliseconds.
+    // the next step on; asked as one more, see kinetoConfig), or when 0 the
+    // next `duration_ms` milliseconds.
     int iterations = 5;
     int duration_ms = 0;
     bool shapes = false;

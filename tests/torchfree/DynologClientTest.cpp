@@ -115,7 +115,7 @@ TEST(DynologClient, TracesThroughAStandInDynolog) {
     ASSERT_TRUE(ticket.succeeded()) << ticket.processes[0].message;
     EXPECT_TRUE(fs::exists(ticket.processes[0].path));
     EXPECT_EQ(dynolog.request["pids"], nlohmann::json::array({::getpid()}));
-    EXPECT_NE(dynolog.request["config"].get<std::string>().find("ACTIVITIES_ITERATIONS=2"),
+    EXPECT_NE(dynolog.request["config"].get<std::string>().find("ACTIVITIES_ITERATIONS=3"),
               std::string::npos);
     ASSERT_EQ(said.size(), 2u);
     EXPECT_NE(said[1].find("written: "), std::string::npos);

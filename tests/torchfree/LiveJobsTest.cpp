@@ -144,7 +144,7 @@ TEST(LiveJobs, TraceHandedAtTheNextPollWrittenAndMoved) {
     EXPECT_EQ(configIn(jobs.receive(own(poll(80, {1}, 0)), t0 + 1s)), "");
     EXPECT_NE(jobs.ticket(id)->processes[0].message.find("busy"), std::string::npos);
     const std::string config = configIn(jobs.receive(own(poll(80)), t0 + 5s));
-    EXPECT_NE(config.find("ACTIVITIES_ITERATIONS=3\n"), std::string::npos);
+    EXPECT_NE(config.find("ACTIVITIES_ITERATIONS=4\n"), std::string::npos);
     const ProcessTrace handed = jobs.ticket(id)->processes[0];
     EXPECT_EQ(handed.phase, TracePhase::Handed);
     EXPECT_EQ(config.find("ACTIVITIES_LOG_FILE=" + handed.log_file + "\n"), 0u);

@@ -95,7 +95,7 @@ TEST(OnDemandWire, IterationConfigStartsAtTheNextStep) {
     EXPECT_EQ(kinetoConfig(request, "/tmp/t.json"),
               "ACTIVITIES_LOG_FILE=/tmp/t.json\n"
               "PROFILE_START_ITERATION=0\nPROFILE_START_ITERATION_ROUNDUP=1\n"
-              "ACTIVITIES_ITERATIONS=3\n"
+              "ACTIVITIES_ITERATIONS=4\n" // one more: the first is cut (OptimizerSteps.h)
               "PROFILE_REPORT_INPUT_SHAPES=true\nPROFILE_PROFILE_MEMORY=false\n"
               "PROFILE_WITH_STACK=false\nPROFILE_WITH_MODULES=false");
     // Several processes start together at a multiple of 100 steps, or the one asked.

@@ -109,7 +109,7 @@ int traceThroughThePanel(PolledPanel& p, int steps, const char* trace) {
     if (panel.historyModel()->rowCount() != before + 1) return 0;
     const int id = panel.historyModel()->rowAt(0).id;
     const std::string config = p.poll();
-    if (config.find("ACTIVITIES_ITERATIONS=" + std::to_string(steps)) == std::string::npos)
+    if (config.find("ACTIVITIES_ITERATIONS=" + std::to_string(steps + 1)) == std::string::npos)
         return 0;
     writeTraceAsKineto(config, trace);
     if (!QTest::qWaitFor([&] { return statusOf(panel, 0) == QStringLiteral("written"); },
@@ -158,7 +158,7 @@ private slots:
         shoot(panel, QStringLiteral("live-jobs-waiting"));
 
         const std::string config = p.poll();
-        QVERIFY2(config.find("ACTIVITIES_ITERATIONS=3") != std::string::npos, config.c_str());
+        QVERIFY2(config.find("ACTIVITIES_ITERATIONS=4") != std::string::npos, config.c_str());
         QTRY_COMPARE(statusOf(panel, 0), QStringLiteral("asked"));
         p.poll(true); // its profiler busy with our config
         QTRY_COMPARE(statusOf(panel, 0), QStringLiteral("tracing"));
