@@ -73,9 +73,11 @@ else
 fi
 kill "$job" 2>/dev/null
 
-# A job that ends before its 50 traced steps are done (8 steps of 0.5 s left).
-start_loop 16 0.5
-"$cli" trace-job "$job" --iterations 50 --out "$work/exits" --write-timeout 60 >/dev/null 2>"$work/exits.err"
+# A job that ends before its 100 traced steps are done: it lives ~20 s after
+# torch's import, so it polls at least twice (every 5 s) before it ends, and
+# is asked at the second poll at the latest.
+start_loop 40 0.5
+"$cli" trace-job "$job" --iterations 100 --out "$work/exits" --write-timeout 60 >/dev/null 2>"$work/exits.err"
 code=$?
 if [[ $code == 1 ]] && grep -q "exited while being traced" "$work/exits.err"; then
   pass "a job that exits while traced: said so"
@@ -106,7 +108,7 @@ for _ in 1 2 3 4 5; do
   "$cli" jobs --wait 6 --json >"$work/ddp-jobs.json" 2>/dev/null
   grep -q '"rank": 1' "$work/ddp-jobs.json" && break
 done
-if "$cli" trace-job "$launcher" --iterations 3 --align-steps 20 --out "$work/ddp" --json \
+if "$cli" trace-job "$launcher" --iterations 3 --align-steps 300 --out "$work/ddp" --json \
   >"$work/ddp.json" 2>"$work/ddp.err"; then
   folder=$("$python" -c "import json,sys; print(json.load(open(sys.argv[1]))['output'])" "$work/ddp.json")
   first0=$("$python" "$here/check_trace.py" "$folder/rank0.pt.trace.json" 3 | cut -d' ' -f3)
