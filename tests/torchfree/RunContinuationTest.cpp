@@ -375,7 +375,7 @@ TEST(RunContinuation, AResumedJobsRankFiguresCoverTheWholeRun) {
         s.comm_wait_ms = 1 + 0.5 * double(global % 4);
         return s;
     };
-    const auto job = ts::test::freshDir("continue_job");
+    const auto job = ts::test::freshDir("continue_job_ranks");
     auto rankDir = [&](int r) { return job / "ranks" / std::to_string(r); };
     // The earlier processes: steps 0-9, then killed.
     {
