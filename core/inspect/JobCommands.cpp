@@ -13,6 +13,7 @@
 #include "ondemand/OnDemandDaemon.h"
 #include "ondemand/ProcessInfo.h"
 #include "ondemand/TraceFiles.h"
+#include "util/NumberText.h"
 
 namespace ts {
 
@@ -26,14 +27,6 @@ constexpr double kPollEvery = 5.5;
 
 double secondsSince(od::Clock::time_point then) {
     return std::chrono::duration<double>(od::Clock::now() - then).count();
-}
-
-std::string fixed1(double value) {
-    std::ostringstream text;
-    text.setf(std::ios::fixed);
-    text.precision(1);
-    text << value;
-    return text.str();
 }
 
 // The daemon, or nullptr with the reason on `err`: a dynolog that holds the
@@ -190,12 +183,12 @@ int runJobs(const JobsOptions& options, std::ostream& out, std::ostream& err) {
         return exit_code::kOk;
     }
     if (processes.empty()) {
-        out << "No PyTorch process polled " << daemon->where() << " in " << fixed1(options.wait_s)
-            << " s. " << kHowToStartTracedJob << ".\n";
+        out << "No PyTorch process polled " << daemon->where() << " in "
+            << numberText("%.1f", options.wait_s) << " s. " << kHowToStartTracedJob << ".\n";
         return exit_code::kOk;
     }
     out << processes.size() << " PyTorch process" << (processes.size() == 1 ? "" : "es")
-        << " polled " << daemon->where() << " in " << fixed1(options.wait_s) << " s:\n";
+        << " polled " << daemon->where() << " in " << numberText("%.1f", options.wait_s) << " s:\n";
     out << table::toText(liveProcessTable(processes, od::Clock::now()));
     if (counters.other_users > 0)
         out << "(" << counters.other_users
@@ -235,8 +228,8 @@ int runTraceJob(const TraceJobOptions& options, std::ostream& out, std::ostream&
         err << "error: "
             << (options.pid != 0 ? "neither " + target + " nor a child of it"
                                  : "no process of " + target)
-            << " polled in " << fixed1(options.timeout_s) << " s. " << kHowToStartTracedJob
-            << ".\n";
+            << " polled in " << numberText("%.1f", options.timeout_s) << " s. "
+            << kHowToStartTracedJob << ".\n";
         return exit_code::kBadInput;
     }
     std::string error;

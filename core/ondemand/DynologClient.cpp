@@ -13,6 +13,7 @@
 
 #include "ondemand/ProcessInfo.h"
 #include "ondemand/TraceFiles.h"
+#include "util/LocalTimeStamp.h"
 
 namespace ts::ondemand {
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "ondemand/TraceFiles.h"
+#include "util/LocalTimeStamp.h"
 
 namespace ts::ondemand {
 
@@ -195,16 +196,16 @@ std::vector<const LiveProcess*> LiveJobs::trainers(const TraceTarget& target) co
     // A launcher imports torch and polls too (torchrun's agent), and so may
     // a DataLoader's spawned workers: the ranks when there are any, else the
     // process named itself when it polls.
-    const auto ranked = [](const LiveProcess* p) { return p->rank >= 0; };
-    const auto named = [&target](const LiveProcess* p) { return p->pid == target.pid; };
-    if (std::any_of(matched.begin(), matched.end(), ranked))
+    // Keeps those `wanted` when there are any; false when there are none.
+    const auto keepIfAny = [&matched](auto wanted) {
+        if (std::none_of(matched.begin(), matched.end(), wanted)) return false;
         matched.erase(std::remove_if(matched.begin(), matched.end(),
-                                     [&](const LiveProcess* p) { return !ranked(p); }),
+                                     [&](const LiveProcess* p) { return !wanted(p); }),
                       matched.end());
-    else if (std::any_of(matched.begin(), matched.end(), named))
-        matched.erase(std::remove_if(matched.begin(), matched.end(),
-                                     [&](const LiveProcess* p) { return !named(p); }),
-                      matched.end());
+        return true;
+    };
+    if (!keepIfAny([](const LiveProcess* p) { return p->rank >= 0; }))
+        keepIfAny([&target](const LiveProcess* p) { return p->pid == target.pid; });
     return matched;
 }
 

@@ -1,5 +1,7 @@
 #include "ondemand/ProcessInfo.h"
 
+#include "util/ProcessMemory.h"
+
 #include <pwd.h>
 #include <signal.h>
 #include <unistd.h>
@@ -17,17 +19,6 @@ namespace {
 std::string readWhole(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::optional<unsigned> uidOf(int pid) {
-    std::istringstream status(readWhole("/proc/" + std::to_string(pid) + "/status"));
-    for (std::string line; std::getline(status, line);)
-        if (line.rfind("Uid:", 0) == 0) {
-            std::istringstream fields(line.substr(4));
-            unsigned real = 0;
-            if (fields >> real) return real;
-        }
-    return std::nullopt;
 }
 
 // The inode of the socket whose /proc/net/unix path is `path`.
@@ -60,7 +51,9 @@ ProcessInfo readProcessInfo(int pid) {
     info.command = readWhole(dir + "/comm");
     while (!info.command.empty() && info.command.back() == '\n')
         info.command.pop_back();
-    info.uid = uidOf(pid);
+    // The real uid, the first of the line's four.
+    if (const auto uid = procNumber("/proc/" + std::to_string(pid) + "/status", "Uid:"))
+        info.uid = static_cast<unsigned>(*uid);
     return info;
 }
 

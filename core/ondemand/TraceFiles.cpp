@@ -1,7 +1,6 @@
 #include "ondemand/TraceFiles.h"
 
 #include <cctype>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
@@ -36,15 +35,6 @@ std::string onDemandTraceDir(const std::map<std::string, std::string>& environme
     std::string dir = it == environment.end() || it->second.empty() ? "/tmp/" : it->second;
     if (dir.back() != '/') dir += '/';
     return dir;
-}
-
-std::string localTimeStamp() {
-    const std::time_t wall = std::time(nullptr);
-    std::tm local{};
-    localtime_r(&wall, &local);
-    char text[32];
-    std::strftime(text, sizeof(text), "%Y%m%d-%H%M%S", &local);
-    return text;
 }
 
 bool traceFileComplete(const std::string& path) {

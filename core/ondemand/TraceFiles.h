@@ -13,8 +13,6 @@ struct ProcessTrace;
 // Where a process's libkineto writes on-demand traces, from its environment:
 // $KINETO_ONDEMAND_TRACE_DIR, else /tmp/ (it refuses any other folder).
 std::string onDemandTraceDir(const std::map<std::string, std::string>& environment);
-// The local time now as YYYYmmdd-HHMMSS: the first part of an output's name.
-std::string localTimeStamp();
 
 // `path` exists and ends as a JSON object does (recent libkineto writes a
 // temporary file and renames it; older ones wrote in place).

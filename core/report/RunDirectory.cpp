@@ -5,11 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
-#include <ctime>
 #include <fstream>
-#include <iomanip>
-#include <sstream>
 
 #include "config/ConfigJson.h"
 #include "report/JsonNumbers.h"
@@ -18,6 +14,7 @@
 #include "report/StepsCsv.h"
 #include "util/AtomicFile.h"
 #include "util/ErrorText.h"
+#include "util/LocalTimeStamp.h"
 
 namespace ts {
 
@@ -274,17 +271,13 @@ std::vector<fs::path> findRuns(const fs::path& root) {
 }
 
 fs::path makeRunDirectory(const fs::path& root, const std::string& name) {
-    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    localtime_r(&now, &tm);
-    std::ostringstream stamp;
-    stamp << std::put_time(&tm, "%Y%m%d-%H%M%S");
+    const std::string stamp = localTimeStamp();
     std::string safe;
     for (char c : name)
         safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
-    fs::path dir = root / (stamp.str() + "-" + safe);
+    fs::path dir = root / (stamp + "-" + safe);
     for (int i = 2; fs::exists(dir); ++i)
-        dir = root / (stamp.str() + "-" + safe + "-" + std::to_string(i));
+        dir = root / (stamp + "-" + safe + "-" + std::to_string(i));
     createDirectory(dir);
     return dir;
 }

@@ -14,22 +14,27 @@ namespace {
 
 // A "Field:  1234 kB" line of a /proc file, in bytes; 0 when absent.
 int64_t procField(const char* file, const char* field) {
-    std::FILE* f = std::fopen(file, "r");
-    if (!f) return 0;
+    return procNumber(file, field).value_or(0) * 1024;
+}
+
+} // namespace
+
+std::optional<int64_t> procNumber(const std::string& file, const char* field) {
+    std::FILE* f = std::fopen(file.c_str(), "r");
+    if (!f) return std::nullopt;
     char line[256];
-    int64_t kb = 0;
+    std::optional<int64_t> found;
     const size_t len = std::strlen(field);
     while (std::fgets(line, sizeof line, f)) {
         if (std::strncmp(line, field, len) == 0) {
-            std::sscanf(line + len, "%ld", &kb);
+            long value = 0;
+            if (std::sscanf(line + len, "%ld", &value) == 1) found = value;
             break;
         }
     }
     std::fclose(f);
-    return kb * 1024;
+    return found;
 }
-
-} // namespace
 
 int64_t currentRssBytes() {
     return procField("/proc/self/status", "VmRSS:");

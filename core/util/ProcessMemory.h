@@ -1,7 +1,13 @@
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <string>
 
 namespace ts {
+
+// The first number after `field` ("VmRSS:", "Uid:") on its line of a /proc
+// file such as /proc/self/status; nullopt when the file or the line is absent.
+std::optional<int64_t> procNumber(const std::string& file, const char* field);
 
 // Resident set size of this process now and its lifetime peak (VmHWM), bytes.
 int64_t currentRssBytes();
