@@ -10,7 +10,7 @@
 set(TRAINSCOPE_LAYERS
     util ondemand config records env distributed datasets data pickle snapshot models trace profiling analysis
     engine
-    report query experiments sources
+    report query experiments sources scriptrun
     inspect
     runners commands)
 
@@ -48,7 +48,10 @@ set(TRAINSCOPE_LAYER_sources_DEPS experiments)
 # The commands that read traces and records without training (trace-stats,
 # trace-diff, presets): the front end trainscope-cli runs them without loading
 # LibTorch, and hands every other command to trainscope-cli-torch.
-set(TRAINSCOPE_LAYER_inspect_DEPS query sources ondemand)
+# The user's own Python script run under Trainscope's probe: the process,
+# the probe's socket and lines, the run directory it records; no LibTorch.
+set(TRAINSCOPE_LAYER_scriptrun_DEPS report)
+set(TRAINSCOPE_LAYER_inspect_DEPS query sources ondemand scriptrun)
 # Sweeps, the ladder and pruning studies as plans, results and reports: their
 # points run through a PointRunner, so the GUI shows and drives them without
 # LibTorch.

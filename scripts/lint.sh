@@ -41,7 +41,7 @@ tidy)
     # The core layers without LibTorch: what CI checks.
     core=('core/util/*.cpp' 'core/config/*.cpp' 'core/records/*.cpp' 'core/datasets/*.cpp'
         'core/pickle/*.cpp' 'core/trace/*.cpp' 'core/analysis/*.cpp' 'core/report/*.cpp'
-        'core/sources/*.cpp' 'core/ondemand/*.cpp')
+        'core/sources/*.cpp' 'core/ondemand/*.cpp' 'core/scriptrun/*.cpp')
     if [ "${1:-}" = "--ci" ]; then
         mapfile -t files < <(git ls-files "${core[@]}")
     elif [ $# -gt 0 ]; then

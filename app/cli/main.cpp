@@ -8,6 +8,7 @@
 
 #include "ExecTorchCli.h"
 #include "JobCommandsCli.h"
+#include "ScriptCommandCli.h"
 #include "TorchCommandList.h"
 #include "TraceCommandsCli.h"
 #include "inspect/ExitCodes.h"
@@ -33,6 +34,8 @@ int main(int argc, char** argv) {
     cli::addTraceCommands(app, trace_commands);
     cli::JobCommands job_commands;
     cli::addJobCommands(app, job_commands);
+    cli::ScriptCommand script_command;
+    cli::addScriptCommand(app, script_command);
     addTorchCommands(app, cli::kExperimentCommands, std::size(cli::kExperimentCommands));
     try {
         app.parse(argc, argv);
@@ -42,5 +45,6 @@ int main(int argc, char** argv) {
     }
     if (auto code = cli::runTraceCommands(trace_commands, std::cout, std::cerr)) return *code;
     if (auto code = cli::runJobCommands(job_commands, std::cout, std::cerr)) return *code;
+    if (auto code = cli::runScriptCommand(script_command, std::cout, std::cerr)) return *code;
     return cli::execTorchCli(argv); // a torch command after global options
 }

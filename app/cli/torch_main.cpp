@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "JobCommandsCli.h"
+#include "ScriptCommandCli.h"
 #include "TorchCommandList.h"
 #include "TraceCommandsCli.h"
 #include "commands/Commands.h"
@@ -126,6 +127,8 @@ int main(int argc, char** argv) {
     ts::cli::addTraceCommands(app, trace_commands);
     ts::cli::JobCommands job_commands;
     ts::cli::addJobCommands(app, job_commands);
+    ts::cli::ScriptCommand script_command;
+    ts::cli::addScriptCommand(app, script_command);
 
     // --- experiments: sweep, ladder, advise, roofline, prune, compare ------------
     ts::SweepOptions sweep;
@@ -242,6 +245,7 @@ int main(int argc, char** argv) {
     if (*env_cmd) return ts::envCommand(env, std::cout, std::cerr);
     if (auto code = ts::cli::runTraceCommands(trace_commands, std::cout, std::cerr)) return *code;
     if (auto code = ts::cli::runJobCommands(job_commands, std::cout, std::cerr)) return *code;
+    if (auto code = ts::cli::runScriptCommand(script_command, std::cout, std::cerr)) return *code;
     for (const auto& [cmd, run_command] : experiment_cmds)
         if (*cmd) {
             watchInterrupts(); // sweeps, ladders and pruning stop between steps too

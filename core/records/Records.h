@@ -73,6 +73,26 @@ struct EpochRecord {
     double lr = 0; // at epoch end
 };
 
+// A run of the user's own Python script under Trainscope's probe
+// (docs/script-probe.md): what ran, where, on what, and how it ended.
+// Absent (empty `script` and `module`) for Trainscope's own runs.
+struct ScriptSource {
+    std::string script;            // the script's path, or empty for `-m module`
+    std::string module;            // python -m MODULE
+    std::vector<std::string> args; // the script's own arguments
+    std::string cwd;
+    std::string python; // the interpreter
+    std::string python_version;
+    std::string torch_version;
+    std::string device;      // where the model's parameters were: cpu, cuda:0
+    std::string device_name; // the GPU's name on CUDA
+    int world_size = 1;      // ranks launched (torchrun)
+    std::string exit_status; // ok | exception | exit | interrupted | killed | lost
+    int exit_code = 0;       // the script's (128 + N when killed by signal N)
+    double probe_overhead_us_per_step = 0;
+    bool present() const { return !script.empty() || !module.empty(); }
+};
+
 struct RunInfo {
     ExperimentConfig config;
     EnvironmentInfo env;
@@ -84,6 +104,7 @@ struct RunInfo {
     int start_epoch = 0;     // > 0 when resumed
     int64_t start_global_step = 0;
     std::string optimizer_implementation; // "fused SGD (at::_fused_sgd_)", ...
+    ScriptSource source;                  // runs of the user's own script
 };
 
 // One rank of a data-parallel run, as run.json's distributed.ranks[] holds it.

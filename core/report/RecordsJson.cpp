@@ -232,17 +232,54 @@ EnvironmentInfo environmentFromJson(const json& j) {
     return env;
 }
 
+json toJson(const ScriptSource& s) {
+    return {{"kind", "python-script"},
+            {"script", s.script},
+            {"module", s.module},
+            {"args", s.args},
+            {"cwd", s.cwd},
+            {"python", s.python},
+            {"python_version", s.python_version},
+            {"torch_version", s.torch_version},
+            {"device", s.device},
+            {"device_name", s.device_name},
+            {"world_size", s.world_size},
+            {"exit_status", s.exit_status},
+            {"exit_code", s.exit_code},
+            {"probe_overhead_us_per_step", s.probe_overhead_us_per_step}};
+}
+
+ScriptSource scriptSourceFromJson(const json& j) {
+    ScriptSource s;
+    s.script = j.value("script", "");
+    s.module = j.value("module", "");
+    s.args = j.value("args", std::vector<std::string>{});
+    s.cwd = j.value("cwd", "");
+    s.python = j.value("python", "");
+    s.python_version = j.value("python_version", "");
+    s.torch_version = j.value("torch_version", "");
+    s.device = j.value("device", "");
+    s.device_name = j.value("device_name", "");
+    s.world_size = intValue(j, "world_size", 1);
+    s.exit_status = j.value("exit_status", "");
+    s.exit_code = intValue(j, "exit_code", 0);
+    s.probe_overhead_us_per_step = j.value("probe_overhead_us_per_step", 0.0);
+    return s;
+}
+
 json toJson(const RunInfo& info) {
-    return {{"config", configToJson(info.config)},
-            {"environment", toJson(info.env)},
-            {"train_samples", info.train_samples},
-            {"val_samples", info.val_samples},
-            {"steps_per_epoch", info.steps_per_epoch},
-            {"parameters", info.parameters},
-            {"forward_macs", info.forward_macs},
-            {"start_epoch", info.start_epoch},
-            {"start_global_step", info.start_global_step},
-            {"optimizer_implementation", info.optimizer_implementation}};
+    json run = {{"config", configToJson(info.config)},
+                {"environment", toJson(info.env)},
+                {"train_samples", info.train_samples},
+                {"val_samples", info.val_samples},
+                {"steps_per_epoch", info.steps_per_epoch},
+                {"parameters", info.parameters},
+                {"forward_macs", info.forward_macs},
+                {"start_epoch", info.start_epoch},
+                {"start_global_step", info.start_global_step},
+                {"optimizer_implementation", info.optimizer_implementation}};
+    if (info.source.present()) run["source"] = toJson(info.source);
+    return run;
 }
 
 } // namespace ts

@@ -91,6 +91,11 @@ void RunRecorder::onRunStarted(const RunInfo& info) {
     openStepsFile(steps_, dir_, /*append=*/true);
 }
 
+void RunRecorder::amendInfo(const RunInfo& info) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    info_ = info;
+}
+
 // A run resumed into its own directory keeps the records there up to its
 // checkpoint; nothing is changed before they have all been read.
 void RunRecorder::continueEarlierRun() {
@@ -237,6 +242,7 @@ RunRecord loadRun(const fs::path& dir, bool with_steps) {
         r.info.start_epoch = intValue(j, "start_epoch", 0);
         r.info.start_global_step = intValue(j, "start_global_step", int64_t(0));
         r.info.optimizer_implementation = j.value("optimizer_implementation", "");
+        if (j.contains("source")) r.info.source = scriptSourceFromJson(j["source"]);
         for (const auto& e : j.value("epochs", json::array()))
             r.epochs.push_back(epochFromJson(e));
         r.summary = summaryFromJson(j.value("summary", json::object()));

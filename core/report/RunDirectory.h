@@ -72,6 +72,8 @@ nlohmann::json toJson(const RunInfo& info);
 nlohmann::json toJson(const PhaseTimes& p);
 nlohmann::json toJson(const DistributedSummary& d);
 nlohmann::json toJson(const MemoryByCategory& m);
+nlohmann::json toJson(const ScriptSource& s);
+ScriptSource scriptSourceFromJson(const nlohmann::json& j);
 MemoryByCategory memoryFromJson(const nlohmann::json& j);
 DistributedSummary distributedFromJson(const nlohmann::json& j);
 EpochRecord epochFromJson(const nlohmann::json& j);
@@ -93,6 +95,9 @@ public:
     // when this continues a run recorded in dir() (a resume in place), not
     // only the last process's; nullopt before the end.
     std::optional<RunSummary> recordedSummary();
+    // What is known of a user's script only as it runs (its batch size, its
+    // exit status, the probe's overhead): written with run.json's next update.
+    void amendInfo(const RunInfo& info);
 
     void onRunStarted(const RunInfo& info) override;
     void onStep(const StepRecord& step) override;
