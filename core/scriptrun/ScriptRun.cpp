@@ -80,6 +80,18 @@ public:
     int epochs = 0;
 };
 
+// A rank's steps to ScriptRunHooks::rank_step.
+class RankSteps : public TrainerObserver {
+public:
+    RankSteps(int rank, std::function<void(int, const StepRecord&)> hook)
+        : rank_(rank), hook_(std::move(hook)) {}
+    void onStep(const StepRecord& step) override { hook_(rank_, step); }
+
+private:
+    int rank_;
+    std::function<void(int, const StepRecord&)> hook_;
+};
+
 class ScriptSession {
 public:
     ScriptSession(const ScriptRunOptions& options, const ScriptRunHooks& hooks,
@@ -97,6 +109,7 @@ private:
     struct Rank {
         ObserverList observers;
         std::unique_ptr<RunRecorder> own; // ranks/<r>/ of a job of several ranks
+        std::unique_ptr<RankSteps> rank_steps;
         std::unique_ptr<ProbeRank> probe;
         FirstBatch first;
         RunInfo info;
@@ -177,6 +190,10 @@ RunInfo ScriptSession::startRank(Rank& rank, const ProbeHello& hello) {
         fs::create_directories(own);
         rank.own = std::make_unique<RunRecorder>(own);
         rank.observers.add(rank.own.get());
+        if (hooks_.rank_step) {
+            rank.rank_steps = std::make_unique<RankSteps>(hello.rank, hooks_.rank_step);
+            rank.observers.add(rank.rank_steps.get());
+        }
     }
     return rank.info;
 }

@@ -41,6 +41,8 @@ struct ScriptRunHooks {
     TrainerObserver* observer = nullptr; // rank 0's records as they come (GUI, CLI)
     // The script's output as it comes, in pieces (also kept in stdout.log and stderr.log).
     std::function<void(ConsoleStream, std::string_view)> console;
+    // Each rank's steps of a job of several ranks (the Live view's per-rank chart).
+    std::function<void(int rank, const StepRecord&)> rank_step;
     const CancelFlag* stop = nullptr;
     ScriptControl* control = nullptr;
 };
