@@ -9,7 +9,9 @@
 #   scripts/torch2.sh build       configure and build build/torch2
 #   scripts/torch2.sh test        `trainscope-cli env`, the LibTorch tests (trainscope_core_tests) and
 #                                 ResNets saved by the wheel's torch trained (tests/torch2/torchscript_models.sh),
-#                                 running jobs traced on demand (tests/torch2/ondemand.sh)
+#                                 running jobs traced on demand (tests/torch2/ondemand.sh), the
+#                                 script probe's own tests (tests/python) and users' scripts run
+#                                 under it (tests/torch2/run_script.sh)
 #   scripts/torch2.sh all         the three
 #   scripts/torch2.sh bench-deps  what bench/pytorch_reference.py imports beside torch
 #                                 (torchvision, numpy, pillow: pinned, into the same venv)
@@ -97,6 +99,10 @@ tests() {
   STEPS=2 BATCH=16 tests/torch2/torchscript_models.sh "$build/app/trainscope-cli" "$python"
   # Trainscope as Kineto's on-demand daemon, against the wheel's processes.
   tests/torch2/ondemand.sh "$build/app/trainscope-cli" "$python"
+  # The probe inside users' scripts (pure Python, on the wheel's torch), then
+  # their scripts run under it by the CLI.
+  "$python" -m unittest discover -s tests/python
+  tests/torch2/run_script.sh "$build/app/trainscope-cli" "$python"
 }
 
 case "${1:-all}" in

@@ -21,10 +21,12 @@ ProbeRank::ProbeRank(TrainerObserver& observer, HelloHandler on_hello,
 
 void ProbeRank::onLine(std::string_view text) {
     ++line_number_;
+    if (text.empty()) return; // the probe ends a line cut by Ctrl-C with one of its own
     try {
         const ProbeLine line = parseProbeLine(text);
         if (!hello_ && line.type != ProbeLineType::Hello)
             throw ProbeWireError("a line before the probe's hello");
+        if (line.type != ProbeLineType::Hello && line.type != ProbeLineType::Device) start();
         apply(line.type, line.body);
     } catch (const ProbeWireError& e) {
         warnBadLine(e.what());
@@ -45,7 +47,10 @@ void ProbeRank::apply(ProbeLineType type, const nlohmann::json& line) {
     case ProbeLineType::Hello:
         if (hello_) throw ProbeWireError("a second hello");
         hello_ = helloFromLine(line);
-        observer_.onRunStarted(on_hello_(*hello_));
+        return;
+    case ProbeLineType::Device:
+        if (!started_) applyDeviceLine(line, *hello_);
+        start();
         return;
     case ProbeLineType::Step:
         takeStep(stepFromLine(line));
@@ -92,6 +97,12 @@ void ProbeRank::apply(ProbeLineType type, const nlohmann::json& line) {
     case ProbeLineType::Other:
         return;
     }
+}
+
+void ProbeRank::start() {
+    if (started_ || !hello_) return;
+    started_ = true;
+    observer_.onRunStarted(on_hello_(*hello_));
 }
 
 void ProbeRank::takeStep(StepRecord step) {
@@ -162,6 +173,7 @@ void ProbeRank::takeTrace(const ProbeTrace& trace) {
 }
 
 void ProbeRank::endOfStream() {
+    start();
     flushStep();
     if (bad_lines_ > kBadLinesSaid)
         observer_.onMessage(LogLevel::Warning, std::to_string(bad_lines_) +

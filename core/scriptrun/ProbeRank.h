@@ -2,8 +2,11 @@
 // One rank of a user's script as its probe reports it: lines in, the
 // Trainer's observer calls out (run start, steps, epochs, profile windows,
 // messages), so whatever records or shows Trainscope's own runs records and
-// shows the script's. A step is held until the rank's next step (or the end):
-// its memory line and, on CUDA, its loss read a step late arrive after it.
+// shows the script's. The run starts (onRunStarted) once the probe knows the
+// device (its `device` line at the first optimizer step, or whatever comes
+// first after the hello), so the run's record names it. A step is held until
+// the rank's next step (or the end): its memory line and, on CUDA, its loss
+// read a step late arrive after it.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -34,7 +37,7 @@ public:
     // The stream ended (the connection closed): the held step goes out.
     void endOfStream();
 
-    bool started() const { return hello_.has_value(); }
+    bool started() const { return started_; }
     const std::optional<ProbeHello>& hello() const { return hello_; }
     const std::optional<ProbeBye>& bye() const { return bye_; }
     int64_t steps() const { return steps_; }
@@ -46,6 +49,7 @@ public:
 
 private:
     void apply(ProbeLineType type, const nlohmann::json& line);
+    void start();
     void takeStep(StepRecord step);
     void flushStep();
     void takeEpoch(EpochRecord epoch);
@@ -58,6 +62,7 @@ private:
     SummaryBuilder summary_;
     std::optional<ProbeHello> hello_;
     std::optional<ProbeBye> bye_;
+    bool started_ = false;
     std::optional<StepRecord> held_;
     MemoryByCategory memory_; // the latest categories, carried to later steps
     int64_t line_number_ = 0;

@@ -78,6 +78,11 @@ ProbeHello helloFromLine(const json& line) {
     return h;
 }
 
+void applyDeviceLine(const json& line, ProbeHello& hello) {
+    hello.device = text(line, "device");
+    hello.device_name = text(line, "device_name");
+}
+
 StepRecord stepFromLine(const json& line) {
     StepRecord s;
     s.global_step = count(line, "step");
@@ -103,8 +108,19 @@ StepRecord stepFromLine(const json& line) {
     return s;
 }
 
+// On CUDA the host's phases are the time to queue the work; the device's
+// (CUDA events) are what Trainscope's own runs measure there, so they replace
+// them where the probe had events, and the rest of the step is `other`.
 void applyLateLine(const json& line, StepRecord& step) {
     step.loss = number(line, "loss", step.loss);
+    const std::pair<const char*, double PhaseTimes::*> phases[] = {
+        {"device_forward_ms", &PhaseTimes::forward_ms},
+        {"device_backward_ms", &PhaseTimes::backward_ms},
+        {"device_optimizer_ms", &PhaseTimes::optimizer_ms}};
+    for (const auto& [key, phase] : phases)
+        if (line.contains(key) && !line[key].is_null()) step.phases.*phase = millis(line, key);
+    step.phases.other_ms = 0;
+    step.phases.other_ms = std::max(0.0, step.step_ms - step.phases.total());
 }
 
 MemoryByCategory memoryFromLine(const json& line) {

@@ -60,6 +60,10 @@ struct ProbeSlowStep {
 };
 
 ProbeHello helloFromLine(const nlohmann::json& line);
+// A `device` line: the device of the first optimizer's parameters, sent at
+// its first step (asking earlier would initialise CUDA before the script
+// chose its devices).
+void applyDeviceLine(const nlohmann::json& line, ProbeHello& hello);
 StepRecord stepFromLine(const nlohmann::json& line);
 // A `late` line's loss and device times into the step it names.
 void applyLateLine(const nlohmann::json& line, StepRecord& step);

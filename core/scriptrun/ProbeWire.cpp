@@ -11,11 +11,12 @@ struct TypeName {
 };
 
 constexpr TypeName kTypes[] = {
-    {"hello", ProbeLineType::Hello}, {"step", ProbeLineType::Step},
-    {"late", ProbeLineType::Late},   {"memory", ProbeLineType::Memory},
-    {"epoch", ProbeLineType::Epoch}, {"trace", ProbeLineType::Trace},
-    {"slow", ProbeLineType::Slow},   {"snapshot", ProbeLineType::Snapshot},
-    {"note", ProbeLineType::Note},   {"bye", ProbeLineType::Bye},
+    {"hello", ProbeLineType::Hello},       {"device", ProbeLineType::Device},
+    {"step", ProbeLineType::Step},         {"late", ProbeLineType::Late},
+    {"memory", ProbeLineType::Memory},     {"epoch", ProbeLineType::Epoch},
+    {"trace", ProbeLineType::Trace},       {"slow", ProbeLineType::Slow},
+    {"snapshot", ProbeLineType::Snapshot}, {"note", ProbeLineType::Note},
+    {"bye", ProbeLineType::Bye},
 };
 
 } // namespace

@@ -25,6 +25,7 @@ public:
 
 enum class ProbeLineType {
     Hello,
+    Device,
     Step,
     Late,
     Memory,

@@ -211,8 +211,6 @@ ProcessSpec scriptProcess(const ScriptRunOptions& o, const std::string& socket_a
     setVariable(spec.env, "TRAINSCOPE_PROBE", probeConfig(o, socket_address, trace_dir).dump());
     // The script's output reaches the console as it prints it.
     setVariable(spec.env, "PYTHONUNBUFFERED", "1");
-    if (variable(spec.env, "KINETO_USE_DAEMON").empty())
-        setVariable(spec.env, "KINETO_USE_DAEMON", "1");
     return spec;
 }
 

@@ -59,8 +59,10 @@ std::filesystem::path probeFolder();
 
 // The process to start: the interpreter running the probe (or torchrun
 // running it per rank), with the probe's configuration and folder in the
-// environment beside the user's, and KINETO_USE_DAEMON=1 so that Trainscope's
-// on-demand daemon can also trace it.
+// environment beside the user's. Not KINETO_USE_DAEMON: the probe traces on
+// request itself, and without a daemon libkineto logs a failed send every
+// few seconds into the script's output (--env KINETO_USE_DAEMON=1 lets
+// `trace-job` reach it too).
 ProcessSpec scriptProcess(const ScriptRunOptions& options, const std::string& socket_address,
                           const std::filesystem::path& trace_dir);
 

@@ -80,6 +80,24 @@ public:
     int epochs = 0;
 };
 
+// A job's traces as rank folders, one per cycle (traces/cycle0/rank1.json):
+// each folder opens in the Distributed view as one span of the job.
+void arrangeRankFolders(const fs::path& traces) {
+    std::error_code ec;
+    std::vector<fs::path> files; // all first: the folders made below are entries too
+    for (const auto& entry : fs::directory_iterator(traces, ec))
+        files.push_back(entry.path());
+    for (const fs::path& file : files) {
+        const std::string name = file.filename().string();
+        const size_t cycle = name.find("_cycle");
+        if (name.rfind("rank", 0) != 0 || cycle == std::string::npos) continue;
+        const std::string rank = name.substr(0, cycle);
+        const std::string folder = name.substr(cycle + 1, name.find('.', cycle) - cycle - 1);
+        fs::create_directories(traces / folder, ec);
+        fs::rename(file, traces / folder / (rank + ".json"), ec);
+    }
+}
+
 // A rank's steps to ScriptRunHooks::rank_step.
 class RankSteps : public TrainerObserver {
 public:
@@ -350,10 +368,11 @@ ScriptRunResult ScriptSession::finish(int exit_code, int term_signal) {
         finishRank(*r, own, summary);
     }
     result.steps = top->first.steps;
-    if (o_.nproc_per_node == 1) {
-        std::error_code ignored;
+    std::error_code ignored;
+    if (o_.nproc_per_node == 1)
         fs::remove_all(trace_dir_, ignored);
-    }
+    else
+        arrangeRankFolders(trace_dir_);
     return result;
 }
 

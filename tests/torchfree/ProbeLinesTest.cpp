@@ -119,12 +119,27 @@ TEST_F(ProbeRankTest, StepsBecomeTheTrainersRecords) {
     EXPECT_EQ(rank.steps(), 2);
 }
 
+TEST_F(ProbeRankTest, TheRunStartsOnceTheDeviceIsKnown) {
+    feed({kHello});
+    EXPECT_TRUE(seen.started.empty()) << "the hello does not know the device";
+    feed({R"({"t":"device","rank":0,"device":"cuda:0","device_name":"NVIDIA H100"})", "",
+          step(0, 10)});
+    ASSERT_EQ(seen.started.size(), 1u);
+    EXPECT_EQ(seen.started[0].config.device, "cuda:0");
+    EXPECT_TRUE(seen.messages.empty()) << "an empty line is skipped quietly";
+}
+
 TEST_F(ProbeRankTest, ALateLineFillsTheHeldStepsLoss) {
-    feed({kHello, R"({"t":"step","step":0,"step_ms":5,"loss":null})",
-          R"({"t":"late","step":0,"loss":2.25})",
+    feed({kHello,
+          R"({"t":"step","step":0,"step_ms":5,"forward_ms":0.5,"backward_ms":0.5,"loss":null})",
+          R"({"t":"late","step":0,"loss":2.25,"device_forward_ms":1.5,"device_backward_ms":2,)"
+          R"("device_optimizer_ms":null})",
           R"({"t":"bye","steps":1,"status":"ok","exit_code":0})"});
     ASSERT_EQ(seen.steps.size(), 1u);
     EXPECT_DOUBLE_EQ(seen.steps[0].loss, 2.25);
+    EXPECT_DOUBLE_EQ(seen.steps[0].phases.forward_ms, 1.5) << "the device's time on CUDA";
+    EXPECT_DOUBLE_EQ(seen.steps[0].phases.backward_ms, 2);
+    EXPECT_DOUBLE_EQ(seen.steps[0].phases.other_ms, 1.5);
     ASSERT_TRUE(rank.bye());
     EXPECT_EQ(rank.bye()->status, "ok");
 }
