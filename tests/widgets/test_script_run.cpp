@@ -3,8 +3,9 @@
 // playing a probe's scenario: the window never loads LibTorch (it starts
 // with Machine::beforeLibTorch and no TorchBackend is asked for). Start
 // through the form, the Live view, the console, the run directory; Stop
-// keeps the steps; an interpreter without torch blocks Start; the form's
-// values and kind survive a restart; --script and its options.
+// keeps the steps; the snapshot is offered on CUDA; an interpreter without
+// torch blocks Start; the form's values and kind survive a restart;
+// --script and its options.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -152,6 +153,25 @@ private slots:
         QCOMPARE(saved.summary.status, RunStatus::Cancelled);
         QCOMPARE(saved.steps.size(), size_t(3));
         QCOMPARE(saved.info.source.exit_status, std::string("interrupted"));
+    }
+
+    // "Memory snapshot now" is for a script on CUDA, as the probe's hello says.
+    void theSnapshotIsOfferedOnCuda() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(Machine::beforeLibTorch());
+        std::string hello = kProbeHello;
+        hello.replace(hello.find(R"("device":"cpu")"), 14, R"("device":"cuda:0")");
+        fillIn(window, scenario("cuda", hello + "#interruptible\n#sleep 60\n"),
+               interpreter("fake_python.sh"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.runPanel()->startButton()->isEnabled(), kCheckTimeoutMs);
+        QSignalSpy finished(window.controller(), &RunController::runFinished);
+        QTest::mouseClick(window.runPanel()->startButton(), Qt::LeftButton);
+        QPushButton* snapshot = window.scriptForm()->console()->snapshotButton();
+        QTRY_VERIFY_WITH_TIMEOUT(snapshot->isEnabled(), kRunTimeoutMs);
+        QTest::mouseClick(snapshot, Qt::LeftButton); // the stand-in ignores it
+        QTest::mouseClick(window.runPanel()->stopButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kRunTimeoutMs);
+        QVERIFY(!snapshot->isEnabled());
     }
 
     void anInterpreterWithoutTorchBlocksStart() {
