@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "ProbeLines.h"
 #include "TestPaths.h"
 #include "report/RunDirectory.h"
 #include "scriptrun/ChildProcess.h"
@@ -18,6 +19,8 @@
 
 using namespace ts;
 using namespace ts::scriptrun;
+using ts::testing::kProbeHello;
+using ts::testing::probeSteps;
 namespace fs = std::filesystem;
 
 namespace {
@@ -60,28 +63,14 @@ struct ScriptRunFixture : ::testing::Test {
     }
 };
 
-const char* kHello = R"({"t":"hello","v":1,"pid":7,"rank":0,"world_size":1,"python":"3.11.2",)"
-                     R"("torch":"2.15.0","device":"cpu","executable":"/venv/bin/python"})"
-                     "\n";
-
-std::string steps(int count) {
-    std::string lines;
-    for (int i = 0; i < count; ++i)
-        lines += R"({"t":"step","step":)" + std::to_string(i) +
-                 R"(,"step_ms":20,"data_ms":2,"forward_ms":5,"backward_ms":8,"optimizer_ms":3,)"
-                 R"("batch":16,"loss":1.5,"lr":0.01,"rss":123456})"
-                 "\n";
-    return lines;
-}
-
 } // namespace
 
 TEST_F(ScriptRunFixture, AFinishedScriptIsARunDirectoryLikeAnyOther) {
-    const auto result =
-        run(scenario(std::string(kHello) + "#stdout epoch 1 done\n" + steps(4) + "#trace 1 2\n" +
-                     R"({"t":"bye","steps":4,"status":"ok","exit_code":0,)"
-                     R"("overhead_us_per_step":42})"
-                     "\n"));
+    const auto result = run(scenario(std::string(kProbeHello) + "#stdout epoch 1 done\n" +
+                                     probeSteps(4) + "#trace 1 2\n" +
+                                     R"({"t":"bye","steps":4,"status":"ok","exit_code":0,)"
+                                     R"("overhead_us_per_step":42})"
+                                     "\n"));
     EXPECT_EQ(result.status, RunStatus::Completed);
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_EQ(result.steps, 4);
@@ -102,7 +91,7 @@ TEST_F(ScriptRunFixture, AFinishedScriptIsARunDirectoryLikeAnyOther) {
 
 TEST_F(ScriptRunFixture, ACrashKeepsItsStepsAndSaysWhy) {
     const auto result = run(scenario(
-        std::string(kHello) + steps(2) + "#stderr Traceback (most recent call last):\n" +
+        std::string(kProbeHello) + probeSteps(2) + "#stderr Traceback (most recent call last):\n" +
         "#stderr ValueError: boom\n" +
         R"({"t":"bye","steps":2,"status":"exception","exit_code":1,"error":"ValueError: boom"})" +
         "\n#exit 1\n"));
@@ -117,7 +106,8 @@ TEST_F(ScriptRunFixture, ACrashKeepsItsStepsAndSaysWhy) {
 }
 
 TEST_F(ScriptRunFixture, AKilledScriptIsRecordedAsKilled) {
-    const auto result = run(scenario(std::string(kHello) + steps(1) + "#sleep 0.2\n#kill\n"));
+    const auto result =
+        run(scenario(std::string(kProbeHello) + probeSteps(1) + "#sleep 0.2\n#kill\n"));
     EXPECT_EQ(result.status, RunStatus::Failed);
     EXPECT_EQ(result.exit_code, 128 + 9);
     EXPECT_NE(result.error.find("killed by signal 9"), std::string::npos) << result.error;
@@ -144,7 +134,8 @@ TEST_F(ScriptRunFixture, StopInterruptsTheScriptAndKeepsItsSteps) {
     });
     const auto begin = std::chrono::steady_clock::now();
     const auto result =
-        run(scenario(std::string(kHello) + "#interruptible\n" + steps(3) + "#sleep 60\n"), &stop);
+        run(scenario(std::string(kProbeHello) + "#interruptible\n" + probeSteps(3) + "#sleep 60\n"),
+            &stop);
     stopper.join();
     EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(20));
     EXPECT_EQ(result.status, RunStatus::Cancelled);
@@ -157,7 +148,8 @@ TEST_F(ScriptRunFixture, StopInterruptsTheScriptAndKeepsItsSteps) {
 
 TEST_F(ScriptRunFixture, AScriptThatIgnoresStopIsKilledAfterTheGrace) {
     CancelFlag stop;
-    auto options = scenario(std::string(kHello) + "#ignore-interrupt\n" + steps(2) + "#sleep 60\n");
+    auto options =
+        scenario(std::string(kProbeHello) + "#ignore-interrupt\n" + probeSteps(2) + "#sleep 60\n");
     options.stop_grace_s = 0.5;
     std::thread stopper([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));

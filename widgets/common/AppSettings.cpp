@@ -17,6 +17,8 @@ constexpr const char* kTheme = "appearance/theme";
 constexpr const char* kLastConfig = "experiment/config";
 constexpr const char* kLastPreset = "experiment/preset";
 constexpr const char* kLastProcesses = "experiment/processes";
+constexpr const char* kLastRunKind = "experiment/kind";
+constexpr const char* kLastScript = "experiment/script";
 constexpr const char* kLastRequest = "experiments/request";
 constexpr const char* kRunsRoot = "runs/root";
 constexpr const char* kRunFolders = "runs/folders";
@@ -114,6 +116,18 @@ int AppSettings::lastProcesses() const {
 }
 void AppSettings::setLastProcesses(int processes) {
     store_->setValue(key::kLastProcesses, processes);
+}
+QString AppSettings::lastRunKind() const {
+    return store_->value(key::kLastRunKind).toString();
+}
+void AppSettings::setLastRunKind(const QString& kind) {
+    store_->setValue(key::kLastRunKind, kind);
+}
+QString AppSettings::lastScriptJson() const {
+    return store_->value(key::kLastScript).toString();
+}
+void AppSettings::setLastScriptJson(const QString& json) {
+    store_->setValue(key::kLastScript, json);
 }
 QString AppSettings::lastExperimentRequestJson() const {
     return store_->value(key::kLastRequest).toString();

@@ -53,6 +53,12 @@ public:
     // Local processes of the form's run (1 = train in the GUI's own process).
     int lastProcesses() const;
     void setLastProcesses(int processes);
+    // The Experiment dock's kind of run ("model", "script") and the Python
+    // script form's values as JSON (empty: the form's defaults).
+    QString lastRunKind() const;
+    void setLastRunKind(const QString& kind);
+    QString lastScriptJson() const;
+    void setLastScriptJson(const QString& json);
     // The Experiments view's last request (mode, keys, values, steps, pruning
     // inputs) as JSON, so its controls come back as the user left them.
     QString lastExperimentRequestJson() const;

@@ -5,10 +5,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
-#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
-#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -35,19 +33,14 @@ ExperimentForm::ExperimentForm(std::vector<PresetInfo> presets, std::vector<Devi
     auto* content = new QWidget;
     auto* sections = new QVBoxLayout(content);
     sections->setContentsMargins(0, 0, 0, 0);
-    buildModelSection(addSection(sections, tr("Model")));
-    buildDataSection(addSection(sections, tr("Data")));
-    buildDeviceSection(addSection(sections, tr("Device")));
-    buildTrainingSection(addSection(sections, tr("Training")));
-    buildProfilingSection(addSection(sections, tr("Profiling")));
+    buildModelSection(addFormSection(sections, tr("Model")));
+    buildDataSection(addFormSection(sections, tr("Data")));
+    buildDeviceSection(addFormSection(sections, tr("Device")));
+    buildTrainingSection(addFormSection(sections, tr("Training")));
+    buildProfilingSection(addFormSection(sections, tr("Profiling")));
     sections->addStretch(1);
 
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(content);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    outer->addWidget(scroll, 1);
+    outer->addWidget(scrollingSections(content), 1);
 
     issues_label_ = new QLabel;
     issues_label_->setWordWrap(true);
@@ -85,15 +78,6 @@ void ExperimentForm::buildPresetRow(QVBoxLayout* layout) {
         const QString name = preset_box_->itemData(index).toString();
         if (!name.isEmpty()) selectPreset(name);
     });
-}
-
-QFormLayout* ExperimentForm::addSection(QVBoxLayout* layout, const QString& title) {
-    auto* group = new QGroupBox(title);
-    auto* form = new QFormLayout(group);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
-    layout->addWidget(group);
-    return form;
 }
 
 void ExperimentForm::buildModelSection(QFormLayout* form) {

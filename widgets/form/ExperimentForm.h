@@ -57,7 +57,6 @@ signals:
 
 private:
     void buildPresetRow(QVBoxLayout* layout);
-    QFormLayout* addSection(QVBoxLayout* layout, const QString& title);
     void buildModelSection(QFormLayout* form);
     void buildDataSection(QFormLayout* form);
     void buildDeviceSection(QFormLayout* form);

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include <QGroupBox>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
 namespace ts::gui {
 namespace {
 
@@ -40,20 +44,42 @@ QWidget* FormFields::widgetFor(const std::string& key) const {
     return it == fields_.end() ? nullptr : it->widget;
 }
 
+QFormLayout* addFormSection(QVBoxLayout* layout, const QString& title) {
+    auto* group = new QGroupBox(title);
+    auto* form = new QFormLayout(group);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+    layout->addWidget(group);
+    return form;
+}
+
+QScrollArea* scrollingSections(QWidget* sections) {
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(sections);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return scroll;
+}
+
+void markFieldIssues(QWidget* widget, const QStringList& messages, QString& ownTooltip) {
+    const bool invalid = !messages.isEmpty();
+    const bool was_invalid = widget->property("invalid").toBool();
+    if (invalid && !was_invalid) ownTooltip = widget->toolTip();
+    widget->setProperty("invalid", invalid);
+    widget->setStyleSheet(invalid ? QString::fromLatin1(kInvalidStyle) : QString());
+    if (invalid)
+        widget->setToolTip(messages.join(QLatin1Char('\n')));
+    else if (was_invalid)
+        widget->setToolTip(ownTooltip);
+}
+
 void FormFields::markIssues(const std::vector<ConfigIssue>& issues) {
     for (Field& field : fields_) {
         QStringList messages;
         for (const ConfigIssue& issue : issues)
             if (issue.key == field.key) messages << QString::fromStdString(issue.message);
-        const bool invalid = !messages.isEmpty();
-        const bool was_invalid = field.widget->property("invalid").toBool();
-        if (invalid && !was_invalid) field.tooltip = field.widget->toolTip();
-        field.widget->setProperty("invalid", invalid);
-        field.widget->setStyleSheet(invalid ? QString::fromLatin1(kInvalidStyle) : QString());
-        if (invalid)
-            field.widget->setToolTip(messages.join(QLatin1Char('\n')));
-        else if (was_invalid)
-            field.widget->setToolTip(field.tooltip);
+        markFieldIssues(field.widget, messages, field.tooltip);
     }
 }
 

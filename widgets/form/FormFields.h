@@ -9,15 +9,28 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFormLayout>
 #include <QLineEdit>
 #include <QObject>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 
 #include "config/ExperimentConfig.h"
 #include "form/PathEdit.h"
 
+class QVBoxLayout;
+
 namespace ts::gui {
+
+// A titled group of rows at the end of `layout` (a form's section).
+QFormLayout* addFormSection(QVBoxLayout* layout, const QString& title);
+// The form's sections, scrolled vertically in the dock's width.
+QScrollArea* scrollingSections(QWidget* sections);
+
+// Highlights `widget` while it has `messages` (its tooltip says them) and
+// gives its own tooltip back, kept in `ownTooltip`, once it has none.
+void markFieldIssues(QWidget* widget, const QStringList& messages, QString& ownTooltip);
 
 class FormFields : public QObject {
     Q_OBJECT

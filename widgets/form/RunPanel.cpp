@@ -42,12 +42,12 @@ void RunPanel::setStartBlocked(const QString& reason) {
     updateButtons();
 }
 
-void RunPanel::setRunning(bool running) {
+void RunPanel::setRunning(bool running, const QString& starting) {
     running_ = running;
     if (running) {
         bar_->setValue(0);
         bar_->setFormat(tr("starting…"));
-        status_->setText(tr("Preparing the model and data…"));
+        status_->setText(starting.isEmpty() ? tr("Preparing the model and data…") : starting);
     }
     updateButtons();
 }
@@ -56,10 +56,10 @@ void RunPanel::setProgress(const RunProgress& p) {
     bar_->setValue(int(p.fraction() * 1000));
     bar_->setFormat(p.total_steps > 0 ? tr("step %1 / %2").arg(p.done_steps).arg(p.total_steps)
                                       : tr("step %1").arg(p.done_steps));
-    QString text = tr("epoch %1 / %2 · %3")
-                       .arg(p.epoch + 1)
-                       .arg(p.total_epochs)
-                       .arg(format::rate(p.images_per_sec, tr("images/s")));
+    // A user's script does not say how many epochs it will train.
+    QString text = (p.total_epochs > 0 ? tr("epoch %1 / %2").arg(p.epoch + 1).arg(p.total_epochs)
+                                       : tr("epoch %1").arg(p.epoch + 1)) +
+                   tr(" · %1").arg(format::rate(p.images_per_sec, tr("images/s")));
     if (p.eta_s >= 0) text += tr(" · ETA %1").arg(format::seconds(p.eta_s));
     status_->setText(text);
 }

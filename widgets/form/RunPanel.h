@@ -21,7 +21,8 @@ public:
 public slots:
     // Start stays disabled while the form has issues (reason as tooltip).
     void setStartBlocked(const QString& reason);
-    void setRunning(bool running);
+    // `starting`: what the status says until the first step (default: the model and data).
+    void setRunning(bool running, const QString& starting = {});
     void setProgress(const ts::gui::RunProgress& progress);
     void setStopping();
     void setFinished(const ts::gui::RunOutcome& outcome);

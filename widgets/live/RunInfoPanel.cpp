@@ -56,7 +56,32 @@ void RunInfoPanel::setTitle(const QString& title) {
     title_->setText(title);
 }
 
+namespace {
+
+// A user's script: what ran, with what, where (the model and data are the script's own).
+QString scriptRows(const RunInfo& info) {
+    const ScriptSource& s = info.source;
+    QStringList command{s.script.empty() ? QStringLiteral("-m ") + qs(s.module) : qs(s.script)};
+    for (const std::string& arg : s.args)
+        command << qs(arg);
+    QString device = qs(info.config.device);
+    if (!s.device_name.empty()) device += QStringLiteral(" (%1)").arg(qs(s.device_name));
+    if (s.world_size > 1) device += QObject::tr(", %1 ranks").arg(s.world_size);
+    return row(QObject::tr("Script"), command.join(QLatin1Char(' '))) +
+           row(QObject::tr("Folder"), qs(s.cwd)) +
+           row(QObject::tr("Python"),
+               QObject::tr("%1, torch %2 · %3")
+                   .arg(qs(s.python_version), qs(s.torch_version), qs(s.python))) +
+           row(QObject::tr("Device"), device);
+}
+
+} // namespace
+
 void RunInfoPanel::setInfo(const RunInfo& info) {
+    if (info.source.present()) {
+        info_->setText(QStringLiteral("<table>%1</table>").arg(scriptRows(info)));
+        return;
+    }
     const ExperimentConfig& c = info.config;
     QString html = QStringLiteral("<table>");
     html +=

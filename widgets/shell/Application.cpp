@@ -12,11 +12,13 @@
 #include "common/AppSettings.h"
 #include "common/ThemePalette.h"
 #include "form/ExperimentForm.h"
+#include "form/RunForms.h"
 #include "shell/Automation.h"
 #include "shell/ExperimentFiles.h"
 #include "shell/LaunchOptions.h"
 #include "shell/MainWindow.h"
 #include "shell/OpenTimings.h"
+#include "shell/ScriptFiles.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
 #include "training/RunController.h"
@@ -95,6 +97,13 @@ int runApplication(const QStringList& arguments) {
         return 2;
     }
     if (options->processes > 0) window.form()->setProcesses(options->processes);
+    // Start starts the kind of run shown: the one the command line sets up.
+    if (!options->script.isEmpty())
+        applyScriptSources(*window.runForms(), *window.scriptForm(), options->script,
+                           options->python, options->script_args);
+    else if (!options->preset.isEmpty() || !options->config_file.isEmpty() ||
+             !options->overrides.isEmpty() || options->processes > 0)
+        window.runForms()->setKind(RunKind::Model);
     if (options->timings) printOpenTimings(window);
     if (options->live_jobs) window.showLiveJobs();
 
@@ -109,8 +118,9 @@ int runApplication(const QStringList& arguments) {
     }
     window.show();
     // After the automation's opens have started, so that a trace is read
-    // first. A session that only shows traces and quits never needs it.
-    if (!(options->quit_when_done && !options->run))
+    // first. A session that only shows traces, or runs a script (which
+    // brings its own torch), and quits never needs it.
+    if (!(options->quit_when_done && (!options->run || !options->script.isEmpty())))
         QTimer::singleShot(0, &window, &MainWindow::probeMachineWhenIdle);
     const int code = QApplication::exec();
     waitForBackgroundWrites(); // a trace's index or Overview being kept

@@ -103,14 +103,28 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
         QObject::tr("With --live-jobs: trace the next N steps of the first job that polls, "
                     "open its trace, then take the screenshot."),
         QStringLiteral("N"));
+    const QCommandLineOption script(
+        QStringLiteral("script"),
+        QObject::tr("Profile your own PyTorch script: the form's Python script kind with this "
+                    "script (its folder the working folder); --run starts it."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption python(
+        QStringLiteral("python"),
+        QObject::tr("With --script: the Python interpreter to run it with (it needs torch)."),
+        QStringLiteral("PY"));
+    const QCommandLineOption script_args(
+        QStringLiteral("script-args"),
+        QObject::tr("With --script: the script's arguments, in one quoted string."),
+        QStringLiteral("ARGS"));
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QObject::tr("Run directories or traces to open."),
                                  QStringLiteral("[PATH...]"));
     parser.addOptions(
-        {preset,    config,        set,          run,       open,       view,
-         find,      critical_path, area,         query,     step,       screenshot,
-         quit,      runs,          theme,        settings,  size,       no_checkpoints,
-         processes, timings,       compare_with, live_jobs, trace_steps});
+        {preset,    config,        set,          run,       open,        view,
+         find,      critical_path, area,         query,     step,        screenshot,
+         quit,      runs,          theme,        settings,  size,        no_checkpoints,
+         processes, timings,       compare_with, live_jobs, trace_steps, script,
+         python,    script_args});
 
     if (!parser.parse(arguments)) {
         *error = parser.errorText() + QLatin1Char('.');
@@ -170,6 +184,15 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments, QS
                          .arg(parser.value(trace_steps));
             return std::nullopt;
         }
+    }
+    o.script = parser.value(script);
+    o.python = parser.value(python);
+    if (parser.isSet(script_args)) o.script_args = parser.value(script_args);
+    if (o.script.isEmpty() && (parser.isSet(python) || parser.isSet(script_args))) {
+        *error = QObject::tr("--%1 goes with --script FILE.")
+                     .arg(parser.isSet(python) ? QStringLiteral("python")
+                                               : QStringLiteral("script-args"));
+        return std::nullopt;
     }
     if (!o.view.isEmpty() && !findViewPage(o.view)) {
         *error = QObject::tr("--view '%1' is not one of %2.").arg(o.view, viewNameList());

@@ -8,6 +8,8 @@
 //   trainscope --open T.json --view timeline --timings --quit-when-done   (open times)
 //   trainscope --open T.json --step 3 --view operators   (every view of step 3)
 //   trainscope --live-jobs --trace-steps 3 --screenshot j.png   (trace a running job)
+//   trainscope --script train.py --python ~/venv/bin/python --script-args "--epochs 1" --run
+//              --view live --screenshot s.png --quit-when-done   (the user's own script)
 #include <optional>
 
 #include <QSize>
@@ -39,6 +41,9 @@ struct LaunchOptions {
     bool timings = false;   // --timings: print when each document was read, shown and drawn
     bool live_jobs = false; // show the Live jobs panel (it answers the PyTorch jobs)
     int trace_steps = 0;    // --live-jobs: trace the first job that polls for N steps, open it
+    QString script;         // the Python script kind of run, with this script
+    QString python;         // --script: its interpreter (default: the form's)
+    QString script_args;    // --script: its arguments, split like a shell (null: the form's)
 
     bool automated() const {
         return run || !open.isEmpty() || !screenshot.isEmpty() || quit_when_done || trace_steps > 0;

@@ -20,7 +20,10 @@
 #include "common/ExportFile.h"
 #include "common/ThemePalette.h"
 #include "form/ExperimentForm.h"
+#include "form/RunForms.h"
 #include "form/RunPanel.h"
+#include "form/ScriptConsole.h"
+#include "form/ScriptForm.h"
 #include "livejobs/LiveJobsPanel.h"
 #include "shell/AppActions.h"
 #include "shell/CompareSelector.h"
@@ -31,6 +34,7 @@
 #include "shell/LiveCaptures.h"
 #include "shell/LiveJobsDock.h"
 #include "shell/LoadIndicator.h"
+#include "shell/ScriptFiles.h"
 #include "shell/SelectionBar.h"
 #include "shell/StatusBar.h"
 #include "shell/ViewRegistry.h"
@@ -53,6 +57,7 @@ MainWindow::MainWindow(AppSettings& settings, const Machine& machine, QWidget* p
       machine_probe_([this](const MachineProbe& probe) { onMachineProbed(probe); }),
       actions_(std::make_unique<AppActions>(this)),
       form_(new ExperimentForm(machine.presets, machine.devices, machine.support)),
+      script_form_(new ScriptForm), forms_(new RunForms(form_, script_form_)),
       run_panel_(new RunPanel), controller_(new RunController(this)),
       studies_(new StudyActivity(this)), loader_(new DocumentLoader(this)),
       documents_(new DocumentSelector), selection_(new DocumentSelection(this)),
@@ -135,7 +140,7 @@ void MainWindow::buildDock() {
     auto* panel = new QWidget;
     auto* layout = new QVBoxLayout(panel);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(form_, 1);
+    layout->addWidget(forms_, 1);
     layout->addWidget(run_panel_);
     dock_ = new QDockWidget(tr("Experiment"), this);
     dock_->setObjectName(QStringLiteral("experimentDock"));
@@ -178,21 +183,19 @@ void MainWindow::buildViewActions() {
 void MainWindow::wireRun() {
     // Every re-check of the form (edits, presets, loaded configs) updates Start and the device
     // shown.
-    connect(form_, &ExperimentForm::issuesChanged, this,
-            [this](const std::vector<ConfigIssue>& issues) {
-                run_panel_->setStartBlocked(
-                    issues.empty()
-                        ? QString()
-                        : tr("Fix the highlighted fields first (%1 issues).").arg(issues.size()));
-                status_->setDevice(
-                    QString::fromStdString(machine_.deviceLabel(form_->config().device)));
-            });
+    connect(form_, &ExperimentForm::issuesChanged, this, [this] {
+        updateStartBlocked();
+        status_->setDevice(QString::fromStdString(machine_.deviceLabel(form_->config().device)));
+    });
+    connect(script_form_, &ScriptForm::readinessChanged, this, &MainWindow::updateStartBlocked);
+    connect(forms_, &RunForms::kindChanged, this, &MainWindow::updateStartBlocked);
     connect(run_panel_, &RunPanel::startClicked, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::stopClicked, controller_, &RunController::stop);
     connect(controller_, &RunController::stopRequested, run_panel_, &RunPanel::setStopping);
     connect(controller_, &RunController::runStarted, this, [this](const RunLaunch& launch) {
-        form_->setRunning(true);
-        run_panel_->setRunning(true);
+        forms_->setRunning(true);
+        if (launch.script) script_form_->beginRun();
+        run_panel_->setRunning(true, launch.script ? tr("Starting the script…") : QString());
         status_->showMessage(tr("Run started in %1").arg(launch.runDir));
     });
     connect(controller_, &RunController::runStarted, captures_, &LiveCaptures::runStarted);
@@ -200,17 +203,18 @@ void MainWindow::wireRun() {
     // A profiled run's windows fill the views of a trace (not listed as documents).
     connect(captures_, &LiveCaptures::captured, this,
             [this](const OpenedDocument& doc) { showDocument(&doc); });
+    connect(controller_, &RunController::updated, script_form_->console(), &ScriptConsole::append);
+    connect(script_form_->console(), &ScriptConsole::traceRequested, controller_,
+            &RunController::traceNextSteps);
+    connect(script_form_->console(), &ScriptConsole::snapshotRequested, controller_,
+            &RunController::memorySnapshot);
     connect(controller_, &RunController::progressChanged, run_panel_, &RunPanel::setProgress);
     connect(controller_, &RunController::progressChanged, status_, &StatusBar::showProgress);
     connect(controller_, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(controller_, &RunController::startFailed, this, &MainWindow::reportError);
     // A sweep, ladder or pruning study and a single run never run together (each view blocks its
     // own Start).
-    connect(studies_, &StudyActivity::runningChanged, this, [this](bool running) {
-        run_panel_->setStartBlocked(running ? tr("A sweep, ladder or pruning study is running.")
-                                            : QString());
-        if (!running) form_->revalidate(); // the form's own reason, if any
-    });
+    connect(studies_, &StudyActivity::runningChanged, this, &MainWindow::updateStartBlocked);
     form_->revalidate(); // the connections above take the form's current state
 }
 
@@ -289,12 +293,28 @@ void MainWindow::startRun() {
             tr("A sweep, ladder or pruning study is running (Experiments tab); wait or stop it."));
         return;
     }
+    if (forms_->kind() == RunKind::Script) {
+        script_form_->revalidate();
+        controller_->startScript(script_form_->options());
+        return;
+    }
     form_->revalidate();
     controller_->start(form_->config(), form_->processes());
 }
 
+void MainWindow::updateStartBlocked() {
+    QString reason;
+    if (studies_->running())
+        reason = tr("A sweep, ladder or pruning study is running.");
+    else if (forms_->kind() == RunKind::Script)
+        reason = script_form_->startBlockedReason();
+    else if (!form_->isValid())
+        reason = tr("Fix the highlighted fields first (%1 issues).").arg(form_->issues().size());
+    run_panel_->setStartBlocked(reason);
+}
+
 void MainWindow::onRunFinished(const RunOutcome& outcome) {
-    form_->setRunning(false);
+    forms_->setRunning(false);
     run_panel_->setFinished(outcome);
     status_->showMessage(tr("Run %1").arg(QString::fromLatin1(toString(outcome.summary.status))));
     if (outcome.summary.status == RunStatus::Failed)
@@ -445,6 +465,7 @@ void MainWindow::restoreSession() {
     restoreState(settings_.windowState());
     showView(settings_.currentView());
     restoreExperiment(settings_, *form_);
+    restoreScript(settings_, *forms_, *script_form_);
 }
 
 void MainWindow::saveSession() {
@@ -453,6 +474,7 @@ void MainWindow::saveSession() {
     if (const ViewId view = currentView())
         settings_.setCurrentView(QString::fromLatin1(view->name));
     rememberExperiment(settings_, *form_);
+    rememberScript(settings_, *forms_, *script_form_);
     settings_.sync();
 }
 

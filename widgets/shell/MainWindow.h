@@ -1,6 +1,6 @@
 #pragma once
-// The main window only assembles the panels: experiment form + run panel
-// (dock), the view pages of the registry (shell/ViewRegistry.h) in grouped
+// The main window only assembles the panels: the experiment and script
+// forms + run panel (dock), the view pages of the registry (shell/ViewRegistry.h) in grouped
 // tabs (shell/ViewTabs.h) shown each document through one path
 // (shell/DocumentPages.h), the document selector and the shown document's
 // selection (common/DocumentSelection.h) above them, status bar, menus. It
@@ -32,7 +32,9 @@ class LiveCaptures;
 class LiveJobsDock;
 class LiveJobsPanel;
 class RunController;
+class RunForms;
 class RunPanel;
+class ScriptForm;
 class SelectionBar;
 class StatusBar;
 class StudyActivity;
@@ -46,6 +48,9 @@ public:
     ~MainWindow() override;
 
     ExperimentForm* form() const { return form_; }
+    // The Python script kind of run's form, and the dock's choice of kind.
+    ScriptForm* scriptForm() const { return script_form_; }
+    RunForms* runForms() const { return forms_; }
     RunPanel* runPanel() const { return run_panel_; }
     RunController* controller() const { return controller_; }
     DocumentLoader* loader() const { return loader_; }
@@ -88,6 +93,7 @@ public slots:
     // shown again rather than read twice.
     void openPath(const QString& path);
     void closeDocument();
+    // Starts the kind of run the dock shows: the model form's, or the script's.
     void startRun();
 
 signals:
@@ -108,6 +114,8 @@ private:
     void wireDocuments();
     void wireActions();
     void onRunFinished(const RunOutcome& outcome);
+    // Start waits for a study to end and for the shown form to be ready.
+    void updateStartBlocked();
     void onOpened(const OpenedDocument& document);
     // Shows `document` (null: none) in every view (the tab stays as it is).
     void showDocument(const OpenedDocument* document);
@@ -130,6 +138,8 @@ private:
     void onMachineProbed(const MachineProbe& probe);
     std::unique_ptr<AppActions> actions_;
     ExperimentForm* form_;
+    ScriptForm* script_form_;
+    RunForms* forms_;
     RunPanel* run_panel_;
     RunController* controller_;
     StudyActivity* studies_;

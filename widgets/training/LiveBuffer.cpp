@@ -41,6 +41,11 @@ void LiveBuffer::onRankSteps(const std::vector<std::pair<int, StepRecord>>& step
     pending_.rank_steps.insert(pending_.rank_steps.end(), steps.begin(), steps.end());
 }
 
+void LiveBuffer::onConsole(std::string_view bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.console.append(bytes);
+}
+
 LiveUpdate LiveBuffer::take() {
     LiveUpdate taken;
     std::lock_guard<std::mutex> lock(mutex_);

@@ -3,6 +3,7 @@
 // style): the trainer's observer calls append under a mutex, the GUI timer
 // takes everything at once. Neither side ever waits on the other for long.
 #include <mutex>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,8 @@ public:
     void onRunFinished(const RunSummary& summary) override;
     // A data-parallel job's ranks' own steps (rank, step), from JobWorker.
     void onRankSteps(const std::vector<std::pair<int, StepRecord>>& steps);
+    // A user's script's output, from ScriptWorker.
+    void onConsole(std::string_view bytes);
 
     // Everything appended since the previous call (GUI thread).
     LiveUpdate take();

@@ -29,10 +29,12 @@ struct LiveUpdate {
     std::optional<RunSummary> finished;
     // A data-parallel job's ranks, each with its own steps: (rank, step).
     std::vector<std::pair<int, StepRecord>> rank_steps;
+    // A user's script's output (stdout and stderr as they came), raw bytes.
+    std::string console;
 
     bool empty() const {
         return !started && steps.empty() && epochs.empty() && profiles.empty() &&
-               messages.empty() && !finished && rank_steps.empty();
+               messages.empty() && !finished && rank_steps.empty() && console.empty();
     }
 };
 
@@ -40,7 +42,8 @@ struct LiveUpdate {
 struct RunLaunch {
     ExperimentConfig config;
     QString runDir;
-    int processes = 1; // > 1: a data-parallel job of local ranks
+    int processes = 1;   // > 1: a data-parallel job of local ranks
+    bool script = false; // the user's own Python script (RunController::startScript)
 };
 
 // Progress through the run; eta_s < 0 while unknown.

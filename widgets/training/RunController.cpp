@@ -11,6 +11,7 @@
 #include "report/RunDirectory.h"
 #include "training/JobWorker.h"
 #include "training/RunWorker.h"
+#include "training/ScriptWorker.h"
 
 namespace ts::gui {
 namespace {
@@ -71,24 +72,74 @@ void RunController::start(const ExperimentConfig& config, int processes) {
                              .arg(cli_path_));
         return;
     }
+    const std::filesystem::path dir =
+        makeDir([&] { return runDirectoryFor(runs_root_.toStdString(), config); });
+    if (dir.empty()) return;
+    if (processes > 1)
+        launch(
+            std::make_unique<JobWorker>(config, processes, dir, cli_path_.toStdString(), buffer_),
+            RunLaunch{config, current_dir_, processes});
+    else
+        launch(std::make_unique<RunWorker>(config, dir, buffer_, checkpoints_),
+               RunLaunch{config, current_dir_, processes});
+}
+
+void RunController::startScript(const scriptrun::ScriptRunOptions& options) {
+    if (worker_) {
+        emit startFailed(tr("A run is already in progress; stop it first."));
+        return;
+    }
+    const std::vector<std::string> problems = scriptrun::checkScriptOptions(options);
+    if (!problems.empty()) {
+        QString text = tr("The script cannot start:");
+        for (const std::string& problem : problems)
+            text += QStringLiteral("\n• ") + QString::fromStdString(problem);
+        emit startFailed(text);
+        return;
+    }
+    scriptrun::ScriptRunOptions run = options;
+    run.runs_root = runs_root_.toStdString();
+    run.out_dir = makeDir([&] { return makeRunDirectory(run.runs_root, run.label()); });
+    if (run.out_dir.empty()) return;
+    RunLaunch started;
+    started.config.name = run.label();
+    started.config.model = "script";
+    started.config.model_path = run.script.empty() ? run.module : run.script;
+    started.runDir = current_dir_;
+    started.processes = run.nproc_per_node;
+    started.script = true;
+    auto worker = std::make_unique<ScriptWorker>(std::move(run), buffer_);
+    script_control_ = &worker->control();
+    launch(std::move(worker), started);
+}
+
+void RunController::traceNextSteps(int steps) {
+    if (script_control_) script_control_->traceNextSteps(steps);
+}
+
+void RunController::memorySnapshot() {
+    if (script_control_) script_control_->memorySnapshot();
+}
+
+std::filesystem::path RunController::makeDir(const std::function<std::filesystem::path()>& make) {
     std::filesystem::path dir;
     try {
-        dir = runDirectoryFor(runs_root_.toStdString(), config);
+        dir = make();
     } catch (const std::exception& error) {
         emit startFailed(tr("Cannot create a run directory under %1: %2")
                              .arg(runs_root_, QString::fromUtf8(error.what())));
-        return;
+        return {};
     }
     current_dir_ = QString::fromStdString(dir.string());
+    return dir;
+}
+
+void RunController::launch(std::unique_ptr<TrainingWork> worker, const RunLaunch& launch) {
     buffer_.clear();
     progress_ = ProgressEstimator();
-    if (processes > 1)
-        worker_ =
-            std::make_unique<JobWorker>(config, processes, dir, cli_path_.toStdString(), buffer_);
-    else
-        worker_ = std::make_unique<RunWorker>(config, dir, buffer_, checkpoints_);
+    worker_ = std::move(worker);
     job_.start([worker = worker_.get()] { worker->run(); });
-    emit runStarted(RunLaunch{config, current_dir_, processes});
+    emit runStarted(launch);
 }
 
 void RunController::stop() {
@@ -108,6 +159,7 @@ void RunController::tick() {
 // The job has already drained what arrived after the last tick.
 void RunController::onWorkerFinished() {
     RunOutcome outcome{worker_->summary(), current_dir_};
+    script_control_ = nullptr;
     worker_.reset();
     if (!std::filesystem::exists(std::filesystem::path(current_dir_.toStdString()) /
                                  run_files::kRunJson)) {

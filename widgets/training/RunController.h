@@ -3,6 +3,8 @@
 // run is a BackgroundJob whose ~30 Hz drain takes the LiveBuffer and emits at
 // most ONE update per tick, so views replot once per tick however fast the
 // steps come.
+#include <filesystem>
+#include <functional>
 #include <memory>
 
 #include <QObject>
@@ -10,9 +12,14 @@
 
 #include "config/ExperimentConfig.h"
 #include "jobs/BackgroundJob.h"
+#include "scriptrun/ScriptLaunch.h"
 #include "training/LiveBuffer.h"
 #include "training/LiveUpdate.h"
 #include "training/ProgressEstimator.h"
+
+namespace ts::scriptrun {
+class ScriptControl;
+} // namespace ts::scriptrun
 
 namespace ts::gui {
 
@@ -44,6 +51,16 @@ public slots:
     // local ranks (trainscope-cli run --nproc-per-node). A config that fails
     // validation emits startFailed and starts nothing.
     void start(const ts::ExperimentConfig& config, int processes = 1);
+    // The user's own Python script under the probe, in a new run directory
+    // named after it. Needs no LibTorch here (the script brings its own):
+    // it starts before the TorchBackend has loaded, or without it. Options
+    // that checkScriptOptions refuses emit startFailed; an interpreter
+    // without torch ends as a failed run that says so.
+    void startScript(const ts::scriptrun::ScriptRunOptions& options);
+    // While a script runs: its probe traces the next `steps` steps, or takes
+    // a CUDA memory snapshot, at its next step. Otherwise nothing.
+    void traceNextSteps(int steps);
+    void memorySnapshot();
     // The run stops within one step; what was measured is kept on disk.
     void stop();
 
@@ -59,6 +76,9 @@ private:
     void tick();
     void onWorkerFinished();
     void discardEmptyRunDir();
+    // Makes a run directory under the runs folder; empty (and startFailed) when it cannot.
+    std::filesystem::path makeDir(const std::function<std::filesystem::path()>& make);
+    void launch(std::unique_ptr<TrainingWork> worker, const RunLaunch& launch);
 
     QString runs_root_;
     bool checkpoints_ = true;
@@ -67,6 +87,7 @@ private:
     ProgressEstimator progress_;
     QString cli_path_;
     std::unique_ptr<TrainingWork> worker_;
+    scriptrun::ScriptControl* script_control_ = nullptr; // the running script's
     BackgroundJob job_; // last: stopped and joined before what the worker uses is destroyed
 };
 
