@@ -27,25 +27,28 @@ std::string ScriptRunOptions::label() const {
     return module.empty() ? fs::path(script).stem().string() : module;
 }
 
-std::vector<std::string> checkScriptOptions(const ScriptRunOptions& o) {
-    std::vector<std::string> problems;
+std::vector<ConfigIssue> checkScriptOptions(const ScriptRunOptions& o) {
+    std::vector<ConfigIssue> issues;
     if (o.script.empty() == o.module.empty())
-        problems.push_back("give a script or a module (-m), not both");
+        issues.push_back({o.module.empty() ? "script" : "module", o.script + o.module,
+                          "give a script or a module (-m), not both"});
     const fs::path cwd = o.cwd.empty() ? fs::current_path() : fs::path(o.cwd);
     std::error_code ec;
     if (!o.cwd.empty() && !fs::is_directory(cwd, ec))
-        problems.push_back("no such working folder: " + o.cwd);
+        issues.push_back({"cwd", o.cwd, "no such working folder: " + o.cwd});
     else if (!o.script.empty() && !fs::is_regular_file(cwd / o.script, ec))
-        problems.push_back("no such script: " + o.script +
-                           (o.cwd.empty() ? "" : " (in the working folder " + o.cwd + ")"));
+        issues.push_back({"script", o.script,
+                          "no such script: " + o.script +
+                              (o.cwd.empty() ? "" : " (in the working folder " + o.cwd + ")")});
     if (o.nproc_per_node < 1 || o.nproc_per_node > 1024)
-        problems.push_back("--nproc-per-node " + std::to_string(o.nproc_per_node) +
-                           ": give 1 to 1024 ranks");
-    if (o.memory_every < 0) problems.push_back("memory_every must be 0 or more");
+        issues.push_back({"nproc_per_node", std::to_string(o.nproc_per_node),
+                          "ranks: " + std::to_string(o.nproc_per_node) + " is not 1 to 1024"});
+    if (o.memory_every < 0)
+        issues.push_back({"memory_every", std::to_string(o.memory_every), "must be 0 or more"});
     for (const auto& e : o.env)
         if (e.find('=') == std::string::npos || e.front() == '=')
-            problems.push_back("environment entry '" + e + "': expected NAME=VALUE");
-    return problems;
+            issues.push_back({"env", e, "environment entry '" + e + "': expected NAME=VALUE"});
+    return issues;
 }
 
 namespace {
@@ -121,7 +124,7 @@ InterpreterInfo checkInterpreter(const std::string& python, double timeout_s) {
             ::usleep(10000);
     } catch (const std::exception& e) {
         info.error = "no Python interpreter '" + python + "' (" + e.what() +
-                     "): give one with --python, or pick one in the form";
+                     "): pick the Python of the environment your script runs in";
         return info;
     }
     std::istringstream in(output);
@@ -138,7 +141,7 @@ InterpreterInfo checkInterpreter(const std::string& python, double timeout_s) {
         info.error = "the interpreter " + python + " (Python " + info.python_version +
                      ") has no torch (" + lastLine(output) +
                      "): pick the Python of the environment your script runs in, e.g. "
-                     "--python ~/venv/bin/python";
+                     "~/venv/bin/python";
     return info;
 }
 

@@ -37,9 +37,10 @@ struct ScriptRunOptions {
 };
 
 // Problems with the options alone (no such script, no such folder, both or
-// neither of script and module, a bad rank count): each a sentence naming
-// the value. Empty: fine.
-std::vector<std::string> checkScriptOptions(const ScriptRunOptions& options);
+// neither of script and module, a bad rank count), each keyed by its option
+// (script, module, cwd, nproc_per_node, memory_every, env) with a sentence
+// naming the value. Empty: fine.
+std::vector<ConfigIssue> checkScriptOptions(const ScriptRunOptions& options);
 
 // What an interpreter is: its versions, or why it cannot run a script.
 struct InterpreterInfo {

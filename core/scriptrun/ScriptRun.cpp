@@ -383,7 +383,7 @@ ScriptRunResult runScript(const ScriptRunOptions& options, const ScriptRunHooks&
     if (!problems.empty()) {
         std::string text;
         for (const auto& p : problems)
-            text += (text.empty() ? "" : "; ") + p;
+            text += (text.empty() ? "" : "; ") + p.message;
         throw std::invalid_argument(text);
     }
     InterpreterInfo python = checkInterpreter(options.python);

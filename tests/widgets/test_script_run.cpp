@@ -155,13 +155,15 @@ private slots:
         QCOMPARE(saved.info.source.exit_status, std::string("interrupted"));
     }
 
-    // "Memory snapshot now" is for a script on CUDA, as the probe's hello says.
+    // "Memory snapshot now" is for a script on CUDA, as the probe's device
+    // line says at the first optimizer step.
     void theSnapshotIsOfferedOnCuda() {
         testing::GuiFixture fx;
         MainWindow& window = fx.open(Machine::beforeLibTorch());
-        std::string hello = kProbeHello;
-        hello.replace(hello.find(R"("device":"cpu")"), 14, R"("device":"cuda:0")");
-        fillIn(window, scenario("cuda", hello + "#interruptible\n#sleep 60\n"),
+        const std::string device =
+            R"({"t":"device","rank":0,"device":"cuda:0","device_name":"NVIDIA H100"})"
+            "\n";
+        fillIn(window, scenario("cuda", kProbeHello + device + "#interruptible\n#sleep 60\n"),
                interpreter("fake_python.sh"));
         QTRY_VERIFY_WITH_TIMEOUT(window.runPanel()->startButton()->isEnabled(), kCheckTimeoutMs);
         QSignalSpy finished(window.controller(), &RunController::runFinished);

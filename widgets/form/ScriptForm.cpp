@@ -51,10 +51,6 @@ std::vector<std::string> environmentLines(const QString& text) {
     return lines;
 }
 
-bool startsWith(const std::string& text, const char* prefix) {
-    return text.rfind(prefix, 0) == 0;
-}
-
 } // namespace
 
 ScriptForm::ScriptForm(QWidget* parent)
@@ -290,22 +286,23 @@ void ScriptForm::revalidate() {
     updateDependentFields();
     markIssues();
     QStringList lines;
-    for (const std::string& issue : issues_)
-        lines << QStringLiteral("• ") + QString::fromStdString(issue).toHtmlEscaped();
+    for (const ConfigIssue& issue : issues_)
+        lines << QStringLiteral("• ") + QString::fromStdString(issue.message).toHtmlEscaped();
     issues_label_->setText(lines.join(QStringLiteral("<br>")));
     issues_label_->setVisible(!lines.isEmpty());
     emit readinessChanged();
 }
 
-// checkScriptOptions says what is wrong in sentences: each names its field first.
-QWidget* ScriptForm::fieldOf(const std::string& problem) const {
-    if (startsWith(problem, "give a script or a module"))
-        return use_module_->isChecked() ? static_cast<QWidget*>(module_) : script_;
-    if (startsWith(problem, "no such working folder")) return cwd_;
-    if (startsWith(problem, "no such script")) return script_;
-    if (startsWith(problem, "--nproc-per-node")) return ranks_;
-    if (startsWith(problem, "memory_every")) return memory_every_;
-    if (startsWith(problem, "environment entry")) return env_;
+// The field of a problem checkScriptOptions keys by its option.
+QWidget* ScriptForm::fieldOf(const ConfigIssue& issue) const {
+    const std::pair<const char*, QWidget*> fields[] = {{"script", script_},
+                                                       {"module", module_},
+                                                       {"cwd", cwd_},
+                                                       {"nproc_per_node", ranks_},
+                                                       {"memory_every", memory_every_},
+                                                       {"env", env_}};
+    for (const auto& [key, field] : fields)
+        if (issue.key == key) return field;
     return nullptr;
 }
 
@@ -316,8 +313,8 @@ void ScriptForm::markIssues() {
             own_tooltips_.emplace_back(field, field->toolTip());
     for (auto& [field, tooltip] : own_tooltips_) {
         QStringList messages;
-        for (const std::string& issue : issues_)
-            if (fieldOf(issue) == field) messages << QString::fromStdString(issue);
+        for (const ConfigIssue& issue : issues_)
+            if (fieldOf(issue) == field) messages << QString::fromStdString(issue.message);
         markFieldIssues(field, messages, tooltip);
     }
 }

@@ -40,7 +40,7 @@ public:
     scriptrun::ScriptRunOptions options() const;
 
     // Problems of the options as sentences; empty: fine.
-    const std::vector<std::string>& issues() const { return issues_; }
+    const std::vector<ConfigIssue>& issues() const { return issues_; }
     // Why Start must wait (issues, an interpreter being checked or without
     // torch); empty: ready.
     QString startBlockedReason() const;
@@ -65,7 +65,7 @@ private:
     void onEdited();
     void updateDependentFields();
     void markIssues();
-    QWidget* fieldOf(const std::string& problem) const;
+    QWidget* fieldOf(const ConfigIssue& issue) const;
 
     InterpreterField* python_;
     QRadioButton* use_script_ = nullptr;
@@ -91,7 +91,7 @@ private:
     QLabel* issues_label_ = nullptr;
     QSplitter* splitter_ = nullptr;
     ScriptConsole* console_;
-    std::vector<std::string> issues_;
+    std::vector<ConfigIssue> issues_;
     std::vector<std::pair<QWidget*, QString>> own_tooltips_; // of the flagged fields
     QTimer revalidate_timer_;
     bool running_ = false;

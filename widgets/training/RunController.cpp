@@ -89,11 +89,11 @@ void RunController::startScript(const scriptrun::ScriptRunOptions& options) {
         emit startFailed(tr("A run is already in progress; stop it first."));
         return;
     }
-    const std::vector<std::string> problems = scriptrun::checkScriptOptions(options);
+    const std::vector<ConfigIssue> problems = scriptrun::checkScriptOptions(options);
     if (!problems.empty()) {
         QString text = tr("The script cannot start:");
-        for (const std::string& problem : problems)
-            text += QStringLiteral("\n• ") + QString::fromStdString(problem);
+        for (const ConfigIssue& problem : problems)
+            text += QStringLiteral("\n• ") + QString::fromStdString(problem.message);
         emit startFailed(text);
         return;
     }
