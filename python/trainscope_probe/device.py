@@ -47,18 +47,6 @@ def snapshot(out, rank, trace_dir, step, cuda):
         out.send({"t": "snapshot", "rank": rank, "step": step, "path": path})
 
 
-class NoTimer:
-    """The CPU's: host times only."""
-
-    def begin(self, *args, **kwargs):
-        pass
-
-    end = finish = poll = drain = begin
-
-
-NO_TIMER = NoTimer()
-
-
 class CudaTimer:
     def __init__(self, out, rank):
         self._out, self._rank = out, rank
@@ -67,6 +55,9 @@ class CudaTimer:
 
     @staticmethod
     def _event():
+        # None while a CUDA graph is captured: an event recorded then would be part of it.
+        if torch.cuda.is_current_stream_capturing():
+            return None
         event = torch.cuda.Event(enable_timing=True)
         event.record()
         return event
@@ -75,22 +66,26 @@ class CudaTimer:
         self._open[phase] = self._event()
 
     def end(self, phase):
-        start = self._open.pop(phase, None)
-        if start is not None:
-            self._spans[phase].append((start, self._event()))
+        start, end = self._open.pop(phase, None), self._event()
+        if start is not None and end is not None:
+            self._spans[phase].append((start, end))
 
     def finish(self, step, loss):
         """Queues step `step`, its loss copied to pinned host memory without a wait."""
+        spans, self._open, self._spans = self._spans, {}, {phase: [] for phase in PHASES}
+        if torch.cuda.is_current_stream_capturing():
+            return
         pinned = None
         if loss is not None:
             pinned = torch.empty((), dtype=torch.float32, pin_memory=True)
-            pinned.copy_(loss.reshape(()), non_blocking=True)
-        self._pending.append((step, self._spans, pinned, self._event()))
-        self._open, self._spans = {}, {phase: [] for phase in PHASES}
+            pinned.copy_(loss.detach().reshape(()), non_blocking=True)
+        events = [event for pairs in spans.values() for pair in pairs for event in pair]
+        self._pending.append((step, spans, pinned, events + [self._event()]))
 
     def poll(self):
-        """A `late` line for each queued step whose events have completed, in order."""
-        while self._pending and self._pending[0][3].query():
+        """A `late` line for each queued step whose events have all completed (a phase on
+        another stream may end after the step's last event), in order."""
+        while self._pending and all(event.query() for event in self._pending[0][3]):
             step, spans, pinned, _ = self._pending.popleft()
             loss = float(pinned) if pinned is not None else math.nan
             line = {"t": "late", "rank": self._rank, "step": step,

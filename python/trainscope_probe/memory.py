@@ -8,20 +8,26 @@ _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
 class Rss:
-    """Resident set size from /proc/self/statm, kept open and re-read with pread (a
-    microsecond, against ten for an open and a read each step)."""
+    """Resident set size from /proc/self/statm, kept open and re-read with pread, at most
+    every EVERY_NS: the read costs ~25 us after a step has cooled the caches, and RSS moves
+    slowly; a step in between reports the latest reading."""
+    EVERY_NS = 100_000_000
 
     def __init__(self):
+        self._last, self._at = None, -self.EVERY_NS
         try:
             self._fd = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
         except OSError:
             self._fd = None
 
-    def read(self):
-        try:
-            return int(os.pread(self._fd, 128, 0).split()[1]) * _PAGE
-        except (OSError, IndexError, TypeError, ValueError):
-            return None
+    def read(self, now_ns):
+        if now_ns - self._at >= self.EVERY_NS and self._fd is not None:
+            self._at = now_ns
+            try:
+                self._last = int(os.pread(self._fd, 128, 0).split()[1]) * _PAGE
+            except (OSError, IndexError, ValueError):
+                self._last = None
+        return self._last
 
 
 def tensors(value, depth=0):
@@ -35,6 +41,8 @@ def tensors(value, depth=0):
 
 def leading_dim(batch):
     """Samples in a batch: the leading dimension of its first tensor."""
+    if type(batch) in (tuple, list) and batch and isinstance(batch[0], torch.Tensor):
+        batch = batch[0]  # the common (inputs, labels): no generator
     for tensor in tensors(batch):
         return tensor.shape[0] if tensor.dim() > 0 else None
     return None

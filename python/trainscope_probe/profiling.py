@@ -48,12 +48,11 @@ class Profiling:
                 return ProfilerAction.RECORD_AND_SAVE if step == last else ProfilerAction.RECORD
         return self._base(step)
 
-    def recording(self):
-        return self._prof is not None and self._prof.current_action in RECORDING
-
-    def busy(self):
-        """Recording or warming up: the profiler's own cost is in the step."""
-        return self._prof is not None and self._prof.current_action != NONE
+    def state(self):
+        """(busy, recording) of the step ending: busy, the profiler warming up or recording
+        (its own cost is in the step); recording, in an active window."""
+        action = self._prof.current_action if self._prof is not None else NONE
+        return action != NONE, action in RECORDING
 
     def request(self, steps, next_step):
         """Plans one more cycle of `steps` steps from `next_step` on, or from the first gap
@@ -79,7 +78,8 @@ class Profiling:
         if recorded:
             self._first = step if self._first is None else self._first
             self._last = step
-        self._windows = [w for w in self._windows if w[1] >= step]
+        if self._windows:
+            self._windows = [w for w in self._windows if w[1] >= step]
 
     def advance(self):
         """To the next step, as the step's last act (the schedule's next action)."""

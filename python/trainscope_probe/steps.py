@@ -28,6 +28,8 @@ def _int(number):
 
 def _float(number):
     """Not a finite number (None, a NaN loss) is null: JSON has no NaN."""
+    if type(number) is float:  # the common case, without the calls below
+        return repr(number) if number - number == 0 else "null"
     try:
         value = float(number)
     except (TypeError, ValueError):
@@ -51,12 +53,13 @@ class StepMeter:
         self._fwd_start = self._bwd_start = self._opt_start = None
         self._samples = None  # of the batches backward() ran on in this step
         self._pending_samples = self._pending_loader = None  # the last batch, until used
-        self._input_bytes = self._loss = self._fwd_handle = None
+        self._input_bytes = self._loss = None
+        self._armed = False
         self._in_backward, self._opt_depth, self._loader_started = False, 0, False
         self._leader = self._follower = None  # weak references to optimizers
         self._optimizers = weakref.WeakSet()
         self._device_known = self._cuda = self._broken = False
-        self._timer = device.NO_TIMER
+        self._timer = None
         self._undo = []
 
     def install(self):
@@ -68,24 +71,32 @@ class StepMeter:
             original = owner.backward
             owner.backward = self._wrap_backward(original)
             self._undo.append(functools.partial(setattr, owner, "backward", original))
-        self._arm_forward()
+        # A global forward pre-hook takes every module call off PyTorch's fast path: it is
+        # in the hooks' dict only while a forward is awaited, and out at its first call.
+        # Put and taken by hand with its handle's id: a dict's set and pop, where a new
+        # registration each step creates a handle (measured: ~10 us, caches cold after a
+        # backward).
+        handle = register_module_forward_pre_hook(self._on_forward)
+        self._undo.append(handle.remove)
+        self._fwd_hooks, self._fwd_id = handle.hooks_dict_ref(), handle.id
+        self._fwd_hook, self._armed = self._fwd_hooks[self._fwd_id], True
 
     def uninstall(self):
         self._disarm_forward()
+        self._broken = True  # nothing arms the forward hook again
         for undo in reversed(self._undo):
             undo()
         self._undo = []
 
     def _arm_forward(self):
-        # A global forward pre-hook takes every module call off PyTorch's fast path: it is
-        # registered only while a forward is awaited, and removed at its first call.
-        if self._fwd_handle is None and not self._broken:
-            self._fwd_handle = register_module_forward_pre_hook(self._on_forward)
+        if not self._armed and not self._broken:
+            self._fwd_hooks[self._fwd_id] = self._fwd_hook
+            self._armed = True
 
     def _disarm_forward(self):
-        if self._fwd_handle is not None:
-            self._fwd_handle.remove()
-            self._fwd_handle = None
+        if self._armed:
+            self._fwd_hooks.pop(self._fwd_id, None)
+            self._armed = False
 
     def touch(self, t):
         """Step 0 starts at the first sign of training (a batch, a forward, a step)."""
@@ -131,7 +142,8 @@ class StepMeter:
         self._disarm_forward()
         self.touch(t)
         self._fwd_start = t
-        self._timer.begin("forward")
+        if self._cuda:
+            self._timer.begin("forward")
         self.overhead_ns += now() - t
 
     def _wrap_backward(self, original):
@@ -157,14 +169,16 @@ class StepMeter:
         if self._fwd_start is not None:
             self._fwd_ns += t - self._fwd_start
             self._fwd_start = None
-            self._timer.end("forward")
+            if self._cuda:
+                self._timer.end("forward")
         self._disarm_forward()  # a recomputation in backward (checkpointing) is backward
         self._bwd_start = t
-        self._timer.begin("backward")
+        if self._cuda:
+            self._timer.begin("backward")
         if isinstance(target, (tuple, list)) and len(target) == 1:
             target = target[0]
         if isinstance(target, torch.Tensor) and target.numel() == 1:
-            self._loss = target.detach()
+            self._loss = target  # released at the step's end; detached only if copied
         self._commit_batch()
         self.overhead_ns += now() - t
 
@@ -173,7 +187,8 @@ class StepMeter:
         if self._bwd_start is not None:
             self._bwd_ns += t - self._bwd_start
             self._bwd_start = None
-        self._timer.end("backward")
+        if self._cuda:
+            self._timer.end("backward")
         self._arm_forward()
         self.overhead_ns += now() - t
 
@@ -187,9 +202,10 @@ class StepMeter:
         self.touch(t)
         self._optimizers.add(optimizer)
         if not self._device_known:
-            self._first_step(optimizer)
-        self._opt_start = t
-        self._timer.begin("optimizer")
+            self._first_step(optimizer)  # one-time work: not the optimizer's time
+        self._opt_start = now()
+        if self._cuda:
+            self._timer.begin("optimizer")
         self.overhead_ns += now() - t
 
     def _first_step(self, optimizer):
@@ -224,7 +240,8 @@ class StepMeter:
         if self._opt_start is not None:
             self._opt_ns += t - self._opt_start
             self._opt_start = None
-        self._timer.end("optimizer")
+        if self._cuda:
+            self._timer.end("optimizer")
         ended = self._is_step_end(optimizer)
         if ended:
             try:
@@ -245,15 +262,16 @@ class StepMeter:
     def _finish_step(self, t, optimizer):
         step, start = self.step, self._start if self._start is not None else t
         profiling = self._profiling
-        recorded, busy = profiling.recording(), profiling.busy()
+        busy, recorded = profiling.state()
         self._commit_batch()
         loss, self._loss = self._loss, None
         dev_alloc = dev_reserved = dev_peak = None
         if self._cuda:
-            on_device = loss is not None and loss.is_cuda
-            self._timer.finish(step, loss if on_device else None)
-            loss = None if on_device else loss  # its value comes in the `late` line
             dev_alloc, dev_reserved, dev_peak = device.allocator()
+            self._timer.finish(step, loss if loss is not None and loss.is_cuda else None)
+        if loss is not None:
+            # A CUDA loss comes in the `late` line: float() would wait for the GPU.
+            loss = None if loss.is_cuda else float(loss)
         lr = optimizer.param_groups[0].get("lr") if optimizer.param_groups else None
         if isinstance(lr, torch.Tensor) and lr.is_cuda:
             lr = None  # reading it would synchronise
@@ -261,7 +279,7 @@ class StepMeter:
         self._out.write(_STEP_LINE % (
             self._rank, step, self._epochs.epoch, (t - self._t0) / 1e9, step_ns / 1e6,
             self._data_ns / 1e6, self._fwd_ns / 1e6, self._bwd_ns / 1e6, self._opt_ns / 1e6,
-            _int(self._samples), _float(loss), _float(lr), _int(self._rss.read()),
+            _int(self._samples), _float(loss), _float(lr), _int(self._rss.read(t)),
             _int(dev_alloc), _int(dev_reserved), _int(dev_peak),
             "true" if recorded else "false"))
         # Counted as soon as reported: a Ctrl-C from here on (it can strike in any hook)
@@ -282,7 +300,8 @@ class StepMeter:
                 profiling.request(steps, step + 1)
             elif message.get("t") == "snapshot":
                 device.snapshot(self._out, self._rank, self._trace_dir, step, self._cuda)
-        self._timer.poll()
+        if self._cuda:
+            self._timer.poll()
         profiling.advance()
         self._data_ns = self._fwd_ns = self._bwd_ns = self._opt_ns = 0
         self._samples = self._input_bytes = self._fwd_start = None
@@ -301,4 +320,5 @@ class StepMeter:
         """At the script's end: the hooks removed, the last epoch's line, the late lines."""
         self.uninstall()
         self._epochs.close()
-        self._timer.drain(timeout_s=2.0)
+        if self._cuda:
+            self._timer.drain(timeout_s=2.0)

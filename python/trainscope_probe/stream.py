@@ -71,6 +71,8 @@ class LineStream:
 
     def control(self):
         """Trainscope's control lines received so far, without waiting."""
+        if self._sock is None:
+            return ()
         while self._sock is not None:
             try:
                 chunk = self._sock.recv(4096, socket.MSG_DONTWAIT)
