@@ -21,6 +21,7 @@ class Profiling:
     def __init__(self, settings, trace_dir, rank, out):
         self._settings, self._dir, self._rank, self._out = settings, trace_dir, rank, out
         self._prof, self._cycle, self.foreign = None, 0, False
+        self._daemon = bool(os.environ.get("KINETO_USE_DAEMON"))
         self._windows = []  # [first, last] steps of the extra cycles, in order
         self._first = self._last = None  # steps recorded in the cycle being recorded
         self._base = torch.profiler.schedule(**{key: settings[key] for key in (
@@ -82,9 +83,19 @@ class Profiling:
             self._windows = [w for w in self._windows if w[1] >= step]
 
     def advance(self):
-        """To the next step, as the step's last act (the schedule's next action)."""
-        if self._prof is not None:
-            self._prof.step()
+        """To the next step, as the step's last act (the schedule's next action). Idle, from
+        no action to no action, only the step number moves: prof.step() there starts and
+        stops nothing but costs ~150 us once a step has cooled the caches. (Its
+        ProfilerStep#N range is then left open over idle steps, unless Kineto's daemon, which
+        may trace any step, is on: KINETO_USE_DAEMON.)"""
+        prof = self._prof
+        if prof is None:
+            return
+        if (not self._daemon and prof.current_action == NONE
+                and self._schedule(prof.step_num + 1) == NONE):
+            prof.step_num += 1
+        else:
+            prof.step()
 
     def _ready(self, prof):
         path = os.path.join(self._dir, f"rank{self._rank}_cycle{self._cycle}.json")
