@@ -264,7 +264,9 @@ class ProbeTest(unittest.TestCase):
                 lines.append(json.loads(raw))
                 if asked_at is None and lines[-1]["t"] == "step" and lines[-1]["step"] >= 3:
                     asked_at = lines[-1]["step"]
-                    connection.sendall(b'{"t":"trace_next","steps":2}\n')
+                    # Cut in two, with an unknown type and a snapshot (CPU: a note).
+                    connection.sendall(b'{"t":"trace_next",')
+                    connection.sendall(b'"steps":2}\n{"t":"unknown"}\n{"t":"snapshot"}\n')
         server.close()
         _, stderr = process.communicate(timeout=30)
         self.assertEqual(process.returncode, 0, stderr)
@@ -277,6 +279,8 @@ class ProbeTest(unittest.TestCase):
         profiled = [line["step"] for line in lines if line["t"] == "step" and line["profiled"]]
         self.assertEqual(profiled, [first, last])
         self.check_trace(trace[0]["path"], first, last)
+        notes = [line["text"] for line in lines if line["t"] == "note"]
+        self.assertEqual(notes, ["a memory snapshot needs CUDA; this script runs on the CPU"])
         self.assertEqual(lines[-1]["t"], "bye")
 
     def test_a_slow_step_is_caught_and_the_next_steps_traced(self):
