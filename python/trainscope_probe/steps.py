@@ -294,7 +294,7 @@ class StepMeter:
         # a pass over a loader (workers starting: slow, and expected).
         if self._slow and step > 0 and not busy and not self._loader_started:
             self._check_slow(step, round(step_ns / 1e6, 4))
-        for message in self._out.control():
+        for message in self._out.control(t):
             steps = message.get("steps")
             if message.get("t") == "trace_next" and type(steps) is int and steps > 0:
                 profiling.request(steps, step + 1)

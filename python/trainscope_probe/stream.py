@@ -8,6 +8,9 @@ import sys
 # A Trainscope that stops reading (frozen, not gone) must not stall the training for long:
 # past this a send fails and the probe stops reporting.
 SEND_TIMEOUT_S = 10
+# Control lines are looked for at most this often: a recv() costs up to ~30 us when the
+# step has cooled the caches, and a person's "trace the next steps" can wait 50 ms.
+CONTROL_EVERY_NS = 50_000_000
 
 
 class LineStream:
@@ -16,7 +19,7 @@ class LineStream:
 
     def __init__(self, socket_path=None, file_path=None):
         self._sock = self._fd = None
-        self._inbox, self._cut = b"", False
+        self._inbox, self._cut, self._looked = b"", False, -CONTROL_EVERY_NS
         self._pid = os.getpid()  # DataLoader workers are forks of this process: they never write
         try:
             if socket_path:
@@ -69,10 +72,11 @@ class LineStream:
             self.note(rank, "error", f"could not write {what} {path}: {error}")
             return False
 
-    def control(self):
+    def control(self, now_ns):
         """Trainscope's control lines received so far, without waiting."""
-        if self._sock is None:
+        if self._sock is None or now_ns - self._looked < CONTROL_EVERY_NS:
             return ()
+        self._looked = now_ns
         while self._sock is not None:
             try:
                 chunk = self._sock.recv(4096, socket.MSG_DONTWAIT)
