@@ -17,7 +17,6 @@ def install(meter):
     @functools.wraps(original_next)
     def __next__(self):
         start = now()
-        meter.touch(start)
         try:
             batch = original_next(self)
         except StopIteration:

@@ -22,14 +22,8 @@ _STEP_LINE = ('{"t":"step","rank":%d,"step":%d,"epoch":%d,"wall_s":%.6f,"step_ms
               '"dev_peak":%s,"profiled":%s}\n')
 
 
-def _int(number):
-    return "null" if number is None else "%d" % number
-
-
 def _float(number):
-    """Not a finite number (None, a NaN loss) is null: JSON has no NaN."""
-    if type(number) is float:  # the common case, without the calls below
-        return repr(number) if number - number == 0 else "null"
+    """Not a finite number (None, a NaN loss, an odd lr) is null: JSON has no NaN."""
     try:
         value = float(number)
     except (TypeError, ValueError):
@@ -48,7 +42,9 @@ class StepMeter:
         self._t0, self._rss = start_ns, memory.Rss()
         self._epochs = loader.Epochs(out, rank)
         self.step = self.overhead_ns = self.first_step_overhead_ns = 0
-        self._start = None  # of the step: the end of the last step's hook
+        # The step's start: the end of the last step's hook; step 0's, the first sign of
+        # training (a pass over a loader, a batch, a forward, a backward or a step).
+        self._start = None
         self._data_ns = self._fwd_ns = self._bwd_ns = self._opt_ns = 0
         self._fwd_start = self._bwd_start = self._opt_start = None
         self._samples = None  # of the batches backward() ran on in this step
@@ -67,10 +63,11 @@ class StepMeter:
                                (register_optimizer_step_post_hook, self._optimizer_post)):
             self._undo.append(register(hook).remove)
         self._undo.append(loader.install(self))
-        for owner in (torch.Tensor, torch.autograd):
-            original = owner.backward
-            owner.backward = self._wrap_backward(original)
-            self._undo.append(functools.partial(setattr, owner, "backward", original))
+        # Tensor.backward calls torch.autograd.backward (looked up at each call): one
+        # wrapper sees both, with one Python call less a step than two wrappers.
+        original = torch.autograd.backward
+        torch.autograd.backward = self._wrap_backward(original)
+        self._undo.append(functools.partial(setattr, torch.autograd, "backward", original))
         # A global forward pre-hook takes every module call off PyTorch's fast path: it is
         # in the hooks' dict only while a forward is awaited, and out at its first call.
         # Put and taken by hand with its handle's id: a dict's set and pop, where a new
@@ -98,21 +95,19 @@ class StepMeter:
             self._fwd_hooks.pop(self._fwd_id, None)
             self._armed = False
 
-    def touch(self, t):
-        """Step 0 starts at the first sign of training (a batch, a forward, a step)."""
-        if self._start is None:
-            self._start = t
-
     # ---- the data loader (loader.py) ----
 
     def on_loader_iter(self, key):
         t = now()
-        self.touch(t)
+        if self._start is None:
+            self._start = t
         self._epochs.new_pass(key, t)
         self._loader_started = True
         self.overhead_ns += now() - t
 
     def on_batch(self, start, end, batch, key, ran_out=False):
+        if self._start is None:
+            self._start = start
         self._data_ns += end - start
         if ran_out:
             self._epochs.ran_out(key)
@@ -140,7 +135,8 @@ class StepMeter:
     def _on_forward(self, module, args):
         t = now()
         self._disarm_forward()
-        self.touch(t)
+        if self._start is None:
+            self._start = t
         self._fwd_start = t
         if self._cuda:
             self._timer.begin("forward")
@@ -151,7 +147,7 @@ class StepMeter:
 
         @functools.wraps(original)
         def backward(*args, **kwargs):
-            # Tensor.backward calls torch.autograd.backward: only the outer call counts.
+            # A backward within a backward (checkpointing's) is the outer one's time.
             if meter._in_backward or meter._broken:
                 return original(*args, **kwargs)
             meter._backward_start(args[0] if args else kwargs.get("tensors"))
@@ -165,7 +161,8 @@ class StepMeter:
 
     def _backward_start(self, target):
         t = now()
-        self.touch(t)
+        if self._start is None:
+            self._start = t
         if self._fwd_start is not None:
             self._fwd_ns += t - self._fwd_start
             self._fwd_start = None
@@ -199,7 +196,8 @@ class StepMeter:
         self._opt_depth += 1
         if self._opt_depth > 1 or self._broken:  # an optimizer wrapping another: the outer
             return
-        self.touch(t)
+        if self._start is None:
+            self._start = t
         self._optimizers.add(optimizer)
         if not self._device_known:
             self._first_step(optimizer)  # one-time work: not the optimizer's time
@@ -276,12 +274,14 @@ class StepMeter:
         if isinstance(lr, torch.Tensor) and lr.is_cuda:
             lr = None  # reading it would synchronise
         step_ns = t - start
-        self._out.write(_STEP_LINE % (
+        self._out.write((_STEP_LINE % (
             self._rank, step, self._epochs.epoch, (t - self._t0) / 1e9, step_ns / 1e6,
             self._data_ns / 1e6, self._fwd_ns / 1e6, self._bwd_ns / 1e6, self._opt_ns / 1e6,
-            _int(self._samples), _float(loss), _float(lr), _int(self._rss.read(t)),
-            _int(dev_alloc), _int(dev_reserved), _int(dev_peak),
-            "true" if recorded else "false"))
+            # Ints and None by %s ("None" made "null" below), floats by repr: no call each.
+            self._samples, repr(loss) if type(loss) is float and loss - loss == 0 else "null",
+            repr(lr) if type(lr) is float and lr - lr == 0 else _float(lr),
+            self._rss.read(t), dev_alloc, dev_reserved, dev_peak,
+            "true" if recorded else "false")).replace("None", "null"))
         # Counted as soon as reported: a Ctrl-C from here on (it can strike in any hook)
         # leaves the bye line and the trace agreeing with the step lines.
         self.step += 1
