@@ -198,7 +198,8 @@ class StepMeter:
             return
         if self._start is None:
             self._start = t
-        self._optimizers.add(optimizer)
+        if optimizer not in self._optimizers:  # an add() makes a weak reference each time
+            self._optimizers.add(optimizer)
         if not self._device_known:
             self._first_step(optimizer)  # one-time work: not the optimizer's time
         self._opt_start = now()
