@@ -1,6 +1,7 @@
 """torch.profiler on Trainscope's schedule, plus the extra cycles Trainscope (trace_next) or
 a slow step asks for, one Kineto trace file per cycle."""
 import os
+import warnings
 
 import torch
 from torch.profiler import ProfilerAction, ProfilerActivity
@@ -37,6 +38,10 @@ class Profiling:
             return
         activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
         settings = self._settings
+        # Each cycle is its own trace file, as meant: torch's advice to keep events across
+        # cycles would only land in the script's output.
+        warnings.filterwarnings("ignore", message="Warning: Profiler clears events",
+                                category=UserWarning)
         self._prof = torch.profiler.profile(
             activities=activities, schedule=self._schedule, on_trace_ready=self._ready,
             record_shapes=settings["record_shapes"], profile_memory=settings["profile_memory"],

@@ -270,7 +270,7 @@ class StepMeter:
             self._timer.finish(step, loss if loss is not None and loss.is_cuda else None)
         if loss is not None:
             # A CUDA loss comes in the `late` line: float() would wait for the GPU.
-            loss = None if loss.is_cuda else float(loss)
+            loss = None if loss.is_cuda else float(loss.detach())
         lr = optimizer.param_groups[0].get("lr") if optimizer.param_groups else None
         if isinstance(lr, torch.Tensor) and lr.is_cuda:
             lr = None  # reading it would synchronise

@@ -54,11 +54,14 @@ fi
 grep -q "epoch 0" "$work/cnn/stdout.log" && pass "stdout.log holds the script's output" ||
   fail "stdout.log: $(head -3 "$work/cnn/stdout.log")"
 
+
 # 2. The figures a plain loop cannot show.
 run adamw "$scripts/adamw_scheduler.py" --steps 12 --every 4 --gamma 0.5 --lr 0.01
 lrs=$("$python" -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(r[0]['lr'], r[-1]['lr'])" "$work/adamw/steps.csv")
 [[ $code == 0 && $lrs == "0.01 0.0025" ]] && pass "AdamW's scheduled rate: $lrs" || fail "rates '$lrs' (exit $code)"
 run workers "$scripts/loader_workers.py" --steps 10 --sample-ms 5
+! grep -h -A2 trainscope_probe "$work/cnn/stderr.log" "$work/workers/stderr.log" &&
+  pass "the probe printed nothing into the scripts' output" || fail "the probe printed into the scripts' output"
 data=$("$python" -c "import csv,sys,statistics as s; print(s.median(float(r['data_ms']) for r in csv.DictReader(open(sys.argv[1]))))" "$work/workers/steps.csv")
 [[ $code == 0 ]] && "$python" -c "import sys; sys.exit(not float(sys.argv[1]) > 1)" "$data" &&
   pass "two loader workers: median $data ms waiting for data" || fail "data wait $data ms (exit $code)"
@@ -67,6 +70,16 @@ if "$cli" compare "$work/cnn" "$work/compare_b" --out "$work/compared" >"$work/c
   pass "compare reads two script runs"
 else
   fail "compare: $(tail -3 "$work/compare.log")"
+fi
+
+# A step slower than the recent ones beyond their noise: named, and the
+# steps after it traced (a second window beside the schedule's).
+run slow --catch-slow "$scripts/slow_step.py" --steps 40 --slow-at 28
+if grep -q "slow step 28" "$work/slow/run.json" &&
+  [[ $(field "$work/slow/run.json" "len(d['profile'])") == 2 ]]; then
+  pass "--catch-slow: step 28 named, the steps after it traced"
+else
+  fail "--catch-slow: $(field "$work/slow/run.json" "d['messages']") $(tail -3 "$work/slow.err")"
 fi
 
 # 3. The faults.

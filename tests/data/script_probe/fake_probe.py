@@ -8,6 +8,7 @@ Each scenario line is sent to Trainscope's socket as it is, except:
   #interruptible  on SIGINT: send bye "interrupted" and exit 130
   #ignore-interrupt  ignore SIGINT (a script that swallows Stop)
   #exit N         exit with status N (#kill: die by SIGKILL)
+  #steps N RATE   N steps of 1 ms at RATE a second (bench/gui/bench_script_stream)
 """
 import json
 import os
@@ -15,6 +16,20 @@ import signal
 import socket
 import sys
 import time
+
+
+def send_steps(send, count, rate):
+    """Paced in batches of 10 ms, as a fast training loop's probe sends them."""
+    start = time.monotonic()
+    for step in range(count):
+        send(json.dumps({"t": "step", "rank": 0, "step": step, "epoch": 0,
+                         "wall_s": time.monotonic() - start, "step_ms": 1, "data_ms": 0.1,
+                         "forward_ms": 0.3, "backward_ms": 0.4, "optimizer_ms": 0.1,
+                         "batch": 32, "loss": 2.0 / (1 + step / 1000), "lr": 0.1,
+                         "rss": 500 << 20, "profiled": False}))
+        ahead = (step + 1) / rate - (time.monotonic() - start)
+        if ahead > 0.01:
+            time.sleep(ahead)
 
 
 def main():
@@ -47,6 +62,9 @@ def main():
                 json.dump({"traceEvents": events}, out)
             send(json.dumps({"t": "trace", "rank": 0, "cycle": 0, "path": path,
                              "first_step": first, "last_step": last}))
+        elif word == "#steps":
+            count, rate = map(float, rest.split())
+            send_steps(send, int(count), rate)
         elif word == "#interruptible":
             signal.signal(signal.SIGINT, interrupted)
         elif word == "#ignore-interrupt":
