@@ -83,6 +83,9 @@ int runScriptCommand(RunScriptOptions options, std::ostream& out, std::ostream& 
             to.write(bytes.data(), std::streamsize(bytes.size())).flush();
         };
         result = scriptrun::runScript(options.run, hooks);
+    } catch (const scriptrun::InterpreterError& e) {
+        err << "run-script: " << e.what() << " (with --python)\n";
+        return exit_code::kBadInput;
     } catch (const std::exception& e) { // refused before it started: nothing recorded
         err << "run-script: " << e.what() << "\n";
         return exit_code::kBadInput;

@@ -57,6 +57,9 @@ struct StepRecord {
     double comm_wait_ms = 0;
     // Memory by category on the training device (0s in older steps.csv).
     MemoryByCategory memory;
+    // Slower than the recent steps beyond their noise: a user's script's
+    // catch_slow (docs/script-probe.md), which then traces the next steps.
+    bool slow = false;
 };
 
 struct EpochRecord {

@@ -52,6 +52,7 @@ const std::vector<std::string>& columnNames() {
         std::vector<std::string> all(std::begin(kColumns), std::end(kColumns));
         for (const MemoryCategoryField& field : kMemoryCategoryFields)
             all.emplace_back(field.key);
+        all.emplace_back("slow"); // a script's step caught as slow
         return all;
     }();
     return names;
@@ -91,7 +92,7 @@ std::string stepsCsvRow(const StepRecord& s) {
       << s.page_faults << ',' << s.allreduce_ms << ',' << s.comm_wait_ms;
     for (const MemoryCategoryField& field : kMemoryCategoryFields)
         o << ',' << s.memory.*field.bytes;
-    o << '\n';
+    o << ',' << (s.slow ? 1 : 0) << '\n';
     return o.str();
 }
 
@@ -165,6 +166,7 @@ StepRecord stepOf(const std::vector<double>& v, size_t columns, const std::files
     // Memory by category, absent from files before it was recorded: zeros.
     for (const MemoryCategoryField& field : kMemoryCategoryFields)
         s.memory.*field.bytes = i < columns ? i64(i++) : 0;
+    s.slow = i < columns && v[i++] != 0;
     return s;
 }
 

@@ -72,6 +72,7 @@ void ProbeRank::apply(ProbeLineType type, const nlohmann::json& line) {
         return;
     case ProbeLineType::Slow: {
         const ProbeSlowStep slow = slowStepFromLine(line);
+        if (held_ && held_->global_step == slow.step) held_->slow = true;
         char text[256];
         std::snprintf(text, sizeof text,
                       "slow step %lld: %.1f ms, %.1fx the recent median of %.1f ms (noise "

@@ -3,6 +3,7 @@
 // CLI gives, where the probe lives, whether an interpreter has torch, and the
 // command line and environment (docs/script-probe.md).
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,12 @@ struct InterpreterInfo {
     std::string error;         // a sentence naming the interpreter and what to do
     bool usable() const { return error.empty(); }
 };
+// An interpreter that is missing or has no torch (runScript refuses it).
+class InterpreterError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // Starts `python` once to ask for its versions (a few seconds: it imports torch).
 InterpreterInfo checkInterpreter(const std::string& python, double timeout_s = 90);
 

@@ -387,7 +387,7 @@ ScriptRunResult runScript(const ScriptRunOptions& options, const ScriptRunHooks&
         throw std::invalid_argument(text);
     }
     InterpreterInfo python = checkInterpreter(options.python);
-    if (!python.usable()) throw std::runtime_error(python.error);
+    if (!python.usable()) throw InterpreterError(python.error);
     probeFolder(); // says where it looked before a run directory is made
     fs::path dir = options.out_dir;
     if (dir.empty())

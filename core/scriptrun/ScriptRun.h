@@ -57,9 +57,10 @@ struct ScriptRunResult {
 
 // Runs the script to its end (or a stop: SIGINT to the script's group, then
 // SIGKILL after options.stop_grace_s). Throws std::invalid_argument for bad
-// options and std::runtime_error when it cannot start (an interpreter
-// without torch, no probe, a run directory that cannot be made): nothing is
-// recorded then. Once started, every outcome is a recorded run.
+// options, InterpreterError for an interpreter that is missing or has no
+// torch, and std::runtime_error when it cannot start otherwise (no probe, a
+// run directory that cannot be made): nothing is recorded then. Once started, every outcome is a
+// recorded run.
 ScriptRunResult runScript(const ScriptRunOptions& options, const ScriptRunHooks& hooks);
 
 } // namespace ts::scriptrun

@@ -8,6 +8,10 @@ WINDOW = 50       # recent steps the noise is measured on
 MIN_STEPS = 20    # fewer give too wide an interval to mean anything
 CONFIDENCE = 0.999
 MARGIN = 0.10     # and by more than this above the interval's upper end
+# And at least this many times the recent median: a loop of very even steps (a sleep, a
+# GPU's queue) has an interval so narrow that a scheduler's hiccup of a few ms leaves it;
+# that is noise of the machine, not a step worth a trace.
+FLOOR = 1.5
 
 
 @lru_cache(maxsize=None)
@@ -46,9 +50,11 @@ class SlowSteps:
             upper_ms = math.exp(mean + t_quantile(0.5 + CONFIDENCE / 2, n - 1) * sd
                                 * math.sqrt(1 + 1 / n))
             if step_ms > upper_ms * (1 + MARGIN):
-                self.fired = True
                 ordered = sorted(logs)
-                return math.exp((ordered[(n - 1) // 2] + ordered[n // 2]) / 2), upper_ms
+                median_ms = math.exp((ordered[(n - 1) // 2] + ordered[n // 2]) / 2)
+                if step_ms > median_ms * FLOOR:
+                    self.fired = True
+                    return median_ms, upper_ms
         if n == WINDOW:
             self._sum -= logs[0]
             self._squares -= logs[0] * logs[0]

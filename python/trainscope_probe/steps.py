@@ -138,6 +138,8 @@ class StepMeter:
         if self._start is None:
             self._start = t
         self._fwd_start = t
+        if self._pending_loader is None:  # no DataLoader: the model's input is the batch
+            self._pending_samples = memory.leading_dim(args)
         if self._cuda:
             self._timer.begin("forward")
         self.overhead_ns += now() - t

@@ -139,7 +139,7 @@ class ProbeTest(unittest.TestCase):
         steps = self.check_steps(run, 12)
         for s in steps:
             self.assertAlmostEqual(s["lr"], 0.01 * 0.5 ** (s["step"] // 4))
-            self.assertIsNone(s["batch"])  # no DataLoader: the batch is not known
+            self.assertEqual(s["batch"], 8)  # no DataLoader: the model's input tells it
         memory = run.of("memory")[0]
         self.assertGreaterEqual(memory["optimizer_state_bytes"], 2 * memory["parameter_bytes"])
         self.assertEqual(run.one("epoch")["steps"], 12)
@@ -323,6 +323,7 @@ class SlowStepMathTest(unittest.TestCase):
         for i in range(30):
             self.assertIsNone(slow.check(20 + (i % 3) * 0.2))
         self.assertIsNone(slow.check(21.5))  # within the noise
+        self.assertIsNone(slow.check(25))  # beyond it, but a hiccup: under 1.5x the median
         median, upper = slow.check(40)
         self.assertAlmostEqual(median, 20.2, delta=0.05)
         self.assertLess(upper, 40 / 1.1)

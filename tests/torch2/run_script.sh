@@ -78,6 +78,8 @@ run slow --catch-slow "$scripts/slow_step.py" --steps 40 --slow-at 28
 if grep -q "slow step 28" "$work/slow/run.json" &&
   [[ $(field "$work/slow/run.json" "len(d['profile'])") == 2 ]]; then
   pass "--catch-slow: step 28 named, the steps after it traced"
+  slow=$("$python" -c "import csv,sys; print([r['global_step'] for r in csv.DictReader(open(sys.argv[1])) if r['slow'] == '1'])" "$work/slow/steps.csv")
+  [[ $slow == "['28']" ]] && pass "steps.csv marks step 28 slow" || fail "slow steps in steps.csv: $slow"
 else
   fail "--catch-slow: $(field "$work/slow/run.json" "d['messages']") $(tail -3 "$work/slow.err")"
 fi
@@ -134,7 +136,7 @@ printf '#!/bin/sh\necho python 3.11.2\necho "ModuleNotFoundError: No module name
 chmod +x "$work/bare_python"
 timeout 60 "$cli" run-script --python "$work/bare_python" "$scripts/cnn_plain.py" >/dev/null 2>"$work/bare.err"
 code=$?
-[[ $code == 2 ]] && grep -q "has no torch" "$work/bare.err" && pass "an interpreter without torch: 2, named" ||
+[[ $code == 2 ]] && grep -q "has no torch.*(with --python)" "$work/bare.err" && pass "an interpreter without torch: 2, named" ||
   fail "interpreter without torch: exit $code: $(cat "$work/bare.err")"
 
 if ((failures)); then

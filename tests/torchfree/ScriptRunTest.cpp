@@ -89,6 +89,18 @@ TEST_F(ScriptRunFixture, AFinishedScriptIsARunDirectoryLikeAnyOther) {
     EXPECT_FALSE(fs::exists(result.run_dir / ".probe-traces")) << "the copies went";
 }
 
+TEST_F(ScriptRunFixture, ASlowStepIsMarkedInTheRecords) {
+    const auto result = run(scenario(
+        std::string(kProbeHello) + probeSteps(3) +
+        R"({"t":"slow","step":2,"step_ms":80,"median_ms":20,"upper_ms":24,"trace_steps":3})" +
+        "\n"));
+    const RunRecord record = loadRun(result.run_dir);
+    ASSERT_EQ(record.steps.size(), 3u);
+    EXPECT_FALSE(record.steps[1].slow);
+    EXPECT_TRUE(record.steps[2].slow) << "steps.csv keeps the mark";
+    ASSERT_FALSE(record.summary.status == RunStatus::Failed);
+}
+
 TEST_F(ScriptRunFixture, ACrashKeepsItsStepsAndSaysWhy) {
     const auto result = run(scenario(
         std::string(kProbeHello) + probeSteps(2) + "#stderr Traceback (most recent call last):\n" +
@@ -177,15 +189,16 @@ TEST_F(ScriptRunFixture, RefusalsNameTheValueAndRecordNothing) {
     auto no_torch = scenario("");
     no_torch.python = fs::path(TRAINSCOPE_TEST_DATA_DIR) / "script_probe" / "no_torch_python.sh";
     EXPECT_THROW(
-        try { run(no_torch); } catch (const std::runtime_error& e) {
+        try { run(no_torch); } catch (const InterpreterError& e) {
             EXPECT_NE(std::string(e.what()).find("has no torch"), std::string::npos) << e.what();
-            EXPECT_NE(std::string(e.what()).find("--python"), std::string::npos);
+            EXPECT_NE(std::string(e.what()).find("the environment your script runs in"),
+                      std::string::npos);
             throw;
         },
-        std::runtime_error);
+        InterpreterError);
     auto absent = scenario("");
     absent.python = "/nonexistent/python3";
-    EXPECT_THROW(run(absent), std::runtime_error);
+    EXPECT_THROW(run(absent), InterpreterError);
     EXPECT_FALSE(fs::exists(work / "run")) << "nothing recorded for a refusal";
 }
 

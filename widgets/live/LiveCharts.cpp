@@ -49,6 +49,9 @@ ThroughputChart::ThroughputChart(const RunHistory& history, QWidget* parent)
     profiled_ = addSeries(tr("profiled step"), seriesColor(2));
     profiled_->setLineStyle(QCPGraph::lsNone);
     profiled_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 6));
+    slow_ = addSeries(tr("slow step"), seriesColor(3));
+    slow_->setLineStyle(QCPGraph::lsNone);
+    slow_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, 9));
     yAxis->setLabel(tr("images/s"));
     setHoverText([this](double key) { return hover(key); });
 }
@@ -61,6 +64,7 @@ void ThroughputChart::append(size_t first_step, size_t) {
         recent_.push(s.images_per_sec);
         smooth_->addData(key, recent_.median());
         if (s.profiled) profiled_->addData(key, s.images_per_sec);
+        if (s.slow) slow_->addData(key, s.images_per_sec);
     }
 }
 
@@ -72,10 +76,11 @@ void ThroughputChart::reset() {
 QString ThroughputChart::hover(double key) const {
     const StepRecord* s = history_.stepNear(key);
     if (!s) return {};
-    return stepHeader(*s) + QStringLiteral("\n%1\nstep time %2%3")
-                                .arg(format::rate(s->images_per_sec, tr("images/s")),
-                                     format::duration(s->step_ms),
-                                     s->profiled ? tr("\nprofiled") : QString());
+    return stepHeader(*s) +
+           QStringLiteral("\n%1\nstep time %2%3%4")
+               .arg(format::rate(s->images_per_sec, tr("images/s")), format::duration(s->step_ms),
+                    s->profiled ? tr("\nprofiled") : QString(),
+                    s->slow ? tr("\nslower than the recent steps beyond their noise") : QString());
 }
 
 // ----------------------------------------------------------------- step time

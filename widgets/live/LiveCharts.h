@@ -23,7 +23,7 @@ protected:
     const RunHistory& history_;
 };
 
-// images/s per step, its trailing median, and the profiled steps marked.
+// images/s per step, its trailing median, and the profiled and slow steps marked.
 class ThroughputChart : public HistoryChart {
     Q_OBJECT
 public:
@@ -37,6 +37,7 @@ private:
     QCPGraph* raw_;
     QCPGraph* smooth_;
     QCPGraph* profiled_;
+    QCPGraph* slow_; // a script's steps caught as slow (catch_slow)
     RollingWindow recent_{kThroughputWindow};
 };
 
