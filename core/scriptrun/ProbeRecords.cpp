@@ -10,12 +10,19 @@ namespace {
 
 using nlohmann::json;
 
+// The value of `key` as the line has it, for a message (never operator[] of a
+// const object on a missing key: undefined).
+std::string shown(const json& line, const char* key) {
+    const auto it = line.find(key);
+    return it == line.end() ? "missing" : it->dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 // A number the probe may leave out or send as null (not measured).
 double number(const json& line, const char* key, double fallback = 0) {
     const auto it = line.find(key);
     if (it == line.end() || it->is_null()) return fallback;
     if (!it->is_number())
-        throw ProbeWireError(std::string("\"") + key + "\" is not a number: " + it->dump());
+        throw ProbeWireError(std::string("\"") + key + "\" is not a number: " + shown(line, key));
     return it->get<double>();
 }
 
@@ -24,14 +31,14 @@ double number(const json& line, const char* key, double fallback = 0) {
 int64_t count(const json& line, const char* key, int64_t fallback = 0) {
     const double value = number(line, key, double(fallback));
     if (!std::isfinite(value) || value < 0 || value >= 9.2e18 || value != std::floor(value))
-        throw ProbeWireError(std::string("\"") + key + "\" is not a count: " + line[key].dump());
+        throw ProbeWireError(std::string("\"") + key + "\" is not a count: " + shown(line, key));
     return int64_t(value);
 }
 
 int smallCount(const json& line, const char* key, int fallback = 0) {
     const int64_t value = count(line, key, fallback);
     if (value > std::numeric_limits<int>::max())
-        throw ProbeWireError(std::string("\"") + key + "\" is too large: " + line[key].dump());
+        throw ProbeWireError(std::string("\"") + key + "\" is too large: " + shown(line, key));
     return int(value);
 }
 
@@ -39,7 +46,7 @@ int smallCount(const json& line, const char* key, int fallback = 0) {
 double millis(const json& line, const char* key) {
     const double value = number(line, key);
     if (!std::isfinite(value) || value < 0)
-        throw ProbeWireError(std::string("\"") + key + "\" is not a duration: " + line[key].dump());
+        throw ProbeWireError(std::string("\"") + key + "\" is not a duration: " + shown(line, key));
     return value;
 }
 
@@ -47,15 +54,16 @@ std::string text(const json& line, const char* key) {
     const auto it = line.find(key);
     if (it == line.end() || it->is_null()) return {};
     if (!it->is_string())
-        throw ProbeWireError(std::string("\"") + key + "\" is not text: " + it->dump());
+        throw ProbeWireError(std::string("\"") + key + "\" is not text: " + shown(line, key));
     return it->get<std::string>();
 }
 
 } // namespace
 
 ProbeHello helloFromLine(const json& line) {
-    if (count(line, "v", -1) != kProbeWireVersion)
-        throw ProbeWireError("the probe speaks version " + line.value("v", json()).dump() +
+    const auto version = line.find("v");
+    if (version == line.end() || *version != kProbeWireVersion)
+        throw ProbeWireError("the probe speaks version " + shown(line, "v") +
                              " of the wire format; this Trainscope reads version " +
                              std::to_string(kProbeWireVersion));
     ProbeHello h;
@@ -155,7 +163,7 @@ ProbeBye byeFromLine(const json& line) {
     b.status = text(line, "status");
     const double code = number(line, "exit_code");
     if (!std::isfinite(code) || std::fabs(code) > 65535 || code != std::floor(code))
-        throw ProbeWireError("\"exit_code\" is not an exit status: " + line["exit_code"].dump());
+        throw ProbeWireError("\"exit_code\" is not an exit status: " + shown(line, "exit_code"));
     b.exit_code = int(code);
     b.error = text(line, "error");
     b.overhead_us_per_step = number(line, "overhead_us_per_step");
