@@ -10,12 +10,14 @@
 // see it, which it reports as a race.
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <thread>
 #include <vector>
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QTemporaryDir>
 #include <QThread>
 #include <gtest/gtest.h>
@@ -325,6 +327,52 @@ TEST_F(TrainingThreads, DestroyingTheControllerMidJobJoinsItsThread) {
     for (int at : kJobStopMoments) {
         SCOPED_TRACE(at);
         destroyAt(runsRoot(QStringLiteral("jobclosed%1").arg(at + 2)), {jobConfig(), kRanks}, at);
+    }
+}
+
+// A user's script (scriptrun): the socket, ProbeRank and the LiveBuffer on
+// the job's thread, the stand-in interpreter streaming 1,000 steps a second.
+namespace {
+
+scriptrun::ScriptRunOptions streamingScript(const QTemporaryDir& dir, int steps) {
+    QDir(dir.path()).mkpath(QStringLiteral("probe/trainscope_probe"));
+    std::ofstream(dir.filePath(QStringLiteral("probe/trainscope_probe/__main__.py")).toStdString());
+    qputenv("TRAINSCOPE_PROBE_PATH", dir.filePath(QStringLiteral("probe")).toUtf8());
+    const std::string scenario = dir.filePath(QStringLiteral("stream.txt")).toStdString();
+    std::ofstream(scenario) << R"({"t":"hello","v":1,"pid":1,"rank":0,"world_size":1})"
+                            << "\n#interruptible\n#steps " << steps << " 1000\n"
+                            << R"({"t":"bye","status":"ok","exit_code":0,"steps":)" << steps
+                            << "}\n";
+    scriptrun::ScriptRunOptions options;
+    options.python = std::string(TRAINSCOPE_TEST_DATA_DIR) + "/script_probe/fake_python.sh";
+    options.script = scenario;
+    return options;
+}
+
+} // namespace
+
+TEST_F(TrainingThreads, AScriptsStepsAreDrainedOnceInOrderAndStopEndsItOnce) {
+    for (int at : {-1, 0, 100}) { // to its end, Stop once started, Stop after 100 steps
+        SCOPED_TRACE(at);
+        QTemporaryDir dir;
+        RunController controller;
+        controller.setRunsRoot(dir.filePath(QStringLiteral("runs")));
+        Seen seen;
+        watch(controller, seen);
+        controller.startScript(streamingScript(dir, 400));
+        ASSERT_TRUE(controller.isRunning());
+        if (at >= 0) {
+            ASSERT_TRUE(waitFor([&] { return seen.started > 0 && int(seen.steps.size()) >= at; }));
+            controller.stop();
+        }
+        ASSERT_TRUE(waitFor([&] { return seen.outcomes == 1; }));
+        EXPECT_EQ(seen.outcome.summary.status, at < 0 ? RunStatus::Completed : RunStatus::Cancelled)
+            << seen.outcome.summary.error;
+        EXPECT_TRUE(consecutiveFromZero(seen.steps));
+        EXPECT_EQ(int64_t(seen.steps.size()), seen.outcome.summary.steps_completed);
+        if (at < 0) EXPECT_EQ(seen.steps.size(), 400u);
+        spin(50);
+        EXPECT_EQ(seen.outcomes, 1);
     }
 }
 #endif
