@@ -370,7 +370,9 @@ TEST_F(TrainingThreads, AScriptsStepsAreDrainedOnceInOrderAndStopEndsItOnce) {
             << seen.outcome.summary.error;
         EXPECT_TRUE(consecutiveFromZero(seen.steps));
         EXPECT_EQ(int64_t(seen.steps.size()), seen.outcome.summary.steps_completed);
-        if (at < 0) EXPECT_EQ(seen.steps.size(), 400u);
+        if (at < 0) {
+            EXPECT_EQ(seen.steps.size(), 400u);
+        }
         spin(50);
         EXPECT_EQ(seen.outcomes, 1);
     }
