@@ -1,4 +1,5 @@
 #include "engine/DataParallel.h"
+#include "util/HostName.h"
 
 #include <unistd.h>
 
@@ -12,12 +13,6 @@ std::vector<at::Tensor> buffersOf(Model& model) {
     for (auto& [name, tensor] : model.namedBuffers())
         buffers.push_back(tensor);
     return buffers;
-}
-
-std::string hostName() {
-    char host[256] = {};
-    if (::gethostname(host, sizeof(host) - 1) != 0) return "";
-    return host;
 }
 
 // A rank's figures as one row of doubles, so one allgather carries them all.

@@ -18,6 +18,7 @@
 
 #include "env/TorchCompat.h"
 #include "util/CpuAffinity.h"
+#include "util/HostName.h"
 
 namespace ts {
 namespace {
@@ -133,8 +134,7 @@ EnvironmentInfo probeEnvironment() {
     env.trainscope_version = TRAINSCOPE_VERSION;
 #endif
     env.torch_version = TORCH_VERSION;
-    char host[256] = {};
-    if (::gethostname(host, sizeof(host) - 1) == 0) env.hostname = host;
+    env.hostname = hostName();
     env.os = osName();
     env.compiler = std::string("g++ ") + __VERSION__;
     readCpuInfo(env);

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/ErrorText.h"
+
 extern char** environ;
 
 namespace ts::scriptrun {
@@ -76,14 +78,6 @@ std::string readAll(ChildProcess& child, double timeout_s) {
     return text;
 }
 
-std::string lastLine(const std::string& text) {
-    std::istringstream in(text);
-    std::string line, last;
-    while (std::getline(in, line))
-        if (!line.empty()) last = line;
-    return last;
-}
-
 std::vector<std::string> currentEnvironment() {
     std::vector<std::string> env;
     for (char** e = environ; e && *e; ++e)
@@ -136,10 +130,11 @@ InterpreterInfo checkInterpreter(const std::string& python, double timeout_s) {
         if (word == "torch") info.torch_version = value;
     }
     if (info.python_version.empty())
-        info.error = "'" + python + "' did not run as a Python interpreter: " + lastLine(output);
+        info.error =
+            "'" + python + "' did not run as a Python interpreter: " + lastLines(output, 1);
     else if (info.torch_version.empty())
         info.error = "the interpreter " + python + " (Python " + info.python_version +
-                     ") has no torch (" + lastLine(output) +
+                     ") has no torch (" + lastLines(output, 1) +
                      "): pick the Python of the environment your script runs in, e.g. "
                      "~/venv/bin/python";
     return info;

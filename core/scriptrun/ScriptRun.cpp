@@ -17,6 +17,8 @@
 #include "scriptrun/ChildProcess.h"
 #include "scriptrun/ProbeRank.h"
 #include "scriptrun/ProbeServer.h"
+#include "util/ErrorText.h"
+#include "util/HostName.h"
 
 namespace ts::scriptrun {
 namespace fs = std::filesystem;
@@ -45,39 +47,13 @@ constexpr double kDrainS = 3;
 // The end of standard error kept for the failure's message.
 constexpr size_t kStderrTail = 4096;
 
-std::string hostName() {
-    char name[256] = {};
-    ::gethostname(name, sizeof name - 1);
-    return name;
-}
-
-// The last `count` lines of `text` that are not empty, one per line.
-std::string lastLines(const std::string& text, size_t count) {
-    std::vector<std::string> lines;
-    size_t begin = 0;
-    while (begin < text.size()) {
-        size_t end = text.find('\n', begin);
-        if (end == std::string::npos) end = text.size();
-        if (end > begin) lines.push_back(text.substr(begin, end - begin));
-        begin = end + 1;
-    }
-    std::string last;
-    for (size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i)
-        last += (last.empty() ? "" : "\n") + lines[i];
-    return last;
-}
-
 // The first step's batch, for run.json's config (the script chooses it).
 class FirstBatch : public TrainerObserver {
 public:
     void onStep(const StepRecord& step) override {
         if (batch == 0) batch = step.batch_size;
-        ++steps;
     }
-    void onEpoch(const EpochRecord&) override { ++epochs; }
     int batch = 0;
-    int64_t steps = 0;
-    int epochs = 0;
 };
 
 // A job's traces as rank folders, one per cycle (traces/cycle0/rank1.json):
@@ -304,7 +280,7 @@ ScriptRunResult ScriptSession::run() {
 void ScriptSession::finishRank(Rank& rank, const ScriptSource& source, const RunSummary& summary) {
     rank.info.source = source;
     rank.info.config.batch_size = rank.first.batch;
-    rank.info.config.epochs = std::max(1, rank.first.epochs);
+    rank.info.config.epochs = std::max(1, summary.epochs_completed);
     if (rank.top) top_.amendInfo(rank.info);
     if (rank.own) rank.own->amendInfo(rank.info);
     rank.observers.onRunFinished(summary);
@@ -367,7 +343,7 @@ ScriptRunResult ScriptSession::finish(int exit_code, int term_signal) {
             own.exit_status = r->probe->bye()->status;
         finishRank(*r, own, summary);
     }
-    result.steps = top->first.steps;
+    result.steps = top->probe ? top->probe->steps() : 0;
     std::error_code ignored;
     if (o_.nproc_per_node == 1)
         fs::remove_all(trace_dir_, ignored);

@@ -4,8 +4,26 @@
 #include <cctype>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace ts {
+
+// The last `count` lines of a program's output that are not empty, one per
+// line: what a message quotes of a process that failed.
+inline std::string lastLines(const std::string& text, size_t count) {
+    std::vector<std::string> lines;
+    size_t begin = 0;
+    while (begin < text.size()) {
+        size_t end = text.find('\n', begin);
+        if (end == std::string::npos) end = text.size();
+        if (end > begin) lines.push_back(text.substr(begin, end - begin));
+        begin = end + 1;
+    }
+    std::string last;
+    for (size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i)
+        last += (last.empty() ? "" : "\n") + lines[i];
+    return last;
+}
 
 // `what` up to LibTorch's "Exception raised from ..." trailer, without the
 // trailing blank space; messages without one come back unchanged.
