@@ -118,9 +118,13 @@ fi
 
 # 5. Ctrl-C: the script is stopped, what it measured kept.
 timeout 120 "$cli" run-script --python "$python" --out "$work/stop" "$scripts/cnn_plain.py" \
-  --steps 100000 --sleep 0.01 >"$work/stop.out" 2>"$work/stop.err" &
+  --steps 20000 --sleep 0.01 >"$work/stop.out" 2>"$work/stop.err" &
 runner=$!
-sleep 8
+# Ctrl-C once it has measured some steps (its data take a few seconds to make).
+for _ in $(seq 120); do
+  [[ -f $work/stop/steps.csv ]] && (($(steps_of stop) > 20)) && break
+  sleep 0.5
+done
 kill -INT "$runner"
 wait "$runner"
 code=$?
