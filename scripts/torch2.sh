@@ -6,10 +6,14 @@
 # that need a GPU skip without one).
 #
 #   scripts/torch2.sh install     the wheel into $TRAINSCOPE_TORCH_CACHE (once)
-#   scripts/torch2.sh build       configure and build build/torch2
+#   scripts/torch2.sh build       configure and build build/torch2 (the CLI, the LibTorch tests and
+#                                 the GUI's LibTorch 2.x module)
+#   scripts/torch2.sh module      configure and build the GUI's LibTorch 2.x module alone (scripts/run.sh)
+#   scripts/torch2.sh installed   exit 0 when the pinned wheel is installed
 #   scripts/torch2.sh test        `trainscope-cli env`, the LibTorch tests (trainscope_core_tests) and
 #                                 ResNets saved by the wheel's torch trained (tests/torch2/torchscript_models.sh),
-#                                 running jobs traced on demand (tests/torch2/ondemand.sh), the
+#                                 running jobs traced on demand (tests/torch2/ondemand.sh), the GUI's
+#                                 tests that train (build/default's) on the 2.x module, the
 #                                 script probe's own tests (tests/python) and users' scripts run
 #                                 under it (tests/torch2/run_script.sh)
 #   scripts/torch2.sh all         the three
@@ -70,7 +74,7 @@ bench_deps() {
   "$python" -c 'import torchvision; print("torch2: torchvision", torchvision.__version__)'
 }
 
-build() {
+configure() {
   [[ "$(installed)" == "$version" ]] || { echo "torch2: run 'scripts/torch2.sh install' first" >&2; exit 2; }
   local torch nvidia
   torch=$("$python" -c 'import os, torch; print(os.path.dirname(torch.__file__))' 2>/dev/null)
@@ -84,10 +88,35 @@ build() {
     -DCMAKE_PREFIX_PATH="$torch/share/cmake" -DCMAKE_LIBRARY_PATH="$torch/lib" \
     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DTORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}" \
     -DTRAINSCOPE_GLOO_INCLUDE=/usr/include -DTRAINSCOPE_GLOO_LIBRARY="$torch/lib/libtorch_cpu.so" \
-    -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$nvidia" >"$build.configure.log" 2>&1 ||
-    { tail -30 "$build.configure.log"; exit 1; }
+    -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$nvidia" -DCMAKE_MODULE_LINKER_FLAGS="-Wl,-rpath-link,$nvidia" \
+    >"$build.configure.log" 2>&1 || { tail -30 "$build.configure.log"; exit 1; }
   grep "LibTorch" "$build.configure.log"
-  cmake --build "$build" -j "$(nproc)" --target trainscope-cli trainscope_core_tests
+}
+
+build() {
+  configure
+  # The GUI's LibTorch 2.x module too (cmake/TorchBackendModule.cmake): the GUI of
+  # the default build loads it (scripts/run.sh, the widget tests below).
+  cmake --build "$build" -j "$(nproc)" --target trainscope-cli trainscope_core_tests \
+    trainscope_torch_backend
+}
+
+module() {
+  configure
+  cmake --build "$build" -j "$(nproc)" --target trainscope_torch_backend
+}
+
+# The GUI's tests that train, from the default build (its GUI links no
+# LibTorch), on this build's module: the worker thread, the Live charts, Stop,
+# a resumed run, a Kineto profile in the Timeline and the Overview.
+gui_tests() {
+  local widgets=build/default/tests/widgets/trainscope_widget_tests module
+  module=$(ls "$PWD/$build"/app/libtrainscope_torch_backend-*.so)
+  [[ -x $widgets ]] || { echo "torch2: $widgets is missing: scripts/build.sh default first" >&2; exit 2; }
+  for name in test_libtorch test_gui_run; do
+    QT_QPA_PLATFORM=offscreen OMP_NUM_THREADS=2 TRAINSCOPE_TORCH_BACKEND="$module" \
+      "$widgets" "$name" -silent
+  done
 }
 
 tests() {
@@ -103,13 +132,16 @@ tests() {
   # their scripts run under it by the CLI.
   "$python" -m unittest discover -s tests/python
   tests/torch2/run_script.sh "$build/app/trainscope-cli" "$python"
+  gui_tests
 }
 
 case "${1:-all}" in
 install) install ;;
+installed) [[ "$(installed)" == "$version" ]] ;;
 build) build ;;
+module) module ;;
 test) tests ;;
 all) install && build && tests ;;
 bench-deps) bench_deps ;;
-*) echo "usage: scripts/torch2.sh install|build|test|all|bench-deps" >&2; exit 2 ;;
+*) echo "usage: scripts/torch2.sh install|installed|build|module|test|all|bench-deps" >&2; exit 2 ;;
 esac

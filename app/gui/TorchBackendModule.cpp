@@ -4,9 +4,15 @@
 // link it directly.
 #include <mutex>
 
+#include <caffe2/serialize/versions.h>
+#include <torch/version.h>
+
 #include "backend/TorchBackend.h"
 #include "engine/Trainer.h"
 #include "env/Environment.h"
+#include "env/TorchCompat.h"
+#include "gui/CudaDriver.h"
+#include "profiling/KinetoRecorder.h"
 #include "report/RunDirectory.h"
 #include "runners/LadderContext.h"
 #include "runners/PruneStudyRun.h"
@@ -52,8 +58,36 @@ private:
     TrainerPointRunner runner_;
 };
 
+TorchFeatures probeFeatures() {
+    TorchFeatures f;
+    f.torch_version = TORCH_VERSION;
+    const EnvironmentInfo env = ts::probeEnvironment();
+    f.cuda_version = compat::cudaBuilt() ? env.cuda_version : "";
+    f.gpus = static_cast<int>(env.cuda_devices.size());
+    if (!compat::cudaBuilt())
+        f.gpu_problem = "LibTorch " + f.torch_version + " is built without CUDA";
+    else if (f.gpus == 0) {
+        f.gpu_problem = cudaDriverProblem(f.cuda_version);
+        if (f.gpu_problem.empty()) f.gpu_problem = "no GPU found";
+    }
+    f.kineto = KinetoRecorder::available(&f.kineto_problem);
+    f.fused_optimizer = compat::fusedSgdBuilt() && compat::fusedAdamBuilt();
+    if (!f.fused_optimizer)
+        f.fused_problem = "LibTorch " + f.torch_version +
+                          " has no fused optimizer kernels on the CPU (2.4 and later have): the "
+                          "step loops over the parameters";
+    f.torchscript_max_format =
+        static_cast<int64_t>(caffe2::serialize::kMaxSupportedFileFormatVersion);
+    return f;
+}
+
 class LibTorchBackend : public TorchBackend {
 public:
+    TorchFeatures features() const override {
+        // Probed once: Kineto's check records a profile.
+        static const TorchFeatures probed = probeFeatures();
+        return probed;
+    }
     std::vector<DeviceOption> listDevices() const override { return ts::listDevices(); }
     EnvironmentInfo probeEnvironment() const override { return ts::probeEnvironment(); }
     std::string precisionSupportProblem(const std::string& device,
@@ -90,7 +124,12 @@ const TorchBackend* linkedTorchBackend() {
 
 } // namespace ts::gui
 
-// The module's entry point (TorchBackendLoader looks it up by name).
+// The module's entry points (TorchBackendLoader looks them up by name): the
+// fingerprint of the types it shares with the GUI, checked first, and the backend.
+extern "C" __attribute__((visibility("default"))) uint64_t trainscope_torch_backend_abi() {
+    return ts::gui::torchBackendAbi();
+}
+
 extern "C" __attribute__((visibility("default"))) const ts::gui::TorchBackend*
 trainscope_torch_backend() {
     return ts::gui::linkedTorchBackend();

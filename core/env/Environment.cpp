@@ -108,7 +108,10 @@ void detectOneDnn(EnvironmentInfo& env) {
     if (std::regex_search(config, match, std::regex("oneDNN v([0-9.]+)")) ||
         std::regex_search(config, match, std::regex("MKL-DNN v([0-9.]+)")))
         env.onednn_version = match[1];
-    if (std::regex_search(config, match, std::regex("CUDA Runtime ([0-9.]+)")))
+    // "CUDA Runtime 13.2" once CUDA has started; without a GPU only the build
+    // settings' "CUDA_VERSION=13.2" says it.
+    if (std::regex_search(config, match, std::regex("CUDA Runtime ([0-9.]+)")) ||
+        std::regex_search(config, match, std::regex("CUDA_VERSION=([0-9.]+)")))
         env.cuda_version = match[1];
     env.cudnn_version = compat::cudnnVersion();
 }

@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include <ATen/Parallel.h>
 #include <ATen/record_function.h>
 #include <c10/util/Exception.h>
 #include <dlfcn.h>
@@ -64,9 +65,19 @@ bool savedTrace(const std::filesystem::path& path) {
 
 // A LibTorch built with Kineto links libkineto into libtorch_cpu and exports
 // it; Debian's 1.13, built without, has the profiler's Kineto API all the same,
-// and saving its trace crashes there, so it is not even tried.
+// and saving its trace crashes there, so it is not even tried. Looked up in
+// libtorch_cpu itself (found from one of its functions), not in the global
+// scope: the GUI loads LibTorch inside its module with RTLD_LOCAL, where
+// RTLD_DEFAULT does not see it.
 bool kinetoLinked() {
-    return ::dlsym(RTLD_DEFAULT, "_ZN9libkineto3apiEv") != nullptr; // libkineto::api()
+    Dl_info info{};
+    if (!::dladdr(reinterpret_cast<void*>(&at::get_num_threads), &info) || !info.dli_fname)
+        return false;
+    void* torch_cpu = ::dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (!torch_cpu) return false;
+    const bool linked = ::dlsym(torch_cpu, "_ZN9libkineto3apiEv") != nullptr; // libkineto::api()
+    ::dlclose(torch_cpu); // NOLOAD took a reference to the loaded library: give it back
+    return linked;
 }
 
 // A profile of one empty range, saved: LibTorch without Kineto accepts

@@ -71,6 +71,10 @@ RunRow runRowFrom(const RunRecord& r) {
     row.dataset = c.dataset;
     row.device = c.device;
     row.precision = c.precision;
+    const EnvironmentInfo& env = r.info.env;
+    row.libtorch = env.torch_version;
+    if (!env.torch_version.empty() && !env.cuda_version.empty())
+        row.libtorch += " (CUDA " + env.cuda_version + ")";
     row.batch_size = c.batch_size;
     row.threads = r.info.env.intra_op_threads;
     row.epochs = s.epochs_completed;
@@ -102,6 +106,7 @@ table::TableSpec runListTable(const std::vector<RunRow>& rows) {
         text("dataset", "dataset"),
         text("device", "device"),
         text("precision", "precision"),
+        text("libtorch", "LibTorch", "The LibTorch that trained it (a script's: its torch)"),
         count("batch_size", "batch", "Batch size"),
         count("epochs", "epochs", "Epochs completed"),
         count("steps", "steps", "Training steps completed"),
@@ -116,9 +121,9 @@ table::TableSpec runListTable(const std::vector<RunRow>& rows) {
         spec.rows.push_back(
             {table::textCell(r.name), table::textCell(r.status), modifiedCell(r.modified_s),
              table::textCell(r.model), table::textCell(r.dataset), table::textCell(r.device),
-             table::textCell(r.precision), table::integerCell(r.batch_size),
-             table::integerCell(r.epochs), table::integerCell(r.steps),
-             orDash(r.images_per_sec, fixed(r.images_per_sec, 1)),
+             table::textCell(r.precision), table::textCell(r.libtorch),
+             table::integerCell(r.batch_size), table::integerCell(r.epochs),
+             table::integerCell(r.steps), orDash(r.images_per_sec, fixed(r.images_per_sec, 1)),
              orDash(r.epoch_time_s, fixed(r.epoch_time_s, 2)), mibCell(r.peak_rss_bytes),
              shareCell(r.val_accuracy), Cell{r.has_trace ? "yes" : "", r.has_trace ? 1.0 : 0.0},
              table::textCell(r.dir)});
@@ -152,6 +157,8 @@ std::vector<Column> comparisonColumns() {
         number("final_train_accuracy", "train accuracy", "Final training accuracy"),
         Column{"advice", "advice", "Advice items for the run", ColumnKind::Integer, true},
         text("model", "model"),
+        Column{"libtorch", "LibTorch", "The LibTorch that trained it (a script's: its torch)",
+               ColumnKind::Text, true},
         count("threads", "threads", "Intra-op threads used"),
     };
 }
@@ -177,6 +184,7 @@ std::vector<Cell> comparisonCells(const RunRow& r, double base) {
             shareCell(r.train_accuracy),
             r.advice >= 0 ? table::integerCell(r.advice) : Cell{},
             table::textCell(r.model),
+            r.libtorch.empty() ? Cell{} : table::textCell(r.libtorch),
             table::integerCell(r.threads)};
 }
 

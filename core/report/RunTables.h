@@ -21,6 +21,7 @@ struct RunRow {
     std::string status;     // running / completed / cancelled / failed / unreadable
     std::string error;      // why unreadable or failed
     std::string model, dataset, device, precision;
+    std::string libtorch; // which LibTorch (or the script's torch) ran it: "2.15.0 (CUDA 13.0)"
     int batch_size = 0;
     int threads = 0;
     int epochs = 0; // completed

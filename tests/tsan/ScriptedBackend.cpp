@@ -72,6 +72,7 @@ private:
 
 class ScriptedBackend : public gui::TorchBackend {
 public:
+    gui::TorchFeatures features() const override { return {}; }
     std::vector<DeviceOption> listDevices() const override { return {}; }
     EnvironmentInfo probeEnvironment() const override { return {}; }
     std::string precisionSupportProblem(const std::string&, const std::string&) const override {

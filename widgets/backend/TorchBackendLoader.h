@@ -1,28 +1,47 @@
 #pragma once
-// Where the GUI gets its TorchBackend. The program loads the module
-// (libtrainscope_torch_backend.so: beside the program in the build tree, in
-// lib/trainscope/ when installed, or $TRAINSCOPE_TORCH_BACKEND) once, on a
-// thread of its own after start-up; tests link the implementation and
-// register it. No Qt.
+// Where the GUI gets its TorchBackend. The program loads one LibTorch module
+// (backend/BackendModules.h: Debian's 1.13, the wheel's 2.x, whichever are
+// built) once, on a thread of its own after start-up; tests that link the
+// implementation register it instead. No Qt.
+#include <filesystem>
 #include <string>
+#include <vector>
 
+#include "backend/BackendModules.h"
 #include "backend/TorchBackend.h"
 
 namespace ts::gui {
 
-// Uses `backend` (tests, programs that link LibTorch) instead of the module.
+// The module loaded, and why that one.
+struct TorchBackendLoad {
+    const TorchBackend* backend = nullptr;
+    BackendModule module; // empty path: linked into the program
+    // "the newest LibTorch found", "chosen in Settings ▸ LibTorch", "set by
+    // TRAINSCOPE_TORCH_BACKEND", "linked into this program".
+    std::string why;
+    // The modules tried before it and why each did not load.
+    std::vector<std::string> skipped;
+};
+
+// Uses `backend` (tests, programs that link LibTorch) instead of a module.
 void registerTorchBackend(const TorchBackend* backend);
+
+// The module to try first (Settings ▸ LibTorch); empty: the newest that
+// loads. Only before loading starts: a process keeps the LibTorch it loaded.
+void setTorchBackendChoice(const std::filesystem::path& module);
 
 // Starts loading the module on a thread of its own, if nobody has yet.
 void startLoadingTorchBackend();
 // Whether torchBackend() returns at once.
 bool torchBackendReady();
 // The backend, loading it first if needed (blocks until it is loaded).
-// Throws std::runtime_error saying what is missing when the module cannot be
+// Throws std::runtime_error saying what is missing when no module can be
 // loaded (the GUI then shows trace views only).
 const TorchBackend& torchBackend();
+// The same load, with which module and why.
+const TorchBackendLoad& torchBackendLoad();
 
-// Where the module is looked for, in order (for messages and tests).
+// Where modules are looked for, in order (for messages and tests).
 std::string torchBackendSearchText();
 
 } // namespace ts::gui

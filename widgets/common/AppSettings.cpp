@@ -20,6 +20,7 @@ constexpr const char* kLastProcesses = "experiment/processes";
 constexpr const char* kLastRunKind = "experiment/kind";
 constexpr const char* kLastScript = "experiment/script";
 constexpr const char* kLastRequest = "experiments/request";
+constexpr const char* kTorchBackend = "torch/backend_module";
 constexpr const char* kRunsRoot = "runs/root";
 constexpr const char* kRunFolders = "runs/folders";
 constexpr const char* kRecent = "files/recent";
@@ -134,6 +135,13 @@ QString AppSettings::lastExperimentRequestJson() const {
 }
 void AppSettings::setLastExperimentRequestJson(const QString& json) {
     store_->setValue(key::kLastRequest, json);
+}
+
+QString AppSettings::torchBackend() const {
+    return store_->value(key::kTorchBackend).toString();
+}
+void AppSettings::setTorchBackend(const QString& module) {
+    store_->setValue(key::kTorchBackend, module);
 }
 
 QString AppSettings::runsRoot() const {

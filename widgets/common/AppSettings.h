@@ -64,6 +64,11 @@ public:
     QString lastExperimentRequestJson() const;
     void setLastExperimentRequestJson(const QString& json);
 
+    // The LibTorch module the GUI loads first (Settings ▸ LibTorch); empty:
+    // the newest that loads. Read at start-up only.
+    QString torchBackend() const;
+    void setTorchBackend(const QString& module);
+
     // Where new runs are written and the first folder the Runs view scans.
     QString runsRoot() const;
     void setRunsRoot(const QString& dir);

@@ -14,6 +14,7 @@
 #include "config/ConfigError.h"
 #include "form/DevicePicker.h"
 #include "form/FormFields.h"
+#include "form/TorchFeatureFields.h"
 
 namespace ts::gui {
 namespace {
@@ -300,6 +301,12 @@ void ExperimentForm::setDevices(std::vector<DeviceOption> devices, DeviceSupport
     devices_->setDevices(std::move(devices), std::move(support)); // re-checks (changed)
 }
 
+void ExperimentForm::setFeatures(const TorchFeatures& features) {
+    features_ = features;
+    offerTorchFeatures(*fields_, features_);
+    revalidate();
+}
+
 void ExperimentForm::onEdited() {
     updateDependentFields();
     revalidate_timer_.start();
@@ -311,6 +318,8 @@ void ExperimentForm::revalidate() {
     ExperimentConfig config = base_;
     std::vector<ConfigIssue> issues = collect(config);
     for (ConfigIssue& issue : validateConfigWith(config, devices_->support()))
+        issues.push_back(std::move(issue));
+    for (ConfigIssue& issue : torchFeatureIssues(config, features_))
         issues.push_back(std::move(issue));
     issues_ = std::move(issues);
 
@@ -346,6 +355,7 @@ void ExperimentForm::updateDependentFields() {
     enable("prefetch", config.workers > 0);
     enable("pin_memory", config.device != "cpu");
     enable("momentum", config.optimizer == "sgd");
+    enable("fused_optimizer", features_.torch_version.empty() || features_.fused_optimizer);
     enable("lr_step_epochs", config.schedule == "step");
     enable("lr_gamma", config.schedule == "step");
     for (const char* key : {"profile.skip_first", "profile.wait", "profile.warmup",

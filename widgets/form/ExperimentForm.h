@@ -9,6 +9,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include "backend/TorchBackend.h"
 #include "config/ExperimentConfig.h"
 #include "config/Presets.h"
 #include "env/Devices.h"
@@ -31,6 +32,8 @@ public:
                    DeviceSupportCheck support, QWidget* parent = nullptr);
     // The machine's devices and their support once LibTorch has probed them.
     void setDevices(std::vector<DeviceOption> devices, DeviceSupportCheck support);
+    // What the loaded LibTorch can do (form/TorchFeatureFields.h); re-checks.
+    void setFeatures(const TorchFeatures& features);
 
     // The config as the form shows it (fields that do not parse keep the last value).
     ExperimentConfig config() const;
@@ -75,6 +78,7 @@ private:
     QSpinBox* processes_ = nullptr;
     ExperimentConfig base_; // keys the form does not show come from here
     std::vector<ConfigIssue> issues_;
+    TorchFeatures features_; // empty until LibTorch has loaded
     QTimer revalidate_timer_;
     bool running_ = false;
 };

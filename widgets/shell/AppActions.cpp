@@ -40,6 +40,7 @@ AppActions::AppActions(QObject* owner)
       theme(new QActionGroup(owner)), theme_system(make(owner, QObject::tr("&System Colours"))),
       theme_light(make(owner, QObject::tr("&Light"))),
       theme_dark(make(owner, QObject::tr("&Dark"))),
+      libtorch(make(owner, QObject::tr("&LibTorch…"))),
       shortcuts(make(owner, QObject::tr("&Keyboard Shortcuts"), {QKeySequence::HelpContents})),
       about(make(owner, QObject::tr("&About Trainscope"))) {
     quit->setMenuRole(QAction::QuitRole);
@@ -61,7 +62,7 @@ QList<QAction*> AppActions::all() const {
                          screenshot, quit,       start,          stop};
     for (QAction* view : views)
         if (view) list << view;
-    list << toggle_form << toggle_live_jobs << shortcuts;
+    list << toggle_form << toggle_live_jobs << libtorch << shortcuts;
     return list;
 }
 
@@ -91,6 +92,8 @@ void buildMenus(QMainWindow& window, const AppActions& a, QMenu* recent) {
     view->addAction(a.toggle_live_jobs);
     QMenu* theme = view->addMenu(QObject::tr("&Theme"));
     theme->addActions({a.theme_system, a.theme_light, a.theme_dark});
+    QMenu* settings = bar->addMenu(QObject::tr("&Settings"));
+    settings->addAction(a.libtorch);
     QMenu* help = bar->addMenu(QObject::tr("&Help"));
     help->addActions({a.shortcuts, a.about});
 }

@@ -32,13 +32,14 @@ struct AppActions {
     QAction* theme_system;
     QAction* theme_light;
     QAction* theme_dark;
+    QAction* libtorch; // Settings ▸ LibTorch…
     QAction* shortcuts;
     QAction* about;
 
     QList<QAction*> all() const;
 };
 
-// File, Run, View and Help menus; `recent` is inserted into File.
+// File, Run, View, Settings and Help menus; `recent` is inserted into File.
 void buildMenus(QMainWindow& window, const AppActions& actions, QMenu* recent);
 
 } // namespace ts::gui

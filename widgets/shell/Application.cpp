@@ -1,4 +1,6 @@
 #include "shell/Application.h"
+
+#include "backend/TorchBackendLoader.h"
 #include "util/BackgroundWrites.h"
 
 #include <cstdio>
@@ -84,6 +86,8 @@ int runApplication(const QStringList& arguments) {
     std::unique_ptr<AppSettings> settings = makeSettings(*options);
     applyTheme(options->theme.isEmpty() ? settings->theme() : themeFromString(options->theme));
 
+    // The LibTorch module chosen in Settings is tried first when it loads.
+    setTorchBackendChoice(settings->torchBackend().toStdString());
     // LibTorch loads after the window is up (probeMachineWhenIdle below):
     // opening a trace never waits for it.
     MainWindow window(*settings, Machine::beforeLibTorch());

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "backend/TorchBackend.h"
+#include "backend/TorchBackendLoader.h"
 #include "config/ExperimentConfig.h"
 #include "config/Presets.h"
 #include "env/Devices.h"
@@ -21,6 +23,10 @@ struct Machine {
     // Which device runs which precision (config validation, the form).
     DeviceSupportCheck support;
     bool probed = false; // devices, env and support came from LibTorch
+    // What the loaded LibTorch can do (the form offers that), which module
+    // it came from and why that one.
+    TorchFeatures features;
+    TorchBackendLoad load;
 
     // Through the TorchBackend: waits for it to load. Throws what the loader
     // throws when it cannot.
@@ -30,6 +36,12 @@ struct Machine {
     static Machine beforeLibTorch();
     // "CPU (AMD EPYC, 2 threads)" for "cpu"; the id itself for devices not listed.
     std::string deviceLabel(const std::string& id) const;
+    // "LibTorch 2.15.0 (CUDA 13.0, no GPU found)", "LibTorch 1.13.1 (CPU only)";
+    // "" before LibTorch has loaded.
+    std::string libTorchLabel() const;
+    // The label's details: the module, why it, what Kineto, the fused
+    // optimizer and TorchScript can do here, and the modules passed over.
+    std::string libTorchDetails() const;
 };
 
 } // namespace ts::gui

@@ -31,6 +31,7 @@
 #include "shell/DocumentPages.h"
 #include "shell/DocumentSelector.h"
 #include "shell/ExperimentFiles.h"
+#include "shell/LibTorchDialog.h"
 #include "shell/LiveCaptures.h"
 #include "shell/LiveJobsDock.h"
 #include "shell/LoadIndicator.h"
@@ -124,7 +125,16 @@ void MainWindow::onMachineProbed(const MachineProbe& probe) {
 void MainWindow::setMachine(const Machine& machine) {
     machine_ = machine;
     form_->setDevices(machine.devices, machine.support);
+    form_->setFeatures(machine.features);
     status_->setEnvironment(machine.env);
+    status_->setLibTorch(QString::fromStdString(machine.libTorchLabel()),
+                         QString::fromStdString(machine.libTorchDetails()));
+    // A module passed over is said once where it is seen, not only in the tooltip.
+    if (!machine.load.skipped.empty())
+        statusBar()->showMessage(tr("Training on %1; not loaded: %2")
+                                     .arg(QString::fromStdString(machine.libTorchLabel()),
+                                          QString::fromStdString(machine.load.skipped.front())),
+                                 30000);
     status_->setDevice(QString::fromStdString(machine_.deviceLabel(form_->config().device)));
 }
 
@@ -277,6 +287,7 @@ void MainWindow::wireActions() {
         });
     }
     connect(a.shortcuts, &QAction::triggered, this, &MainWindow::showShortcuts);
+    connect(a.libtorch, &QAction::triggered, this, &MainWindow::chooseLibTorch);
     connect(a.about, &QAction::triggered, this, [this] {
         QMessageBox::about(
             this, tr("About Trainscope"),
@@ -285,6 +296,16 @@ void MainWindow::wireActions() {
                 .arg(QStringLiteral(TRAINSCOPE_VERSION),
                      status_->environmentText().toHtmlEscaped()));
     });
+}
+
+void MainWindow::chooseLibTorch() {
+    const QString loaded = QString::fromStdString(machine_.load.module.path.string());
+    LibTorchDialog dialog(settings_.torchBackend(), findBackendModules(backendModuleFolders()),
+                          loaded, this);
+    if (dialog.exec() != QDialog::Accepted || dialog.choice() == settings_.torchBackend()) return;
+    settings_.setTorchBackend(dialog.choice());
+    statusBar()->showMessage(tr("LibTorch: the choice takes effect when Trainscope starts again"),
+                             10000);
 }
 
 void MainWindow::startRun() {

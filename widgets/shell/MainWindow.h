@@ -126,6 +126,8 @@ private:
     void chooseAndOpen(bool directory);
     void saveScreenshotInteractive();
     void showShortcuts();
+    // Settings ▸ LibTorch: the module to load from the next start.
+    void chooseLibTorch();
 
     AppSettings& settings_;
     Machine machine_;

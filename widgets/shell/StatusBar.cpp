@@ -23,6 +23,8 @@ StatusBar::StatusBar(const EnvironmentInfo& env, QWidget* parent)
     : QStatusBar(parent), load_(new LoadIndicator) {
     // Permanent, so that messages shown meanwhile do not hide it.
     addPermanentWidget(load_);
+    libtorch_ = permanentLabel(this, QString());
+    libtorch_->setObjectName(QStringLiteral("libtorch"));
     device_ = permanentLabel(this, tr("Device of the current experiment"));
     threads_ = permanentLabel(this, QString());
     blas_ = permanentLabel(this, QString());
@@ -61,9 +63,15 @@ void StatusBar::setDevice(const QString& device) {
     device_->setText(device);
 }
 
+void StatusBar::setLibTorch(const QString& label, const QString& details) {
+    libtorch_->setText(label);
+    libtorch_->setToolTip(details);
+}
+
 QString StatusBar::environmentText() const {
-    return QStringList{device_->text(), threads_->text(), blas_->text(), onednn_->text()}.join(
-        QStringLiteral(" · "));
+    QStringList parts{device_->text(), threads_->text(), blas_->text(), onednn_->text()};
+    if (!libtorch_->text().isEmpty()) parts.prepend(libtorch_->text());
+    return parts.join(QStringLiteral(" · "));
 }
 
 void StatusBar::showProgress(const RunProgress& p) {

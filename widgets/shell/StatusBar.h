@@ -22,6 +22,9 @@ public:
     void setEnvironment(const EnvironmentInfo& env);
 
     void setDevice(const QString& device);
+    // Which LibTorch trains ("LibTorch 2.15.0 (CUDA 13.0, no GPU found)"), and
+    // its details as the tooltip.
+    void setLibTorch(const QString& label, const QString& details);
     QString environmentText() const;
     LoadIndicator* loadIndicator() const { return load_; }
 
@@ -30,6 +33,7 @@ public slots:
 
 private:
     LoadIndicator* load_;
+    QLabel* libtorch_;
     QLabel* device_;
     QLabel* threads_;
     QLabel* blas_;
