@@ -4,7 +4,8 @@
 # its own. The GUI, built once, loads one of them at run time
 # (widgets/backend/BackendModules.h). Each module is named by its LibTorch,
 # libtrainscope_torch_backend-<major.minor>.so, beside a .json that says
-# what it was built with, so that the GUI can list and order the modules
+# what it was built with (and against which interface:
+# cmake/TorchBackendInterface.cmake), so that the GUI can list and order the modules
 # without loading them: two LibTorch in one process share library names
 # (libc10.so), so only the one chosen is ever loaded.
 set(TRAINSCOPE_TORCH_SERIES "${Torch_VERSION_MAJOR}.${Torch_VERSION_MINOR}")
@@ -26,7 +27,11 @@ set_target_properties(trainscope_torch_backend PROPERTIES
 # Kineto: what KinetoRecorder checks at run time (libkineto exported by
 # libtorch_cpu), read here from the library itself.
 set(kineto false)
-get_filename_component(torch_lib_dir "${TORCH_LIBRARY}" DIRECTORY)
+if(TORCH_LIBRARY)
+  get_filename_component(torch_lib_dir "${TORCH_LIBRARY}" DIRECTORY)
+else()
+  set(torch_lib_dir "${TORCH_INSTALL_PREFIX}/lib")
+endif()
 find_program(TRAINSCOPE_NM nm)
 if(TRAINSCOPE_NM AND EXISTS ${torch_lib_dir}/libtorch_cpu.so)
   execute_process(COMMAND ${TRAINSCOPE_NM} -D --defined-only ${torch_lib_dir}/libtorch_cpu.so
@@ -51,7 +56,8 @@ endif()
 set(TRAINSCOPE_TORCH_MODULE_JSON ${PROJECT_BINARY_DIR}/app/lib${module_name}.json)
 # Written through configure_file so that an unchanged description keeps its time stamp.
 file(WRITE ${PROJECT_BINARY_DIR}/CMakeFiles/lib${module_name}.json.in
-     "{\"torch_version\": \"${Torch_VERSION}\", \"cuda_version\": \"${cuda}\", \"kineto\": ${kineto}}\n")
+     "{\"torch_version\": \"${Torch_VERSION}\", \"cuda_version\": \"${cuda}\", \"kineto\": ${kineto}, "
+     "\"interface\": \"${TRAINSCOPE_BACKEND_INTERFACE}\"}\n")
 configure_file(${PROJECT_BINARY_DIR}/CMakeFiles/lib${module_name}.json.in
                ${TRAINSCOPE_TORCH_MODULE_JSON} COPYONLY)
 message(STATUS "GUI module lib${module_name}.so: LibTorch ${Torch_VERSION}, CUDA '${cuda}', Kineto ${kineto}")

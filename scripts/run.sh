@@ -11,17 +11,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh default
-cli=build/default/app/trainscope-cli
-if scripts/torch2.sh installed; then
-  scripts/torch2.sh module
-  export TRAINSCOPE_TORCH_BACKEND_PATH="$PWD/build/torch2/app${TRAINSCOPE_TORCH_BACKEND_PATH:+:$TRAINSCOPE_TORCH_BACKEND_PATH}"
-  [ -x build/torch2/app/trainscope-cli ] && cli=build/torch2/app/trainscope-cli
-else
+if ! scripts/torch2.sh installed; then
   echo "run.sh: training on Debian's LibTorch 1.13 (CPU only, no Kineto); for LibTorch 2.15" \
        "with CUDA and Kineto: scripts/torch2.sh install, then scripts/run.sh again"
+elif scripts/torch2.sh module; then
+  export TRAINSCOPE_TORCH_BACKEND_PATH="$PWD/build/torch2/app${TRAINSCOPE_TORCH_BACKEND_PATH:+:$TRAINSCOPE_TORCH_BACKEND_PATH}"
+else
+  echo "run.sh: the LibTorch 2.15 module did not build (above): training on Debian's 1.13" >&2
 fi
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   exec build/default/app/trainscope --preset quickstart "$@"
 fi
 echo "run.sh: no display; running the quickstart experiment headless"
-exec "$cli" run --preset quickstart "$@"
+exec build/default/app/trainscope-cli run --preset quickstart "$@"

@@ -111,7 +111,7 @@ module() {
 # a resumed run, a Kineto profile in the Timeline and the Overview.
 gui_tests() {
   local widgets=build/default/tests/widgets/trainscope_widget_tests module
-  module=$(ls "$PWD/$build"/app/libtrainscope_torch_backend-*.so)
+  module="$PWD/$build/app/libtrainscope_torch_backend-${version%.*}.so"
   [[ -x $widgets ]] || { echo "torch2: $widgets is missing: scripts/build.sh default first" >&2; exit 2; }
   for name in test_libtorch test_gui_run; do
     QT_QPA_PLATFORM=offscreen OMP_NUM_THREADS=2 TRAINSCOPE_TORCH_BACKEND="$module" \

@@ -8,6 +8,7 @@ namespace ts::gui {
 namespace {
 
 using CuInit = int (*)(unsigned);
+constexpr int kCudaErrorNoDevice = 100; // CUDA_ERROR_NO_DEVICE
 using CuDriverGetVersion = int (*)(int*);
 
 // 13000 -> "13.0", as cuDriverGetVersion numbers them.
@@ -31,7 +32,9 @@ std::string cudaDriverProblem(const std::string& cuda_version) {
         // CUDA runs on older drivers of its own major version, not of an older one.
         problem = "the NVIDIA driver supports CUDA " + cudaText(driver_version) +
                   ", older than the CUDA " + cuda_version + " LibTorch was built with";
-    } else if (const int code = init(0); code != 0) {
+    } else if (const int code = init(0); code == kCudaErrorNoDevice) {
+        problem = "no CUDA device visible to this process (CUDA_VISIBLE_DEVICES?)";
+    } else if (code != 0) {
         problem = "the NVIDIA driver does not start (cuInit error " + std::to_string(code) + ")";
     }
     // The driver stays loaded: LibTorch opens it again and unloading a driver

@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "GuiFixture.h"
 #include "TestConfigs.h"
@@ -50,7 +51,7 @@ QString namedModule() {
 }
 
 // While it lives, the loader searches `folders` and loads again on the next
-// call, as a fresh start of the GUI would.
+// call, as a fresh start of the GUI would; then both variables are as before.
 class SearchPath {
 public:
     explicit SearchPath(const QStringList& folders) {
@@ -59,15 +60,38 @@ public:
         registerTorchBackend(nullptr); // forget the earlier load
     }
     ~SearchPath() {
-        qputenv("TRAINSCOPE_TORCH_BACKEND", named_.toLocal8Bit());
-        qunsetenv("TRAINSCOPE_TORCH_BACKEND_PATH");
+        restore("TRAINSCOPE_TORCH_BACKEND", named_);
+        restore("TRAINSCOPE_TORCH_BACKEND_PATH", path_);
         setTorchBackendChoice({});
         registerTorchBackend(nullptr);
     }
 
 private:
-    QString named_ = namedModule();
+    static std::optional<QByteArray> value(const char* name) {
+        return qEnvironmentVariableIsSet(name) ? std::optional(qgetenv(name)) : std::nullopt;
+    }
+    static void restore(const char* name, const std::optional<QByteArray>& was) {
+        if (was)
+            qputenv(name, *was);
+        else
+            qunsetenv(name);
+    }
+    std::optional<QByteArray> named_ = value("TRAINSCOPE_TORCH_BACKEND");
+    std::optional<QByteArray> path_ = value("TRAINSCOPE_TORCH_BACKEND_PATH");
 };
+
+// A copy of tests/widgets/StaleBackendModule.cpp's module in `dir` as
+// LibTorch `version`, with a .json saying so when `interface` is given.
+void staleModule(const QTemporaryDir& dir, const char* version, const char* interface) {
+    const QString so =
+        dir.filePath(QStringLiteral("libtrainscope_torch_backend-%1.so").arg(version));
+    QVERIFY(QFile::copy(QString::fromUtf8(TRAINSCOPE_STALE_BACKEND_MODULE), so));
+    if (interface)
+        writeFile(dir.filePath(QStringLiteral("libtrainscope_torch_backend-%1.json").arg(version)),
+                  QStringLiteral(R"({"torch_version": "%1.0", "interface": "%2"})")
+                      .arg(version, interface)
+                      .toUtf8());
+}
 
 TorchFeatures madeUpFeatures(bool kineto, bool fused) {
     TorchFeatures f;
@@ -119,13 +143,13 @@ private slots:
         QVERIFY2(!real.isEmpty(), "TRAINSCOPE_TORCH_BACKEND names the module under test");
         QTemporaryDir dir;
         // Newer than any real one, so tried first: not a library at all, and a
-        // library built from other sources (tests/widgets/StaleBackendModule.cpp).
+        // module whose .json says it was built from other sources (passed over
+        // without loading it).
         writeFile(dir.filePath(QStringLiteral("libtrainscope_torch_backend-99.0.so")), "garbage");
-        SearchPath path({dir.path(),
-                         QFileInfo(QString::fromUtf8(TRAINSCOPE_STALE_BACKEND_MODULE)).path(),
-                         QFileInfo(real).path()});
-        const TorchBackendLoad& load = torchBackendLoad();
-        QCOMPARE(QFileInfo(QString::fromStdString(load.module.path.string())).canonicalFilePath(),
+        staleModule(dir, "98.0", "0123456789abcdef");
+        SearchPath path({dir.path(), QFileInfo(real).path()});
+        const TorchBackendLoad load = torchBackendLoad();
+        QCOMPARE(QString::fromStdString(load.module.path.string()),
                  QFileInfo(real).canonicalFilePath());
         QCOMPARE(load.why, std::string("the first of the modules that loaded"));
         QCOMPARE(load.skipped.size(), size_t(2));
@@ -138,13 +162,29 @@ private slots:
                     .contains(QStringLiteral("Not loaded: LibTorch 99.0")));
     }
 
+    // Without its .json, a module from other sources is known only once
+    // loaded, and then no other LibTorch may follow it: the load ends, saying why.
+    void aLoadedModuleFromOtherSourcesEndsTheLoad() {
+        QTemporaryDir dir;
+        staleModule(dir, "98.0", nullptr);
+        SearchPath path({dir.path(), QFileInfo(namedModule()).path()});
+        try {
+            torchBackendLoad();
+            QFAIL("went on past a loaded module from other sources");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(std::string(e.what()).find("loaded but was built from other Trainscope "
+                                                "sources") != std::string::npos,
+                     e.what());
+        }
+    }
+
     void theModuleChosenInSettingsIsTriedFirst() {
         const QString real = namedModule();
         QTemporaryDir dir;
         writeFile(dir.filePath(QStringLiteral("libtrainscope_torch_backend-99.0.so")), "garbage");
         SearchPath path({dir.path(), QFileInfo(real).path()});
         setTorchBackendChoice(real.toStdString());
-        const TorchBackendLoad& load = torchBackendLoad();
+        const TorchBackendLoad load = torchBackendLoad();
         QCOMPARE(load.why, std::string("chosen in Settings \u25b8 LibTorch"));
         QVERIFY(load.skipped.empty());
     }

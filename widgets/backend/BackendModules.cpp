@@ -46,6 +46,7 @@ void readDescription(BackendModule& m) {
     };
     if (!text("torch_version").empty()) m.torch_version = text("torch_version");
     m.cuda_version = text("cuda_version");
+    m.interface = text("interface");
     const auto kineto = j.find("kineto");
     m.kineto = kineto != j.end() && kineto->is_boolean() && kineto->get<bool>();
     m.described = true;
@@ -82,7 +83,11 @@ std::vector<std::filesystem::path> backendModuleFolders(std::filesystem::path pr
 
 BackendModule describeBackendModule(const std::filesystem::path& path) {
     BackendModule m;
-    m.path = path;
+    // One spelling per file, so that the Settings choice, the modules found
+    // and the one loaded compare as paths.
+    std::error_code error;
+    m.path = std::filesystem::weakly_canonical(std::filesystem::absolute(path, error), error);
+    if (error || m.path.empty()) m.path = path;
     const std::string name = path.filename().string();
     if (isModuleName(name))
         m.torch_version = name.substr(std::char_traits<char>::length(kPrefix),
@@ -95,13 +100,14 @@ std::vector<BackendModule> findBackendModules(const std::vector<std::filesystem:
     std::vector<BackendModule> modules;
     std::set<std::filesystem::path> seen;
     for (const std::filesystem::path& folder : folders) {
+        // Error codes throughout: a folder that vanishes or cannot be read
+        // while it is listed is skipped, never thrown out of a Qt slot.
         std::error_code error;
-        for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
-            if (!isModuleName(entry.path().filename().string())) continue;
-            std::error_code ignored;
-            const std::filesystem::path real =
-                std::filesystem::weakly_canonical(entry.path(), ignored);
-            if (seen.insert(real).second) modules.push_back(describeBackendModule(real));
+        for (std::filesystem::directory_iterator it(folder, error), end; !error && it != end;
+             it.increment(error)) {
+            if (!isModuleName(it->path().filename().string())) continue;
+            BackendModule m = describeBackendModule(it->path());
+            if (seen.insert(m.path).second) modules.push_back(std::move(m));
         }
     }
     // Newest first; of one version, the folder found first keeps its place.

@@ -22,7 +22,7 @@ const char* namedModule() {
 }
 
 // The modules in the order tried, and why the first is first.
-std::vector<BackendModule> candidates(std::string* why) {
+std::vector<BackendModule> candidates(const std::filesystem::path& chosen, std::string* why) {
     // A module named by the environment is the only one tried: whoever set it
     // (a test, a packager) means that one, not whichever copy lies nearby.
     if (const char* env = namedModule()) {
@@ -33,49 +33,68 @@ std::vector<BackendModule> candidates(std::string* why) {
     *why = "the newest LibTorch found";
     if (chosen.empty()) return modules;
     *why = "chosen in Settings \u25b8 LibTorch";
-    std::error_code ignored;
-    const std::filesystem::path want = std::filesystem::weakly_canonical(chosen, ignored);
+    const BackendModule first = describeBackendModule(chosen);
     const auto it = std::find_if(modules.begin(), modules.end(),
-                                 [&want](const BackendModule& m) { return m.path == want; });
-    const BackendModule first = it == modules.end() ? describeBackendModule(chosen) : *it;
+                                 [&first](const BackendModule& m) { return m.path == first.path; });
     if (it != modules.end()) modules.erase(it);
     modules.insert(modules.begin(), first);
     return modules;
 }
 
-// dlopen's own words name the missing library (libtorch_cpu.so, ...); a
-// module built from other sources is refused before it is called.
-std::string tryModule(const BackendModule& m, const TorchBackend** backend) {
+// Why `m` is passed over before it is loaded: missing, or described as built
+// against another interface. "" to load it.
+std::string problemBeforeLoading(const BackendModule& m) {
     if (!std::filesystem::exists(m.path)) return "no such file";
+    if (m.described && m.interface != backendInterfaceHash())
+        return "built from other Trainscope sources than this program (rebuild it; for "
+               "build/torch2: scripts/torch2.sh module)";
+    return {};
+}
+
+// A module whose LibTorch has been loaded and cannot be used: no other
+// LibTorch may be loaded beside it, so the load ends here.
+[[noreturn]] void refuseLoaded(const BackendModule& m, const std::string& problem) {
+    throw std::runtime_error(
+        "Training is unavailable: " + m.label() + " (" + m.path.string() + ") loaded but " +
+        problem +
+        ". Rebuild it, or choose another LibTorch in Settings \u25b8 LibTorch, "
+        "then start Trainscope again.");
+}
+
+// Loads `m`: "" and the backend, or dlopen's own words (naming the missing
+// library: libtorch_cpu.so, ...) when nothing of it stayed loaded. A module
+// that loaded and cannot be used is refused for good (refuseLoaded).
+std::string loadModule(const BackendModule& m, const TorchBackend** backend) {
     // RTLD_LOCAL: the module's copy of the core, and its LibTorch, stay its own.
     void* module = dlopen(m.path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!module) return dlerror();
     auto abi = reinterpret_cast<TorchBackendAbiEntry>(dlsym(module, kTorchBackendAbiSymbol));
     auto entry = reinterpret_cast<TorchBackendEntry>(dlsym(module, kTorchBackendSymbol));
-    std::string problem;
     if (!abi || !entry)
-        problem = std::string("has no ") + (abi ? kTorchBackendSymbol : kTorchBackendAbiSymbol);
-    else if (abi() != torchBackendAbi())
-        problem = "built from other Trainscope sources than this program (rebuild it)";
-    if (!problem.empty()) {
-        dlclose(module);
-        return problem;
-    }
+        refuseLoaded(m,
+                     std::string("has no ") + (abi ? kTorchBackendSymbol : kTorchBackendAbiSymbol));
+    // A module without its .json: its fingerprint is the only check left.
+    if (abi() != torchBackendAbi()) refuseLoaded(m, "was built from other Trainscope sources");
     *backend = entry(); // the module stays loaded for the process's life
+    if (!*backend) refuseLoaded(m, "gave no backend");
     // Its features now, on the thread that loaded it: their Kineto check
     // starts libkineto, which must start on the thread where LibTorch
     // registered with it as the library loaded ("External init callback must
     // run in same thread as registerClient" otherwise).
-    (*backend)->features();
+    try {
+        (*backend)->features();
+    } catch (const std::exception& e) {
+        refuseLoaded(m, std::string("could not say what it can do: ") + e.what());
+    }
     return {};
 }
 
-TorchBackendLoad load() {
+TorchBackendLoad load(const std::filesystem::path& chosen) {
     TorchBackendLoad out;
     std::string why;
-    const std::vector<BackendModule> modules = candidates(&why);
-    for (const BackendModule& m : modules) {
-        const std::string problem = tryModule(m, &out.backend);
+    for (const BackendModule& m : candidates(chosen, &why)) {
+        std::string problem = problemBeforeLoading(m);
+        if (problem.empty()) problem = loadModule(m, &out.backend);
         if (problem.empty()) {
             out.module = m;
             out.why = out.skipped.empty() ? why : "the first of the modules that loaded";
@@ -101,7 +120,8 @@ std::shared_future<TorchBackendLoad> started() {
             ready.set_value(linked);
             loading = ready.get_future().share();
         } else {
-            loading = std::async(std::launch::async, load).share();
+            // The choice by value: the loading thread reads no shared state.
+            loading = std::async(std::launch::async, load, chosen).share();
         }
     }
     return loading;
@@ -129,14 +149,12 @@ bool torchBackendReady() {
     return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
-const TorchBackendLoad& torchBackendLoad() {
-    // The shared state outlives this copy: `loading` keeps it until a
-    // registration replaces it (tests only, between their runs).
+TorchBackendLoad torchBackendLoad() {
     return started().get(); // rethrows the load's error
 }
 
 const TorchBackend& torchBackend() {
-    return *torchBackendLoad().backend;
+    return *started().get().backend;
 }
 
 std::string torchBackendSearchText() {

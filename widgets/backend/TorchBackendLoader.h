@@ -36,10 +36,13 @@ void startLoadingTorchBackend();
 bool torchBackendReady();
 // The backend, loading it first if needed (blocks until it is loaded).
 // Throws std::runtime_error saying what is missing when no module can be
-// loaded (the GUI then shows trace views only).
+// loaded, or why the one loaded cannot be used (the GUI then shows trace
+// views only). A module that does not load, or whose .json says it was built
+// from other sources, is passed over for the next; one that loaded is never
+// followed by another (its LibTorch stays in the process).
 const TorchBackend& torchBackend();
 // The same load, with which module and why.
-const TorchBackendLoad& torchBackendLoad();
+TorchBackendLoad torchBackendLoad();
 
 // Where modules are looked for, in order (for messages and tests).
 std::string torchBackendSearchText();

@@ -36,8 +36,9 @@ void offerChoice(QComboBox* box, const QString& value, bool offered, const QStri
 void offerTorchFeatures(FormFields& fields, const TorchFeatures& f) {
     const QString version = QObject::tr("LibTorch %1").arg(qs(f.torch_version));
     if (auto* fused = qobject_cast<QCheckBox*>(fields.widgetFor("fused_optimizer"))) {
+        // Enabled or not by the form (ExperimentForm::updateDependentFields), which
+        // knows whether a run holds the fields.
         const QString base = baseToolTip(fused);
-        fused->setEnabled(f.fused_optimizer);
         fused->setToolTip(
             f.fused_optimizer
                 ? base

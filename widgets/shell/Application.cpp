@@ -86,6 +86,9 @@ int runApplication(const QStringList& arguments) {
     std::unique_ptr<AppSettings> settings = makeSettings(*options);
     applyTheme(options->theme.isEmpty() ? settings->theme() : themeFromString(options->theme));
 
+    // Kineto reads its log level once it starts, on the loading thread; set
+    // here, before any thread, so that no setenv there races a getenv here.
+    if (!qEnvironmentVariableIsSet("KINETO_LOG_LEVEL")) qputenv("KINETO_LOG_LEVEL", "6");
     // The LibTorch module chosen in Settings is tried first when it loads.
     setTorchBackendChoice(settings->torchBackend().toStdString());
     // LibTorch loads after the window is up (probeMachineWhenIdle below):

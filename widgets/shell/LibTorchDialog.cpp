@@ -44,9 +44,8 @@ LibTorchDialog::LibTorchDialog(const QString& chosen, const std::vector<BackendM
         listModule(module);
     // A chosen module that is no longer found stays listed, so that the
     // setting is seen and can be changed.
-    if (!chosen.isEmpty() && !paths_.contains(chosen))
-        listModule(describeBackendModule(chosen.toStdString()));
-    const int selected = std::max(0, static_cast<int>(paths_.indexOf(chosen)));
+    int selected = 0;
+    if (!chosen.isEmpty()) selected = listModule(describeBackendModule(chosen.toStdString()));
     group_->button(selected)->setChecked(true);
 
     auto* add = new QPushButton(tr("Add Module File…"));

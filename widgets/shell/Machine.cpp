@@ -5,7 +5,7 @@
 namespace ts::gui {
 
 Machine Machine::probe() {
-    const TorchBackendLoad& load = torchBackendLoad();
+    const TorchBackendLoad load = torchBackendLoad();
     const TorchBackend& backend = *load.backend;
     Machine machine;
     machine.load = load;
