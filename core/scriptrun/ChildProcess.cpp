@@ -32,6 +32,15 @@ std::vector<char*> pointers(const std::vector<std::string>& strings) {
         ::_exit(127);
     };
     ::setpgid(0, 0);
+    // Stop's SIGINT must reach the script as Ctrl-C would, whatever this
+    // process inherited: a Trainscope started in the background by a
+    // non-interactive shell ignores SIGINT, and exec keeps an ignored signal
+    // ignored; a GUI thread may block some. Default handlers, nothing blocked.
+    for (const int sig : {SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE})
+        ::signal(sig, SIG_DFL);
+    sigset_t none;
+    ::sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (::getppid() != parent) ::_exit(127); // the parent died before prctl
     const int null = ::open("/dev/null", O_RDONLY);

@@ -201,7 +201,10 @@ class ProbeTest(unittest.TestCase):
         process = subprocess.Popen(
             [sys.executable, "-m", "trainscope_probe", str(SCRIPTS / "cnn_plain.py"),
              "--steps", "1000", "--sleep", "0.02"], env=environment(config),
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            # Ctrl-C's default, as a terminal gives it: a test run from a
+            # background job of a non-interactive shell inherits SIGINT ignored.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not (
                 stream.exists() and stream.read_text().count('"t":"step"') >= 4):
