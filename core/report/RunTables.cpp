@@ -59,6 +59,11 @@ Cell modifiedCell(int64_t seconds) {
 
 } // namespace
 
+std::string libTorchText(const EnvironmentInfo& env) {
+    if (env.torch_version.empty() || env.cuda_version.empty()) return env.torch_version;
+    return env.torch_version + " (CUDA " + env.cuda_version + ")";
+}
+
 RunRow runRowFrom(const RunRecord& r) {
     RunRow row;
     const ExperimentConfig& c = r.info.config;
@@ -71,10 +76,7 @@ RunRow runRowFrom(const RunRecord& r) {
     row.dataset = c.dataset;
     row.device = c.device;
     row.precision = c.precision;
-    const EnvironmentInfo& env = r.info.env;
-    row.libtorch = env.torch_version;
-    if (!env.torch_version.empty() && !env.cuda_version.empty())
-        row.libtorch += " (CUDA " + env.cuda_version + ")";
+    row.libtorch = libTorchText(r.info.env);
     row.batch_size = c.batch_size;
     row.threads = r.info.env.intra_op_threads;
     row.epochs = s.epochs_completed;

@@ -47,6 +47,10 @@ struct RunRow {
 
 RunRow runRowFrom(const RunRecord& record);
 
+// Which LibTorch a run's environment names, as the run list and the Live
+// view's run summary show it: "2.15.0 (CUDA 13.2)", "1.13.0", "" unknown.
+std::string libTorchText(const EnvironmentInfo& env);
+
 namespace run_column {
 inline constexpr const char* kName = "label";
 inline constexpr const char* kModified = "modified";

@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "common/Format.h"
+#include "report/RunTables.h"
 
 namespace ts::gui {
 namespace {
@@ -98,12 +99,7 @@ void RunInfoPanel::setInfo(const RunInfo& info) {
         tr("Device"),
         tr("%1, %2, %3 threads").arg(qs(c.device), qs(c.precision)).arg(info.env.intra_op_threads));
     html += row(tr("Machine"), qs(info.env.cpu_model) + QStringLiteral(" · ") + qs(info.env.blas));
-    if (!info.env.torch_version.empty()) {
-        QString libtorch = qs(info.env.torch_version);
-        if (!info.env.cuda_version.empty())
-            libtorch += tr(" (CUDA %1)").arg(qs(info.env.cuda_version));
-        html += row(tr("LibTorch"), libtorch);
-    }
+    if (!info.env.torch_version.empty()) html += row(tr("LibTorch"), qs(libTorchText(info.env)));
     if (!info.optimizer_implementation.empty())
         html += row(tr("Optimizer"), tr("%1, lr %2: %3")
                                          .arg(qs(c.optimizer))
