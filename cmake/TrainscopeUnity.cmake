@@ -88,6 +88,7 @@ set(TRAINSCOPE_UNITY_ALONE
     tests/core/SweepTest.cpp
     tests/core/TraceImportTest.cpp
     tests/torchfree/DistributedViewTest.cpp
+    tests/torchfree/RankSummaryTest.cpp
     tests/torchfree/LaunchStatsTest.cpp
     tests/torchfree/RunFollowerTest.cpp
     tests/torchfree/SnapshotFilterTest.cpp

@@ -201,6 +201,15 @@ void addTraceCommands(CLI::App& app, TraceCommands& commands) {
     commands.cache_cmd = app.add_subcommand(
         "trace-cache", "the indexes that reopen large traces quickly: where, how large");
     commands.cache_cmd->add_flag("--clear", commands.cache.clear, "remove them all");
+    commands.index_cmd = app.add_subcommand(
+        "trace-index",
+        "write each rank trace's summary beside it (<trace>.tsrank), where it was "
+        "recorded: a folder of them opens in the Distributed view without its traces");
+    commands.index_cmd->add_option("traces", commands.index.inputs, "trace files or folders")
+        ->required();
+    commands.index_cmd->add_flag(
+        "--plugin-compatible", commands.index.plugin_compatible,
+        "the TensorBoard plugin's rules (as trace-stats --plugin-compatible)");
 }
 
 std::optional<int> runTraceCommands(TraceCommands& commands, std::ostream& out, std::ostream& err) {
@@ -212,6 +221,7 @@ std::optional<int> runTraceCommands(TraceCommands& commands, std::ostream& out, 
     }
     if (*commands.diff_cmd) return runTraceDiff(commands.diff, out, err);
     if (*commands.cache_cmd) return runTraceCache(commands.cache, out, err);
+    if (*commands.index_cmd) return runTraceIndex(commands.index, out, err);
     if (*commands.export_cmd) {
         commands.export_trace.trace.view_options = givenViewOptions(commands.export_view_options);
         return runTraceExport(commands.export_trace, out, err);

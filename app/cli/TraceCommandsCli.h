@@ -13,6 +13,7 @@
 #include "inspect/TraceCacheCommand.h"
 #include "inspect/TraceDiffCommand.h"
 #include "inspect/TraceExportCommand.h"
+#include "inspect/TraceIndexCommand.h"
 #include "inspect/TraceQueryCommand.h"
 #include "inspect/TraceStatsCommand.h"
 
@@ -29,6 +30,7 @@ struct TraceCommands {
     TraceStatsOptions trace;
     TraceDiffCommandOptions diff;
     TraceCacheOptions cache;
+    TraceIndexOptions index;
     TraceExportOptions export_trace;
     TraceQueryOptions query;
     MemoryStatsOptions memory;
@@ -37,6 +39,7 @@ struct TraceCommands {
     CLI::App* trace_cmd = nullptr;
     CLI::App* diff_cmd = nullptr;
     CLI::App* cache_cmd = nullptr;
+    CLI::App* index_cmd = nullptr;
     CLI::App* export_cmd = nullptr;
     CLI::App* query_cmd = nullptr;
     CLI::App* memory_cmd = nullptr;

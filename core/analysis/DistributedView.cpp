@@ -1,63 +1,48 @@
 #include "analysis/DistributedView.h"
 
 #include <algorithm>
+#include <cctype>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <map>
-#include <regex>
 #include <stdexcept>
+#include <tuple>
 
-#include <nlohmann/json.hpp>
-
-#include "analysis/CommunicationNodes.h"
-#include "trace/OptimizerSteps.h"
+#include "analysis/RankSpreads.h"
+#include "analysis/RankTraceSummary.h"
+#include "trace/RankOrder.h"
 
 namespace ts {
 
 namespace {
 
-// What one rank's trace gives the view before the ranks are matched.
+// A rank in the view: its summary and, per collective call, the ranges in
+// which its data moved (the rest of the call it waited).
 struct RankInput {
-    const RankTrace* source = nullptr;
-    GpuOverview overview;
-    std::vector<CommNode> nodes;
-    std::vector<RangeList> real; // per node: its data-transfer ranges
+    RankTraceSummary* summary = nullptr;
+    std::vector<RangeList> real;
 };
 
-std::string rankName(const RankTrace& r) {
-    return "rank " + std::to_string(r.rank) + " (" + r.path.filename().string() + ")";
+std::string rankName(const RankTraceSummary& r) {
+    return "rank " + std::to_string(r.rank) + " (" +
+           std::filesystem::path(r.path).filename().string() + ")";
 }
 
-RankInput prepare(const RankTrace& r, const GpuAnalysisOptions& options) {
-    RankInput in;
-    in.source = &r;
-    const KinetoEvents events = collectKinetoEvents(r.trace, options);
-    if (events.empty())
-        throw std::invalid_argument(r.path.string() +
-                                    ": no torch.profiler (Kineto) events, so no distributed view.");
-    const LaunchLinks links = linkLaunches(r.trace, events);
-    in.overview = computeGpuOverview(r.trace, events, links, options);
-    in.nodes = collectCommNodes(r.trace, events, links, in.overview, options);
-    if (in.nodes.empty()) {
-        std::string why = r.path.string() + ": no collective communication calls (nccl:*, gloo:*" +
-                          std::string(options.plugin_compatible ? ")" : ", c10d::*)") +
-                          ", so no distributed view.";
-        if (options.plugin_compatible && in.overview.nccl && in.overview.gloo)
-            why += " It has both NCCL and Gloo calls, for which the plugin shows no distributed "
-                   "view; without --plugin-compatible Trainscope shows it.";
-        throw std::invalid_argument(why);
-    }
-    return in;
+const std::string& callName(const RankInput& in, size_t call) {
+    return in.summary->collective_names[in.summary->collectives[call].name];
 }
 
 void checkSameCollectiveCount(const std::vector<RankInput>& inputs) {
     for (const RankInput& in : inputs) {
-        if (in.nodes.size() == inputs.front().nodes.size()) continue;
+        if (in.summary->collectives.size() == inputs.front().summary->collectives.size()) continue;
         std::string counts;
         for (const RankInput& r : inputs)
-            counts += (counts.empty() ? "" : ", ") + rankName(*r.source) + " has " +
-                      std::to_string(r.nodes.size());
+            counts += (counts.empty() ? "" : ", ") + rankName(*r.summary) + " has " +
+                      std::to_string(r.summary->collectives.size());
         throw std::invalid_argument(
             "The ranks made different numbers of collective calls (" + counts +
             "), so their calls cannot be matched one to one: were the traces recorded over the "
@@ -65,63 +50,81 @@ void checkSameCollectiveCount(const std::vector<RankInput>& inputs) {
     }
 }
 
-// Which call of each rank is the same collective: per rank, for each match
-// its node. The plugin pairs the i-th calls; Trainscope the i-th call of
-// each name, since ranks issue collectives from several threads and their
-// order can differ (all_to_all before all_reduce on one rank, after on
-// another).
-std::vector<std::vector<size_t>> matchCalls(const std::vector<RankInput>& inputs,
-                                            bool plugin_compatible) {
-    const size_t calls = inputs.front().nodes.size();
-    std::vector<std::vector<size_t>> match(calls, std::vector<size_t>(inputs.size()));
+std::string unmatchedText(const RankInput& in, const RankInput& first, const std::string& name,
+                          size_t nth, size_t seen) {
+    return rankName(*in.summary) + " made " + std::to_string(nth) + " or more " + name +
+           " calls, " + rankName(*first.summary) + " " + std::to_string(seen) +
+           ", so their calls cannot be matched one to one: were the traces recorded over the "
+           "same steps of the same run?";
+}
+
+// Which call of each rank is the same collective: per match, per rank its
+// call. The plugin pairs the i-th calls; Trainscope the i-th call of each
+// name, since ranks issue collectives from several threads and their order
+// can differ (all_to_all before all_reduce on one rank, after on another).
+// A rank whose calls do not match the first rank's throws when `strict`,
+// else is named in `unmatched` (by position) and its row left unset.
+std::vector<std::vector<uint32_t>>
+matchCalls(const std::vector<RankInput>& inputs, bool plugin_compatible, bool strict,
+           std::vector<std::pair<size_t, std::string>>& unmatched) {
+    const size_t calls = inputs.front().summary->collectives.size();
+    std::vector<std::vector<uint32_t>> match(calls, std::vector<uint32_t>(inputs.size()));
     if (plugin_compatible) {
         for (size_t i = 0; i < calls; ++i)
             for (size_t r = 0; r < inputs.size(); ++r)
-                match[i][r] = i;
+                match[i][r] = uint32_t(i);
         return match;
     }
     std::map<std::pair<std::string, size_t>, size_t> slot; // (name, n-th) -> match
     std::map<std::string, size_t> seen;
-    for (size_t i = 0; i < calls; ++i)
-        slot[{inputs.front().nodes[i].name, seen[inputs.front().nodes[i].name]++}] = i;
+    for (size_t i = 0; i < calls; ++i) {
+        const std::string& name = callName(inputs.front(), i);
+        slot[{name, seen[name]++}] = i;
+    }
     for (size_t r = 0; r < inputs.size(); ++r) {
         std::map<std::string, size_t> nth;
         for (size_t i = 0; i < calls; ++i) {
-            const std::string& name = inputs[r].nodes[i].name;
+            const std::string& name = callName(inputs[r], i);
             auto it = slot.find({name, nth[name]++});
-            if (it == slot.end())
-                throw std::invalid_argument(
-                    rankName(*inputs[r].source) + " made " + std::to_string(nth[name]) +
-                    " or more " + name + " calls, " + rankName(*inputs.front().source) + " " +
-                    std::to_string(seen[name]) +
-                    ", so their calls cannot be matched one to one: were the traces recorded "
-                    "over the same steps of the same run?");
-            match[it->second][r] = i;
+            if (it != slot.end()) {
+                match[it->second][r] = uint32_t(i);
+                continue;
+            }
+            const std::string why =
+                unmatchedText(inputs[r], inputs.front(), name, nth[name], seen[name]);
+            if (strict) throw std::invalid_argument(why);
+            unmatched.emplace_back(r, why);
+            break;
         }
     }
     return match;
 }
 
+const RangeList& rangesOf(const RankInput& in, size_t call) {
+    return in.summary->collectives[call].ranges;
+}
+
 // The plugin's data-transfer time: the j-th range of a call took, on every
 // rank, at least as long as on the fastest rank; that shortest duration,
 // counted back from each rank's end, is the transfer, the rest waiting.
-void dataTransferRanges(std::vector<RankInput>& inputs, bool plugin_compatible,
+void dataTransferRanges(std::vector<RankInput>& inputs,
+                        const std::vector<std::vector<uint32_t>>& match, bool plugin_compatible,
                         std::vector<std::string>& notes) {
-    const std::vector<std::vector<size_t>> match = matchCalls(inputs, plugin_compatible);
     for (RankInput& in : inputs)
-        in.real.assign(in.nodes.size(), {});
+        in.real.assign(in.summary->collectives.size(), {});
     size_t uneven = 0;
     for (size_t m = 0; m < match.size(); ++m) {
-        auto node = [&](size_t r) -> const CommNode& { return inputs[r].nodes[match[m][r]]; };
-        size_t common = node(0).ranges.size(), most = common;
+        auto node = [&](size_t r) -> const RangeList& { return rangesOf(inputs[r], match[m][r]); };
+        size_t common = node(0).size(), most = common;
         for (size_t r = 0; r < inputs.size(); ++r) {
-            common = std::min(common, node(r).ranges.size());
-            most = std::max(most, node(r).ranges.size());
+            common = std::min(common, node(r).size());
+            most = std::max(most, node(r).size());
         }
         if (common != most) {
             if (plugin_compatible)
                 throw std::invalid_argument(
-                    "Collective call " + std::to_string(m + 1) + " (" + node(0).name +
+                    "Collective call " + std::to_string(m + 1) + " (" +
+                    callName(inputs[0], match[m][0]) +
                     ") launched different numbers of kernels on different ranks, so the plugin "
                     "shows no distributed view; without --plugin-compatible Trainscope does.");
             ++uneven;
@@ -130,11 +133,10 @@ void dataTransferRanges(std::vector<RankInput>& inputs, bool plugin_compatible,
             int64_t shortest = std::numeric_limits<int64_t>::max();
             if (j < common)
                 for (size_t r = 0; r < inputs.size(); ++r)
-                    shortest =
-                        std::min(shortest, node(r).ranges[j].second - node(r).ranges[j].first);
+                    shortest = std::min(shortest, node(r)[j].second - node(r)[j].first);
             for (size_t r = 0; r < inputs.size(); ++r) {
-                if (j >= node(r).ranges.size()) continue;
-                const TimeRange& t = node(r).ranges[j];
+                if (j >= node(r).size()) continue;
+                const TimeRange& t = node(r)[j];
                 inputs[r].real[match[m][r]].emplace_back(j < common ? t.second - shortest : t.first,
                                                          t.second);
             }
@@ -157,38 +159,24 @@ int64_t truncatedAverage(int64_t sum_ns, size_t count, bool plugin_compatible) {
 }
 
 void stepCosts(const RankInput& in, RankView& view, bool plugin_compatible) {
-    const GpuOverview& o = in.overview;
-    const RangeList& kernels = o.roles[static_cast<size_t>(GpuRole::Kernel)];
-    const RangeList& compute =
-        kernels.empty() ? o.roles[static_cast<size_t>(GpuRole::CpuExec)] : kernels;
-    const RangeList& comm = o.roles[static_cast<size_t>(GpuRole::Communication)];
-    const RangeList both = intersectRanges(compute, comm);
-    std::vector<RangeList> step_ranges(o.steps.size()), step_real(o.steps.size());
-    for (size_t i = 0; i < in.nodes.size(); ++i) {
-        const CommNode& node = in.nodes[i];
-        if (node.step < 0) continue;
-        RangeList& all = step_ranges[node.step];
-        all.insert(all.end(), node.ranges.begin(), node.ranges.end());
-        step_real[node.step].insert(step_real[node.step].end(), in.real[i].begin(),
-                                    in.real[i].end());
+    const RankTraceSummary& s = *in.summary;
+    std::vector<RangeList> step_ranges(s.steps.size()), step_real(s.steps.size());
+    for (size_t i = 0; i < s.collectives.size(); ++i) {
+        const RankCollective& c = s.collectives[i];
+        if (c.step < 0 || size_t(c.step) >= s.steps.size()) continue;
+        RangeList& all = step_ranges[c.step];
+        all.insert(all.end(), c.ranges.begin(), c.ranges.end());
+        step_real[c.step].insert(step_real[c.step].end(), in.real[i].begin(), in.real[i].end());
     }
     DistributedStep sum;
     size_t with_comm = 0;
-    for (size_t s = 0; s < o.steps.size(); ++s) {
-        const GpuStep& g = o.steps[s];
-        DistributedStep d;
-        d.label = g.label;
-        d.total_ns = g.end_ns - g.start_ns;
-        const int64_t computation = lengthWithin(compute, g.start_ns, g.end_ns);
-        const int64_t communication = lengthWithin(comm, g.start_ns, g.end_ns);
-        d.overlapping_ns = lengthWithin(both, g.start_ns, g.end_ns);
-        d.computation_ns = computation - d.overlapping_ns;
-        d.communication_ns = communication - d.overlapping_ns;
-        d.other_ns = d.total_ns + d.overlapping_ns - computation - communication;
-        d.has_communication = !step_ranges[s].empty();
+    view.steps = s.steps;
+    for (size_t i = 0; i < view.steps.size(); ++i) {
+        DistributedStep& d = view.steps[i];
+        d.has_communication = !step_ranges[i].empty();
         if (d.has_communication) {
-            const int64_t latency = mergedLength(step_ranges[s]);
-            d.data_transfer_ns = mergedLength(step_real[s]);
+            const int64_t latency = mergedLength(std::move(step_ranges[i]));
+            d.data_transfer_ns = mergedLength(std::move(step_real[i]));
             d.synchronizing_ns = latency - d.data_transfer_ns;
             ++with_comm;
         }
@@ -197,114 +185,142 @@ void stepCosts(const RankInput& in, RankView& view, bool plugin_compatible) {
         sum.communication_ns += d.communication_ns;
         sum.other_ns += d.other_ns;
         sum.total_ns += d.total_ns;
+        sum.data_loading_ns += d.data_loading_ns;
         sum.data_transfer_ns += d.data_transfer_ns;
         sum.synchronizing_ns += d.synchronizing_ns;
-        view.steps.push_back(std::move(d));
     }
     DistributedStep& a = view.average;
     a.label = "all";
-    const size_t n = o.steps.size();
+    const size_t n = view.steps.size();
     a.computation_ns = truncatedAverage(sum.computation_ns, n, plugin_compatible);
     a.overlapping_ns = truncatedAverage(sum.overlapping_ns, n, plugin_compatible);
     a.communication_ns = truncatedAverage(sum.communication_ns, n, plugin_compatible);
     a.other_ns = truncatedAverage(sum.other_ns, n, plugin_compatible);
     a.total_ns = truncatedAverage(sum.total_ns, n, plugin_compatible);
+    a.data_loading_ns = truncatedAverage(sum.data_loading_ns, n, plugin_compatible);
     a.has_communication = with_comm > 0;
     a.data_transfer_ns = truncatedAverage(sum.data_transfer_ns, with_comm, plugin_compatible);
     a.synchronizing_ns = truncatedAverage(sum.synchronizing_ns, with_comm, plugin_compatible);
 }
 
 void opTable(const RankInput& in, RankView& view) {
-    std::map<std::string, size_t> row_of;
+    const RankTraceSummary& s = *in.summary;
+    std::vector<size_t> row_of(s.collective_names.size(), SIZE_MAX);
     std::vector<RangeList> latency, transfer;
-    for (size_t i = 0; i < in.nodes.size(); ++i) {
-        const CommNode& node = in.nodes[i];
-        auto [it, added] = row_of.emplace(node.name, view.ops.size());
-        if (added) {
-            view.ops.push_back(CommOpRow{node.name});
+    for (size_t i = 0; i < s.collectives.size(); ++i) {
+        const RankCollective& c = s.collectives[i];
+        if (row_of[c.name] == SIZE_MAX) {
+            row_of[c.name] = view.ops.size();
+            view.ops.push_back(CommOpRow{s.collective_names[c.name]});
             latency.emplace_back();
             transfer.emplace_back();
         }
-        CommOpRow& row = view.ops[it->second];
-        ++row.calls;
-        row.total_bytes += node.bytes;
-        latency[it->second].insert(latency[it->second].end(), node.ranges.begin(),
-                                   node.ranges.end());
-        transfer[it->second].insert(transfer[it->second].end(), in.real[i].begin(),
-                                    in.real[i].end());
-        if (node.step < 0) ++view.outside_steps;
+        const size_t row = row_of[c.name];
+        ++view.ops[row].calls;
+        view.ops[row].total_bytes += c.bytes;
+        latency[row].insert(latency[row].end(), c.ranges.begin(), c.ranges.end());
+        transfer[row].insert(transfer[row].end(), in.real[i].begin(), in.real[i].end());
+        if (c.step < 0) ++view.outside_steps;
     }
     for (size_t r = 0; r < view.ops.size(); ++r) {
         view.ops[r].total_latency_ns = mergedLength(std::move(latency[r]));
         view.ops[r].total_data_transfer_ns = mergedLength(std::move(transfer[r]));
     }
-    view.collectives = in.nodes.size();
+    view.collectives = s.collectives.size();
 }
 
-void identity(const RankInput& in, size_t index, RankView& view) {
-    const RankTrace& r = *in.source;
-    view.worker = r.worker;
-    view.rank = r.rank;
-    view.rank_source = r.rank_source;
-    view.path = r.path.string();
-    static const std::regex kNodeProcess(R"(^(.*)_(\d+))");
-    std::smatch m;
-    if (std::regex_search(r.worker, m, kNodeProcess)) {
-        view.node = m[1].str();
-        view.process = "Process " + m[2].str();
+void identity(RankTraceSummary& s, size_t index, RankView& view) {
+    view.worker = s.worker;
+    view.rank = s.rank;
+    view.rank_source = s.rank_source;
+    view.path = s.path;
+    // "<node>_<process>", the plugin's worker naming (the last "_" followed
+    // by digits), without std::regex: a folder names 1,024 workers.
+    size_t cut = std::string::npos;
+    for (size_t i = 0; i + 1 < s.worker.size(); ++i)
+        if (s.worker[i] == '_' && std::isdigit(static_cast<unsigned char>(s.worker[i + 1])))
+            cut = i;
+    if (cut != std::string::npos) {
+        size_t end = cut + 1;
+        while (end < s.worker.size() && std::isdigit(static_cast<unsigned char>(s.worker[end])))
+            ++end;
+        view.node = s.worker.substr(0, cut);
+        view.process = "Process " + s.worker.substr(cut + 1, end - cut - 1);
     } else {
-        view.node = r.worker;
+        view.node = s.worker;
         view.process = "Process " + std::to_string(index);
     }
-    const nlohmann::json info = nlohmann::json::parse(r.trace.kineto.distributed_info.empty()
-                                                          ? std::string("{}")
-                                                          : r.trace.kineto.distributed_info,
-                                                      nullptr, false);
-    if (info.is_object()) {
-        if (auto b = info.find("backend"); b != info.end() && b->is_string())
-            view.backend = b->get<std::string>();
-        if (auto w = info.find("world_size"); w != info.end() && w->is_number_integer())
-            view.world_size = w->get<int64_t>();
+    view.backend = s.backend;
+    view.world_size = s.world_size;
+    view.library = s.library;
+    view.uses_gpu = s.uses_gpu;
+    view.devices = s.devices;
+}
+
+// The ranks that can form the view, in rank order: `strict` throws for a
+// file that cannot (as the trace path always did); otherwise such a file,
+// and a second file claiming a rank, go to `left_out` with why.
+std::vector<RankInput> usableRanks(std::vector<RankTraceSummary>& ranks, bool strict,
+                                   std::vector<std::string>& left_out) {
+    const std::vector<size_t> twice = orderRanks(ranks);
+    std::vector<bool> drop(ranks.size(), false);
+    for (size_t i : twice) {
+        if (strict)
+            throw std::invalid_argument(ranks[i - 1].path + " and " + ranks[i].path +
+                                        " are both rank " + std::to_string(ranks[i].rank) + ".");
+        drop[i] = true;
+        left_out.push_back(ranks[i].path + ": also rank " + std::to_string(ranks[i].rank) +
+                           " (from its " + toString(ranks[i].rank_source) + "), as " +
+                           ranks[i - 1].path + ": left out.");
     }
-    bool nccl = false, gloo = false;
-    for (const CommNode& node : in.nodes) {
-        nccl = nccl || node.name.rfind("nccl:", 0) == 0;
-        gloo = gloo || node.name.rfind("gloo:", 0) == 0;
+    std::vector<RankInput> out;
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        if (drop[i]) continue;
+        if (!ranks[i].problem.empty()) {
+            if (strict) throw std::invalid_argument(ranks[i].problem);
+            left_out.push_back(ranks[i].problem);
+            continue;
+        }
+        out.push_back(RankInput{&ranks[i], {}});
     }
-    view.library = nccl && gloo ? "NCCL+Gloo" : nccl ? "NCCL" : gloo ? "Gloo" : "";
-    view.uses_gpu = in.overview.showsGpu();
-    for (int32_t id : in.overview.used_devices) {
-        RankDevice d;
-        d.id = id;
-        for (const DeviceProperties& p : r.trace.kineto.devices)
-            if (p.id == id) {
-                d.name = p.name;
-                d.memory_bytes = p.total_global_mem;
-                d.compute_major = p.compute_major;
-                d.compute_minor = p.compute_minor;
+    return out;
+}
+
+// Matches the calls of every rank. Outside `strict`, a rank whose calls
+// differ from most ranks' (in number, or in names) is left out with why,
+// so that one rank's cut-short trace leaves the other 1,023 their view.
+std::vector<std::vector<uint32_t>> matchAll(std::vector<RankInput>& inputs,
+                                            const GpuAnalysisOptions& options, bool strict,
+                                            std::vector<std::string>& left_out) {
+    if (!strict) {
+        std::map<size_t, size_t> counts; // calls -> ranks
+        for (const RankInput& in : inputs)
+            ++counts[in.summary->collectives.size()];
+        size_t usual = 0, most = 0;
+        for (const auto& [calls, n] : counts)
+            if (n > most) std::tie(usual, most) = std::tie(calls, n);
+        std::vector<RankInput> kept;
+        for (RankInput& in : inputs) {
+            if (in.summary->collectives.size() == usual) {
+                kept.push_back(std::move(in));
+                continue;
             }
-        view.devices.push_back(d);
+            left_out.push_back(
+                rankName(*in.summary) + " made " + std::to_string(in.summary->collectives.size()) +
+                " collective calls, " + std::to_string(most) + " of the ranks " +
+                std::to_string(usual) + ": its calls cannot be matched to theirs; left out.");
+        }
+        inputs = std::move(kept);
     }
-}
-
-int64_t median(std::vector<int64_t> values) {
-    if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-// "56 us", "12.5 us", "2.14 ms".
-std::string durationText(int64_t ns) {
-    char buf[48];
-    const double us = double(ns) / 1000;
-    if (std::fabs(us) >= 1000)
-        std::snprintf(buf, sizeof buf, "%.2f ms", us / 1000);
-    else if (ns % 1000 == 0)
-        std::snprintf(buf, sizeof buf, "%lld us", static_cast<long long>(ns / 1000));
-    else
-        std::snprintf(buf, sizeof buf, "%.1f us", us);
-    return buf;
+    for (;;) {
+        std::vector<std::pair<size_t, std::string>> unmatched;
+        auto match = matchCalls(inputs, options.plugin_compatible, strict, unmatched);
+        if (unmatched.empty()) return match;
+        for (auto it = unmatched.rbegin(); it != unmatched.rend(); ++it) {
+            left_out.push_back(it->second + " Left out.");
+            inputs.erase(inputs.begin() + long(it->first));
+        }
+    }
 }
 
 std::string stragglerMessage(const Straggler& s) {
@@ -353,25 +369,25 @@ void findStragglers(DistributedView& view) {
         steps.push_back(r.average.total_ns);
         computations.push_back(stragglerComputationNs(r));
     }
-    const int64_t median_step = median(steps);
+    const int64_t median_step = medianOf(steps);
     const double threshold = kStragglerStepShare * double(median_step);
+    // The median of the others, for each of 1,024 ranks, from one sorted
+    // copy of every rank's value.
+    const SortedValues all_comp(computations), all_step(steps);
+    std::vector<int64_t> syncs;
+    for (const RankView& r : ranks)
+        syncs.push_back(r.average.synchronizing_ns);
+    const SortedValues all_sync(syncs);
     Straggler busiest;
     for (size_t i = 0; i < ranks.size(); ++i) {
-        std::vector<int64_t> other_comp, other_step, other_sync;
-        for (size_t j = 0; j < ranks.size(); ++j) {
-            if (j == i) continue;
-            other_comp.push_back(computations[j]);
-            other_step.push_back(steps[j]);
-            other_sync.push_back(ranks[j].average.synchronizing_ns);
-        }
         Straggler s;
         s.rank = ranks[i].rank;
         s.worker = ranks[i].worker;
         s.computation_ns = computations[i];
-        s.others_computation_ns = median(other_comp);
+        s.others_computation_ns = all_comp.medianWithout(computations[i]);
         s.step_ns = steps[i];
-        s.others_step_ns = median(other_step);
-        s.others_synchronizing_ns = median(other_sync);
+        s.others_step_ns = all_step.medianWithout(steps[i]);
+        s.others_synchronizing_ns = all_sync.medianWithout(syncs[i]);
         s.own_synchronizing_ns = ranks[i].average.synchronizing_ns;
         if (i == 0 || s.computation_ns > busiest.computation_ns) busiest = s;
         if (s.excessNs() <= 0 || double(s.excessNs()) <= threshold) continue;
@@ -400,17 +416,32 @@ void findStragglers(DistributedView& view) {
 DistributedView computeDistributedView(const std::vector<RankTrace>& ranks,
                                        const GpuAnalysisOptions& options) {
     if (ranks.empty()) throw std::invalid_argument("No rank traces for the distributed view.");
+    std::vector<RankTraceSummary> summaries;
+    summaries.reserve(ranks.size());
+    for (const RankTrace& r : ranks) {
+        summaries.push_back(summarizeRank(r, options));
+        if (!summaries.back().problem.empty())
+            throw std::invalid_argument(summaries.back().problem);
+    }
+    return computeDistributedView(std::move(summaries), options, true);
+}
+
+DistributedView computeDistributedView(std::vector<RankTraceSummary> ranks,
+                                       const GpuAnalysisOptions& options, bool strict) {
     DistributedView view;
     view.plugin_compatible = options.plugin_compatible;
-    std::vector<RankInput> inputs;
-    for (const RankTrace& r : ranks)
-        inputs.push_back(prepare(r, options));
-    checkSameCollectiveCount(inputs);
-    dataTransferRanges(inputs, options.plugin_compatible, view.notes);
+    std::vector<RankInput> inputs = usableRanks(ranks, strict, view.left_out);
+    if (inputs.empty())
+        throw std::invalid_argument(
+            view.left_out.empty() ? std::string("No rank traces for the distributed view.")
+                                  : "No rank forms a distributed view: " + view.left_out.front());
+    if (strict) checkSameCollectiveCount(inputs);
+    std::vector<std::vector<uint32_t>> match = matchAll(inputs, options, strict, view.left_out);
+    dataTransferRanges(inputs, match, options.plugin_compatible, view.notes);
     size_t outside = 0;
     for (size_t i = 0; i < inputs.size(); ++i) {
         RankView r;
-        identity(inputs[i], i, r);
+        identity(*inputs[i].summary, i, r);
         stepCosts(inputs[i], r, options.plugin_compatible);
         opTable(inputs[i], r);
         outside += r.outside_steps;
@@ -426,13 +457,19 @@ DistributedView computeDistributedView(const std::vector<RankTrace>& ranks,
                                  "is over its own steps.");
             break;
         }
-    for (const RankTrace& r : ranks)
-        if (!r.trace.steps_from.empty()) { // said once, of the lowest rank
-            view.notes.push_back("Rank " + std::to_string(r.rank) + ": " +
-                                 derivedStepsText(r.trace) + ".");
+    for (const RankInput& in : inputs)
+        if (!in.summary->steps_note.empty()) { // said once, of the lowest rank
+            view.notes.push_back("Rank " + std::to_string(in.summary->rank) + ": " +
+                                 in.summary->steps_note + ".");
             break;
         }
     findStragglers(view);
+    std::vector<const RankTraceSummary*> kept;
+    for (const RankInput& in : inputs)
+        kept.push_back(in.summary);
+    measureArrivals(view, kept, match);
+    addIdentityNotes(view);
+    measureSpreads(view);
     return view;
 }
 

@@ -25,6 +25,10 @@ struct DistributedStep {
     std::string label; // the ProfilerStep number ("0" without steps), "all" for the average
     int64_t computation_ns = 0, overlapping_ns = 0, communication_ns = 0, other_ns = 0;
     int64_t total_ns = 0;
+    // Where the step lies in its rank's trace (its own clock), to open the
+    // rank there; the Overview's data-loading time within it.
+    int64_t start_ns = 0, end_ns = 0;
+    int64_t data_loading_ns = 0;
     // The collectives of the step: time the data moved (as fast as the
     // fastest rank moved it) and the rest, spent waiting for the others.
     bool has_communication = false;
@@ -72,6 +76,35 @@ struct RankView {
     std::vector<CommOpRow> ops; // in order of first call
     size_t collectives = 0;     // communication calls found
     size_t outside_steps = 0;   // of those, calls in no step (counted in ops, not in steps)
+    // Collectives across ranks (analysis/CollectiveArrivals.h): the time it
+    // waited in the calls matched on every rank, the calls it arrived last
+    // at, and how long the others waited for it there (their mean wait,
+    // summed over those calls). Per profiled span, not per step.
+    int64_t waited_ns = 0;
+    size_t last_arrivals = 0;
+    int64_t caused_wait_ns = 0;
+    // Its clock against the lowest rank's: the median gap between the ends of
+    // the same collectives (which end together on every rank).
+    int64_t clock_offset_ns = 0;
+};
+
+// One metric's distribution across the ranks (of their average step).
+struct MetricSpread {
+    std::string
+        key; // "step", "computation", "communication", "synchronizing", "idle", "data_loading"
+    std::string label; // "Step time"
+    size_t ranks = 0;  // ranks with a value
+    int64_t min_ns = 0, median_ns = 0, p95_ns = 0, max_ns = 0;
+    std::vector<int64_t> lowest, highest; // the ranks at the tails, most extreme first
+};
+
+// The collectives matched on every rank, by how far apart the ranks arrived.
+struct ArrivalSpread {
+    size_t calls = 0;
+    int64_t median_ns = 0, p95_ns = 0, max_ns = 0; // last arrival minus first, per call
+    // "rank 517 arrives last at 812 of 900 collectives: the others wait for
+    // it 3.10 ms per step"; "" without matched calls.
+    std::string verdict;
 };
 
 // A rank that computes (or steps) markedly longer than the others, which then
@@ -118,6 +151,13 @@ struct DistributedView {
     // Slowest minus fastest average step time.
     int64_t step_time_spread_ns = 0;
     std::vector<std::string> notes; // what was left out or approximated, in plain words
+    // Per metric its spread across the ranks (step, computation,
+    // communication, synchronizing, idle, data loading).
+    std::vector<MetricSpread> spreads;
+    ArrivalSpread arrivals;
+    // Files of the span that are not in the view, each with why ("rank-7.json:
+    // cut short at byte 1,234"; "rank 5 twice: b.json left out").
+    std::vector<std::string> left_out;
 
     bool empty() const { return ranks.empty(); }
 };
@@ -130,5 +170,17 @@ struct DistributedView {
 // averages over steps are truncated to whole microseconds as the plugin's.
 DistributedView computeDistributedView(const std::vector<RankTrace>& ranks,
                                        const GpuAnalysisOptions& options = {});
+
+struct RankTraceSummary;
+// The same view from the ranks' summaries (analysis/RankTraceSummary.h), which
+// need not be in rank order. Never throws for one rank's content: a rank
+// without collectives or events, a second file claiming a rank, a rank
+// whose calls cannot be matched are left out and named in `left_out`;
+// ranks with other world sizes or backends, missing ranks and disagreeing
+// clocks are named in `notes`. Throws std::invalid_argument only when no
+// rank is left. `strict`: the trace path's rules (every rank must form the
+// view, as computeDistributedView of traces).
+DistributedView computeDistributedView(std::vector<RankTraceSummary> ranks,
+                                       const GpuAnalysisOptions& options, bool strict = false);
 
 } // namespace ts

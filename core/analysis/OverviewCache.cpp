@@ -28,20 +28,6 @@ OverviewCacheStamp stampOf(const Trace& trace, const TraceKey& key,
     return stamp;
 }
 
-// The whole file, or nullopt when it cannot be read.
-std::optional<std::string> readWhole(const fs::path& path) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                         &std::fclose);
-    if (!file) return std::nullopt;
-    std::string bytes;
-    char buffer[1 << 16];
-    size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
-        bytes.append(buffer, n);
-    if (std::ferror(file.get())) return std::nullopt;
-    return bytes;
-}
-
 } // namespace
 
 std::optional<OverviewSnapshot> loadOverviewSnapshot(const Trace& trace,
@@ -54,7 +40,7 @@ std::optional<OverviewSnapshot> loadOverviewSnapshot(const Trace& trace,
         return std::nullopt;
     };
     if (path.empty()) return none("the trace is not cached");
-    const std::optional<std::string> bytes = readWhole(path);
+    const std::optional<std::string> bytes = readWholeFile(path);
     if (!bytes) return none("no Overview cache file");
     std::optional<OverviewSnapshot> snapshot =
         readOverviewCache(*bytes, stampOf(trace, *opening.key, options), why);

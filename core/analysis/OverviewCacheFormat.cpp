@@ -5,15 +5,15 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "analysis/CacheBytes.h"
 #include "util/Hash64.h"
 #include "util/Utf8.h"
-
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
-              "the Overview cache stores numbers as little-endian memory bytes");
 
 namespace ts {
 
 namespace {
+
+using namespace cache_bytes;
 
 constexpr char kMagic[8] = {'T', 'S', 'O', 'V', 'I', 'E', 'W', '\0'};
 constexpr uint32_t kFormatVersion = 1;
@@ -46,28 +46,6 @@ uint64_t bodyChecksum(std::string_view body) {
 }
 
 // ---- writing ---------------------------------------------------------------
-
-class Sink {
-public:
-    template <typename T> void put(T value) {
-        static_assert(std::is_arithmetic_v<T>);
-        bytes_.append(reinterpret_cast<const char*>(&value), sizeof value);
-    }
-    void flag(bool value) { put(uint8_t(value ? 1 : 0)); }
-    void count(size_t n) { put(uint64_t(n)); }
-    void text(const std::string& s) {
-        count(s.size());
-        bytes_ += s;
-    }
-    void optional(const std::optional<double>& value) {
-        flag(value.has_value());
-        put(value.value_or(0.0));
-    }
-    std::string& bytes() { return bytes_; }
-
-private:
-    std::string bytes_;
-};
 
 void putOverview(Sink& out, const GpuOverview& o) {
     out.count(o.steps.size());
@@ -104,61 +82,6 @@ void putMetrics(Sink& out, const GpuMetrics& m) {
 }
 
 // ---- reading ---------------------------------------------------------------
-
-// A malformed body: the reason, caught by readOverviewCache.
-struct Malformed : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-class Source {
-public:
-    explicit Source(std::string_view bytes) : bytes_(bytes) {}
-
-    template <typename T> T get() {
-        static_assert(std::is_arithmetic_v<T>);
-        need(sizeof(T), "a number");
-        T value;
-        std::memcpy(&value, bytes_.data() + at_, sizeof value);
-        at_ += sizeof value;
-        return value;
-    }
-    bool flag() {
-        const uint8_t b = get<uint8_t>();
-        if (b > 1) throw Malformed("a flag is neither 0 nor 1");
-        return b == 1;
-    }
-    // A count of items of at least `item_bytes` each: never more than the
-    // bytes left could hold, so a corrupt count allocates nothing.
-    size_t count(size_t item_bytes, const char* what) {
-        const uint64_t n = get<uint64_t>();
-        if (n > (bytes_.size() - at_) / item_bytes)
-            throw Malformed(std::string("the count of ") + what + " exceeds the file");
-        return size_t(n);
-    }
-    // UTF-8, as the trace's JSON and our own texts are: the Overview's
-    // JSON output could not hold anything else.
-    std::string text() {
-        const size_t n = count(1, "a text's bytes");
-        std::string s(bytes_.substr(at_, n));
-        at_ += n;
-        if (!isUtf8(s)) throw Malformed("a text is not UTF-8");
-        return s;
-    }
-    std::optional<double> optional() {
-        const bool present = flag();
-        const double value = get<double>();
-        return present ? std::optional<double>(value) : std::nullopt;
-    }
-    bool atEnd() const { return at_ == bytes_.size(); }
-
-private:
-    void need(size_t n, const char* what) const {
-        if (bytes_.size() - at_ < n) throw Malformed(std::string("the body ends inside ") + what);
-    }
-
-    std::string_view bytes_;
-    size_t at_ = 0;
-};
 
 GpuOverview getOverview(Source& in) {
     GpuOverview o;

@@ -12,6 +12,7 @@
 #include "analysis/MemoryView.h"
 #include "analysis/ModuleView.h"
 #include "analysis/OverviewCache.h"
+#include "analysis/RankSummaries.h"
 #include "analysis/TimelineTracks.h"
 #include "report/DistributedReport.h"
 #include "report/GpuTraceReport.h"
@@ -94,15 +95,23 @@ void printDistributedView(const TraceViewRequest& request) {
     std::ostream& out = request.out;
     int count = 0;
     const RankSpan span = chosenSpan(request, count);
-    GpuAnalysisOptions options;
-    options.plugin_compatible = o.plugin_compatible;
-    DistributedView view = computeDistributedView(readRankSpan(span), options);
+    RankSelection rows;
+    if (const std::optional<std::string> ranks = request.values.text("--ranks"))
+        rows = RankSelection::parse(*ranks);
+    RankSummarySettings settings;
+    settings.options.plugin_compatible = o.plugin_compatible;
+    settings.cache.enabled = o.cache;
+    SpanSummaries read = summarizeSpan(span, settings);
+    DistributedView view = computeDistributedView(std::move(read.ranks), settings.options);
+    view.left_out.insert(view.left_out.begin(), read.unreadable.begin(), read.unreadable.end());
+    view.notes.insert(view.notes.end(), read.notes.begin(), read.notes.end());
     view.span = int(*request.values.whole("--span"));
     view.span_count = count;
     if (o.format == "json")
-        out << distributedJson(view, o.limit).dump(2) << '\n';
+        out << distributedJson(view, o.limit, rows).dump(2) << '\n';
     else
-        out << (o.format == "csv" ? distributedCsv(view, o.limit) : distributedText(view, o.limit));
+        out << (o.format == "csv" ? distributedCsv(view, o.limit, rows)
+                                  : distributedText(view, o.limit, rows));
 }
 
 constexpr const char* kOwnDeviceTimeNote =

@@ -59,11 +59,34 @@ std::string header(const DistributedView& v) {
            (libraries.empty() ? "" : " (" + libraries + ")") + "\n";
 }
 
-} // namespace
+// The view with only the ranks whose full rows are shown.
+DistributedView selected(const DistributedView& v, const RankSelection& rows) {
+    DistributedView out;
+    out.span = v.span;
+    out.span_count = v.span_count;
+    for (const RankView& r : v.ranks)
+        if (rows.ranges.empty() ? v.ranks.size() <= kAllRankRowsUpTo : rows.contains(r.rank))
+            out.ranks.push_back(r);
+    return out;
+}
 
-std::string distributedText(const DistributedView& v, size_t limit) {
-    std::string out = header(v);
-    out += "\nAverage per step:\n";
+std::string acrossRanks(const DistributedView& v) {
+    std::string out;
+    for (const std::string& why : v.left_out)
+        out += "left out: " + why + "\n";
+    if (v.ranks.size() < 2) return out;
+    out += "\nAcross " + std::to_string(v.ranks.size()) + " ranks (each rank's average step):\n";
+    out += table::toText(spreadTable(v.spreads));
+    if (!v.arrivals.verdict.empty()) {
+        out += "\nCollectives: " + std::to_string(v.arrivals.calls) +
+               " calls matched on every rank; " + v.arrivals.verdict + ".\n";
+        out += table::toText(arrivalTable(v, 5));
+    }
+    return out;
+}
+
+std::string rankSections(const DistributedView& v, size_t limit) {
+    std::string out = "\nAverage per step:\n";
     out += table::toText(rankTable(rankRows(v, "all")));
     out += "\nPer step:\n";
     out += table::toText(allSteps(v, false, false));
@@ -74,18 +97,69 @@ std::string distributedText(const DistributedView& v, size_t limit) {
     }
     out += "\nDevices:\n";
     out += table::toText(deviceTable(v));
-    out += "\nImbalance: the busiest rank computes " + percent(v.computation_imbalance) +
-           " more than the mean rank; step times differ by up to " + us(v.step_time_spread_ns) +
+    return out;
+}
+
+std::string hiddenRows(const DistributedView& v, const DistributedView& shown) {
+    if (shown.ranks.size() == v.ranks.size()) return "";
+    return "\nPer-rank rows: " + std::to_string(shown.ranks.size()) + " of " +
+           std::to_string(v.ranks.size()) +
+           " ranks shown; choose them with --ranks (e.g. --ranks 0-15 or --ranks " +
+           std::to_string(v.ranks.empty() ? 0 : v.ranks.back().rank) + ").\n";
+}
+
+} // namespace
+
+bool RankSelection::contains(int64_t rank) const {
+    for (const auto& [first, last] : ranges)
+        if (rank >= first && rank <= last) return true;
+    return false;
+}
+
+RankSelection RankSelection::parse(const std::string& text) {
+    RankSelection out;
+    size_t at = 0;
+    const auto fail = [&] {
+        return std::invalid_argument("Option --ranks is '" + text +
+                                     "': give ranks and ranges of ranks, like 0,5-7,12.");
+    };
+    while (at <= text.size()) {
+        const size_t comma = std::min(text.find(',', at), text.size());
+        const std::string item = text.substr(at, comma - at);
+        const size_t dash = item.find('-');
+        const auto number = [&](const std::string& digits) {
+            if (digits.empty() || digits.size() > 12 ||
+                digits.find_first_not_of("0123456789") != std::string::npos)
+                throw fail();
+            return std::stoll(digits);
+        };
+        const int64_t first = number(item.substr(0, dash));
+        const int64_t last = dash == std::string::npos ? first : number(item.substr(dash + 1));
+        if (last < first) throw fail();
+        out.ranges.emplace_back(first, last);
+        at = comma + 1;
+    }
+    return out;
+}
+
+std::string distributedText(const DistributedView& whole, size_t limit, const RankSelection& rows) {
+    std::string out = header(whole) + acrossRanks(whole);
+    const DistributedView v = selected(whole, rows);
+    out += hiddenRows(whole, v);
+    if (!v.ranks.empty()) out += rankSections(v, limit);
+    out += "\nImbalance: the busiest rank computes " + percent(whole.computation_imbalance) +
+           " more than the mean rank; step times differ by up to " + us(whole.step_time_spread_ns) +
            " us.\n";
-    if (v.stragglers.empty()) out += v.no_straggler + ".\n";
-    for (const Straggler& s : v.stragglers)
+    if (whole.stragglers.empty()) out += whole.no_straggler + ".\n";
+    for (const Straggler& s : whole.stragglers)
         out += "Straggler: " + s.message + ".\n";
-    for (const std::string& note : v.notes)
+    for (const std::string& note : whole.notes)
         out += "note: " + note + "\n";
     return out;
 }
 
-std::string distributedCsv(const DistributedView& v, size_t limit) {
+std::string distributedCsv(const DistributedView& whole, size_t limit, const RankSelection& rows) {
+    const DistributedView v = selected(whole, rows);
     std::string out =
         table::toDataCsv(allSteps(v, true, true)) + "\n" + table::toDataCsv(allOps(v, limit));
     out +=
@@ -93,7 +167,7 @@ std::string distributedCsv(const DistributedView& v, size_t limit) {
         csvLine({"rank", "worker", "computation_us", "others_computation_us", "excess_us",
                  "step_us", "others_step_us", "others_synchronizing_us", "own_synchronizing_us"}) +
         "\n";
-    for (const Straggler& s : v.stragglers)
+    for (const Straggler& s : whole.stragglers)
         out += csvLine({std::to_string(s.rank), s.worker, us(s.computation_ns),
                         us(s.others_computation_ns), us(s.excessNs()), us(s.step_ns),
                         us(s.others_step_ns), us(s.others_synchronizing_ns),
@@ -131,14 +205,18 @@ json rankJson(const RankView& r, size_t limit) {
             {"outside_steps", r.outside_steps},
             {"average", table::rowsJson(stepTable({r.average}))[0]},
             {"steps", table::rowsJson(stepTable(r.steps))},
-            {"operations", table::rowsJson(table::firstRows(commOpTable(r.ops), limit))}};
+            {"operations", table::rowsJson(table::firstRows(commOpTable(r.ops), limit))},
+            {"waited_us", usValue(r.waited_ns)},
+            {"last_arrivals", r.last_arrivals},
+            {"caused_wait_us", usValue(r.caused_wait_ns)},
+            {"clock_offset_us", usValue(r.clock_offset_ns)}};
 }
 
 } // namespace
 
-json distributedJson(const DistributedView& v, size_t limit) {
+json distributedJson(const DistributedView& v, size_t limit, const RankSelection& rows) {
     json ranks = json::array(), stragglers = json::array();
-    for (const RankView& r : v.ranks)
+    for (const RankView& r : selected(v, rows).ranks)
         ranks.push_back(rankJson(r, limit));
     for (const Straggler& s : v.stragglers)
         stragglers.push_back({{"rank", s.rank},
@@ -154,6 +232,16 @@ json distributedJson(const DistributedView& v, size_t limit) {
                               {"message", s.message}});
     return {{"span", v.span},
             {"span_count", v.span_count},
+            {"rank_count", v.ranks.size()},
+            {"spreads", table::rowsJson(spreadTable(v.spreads))},
+            {"arrivals",
+             {{"calls", v.arrivals.calls},
+              {"median_us", usValue(v.arrivals.median_ns)},
+              {"p95_us", usValue(v.arrivals.p95_ns)},
+              {"max_us", usValue(v.arrivals.max_ns)},
+              {"verdict", v.arrivals.verdict},
+              {"waits", table::rowsJson(arrivalTable(v))}}},
+            {"left_out", v.left_out},
             {"plugin_compatible", v.plugin_compatible},
             {"computation_imbalance", v.computation_imbalance},
             {"step_time_spread_us", usValue(v.step_time_spread_ns)},

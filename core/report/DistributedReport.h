@@ -4,7 +4,10 @@
 // microseconds, bytes exact; averages per call are rounded half to even as
 // the plugin's.
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -12,15 +15,33 @@
 
 namespace ts {
 
+// Which ranks get their full rows (steps, operations, devices): those of
+// `--ranks 0,5-7,12`, else every rank of a view of at most kAllRankRowsUpTo
+// ranks, else none (the distributions say what 1,024 ranks do).
+struct RankSelection {
+    std::vector<std::pair<int64_t, int64_t>> ranges; // inclusive; empty: automatic
+    bool contains(int64_t rank) const;
+    // "0,5-7,12"; throws std::invalid_argument naming the value.
+    static RankSelection parse(const std::string& text);
+};
+inline constexpr size_t kAllRankRowsUpTo = 16;
+
 // Per rank the average step split and the collectives' transfer/wait split,
 // the steps, the communication operations, the devices, then the stragglers
 // and the notes. `limit` operation rows per rank at most (0 = all).
-std::string distributedText(const DistributedView& view, size_t limit = 0);
+std::string distributedText(const DistributedView& view, size_t limit = 0,
+                            const RankSelection& rows = {});
 // Three CSV tables separated by an empty line: the steps (one row per rank
 // and step, then per rank its average as step "all"), the communication
 // operations, the stragglers.
-std::string distributedCsv(const DistributedView& view, size_t limit = 0);
-// {"span", "span_count", "plugin_compatible", "computation_imbalance",
+std::string distributedCsv(const DistributedView& view, size_t limit = 0,
+                           const RankSelection& rows = {});
+// {"span", "span_count", "rank_count", "plugin_compatible", "computation_imbalance",
+//  "spreads": [{"metric", "ranks", "min_us", "median_us", "p95_us", "max_us",
+//  "lowest", "highest"}], "arrivals": {"calls", "median_us", "p95_us", "max_us",
+//  "verdict", "waits": [{"rank", "last_arrivals", "caused_wait_us", "waited_us",
+//  "clock_offset_us"}] (every rank, who makes the others wait most first)},
+//  "left_out": [...], and for the selected ranks:
 //  "step_time_spread_us", "notes", "ranks": [{"rank", "rank_source", "worker",
 //  "path", "node", "process", "backend", "world_size", "library", "uses_gpu",
 //  "devices": [...], "collectives", "outside_steps", "average": {step},
@@ -32,6 +53,7 @@ std::string distributedCsv(const DistributedView& view, size_t limit = 0);
 //  "computation_us", "others_computation_us", "excess_us", "excess_pct",
 //  "step_us", "others_step_us", "others_synchronizing_us",
 //  "own_synchronizing_us", "message"}]}
-nlohmann::json distributedJson(const DistributedView& view, size_t limit = 0);
+nlohmann::json distributedJson(const DistributedView& view, size_t limit = 0,
+                               const RankSelection& rows = {});
 
 } // namespace ts

@@ -1,5 +1,6 @@
 #include "report/DistributedTables.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "report/GpuTraceReport.h"
@@ -193,6 +194,65 @@ table::TableSpec deviceTable(const DistributedView& view) {
                              table::textCell(r.process),
                              table::textCell(r.backend.empty() ? "-" : r.backend),
                              table::textCell(deviceDetails(r))});
+    return spec;
+}
+
+namespace {
+
+std::string ranksText(const std::vector<int64_t>& ranks) {
+    std::string out;
+    for (int64_t r : ranks)
+        out += (out.empty() ? "" : " ") + std::to_string(r);
+    return out;
+}
+
+} // namespace
+
+table::TableSpec spreadTable(const std::vector<MetricSpread>& spreads) {
+    table::TableSpec spec;
+    spec.title = "Across ranks";
+    spec.columns = {text("metric", "Per step", "What is measured, each rank's average step"),
+                    integer("ranks", "Ranks", "Ranks with steps"),
+                    micros("min_us", "Min (us)", "The lowest rank's"),
+                    micros("median_us", "Median (us)", "Half the ranks are above"),
+                    micros("p95_us", "p95 (us)", "95% of the ranks are at or below"),
+                    micros("max_us", "Max (us)", "The highest rank's"),
+                    text("lowest", "Lowest ranks", "The ranks with the least, least first"),
+                    text("highest", "Highest ranks", "The ranks with the most, most first")};
+    for (const MetricSpread& m : spreads)
+        spec.rows.push_back({table::textCell(m.label), table::integerCell(int64_t(m.ranks)),
+                             microsCell(double(m.min_ns)), microsCell(double(m.median_ns)),
+                             microsCell(double(m.p95_ns)), microsCell(double(m.max_ns)),
+                             table::textCell(ranksText(m.lowest)),
+                             table::textCell(ranksText(m.highest))});
+    return spec;
+}
+
+table::TableSpec arrivalTable(const DistributedView& view, size_t limit) {
+    std::vector<const RankView*> order;
+    for (const RankView& r : view.ranks)
+        order.push_back(&r);
+    std::stable_sort(order.begin(), order.end(), [](const RankView* a, const RankView* b) {
+        return a->caused_wait_ns > b->caused_wait_ns;
+    });
+    table::TableSpec spec;
+    spec.title = "Who the others wait for";
+    spec.columns = {integer(col::kRank, "Rank", "The rank"),
+                    integer("last_arrivals", "Last at", "Collectives it arrived last at"),
+                    micros("caused_wait_us", "Others wait for it (us)",
+                           "The other ranks' mean wait at those calls, summed"),
+                    micros("waited_us", "It waits (us)",
+                           "Its own wait in the collectives matched on every rank, summed"),
+                    micros("clock_offset_us", "Clock offset (us)",
+                           "Its clock against the lowest rank's (the median gap between the ends "
+                           "of the same collectives)")};
+    for (const RankView* r : order) {
+        if (limit && spec.rows.size() >= limit) break;
+        spec.rows.push_back(
+            {table::integerCell(r->rank), table::integerCell(int64_t(r->last_arrivals)),
+             microsCell(double(r->caused_wait_ns)), microsCell(double(r->waited_ns)),
+             microsCell(double(r->clock_offset_ns))});
+    }
     return spec;
 }
 

@@ -47,5 +47,12 @@ table::TableSpec stepTable(const std::vector<DistributedStep>& steps);
 table::TableSpec commOpTable(const std::vector<CommOpRow>& rows);
 // One row per rank: where it ran and on which devices.
 table::TableSpec deviceTable(const DistributedView& view);
+// One row per metric: its distribution across the ranks (of their average
+// step) and the ranks at the tails.
+table::TableSpec spreadTable(const std::vector<MetricSpread>& spreads);
+// The ranks that make the others wait most in collectives, first: calls
+// they arrived last at, the others' wait for them, their own wait, their
+// clock's offset. `limit` rows at most (0 = all).
+table::TableSpec arrivalTable(const DistributedView& view, size_t limit = 0);
 
 } // namespace ts

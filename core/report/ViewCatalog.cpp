@@ -83,6 +83,8 @@ struct Declared {
     O span = O::whole("--span", 1, 1000000,
                       "the profiling span of a folder of per-rank traces, 1..n in time order")
                  .byDefault("1");
+    O ranks = O::text("--ranks", "the ranks whose full rows are printed: 0,5-7,12")
+                  .byDefault(nullptr, "every rank up to 16 ranks, else none");
     O kernel_wait_us = O::micros("--kernel-wait-us", 0, 1e9,
                                  "gaps shorter than this before work launched in time are kernel "
                                  "wait (HTA's consecutive_kernel_delay)")
@@ -225,9 +227,9 @@ const std::vector<ViewInfo>& catalog() {
          "Temporary, Activation, Gradient, Autograd and Unknown over time, stacked, and at the "
          "peak (trace-stats FILE on the CLI)"},
         {"distributed", "Distributed", Group::Ranks, Input::RankFolder, Cli | Gui,
-         "ranks side by side: computation, communication, waiting (a folder of per-rank "
-         "traces)",
-         takes(o.span)},
+         "ranks side by side, and across 1,024 ranks the distributions, who the others wait "
+         "for, a rank x step heat map (a folder of per-rank traces or their summaries)",
+         takes(o.span, o.ranks)},
         {"diff", "Diff", Group::Compare, Input::TwoDocuments, Gui,
          "two traces or runs compared: operators, kernels, aligned steps"},
         {"runs", "Runs", Group::Compare, Input::RunsFolder, Gui,

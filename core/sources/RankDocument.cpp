@@ -1,5 +1,9 @@
 #include "sources/RankDocument.h"
 
+#include <algorithm>
+#include <filesystem>
+
+#include "analysis/RankSummaries.h"
 #include "report/RunDirectory.h"
 
 #include "sources/SourceOpeners.h"
@@ -9,15 +13,27 @@
 namespace ts::sources {
 namespace {
 
+// Up to this many ranks the timeline shows them all, one above the other
+// (their traces are read whole, as the view needs them anyway); beyond, the
+// view comes from the ranks' summaries and the other views show the lowest
+// rank (any other opens from the Distributed view).
+constexpr size_t kRanksOnTimeline = 8;
+
 // The span's view, or why there is none (`problems`); `ranks` keeps the
-// traces read for the document's trace.
+// traces read for the document's trace when the span is small.
 void addSpanView(std::vector<DistributedView>& views, std::string& problems, const RankSpan& span,
                  size_t span_count, std::vector<RankTrace>& ranks, const OpenRequest& request) {
     try {
-        ranks = readRankSpan(span, request.progress);
-        DistributedView view = computeDistributedView(ranks);
+        SpanSummaries read = summarizeSpan(span, RankSummarySettings{}, request.progress,
+                                           span.files.size() <= kRanksOnTimeline);
+        DistributedView view = computeDistributedView(std::move(read.ranks), GpuAnalysisOptions{});
+        view.left_out.insert(view.left_out.begin(), read.unreadable.begin(), read.unreadable.end());
+        view.notes.insert(view.notes.end(), read.notes.begin(), read.notes.end());
         view.span = span.number;
         view.span_count = int(span_count);
+        ranks = std::move(read.traces);
+        std::stable_sort(ranks.begin(), ranks.end(),
+                         [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
         views.push_back(std::move(view));
     } catch (const Cancelled&) {
         throw;
@@ -46,12 +62,19 @@ void loadRankSpans(Document& doc, const std::vector<RankSpan>& spans, const Open
             }
         }
         if (rank_trace) analyzeDocumentTrace(doc, request);
+        // A large folder: the lowest rank of the first view, when its trace is here.
+        std::error_code ec;
+        if (!doc.trace && !doc.run && !views->empty() &&
+            std::filesystem::exists(views->front().ranks.front().path, ec))
+            loadDocumentTrace(doc, views->front().ranks.front().path, request);
     } catch (const Cancelled&) {
         markCancelled(doc);
         return;
     }
+    if (doc.cancelled) return;
     doc.distributed_error = problems;
-    if (!doc.trace && !doc.run && !problems.empty()) throw std::runtime_error(problems);
+    if (!doc.trace && !doc.run && views->empty() && !problems.empty())
+        throw std::runtime_error(problems);
     if (!views->empty()) doc.distributed = std::move(views);
 }
 

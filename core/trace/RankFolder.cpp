@@ -1,4 +1,5 @@
 #include "trace/RankFolder.h"
+#include "trace/RankOrder.h"
 
 #include <algorithm>
 #include <cctype>
@@ -65,12 +66,30 @@ std::string jsonStem(const std::string& name) {
     return "";
 }
 
+// A rank's summary (`<trace>.tsrank`) stands for its trace when the trace
+// is not there (gathered from the nodes without it): the trace's path
+// then names a file that does not exist, whose summary the reader uses.
+std::vector<fs::path> withSummarisedTraces(std::vector<fs::path> files) {
+    std::sort(files.begin(), files.end());
+    std::vector<fs::path> out;
+    for (const fs::path& f : files) {
+        if (f.extension() != kRankSummaryFileExtension) {
+            out.push_back(f);
+            continue;
+        }
+        fs::path trace = f;
+        trace.replace_extension();
+        if (!std::binary_search(files.begin(), files.end(), trace)) out.push_back(trace);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 std::vector<fs::path> regularFilesIn(const fs::path& dir) {
     std::vector<fs::path> out;
     for (const fs::directory_entry& e : fs::directory_iterator(dir))
         if (e.is_regular_file()) out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
+    return withSummarisedTraces(std::move(out));
 }
 
 // Profiler files when there are any, else the other JSON files.
@@ -113,7 +132,9 @@ std::vector<RankFile> collectFiles(const std::vector<fs::path>& inputs) {
             }
             files.insert(files.end(), inside.begin(), inside.end());
         } else if (fs::is_regular_file(in, ec)) {
-            files.push_back(in);
+            files.push_back(in.extension() == kRankSummaryFileExtension
+                                ? withSummarisedTraces({in}).front()
+                                : in);
         } else {
             throw std::invalid_argument(in.string() + ": no such file or folder.");
         }
@@ -179,52 +200,32 @@ std::vector<RankSpan> findRankSpans(const std::vector<fs::path>& inputs) {
     return spans;
 }
 
+RankTrace readRankFile(const RankFile& f, size_t position, const ReadProgress& progress) {
+    RankTrace r;
+    r.worker = f.worker;
+    r.path = f.path;
+    r.trace = readChromeTraceFile(f.path, progress);
+    r.rank = rankFromDistributedInfo(r.trace.kineto.distributed_info);
+    r.rank_source = RankSource::DistributedInfo;
+    if (r.rank < 0) {
+        r.rank = rankFromWorkerName(f.worker);
+        r.rank_source = RankSource::WorkerName;
+    }
+    if (r.rank < 0) {
+        r.rank = static_cast<int64_t>(position);
+        r.rank_source = RankSource::Order;
+    }
+    return r;
+}
+
 std::vector<RankTrace> readRankSpan(const RankSpan& span, const ReadProgress& progress) {
     std::vector<RankTrace> out;
-    for (const RankFile& f : span.files) {
-        RankTrace r;
-        r.worker = f.worker;
-        r.path = f.path;
-        r.trace = readChromeTraceFile(f.path, progress);
-        r.rank = rankFromDistributedInfo(r.trace.kineto.distributed_info);
-        r.rank_source = RankSource::DistributedInfo;
-        if (r.rank < 0) {
-            r.rank = rankFromWorkerName(f.worker);
-            r.rank_source = RankSource::WorkerName;
-        }
-        if (r.rank < 0) {
-            r.rank = static_cast<int64_t>(out.size());
-            r.rank_source = RankSource::Order;
-        }
-        out.push_back(std::move(r));
-    }
-    const auto byRank = [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; };
-    std::stable_sort(out.begin(), out.end(), byRank);
-    // Ranks guessed from file names can collide: torch.profiler's default
-    // worker name is "<host>_<pid>", and two nodes' pids may match. Then the
-    // files' order numbers them all; only ranks the traces state themselves
-    // (distributedInfo) that collide are an error.
-    const bool guessed_collide = [&] {
-        for (size_t i = 1; i < out.size(); ++i)
-            if (out[i].rank == out[i - 1].rank &&
-                (out[i].rank_source != RankSource::DistributedInfo ||
-                 out[i - 1].rank_source != RankSource::DistributedInfo))
-                return true;
-        return false;
-    }();
-    if (guessed_collide) {
-        std::stable_sort(out.begin(), out.end(),
-                         [](const RankTrace& a, const RankTrace& b) { return a.path < b.path; });
-        for (size_t i = 0; i < out.size(); ++i) {
-            out[i].rank = static_cast<int64_t>(i);
-            out[i].rank_source = RankSource::Order;
-        }
-    }
-    for (size_t i = 1; i < out.size(); ++i)
-        if (out[i].rank == out[i - 1].rank)
-            throw std::invalid_argument(out[i - 1].path.string() + " and " + out[i].path.string() +
-                                        " are both rank " + std::to_string(out[i].rank) +
-                                        " (from their " + toString(out[i].rank_source) + ").");
+    for (const RankFile& f : span.files)
+        out.push_back(readRankFile(f, out.size(), progress));
+    for (size_t i : orderRanks(out))
+        throw std::invalid_argument(out[i - 1].path.string() + " and " + out[i].path.string() +
+                                    " are both rank " + std::to_string(out[i].rank) +
+                                    " (from their " + toString(out[i].rank_source) + ").");
     return out;
 }
 

@@ -16,6 +16,11 @@
 
 namespace ts {
 
+// A rank's summary beside its trace: `<trace file name>.tsrank`
+// (analysis/RankSummaryFile.h). A folder may hold summaries without their
+// traces; each then stands for its trace.
+inline constexpr const char* kRankSummaryFileExtension = ".tsrank";
+
 struct RankFileName {
     std::string worker; // the name before `.<timestamp>.pt.trace.json`
     std::string span;   // the timestamp, "" without one
@@ -65,6 +70,10 @@ struct RankTrace {
     std::filesystem::path path;
     Trace trace;
 };
+
+// Reads one file of a span: its rank from its distributedInfo, else its
+// worker name's digits, else `position` (its place among the span's files).
+RankTrace readRankFile(const RankFile& file, size_t position, const ReadProgress& progress = {});
 
 // Reads every file of the span (TraceReadError names a file that fails),
 // sorted by rank. Throws std::invalid_argument when two files claim one rank.

@@ -148,6 +148,13 @@ fs::path traceCacheCompanion(const TraceOpening& opening, const char* extension)
     return path.replace_extension(extension);
 }
 
+fs::path traceCacheFileFor(const fs::path& path, const TraceCacheSettings& settings,
+                           const char* extension) {
+    const fs::path directory = directoryOf(settings);
+    if (!settings.enabled || directory.empty()) return {};
+    return indexPathFor(path, directory).replace_extension(extension);
+}
+
 TraceCacheUsage traceCacheUsage(const TraceCacheSettings& settings) {
     TraceCacheUsage usage;
     usage.directory = directoryOf(settings);

@@ -57,8 +57,15 @@ void keepTraceIndex(const Trace& trace, const TraceCacheSettings& settings, Trac
 // The companion file of the trace `opening` opened, beside its index: the
 // index's path with `extension` (one of kTraceCacheCompanions) for its own;
 // "" when the trace is not cached (small, cache off, no directory).
-inline constexpr const char* kTraceCacheCompanions[] = {".tsov"};
+inline constexpr const char* kTraceCacheCompanions[] = {".tsov", ".tsrank"};
 std::filesystem::path traceCacheCompanion(const TraceOpening& opening, const char* extension);
+
+// The cache's file for the trace at `path` with `extension` (one of
+// kTraceCacheCompanions), whatever the trace's size: for results kept of a
+// trace that has no index (a rank's summary). "" when the cache is off or
+// has no directory.
+std::filesystem::path traceCacheFileFor(const std::filesystem::path& path,
+                                        const TraceCacheSettings& settings, const char* extension);
 
 struct TraceCacheUsage {
     std::filesystem::path directory;

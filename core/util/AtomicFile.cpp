@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <system_error>
 
@@ -97,6 +99,19 @@ int removeStaleTempFiles(const fs::path& dir) {
         if (fs::remove(entry.path(), error)) ++removed;
     }
     return removed;
+}
+
+std::optional<std::string> readWholeFile(const std::filesystem::path& path) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!file) return std::nullopt;
+    std::string bytes;
+    char buffer[1 << 16];
+    size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
+        bytes.append(buffer, n);
+    if (std::ferror(file.get())) return std::nullopt;
+    return bytes;
 }
 
 } // namespace ts

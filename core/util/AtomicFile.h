@@ -1,6 +1,7 @@
 #pragma once
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace ts {
@@ -15,6 +16,9 @@ void writeFileAtomically(const std::filesystem::path& path, const std::string& c
 // get the path to write to (a /proc/self/fd link to the unnamed file).
 void writeAtomically(const std::filesystem::path& path,
                      const std::function<void(const std::filesystem::path& tmp)>& write);
+
+// The whole file, or nullopt when it cannot be opened or read.
+std::optional<std::string> readWholeFile(const std::filesystem::path& path);
 
 // Removes the `<name>.tmp-<pid>` files that writers which no longer run left
 // in `dir` (killed mid-write on a file system without unnamed files, or by

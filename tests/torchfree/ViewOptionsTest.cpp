@@ -299,7 +299,7 @@ TEST(ViewOptions, EveryDeclaredOptionIsReadByItsPrinter) {
             ++read;
         }
     }
-    EXPECT_EQ(read, 31u);
+    EXPECT_EQ(read, 32u);
 }
 
 // trace-export takes the window options of critical-path, with the same

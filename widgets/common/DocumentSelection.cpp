@@ -48,6 +48,14 @@ bool DocumentSelection::canGoBack() const {
     return !before_.empty();
 }
 
+void DocumentSelection::presetFor(const QString& key, const Selection& selection) {
+    if (key == key_) {
+        apply(selection, nullptr);
+        return;
+    }
+    kept_[key] = Kept{selection, {}};
+}
+
 void DocumentSelection::setDocument(const QString& key) {
     if (key == key_) return;
     if (!key_.isEmpty()) kept_[key_] = Kept{current_, before_};

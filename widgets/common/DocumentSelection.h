@@ -74,6 +74,10 @@ public:
     void setDocument(const QString& key);
     // The document was closed: its selection is forgotten.
     void forget(const QString& key);
+    // What the document of `key` shows first when it is opened (a rank's
+    // trace opened at a step from the Distributed view); picked at once
+    // when it is the shown document.
+    void presetFor(const QString& key, const Selection& selection);
 
     // Each change is made by `origin` (the page that made it ignores it).
     void selectRange(Selection::Range range, const QObject* origin = nullptr);

@@ -1,6 +1,7 @@
 #include "ranks/RanksView.h"
 
 #include <algorithm>
+#include <map>
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -9,12 +10,17 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "analysis/RankSpreads.h"
 #include "common/DocumentSelection.h"
 #include "common/Format.h"
 #include "common/SortFilterProxy.h"
+#include "common/SpecTableModel.h"
 #include "common/TableSetup.h"
 #include "ranks/DistributedModels.h"
 #include "ranks/RankBarsChart.h"
+#include "ranks/RankHeatMap.h"
+#include "report/DistributedReport.h"
+#include "sources/OpenDocument.h"
 
 namespace ts::gui {
 namespace {
@@ -56,10 +62,15 @@ RanksView::RanksView(QWidget* parent)
     : QWidget(parent), ranks_(new RankTableModel(this)), ops_(new CommOpModel(this)),
       rank_proxy_(new SortFilterProxy(this)), rank_table_(new QTableView),
       op_table_(new QTableView), overlap_(new RankBarsChart), wait_(new RankBarsChart),
-      span_box_(new QComboBox), step_box_(new QComboBox), rank_box_(new QComboBox),
-      summary_(new QLabel), stragglers_(new QLabel), frame_(this) {
+      bars_(new QSplitter(Qt::Horizontal)), heat_(new RankHeatMap), metric_box_(new QComboBox),
+      spreads_(new SpecTableModel(this)), spread_table_(new QTableView), span_box_(new QComboBox),
+      step_box_(new QComboBox), rank_box_(new QComboBox), summary_(new QLabel),
+      stragglers_(new QLabel), frame_(this) {
     setObjectName(QStringLiteral("distributedView"));
     setUpTable(rank_table_, rank_proxy_, ranks_);
+    setUpTable(spread_table_, new SortFilterProxy(this), spreads_);
+    for (const StepMetric& metric : stepMetrics())
+        metric_box_->addItem(tr(metric.label));
     setUpTable(op_table_, new SortFilterProxy(this), ops_);
     for (QLabel* label : {summary_, stragglers_})
         label->setWordWrap(true);
@@ -71,10 +82,25 @@ RanksView::RanksView(QWidget* parent)
     bar->addWidget(new QLabel(tr("Step")));
     bar->addWidget(step_box_);
     bar->addWidget(summary_, 1);
+    auto* bars = static_cast<QSplitter*>(bars_);
+    bars->addWidget(overlap_);
+    bars->addWidget(wait_);
+    bars->setSizes({600, 400});
+    auto* heat = new QWidget;
+    auto* heat_layout = new QVBoxLayout(heat);
+    heat_layout->setContentsMargins(0, 0, 0, 0);
+    auto* heat_bar = new QHBoxLayout;
+    heat_bar->addWidget(new QLabel(tr("Heat map of")));
+    heat_bar->addWidget(metric_box_);
+    heat_bar->addWidget(new QLabel(tr("click: pick the rank and step; double-click: open that "
+                                      "rank's trace at that step")),
+                        1);
+    heat_layout->addLayout(heat_bar);
+    heat_layout->addWidget(heat_, 1);
     auto* charts = new QSplitter(Qt::Horizontal);
-    charts->addWidget(overlap_);
-    charts->addWidget(wait_);
-    charts->setSizes({600, 400});
+    charts->addWidget(heat);
+    charts->addWidget(bars_);
+    charts->setSizes({500, 500});
     auto* ops = new QWidget;
     auto* ops_layout = new QVBoxLayout(ops);
     ops_layout->setContentsMargins(0, 0, 0, 0);
@@ -86,9 +112,10 @@ RanksView::RanksView(QWidget* parent)
     ops_layout->addWidget(op_table_, 1);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(charts);
+    split->addWidget(spread_table_);
     split->addWidget(rank_table_);
     split->addWidget(ops);
-    split->setSizes({380, 200, 220});
+    split->setSizes({380, 150, 200, 170});
     QVBoxLayout* body = frame_.bodyLayout();
     body->addLayout(bar);
     body->addWidget(stragglers_);
@@ -97,6 +124,9 @@ RanksView::RanksView(QWidget* parent)
     connect(span_box_, &QComboBox::currentIndexChanged, this, [this] { showSpan(); });
     connect(step_box_, &QComboBox::currentIndexChanged, this, [this] { showStep(); });
     connect(rank_box_, &QComboBox::currentIndexChanged, this, [this] { showRankOps(); });
+    connect(metric_box_, &QComboBox::currentIndexChanged, this, [this] { showHeatMap(); });
+    connect(heat_, &RankHeatMap::cellClicked, this, &RanksView::pickCell);
+    connect(heat_, &RankHeatMap::cellActivated, this, &RanksView::openCell);
     clear();
 }
 
@@ -233,6 +263,10 @@ void RanksView::showSpan() {
     for (const Straggler& s : view->stragglers)
         lines << tr("Straggler: %1").arg(QString::fromStdString(s.message));
     if (lines.isEmpty()) lines << QString::fromStdString(view->no_straggler) + QLatin1Char('.');
+    if (!view->arrivals.verdict.empty())
+        lines << tr("Collectives: %1.").arg(QString::fromStdString(view->arrivals.verdict));
+    for (const std::string& why : view->left_out)
+        lines << tr("Left out: %1").arg(QString::fromStdString(why));
     for (const std::string& note : view->notes)
         lines << tr("Note: %1").arg(QString::fromStdString(note));
     if (!error_.isEmpty()) lines << tr("Left out: %1").arg(error_);
@@ -242,8 +276,87 @@ void RanksView::showSpan() {
         const QSignalBlocker block_ranks(rank_box_);
         applySelection(selection_->current());
     }
+    spreads_->setSpec(spreadTable(view->spreads));
+    spread_table_->resizeColumnsToContents();
+    bars_->setVisible(barsShown());
+    showHeatMap();
     showStep();
     showRankOps();
+}
+
+bool RanksView::barsShown() const {
+    const DistributedView* view = span();
+    return view && view->ranks.size() <= kAllRankRowsUpTo;
+}
+
+void RanksView::selectMetric(int index) {
+    metric_box_->setCurrentIndex(index);
+}
+
+// Every rank's steps, in the columns of the rank with the most steps (by
+// label: a rank may lack a trailing step).
+void RanksView::showHeatMap() {
+    const DistributedView* view = span();
+    const int m = metric_box_->currentIndex();
+    HeatMapData data;
+    if (view && m >= 0) {
+        const StepMetric& metric = stepMetrics()[size_t(m)];
+        data.metric = tr(metric.label);
+        const RankView* longest = &view->ranks.front();
+        for (const RankView& r : view->ranks)
+            if (r.steps.size() > longest->steps.size()) longest = &r;
+        std::map<std::string, int> column_of;
+        for (const DistributedStep& step : longest->steps) {
+            column_of.emplace(step.label, int(data.steps.size()));
+            data.steps << QString::fromStdString(step.label);
+        }
+        data.ns.assign(view->ranks.size() * size_t(data.steps.size()), -1.0);
+        for (size_t r = 0; r < view->ranks.size(); ++r) {
+            data.ranks.push_back(view->ranks[r].rank);
+            for (const DistributedStep& step : view->ranks[r].steps)
+                if (auto it = column_of.find(step.label); it != column_of.end())
+                    data.ns[r * size_t(data.steps.size()) + size_t(it->second)] =
+                        double(metric.value(step));
+        }
+    }
+    heat_->setData(std::move(data));
+}
+
+const DistributedStep* RanksView::cellStep(int row, int column) const {
+    const DistributedView* view = span();
+    const HeatMapData& data = heat_->data();
+    if (!view || row < 0 || row >= int(view->ranks.size()) || column < 0 ||
+        column >= data.steps.size())
+        return nullptr;
+    const std::string label = data.steps[column].toStdString();
+    for (const DistributedStep& step : view->ranks[size_t(row)].steps)
+        if (step.label == label) return &step;
+    return nullptr;
+}
+
+void RanksView::pickCell(int row, int column) {
+    rank_box_->setCurrentIndex(row);
+    pickRank();
+    const int step = step_box_->findData(heat_->data().steps.value(column));
+    if (step < 0) return;
+    step_box_->setCurrentIndex(step);
+    pickStep();
+}
+
+void RanksView::openCell(int row, int column) {
+    const DistributedView* view = span();
+    const DistributedStep* step = cellStep(row, column);
+    if (!view || !step) return;
+    const RankView& rank = view->ranks[size_t(row)];
+    if (selection_) {
+        Selection at;
+        at.range = Selection::Range{step->start_ns, step->end_ns};
+        bool numbered = false;
+        const qlonglong number = QString::fromStdString(step->label).toLongLong(&numbered);
+        if (numbered) at.step = number;
+        selection_->presetFor(QString::fromStdString(sources::documentPath(rank.path)), at);
+    }
+    emit openRequested(QString::fromStdString(rank.path));
 }
 
 void RanksView::showStep() {

@@ -4,7 +4,9 @@
 // split into computation, overlapping, communication and other, the
 // collectives' data transfer against synchronizing, the stragglers named
 // with their numbers, and each rank's collectives. One span at a time; one
-// step or the average step.
+// step or the average step. Past a few ranks (1,024), what reads is the
+// distribution of each metric across the ranks, who the others wait for,
+// and the rank x step heat map: its cell opens that rank's trace there.
 #include <memory>
 #include <vector>
 
@@ -25,6 +27,8 @@ struct Selection;
 
 class CommOpModel;
 class RankBarsChart;
+class RankHeatMap;
+class SpecTableModel;
 class RankTableModel;
 class SortFilterProxy;
 
@@ -54,6 +58,19 @@ public:
     CommOpModel* commOpModel() const { return ops_; }
     RankBarsChart* overlapChart() const { return overlap_; }
     RankBarsChart* waitChart() const { return wait_; }
+    RankHeatMap* heatMap() const { return heat_; }
+    SpecTableModel* spreadModel() const { return spreads_; }
+    bool barsShown() const;
+    void selectMetric(int index); // of stepMetrics()
+    // A heat map cell: its rank and step picked for every view; opened:
+    // that rank's trace opened at that step (openRequested).
+    void pickCell(int row, int column);
+    void openCell(int row, int column);
+
+signals:
+    void openRequested(const QString& path);
+
+public:
     QString summaryText() const;
     QString stragglerText() const;
     QString messageText() const;
@@ -66,6 +83,8 @@ private:
     void showSpan();
     void showStep();
     void showRankOps();
+    void showHeatMap();
+    const DistributedStep* cellStep(int row, int column) const;
 
     std::shared_ptr<const std::vector<DistributedView>> spans_;
     std::shared_ptr<const Trace> trace_;
@@ -78,6 +97,11 @@ private:
     QTableView* op_table_;
     RankBarsChart* overlap_;
     RankBarsChart* wait_;
+    QWidget* bars_;
+    RankHeatMap* heat_;
+    QComboBox* metric_box_;
+    SpecTableModel* spreads_;
+    QTableView* spread_table_;
     QComboBox* span_box_;
     QComboBox* step_box_;
     QComboBox* rank_box_;

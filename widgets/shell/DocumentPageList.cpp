@@ -73,6 +73,7 @@ ViewPage distributed() {
         [](const ViewContext& c) {
             auto* v = new RanksView;
             v->followSelection(&c.selection);
+            QObject::connect(v, &RanksView::openRequested, v, c.open);
             return v;
         },
         [](RanksView& v, const ShownDocument& s) {
