@@ -15,6 +15,7 @@
 #include "analysis/OpStats.h"
 #include "analysis/OpTableFormat.h"
 #include "analysis/OverviewCacheFormat.h"
+#include "analysis/RankSummaryFile.h"
 #include "report/RunDirectory.h"
 #include "trace/ChromeTraceReader.h"
 #include "trace/TraceIndex.h"
@@ -104,6 +105,17 @@ int main(int argc, char** argv) {
         writeFile(corpus / "run_dir" / (stem + ".run"),
                   runSeed(trace, fs::temp_directory_path() / "trainscope-fuzz-seeds"));
         written += 3;
+    }
+    for (const char* name :
+         {"tb_plugin/test_distributed_nccl_1.json", "tb_plugin/test_distributed_gloo_cpu_0.json",
+          "distributed_hta/rank-0.json.gz"}) {
+        RankTrace rank;
+        rank.path = data / name;
+        rank.trace = readChromeTraceFile(rank.path);
+        const std::string stem = fs::path(name).stem().string();
+        writeFile(corpus / "rank_summary" / (stem + ".tsrank"),
+                  writeRankSummary(summarizeRank(rank, {}), RankSummaryStamp{}));
+        ++written;
     }
     fs::remove_all(fs::temp_directory_path() / "trainscope-fuzz-seeds");
     std::cout << "fuzz_make_seeds: " << written << " seeds written under " << corpus << "\n";

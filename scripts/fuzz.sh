@@ -32,7 +32,7 @@ case "${1:-}" in
 --tests) mode=tests; tests=1; shift ;;
 [0-9]*) seconds=$1; shift ;;
 esac
-all_targets=(chrome_trace trace_gzip trace_index overview_cache config run_dir ncu_csv rank_folder dataset_files
+all_targets=(chrome_trace trace_gzip trace_index overview_cache rank_summary config run_dir ncu_csv rank_folder dataset_files
   pickle memory_snapshot source_kind kineto_ipc probe_lines)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")

@@ -11,20 +11,29 @@
 #include <map>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
 
 #include "analysis/RankSpreads.h"
 #include "analysis/RankTraceSummary.h"
 #include "trace/RankOrder.h"
+#include "util/ThreadPool.h"
 
 namespace ts {
 
 namespace {
 
 // A rank in the view: its summary and, per collective call, the ranges in
-// which its data moved (the rest of the call it waited).
+// which its data moved (the rest of the call it waited): call i's are
+// real[first[i]] .. real[first[i + 1]], one per range of the call (flat: a
+// 1,024-rank view has a million calls).
 struct RankInput {
     RankTraceSummary* summary = nullptr;
-    std::vector<RangeList> real;
+    RangeList real;
+    std::vector<uint32_t> first;
+
+    void realOf(size_t call, RangeList& into) const {
+        into.insert(into.end(), real.begin() + first[call], real.begin() + first[call + 1]);
+    }
 };
 
 std::string rankName(const RankTraceSummary& r) {
@@ -75,23 +84,33 @@ matchCalls(const std::vector<RankInput>& inputs, bool plugin_compatible, bool st
                 match[i][r] = uint32_t(i);
         return match;
     }
-    std::map<std::pair<std::string, size_t>, size_t> slot; // (name, n-th) -> match
-    std::map<std::string, size_t> seen;
-    for (size_t i = 0; i < calls; ++i) {
-        const std::string& name = callName(inputs.front(), i);
-        slot[{name, seen[name]++}] = i;
-    }
+    // Per name (the first rank's index), per n-th call of it: the match.
+    const RankTraceSummary& first = *inputs.front().summary;
+    std::unordered_map<std::string, size_t> name_id;
+    for (size_t n = 0; n < first.collective_names.size(); ++n)
+        name_id.emplace(first.collective_names[n], n);
+    std::vector<std::vector<uint32_t>> slot(first.collective_names.size());
+    for (size_t i = 0; i < calls; ++i)
+        slot[first.collectives[i].name].push_back(uint32_t(i));
     for (size_t r = 0; r < inputs.size(); ++r) {
-        std::map<std::string, size_t> nth;
+        const RankTraceSummary& rank = *inputs[r].summary;
+        std::vector<size_t> to_first(rank.collective_names.size(), SIZE_MAX);
+        for (size_t n = 0; n < rank.collective_names.size(); ++n)
+            if (auto it = name_id.find(rank.collective_names[n]); it != name_id.end())
+                to_first[n] = it->second;
+        std::vector<size_t> nth(slot.size(), 0);
         for (size_t i = 0; i < calls; ++i) {
-            const std::string& name = callName(inputs[r], i);
-            auto it = slot.find({name, nth[name]++});
-            if (it != slot.end()) {
-                match[it->second][r] = uint32_t(i);
+            const size_t id = to_first[rank.collectives[i].name];
+            if (id != SIZE_MAX && nth[id] < slot[id].size()) {
+                match[slot[id][nth[id]++]][r] = uint32_t(i);
                 continue;
             }
-            const std::string why =
-                unmatchedText(inputs[r], inputs.front(), name, nth[name], seen[name]);
+            const std::string& name = callName(inputs[r], i);
+            size_t made = 1, seen = 0; // this rank's calls of the name so far, the first rank's
+            for (size_t j = 0; j < i; ++j)
+                made += rank.collectives[j].name == rank.collectives[i].name ? 1 : 0;
+            if (id != SIZE_MAX) seen = slot[id].size();
+            const std::string why = unmatchedText(inputs[r], inputs.front(), name, made, seen);
             if (strict) throw std::invalid_argument(why);
             unmatched.emplace_back(r, why);
             break;
@@ -110,8 +129,13 @@ const RangeList& rangesOf(const RankInput& in, size_t call) {
 void dataTransferRanges(std::vector<RankInput>& inputs,
                         const std::vector<std::vector<uint32_t>>& match, bool plugin_compatible,
                         std::vector<std::string>& notes) {
-    for (RankInput& in : inputs)
-        in.real.assign(in.summary->collectives.size(), {});
+    for (RankInput& in : inputs) {
+        const std::vector<RankCollective>& calls = in.summary->collectives;
+        in.first.assign(calls.size() + 1, 0);
+        for (size_t i = 0; i < calls.size(); ++i)
+            in.first[i + 1] = in.first[i] + uint32_t(calls[i].ranges.size());
+        in.real.assign(in.first.back(), TimeRange{0, 0});
+    }
     size_t uneven = 0;
     for (size_t m = 0; m < match.size(); ++m) {
         auto node = [&](size_t r) -> const RangeList& { return rangesOf(inputs[r], match[m][r]); };
@@ -137,8 +161,8 @@ void dataTransferRanges(std::vector<RankInput>& inputs,
             for (size_t r = 0; r < inputs.size(); ++r) {
                 if (j >= node(r).size()) continue;
                 const TimeRange& t = node(r)[j];
-                inputs[r].real[match[m][r]].emplace_back(j < common ? t.second - shortest : t.first,
-                                                         t.second);
+                inputs[r].real[inputs[r].first[match[m][r]] + j] =
+                    TimeRange(j < common ? t.second - shortest : t.first, t.second);
             }
         }
     }
@@ -166,7 +190,7 @@ void stepCosts(const RankInput& in, RankView& view, bool plugin_compatible) {
         if (c.step < 0 || size_t(c.step) >= s.steps.size()) continue;
         RangeList& all = step_ranges[c.step];
         all.insert(all.end(), c.ranges.begin(), c.ranges.end());
-        step_real[c.step].insert(step_real[c.step].end(), in.real[i].begin(), in.real[i].end());
+        in.realOf(i, step_real[c.step]);
     }
     DistributedStep sum;
     size_t with_comm = 0;
@@ -219,7 +243,7 @@ void opTable(const RankInput& in, RankView& view) {
         ++view.ops[row].calls;
         view.ops[row].total_bytes += c.bytes;
         latency[row].insert(latency[row].end(), c.ranges.begin(), c.ranges.end());
-        transfer[row].insert(transfer[row].end(), in.real[i].begin(), in.real[i].end());
+        in.realOf(i, transfer[row]);
         if (c.step < 0) ++view.outside_steps;
     }
     for (size_t r = 0; r < view.ops.size(); ++r) {
@@ -438,15 +462,16 @@ DistributedView computeDistributedView(std::vector<RankTraceSummary> ranks,
     if (strict) checkSameCollectiveCount(inputs);
     std::vector<std::vector<uint32_t>> match = matchAll(inputs, options, strict, view.left_out);
     dataTransferRanges(inputs, match, options.plugin_compatible, view.notes);
+    // Each rank's own figures, in parallel: 1,024 ranks of 1,000 steps.
+    view.ranks.resize(inputs.size());
+    parallelFor(inputs.size(), ThreadPool::shared().size() + 1, [&](size_t i) {
+        identity(*inputs[i].summary, i, view.ranks[i]);
+        stepCosts(inputs[i], view.ranks[i], options.plugin_compatible);
+        opTable(inputs[i], view.ranks[i]);
+    });
     size_t outside = 0;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-        RankView r;
-        identity(*inputs[i].summary, i, r);
-        stepCosts(inputs[i], r, options.plugin_compatible);
-        opTable(inputs[i], r);
+    for (const RankView& r : view.ranks)
         outside += r.outside_steps;
-        view.ranks.push_back(std::move(r));
-    }
     if (outside > 0)
         view.notes.push_back(std::to_string(outside) +
                              " collective call(s) lie outside every step (or straddle a step's "

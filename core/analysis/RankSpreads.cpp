@@ -160,8 +160,9 @@ void disagreement(DistributedView& view, const std::string& what, Get get) {
 
 void missingRanks(DistributedView& view) {
     const int64_t world = view.ranks.front().world_size;
+    constexpr int64_t kLargestWorld = int64_t(1) << 24; // beyond, a world size is no count
     for (const RankView& r : view.ranks)
-        if (r.world_size != world || world <= 0) return;
+        if (r.world_size != world || world <= 0 || world > kLargestWorld) return;
     std::vector<int64_t> missing, beyond;
     size_t next = 0;
     for (int64_t rank = 0; rank < world; ++rank) {

@@ -22,6 +22,9 @@ RankSummaryStamp stampFor(const TraceKey& key, const GpuAnalysisOptions& options
     stamp.trace_size = key.size;
     stamp.fingerprint[0] = key.fingerprint[0];
     stamp.fingerprint[1] = key.fingerprint[1];
+    stamp.mtime_ns = key.mtime_ns;
+    stamp.device = key.device;
+    stamp.inode = key.inode;
     stamp.plugin_compatible = options.plugin_compatible;
     stamp.build = analysisSourceHash();
     return stamp;
@@ -49,36 +52,68 @@ struct Outcome {
     std::string unreadable, note;
 };
 
-// A summary file's content when it was made of this trace (`expected`),
-// with these options, by this build; else nullopt and why.
-std::optional<RankTraceSummary> usableSummary(const fs::path& path,
-                                              const RankSummaryStamp* expected,
-                                              const GpuAnalysisOptions& options, std::string& why) {
+// A summary file of this format, made with these options; else nullopt
+// and why.
+std::optional<RankSummaryRead> readSummary(const fs::path& path, const GpuAnalysisOptions& options,
+                                           std::string& why) {
     const std::optional<std::string> bytes = readWholeFile(path);
     if (!bytes) {
         why = "no summary";
         return std::nullopt;
     }
     std::optional<RankSummaryRead> read = readRankSummary(*bytes, &why);
-    if (!read) return std::nullopt;
-    if (read->stamp.plugin_compatible != options.plugin_compatible)
+    if (read && read->stamp.plugin_compatible != options.plugin_compatible) {
         why = read->stamp.plugin_compatible ? "made with --plugin-compatible"
                                             : "made without --plugin-compatible";
-    else if (expected && !read->stamp.sameTrace(*expected))
-        why = "made of another version of the trace";
-    else if (expected && read->stamp.build != expected->build)
-        why = "made by another build of Trainscope";
-    else
-        return std::move(read->summary);
-    return std::nullopt;
+        read.reset();
+    }
+    return read;
 }
+
+// The trace as the summaries are checked against it: its stat at once, its
+// fingerprint only when a summary's stat differs (a copied trace).
+class TraceIdentity {
+public:
+    TraceIdentity(const fs::path& path, const GpuAnalysisOptions& options)
+        : path_(path), options_(options) {
+        if (const std::optional<TraceKey> stat = traceStatOf(path))
+            stat_ = stampFor(*stat, options);
+    }
+    bool matches(const RankSummaryStamp& stamp, std::string& why) {
+        if (!stat_) return false;
+        if (stamp.build != stat_->build) {
+            why = "made by another build of Trainscope";
+            return false;
+        }
+        if (stamp.sameFile(*stat_)) return true;
+        const std::optional<RankSummaryStamp> full = fingerprinted();
+        if (full && stamp.sameTrace(*full)) return true;
+        why = "made of another version of the trace";
+        return false;
+    }
+    // The stamp a summary written now gets; nullopt when the trace cannot be read.
+    const std::optional<RankSummaryStamp>& fingerprinted() {
+        if (!hashed_) {
+            hashed_ = true;
+            if (const std::optional<TraceKey> key = traceKeyOf(path_))
+                full_ = stampFor(*key, options_);
+        }
+        return full_;
+    }
+
+private:
+    fs::path path_;
+    GpuAnalysisOptions options_;
+    std::optional<RankSummaryStamp> stat_, full_;
+    bool hashed_ = false;
+};
 
 Outcome fromSummaryOnly(const RankFile& file, const GpuAnalysisOptions& options) {
     Outcome out;
     const fs::path beside = summaryBeside(file.path);
     std::string why;
-    out.summary = usableSummary(beside, nullptr, options, why);
-    if (out.summary) {
+    if (std::optional<RankSummaryRead> read = readSummary(beside, options, why)) {
+        out.summary = std::move(read->summary);
         out.from_file = true;
         return out;
     }
@@ -92,35 +127,33 @@ Outcome summarizeFile(const RankFile& file, size_t position, const RankSummarySe
     std::error_code ec;
     if (!fs::exists(file.path, ec)) return fromSummaryOnly(file, settings.options);
     Outcome out;
-    const std::optional<TraceKey> key = traceKeyOf(file.path);
+    TraceIdentity trace(file.path, settings.options);
     const fs::path cached = traceCacheFileFor(file.path, settings.cache, kRankSummaryFileExtension);
-    if (key && !keep_trace) { // keeping the trace means reading it
-        const RankSummaryStamp stamp = stampFor(*key, settings.options);
+    for (const fs::path& candidate : {summaryBeside(file.path), cached}) {
+        if (keep_trace || candidate.empty()) break; // keeping the trace means reading it
         std::string why;
-        for (const fs::path& candidate : {summaryBeside(file.path), cached}) {
-            if (candidate.empty()) continue;
-            out.summary = usableSummary(candidate, &stamp, settings.options, why);
-            if (out.summary) {
-                out.from_file = true;
-                return out;
-            }
-            if (why != "no summary")
-                out.note = "summary " + candidate.string() + " not used (" + why + ")";
+        std::optional<RankSummaryRead> read = readSummary(candidate, settings.options, why);
+        if (read && trace.matches(read->stamp, why)) {
+            out.summary = std::move(read->summary);
+            out.from_file = true;
+            return out;
         }
+        if (why != "no summary")
+            out.note = "summary " + candidate.string() + " not used (" + why + ")";
     }
     try {
-        RankTrace trace = readRankFile(file, position);
-        out.summary = summarizeRank(trace, settings.options);
-        if (key && !cached.empty()) {
+        const std::optional<RankSummaryStamp> stamp = trace.fingerprinted();
+        RankTrace read = readRankFile(file, position);
+        out.summary = summarizeRank(read, settings.options);
+        if (stamp && !cached.empty()) {
             try {
                 fs::create_directories(cached.parent_path());
-                writeFileAtomically(
-                    cached, writeRankSummary(*out.summary, stampFor(*key, settings.options)));
+                writeFileAtomically(cached, writeRankSummary(*out.summary, *stamp));
             } catch (const std::exception&) {
                 // A cache that cannot be written only makes the next open slower.
             }
         }
-        if (keep_trace) out.trace = std::move(trace);
+        if (keep_trace) out.trace = std::move(read);
     } catch (const Cancelled&) {
         throw;
     } catch (const std::exception& e) {

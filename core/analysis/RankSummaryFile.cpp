@@ -15,6 +15,18 @@ using namespace cache_bytes;
 
 constexpr char kMagic[8] = {'T', 'S', 'R', 'A', 'N', 'K', '\0', '\0'};
 constexpr uint32_t kFormatVersion = 1;
+// Times a summary may hold: relative ones within 11 days of the trace's
+// start (sums over a span's steps cannot overflow), its clock within 126
+// years of 1970 (two clocks' difference cannot either).
+constexpr int64_t kMaxRelativeNs = 1'000'000'000'000'000;
+constexpr int64_t kMaxOriginNs = 4'000'000'000'000'000'000;
+
+int64_t relativeNs(Source& in) {
+    const int64_t v = in.get<int64_t>();
+    if (v < -kMaxRelativeNs || v > kMaxRelativeNs)
+        throw Malformed("a time lies more than 11 days from the trace's start");
+    return v;
+}
 
 struct Header {
     char magic[8];
@@ -23,6 +35,8 @@ struct Header {
     uint64_t build;
     uint64_t trace_size;
     uint64_t fingerprint[2];
+    int64_t mtime_ns;
+    uint64_t device, inode;
     uint32_t options; // bit 0: plugin_compatible
     uint32_t pad;
     uint64_t body_length;
@@ -86,10 +100,10 @@ void getStep(Source& in, RankTraceSummary& s) {
     d.label = in.text();
     for (int64_t* v : {&d.computation_ns, &d.overlapping_ns, &d.communication_ns, &d.other_ns,
                        &d.total_ns, &d.start_ns, &d.end_ns, &d.data_loading_ns})
-        *v = in.get<int64_t>();
+        *v = relativeNs(in);
     std::array<int64_t, kGpuRoleCount> roles{};
     for (int64_t& v : roles)
-        v = in.get<int64_t>();
+        v = relativeNs(in);
     s.steps.push_back(std::move(d));
     s.step_roles.push_back(roles);
 }
@@ -109,7 +123,7 @@ void getCollectives(Source& in, RankTraceSummary& s) {
             throw Malformed("a collective lies in no step of the rank");
         c.ranges.resize(in.count(16, "a collective's ranges"));
         for (TimeRange& r : c.ranges) {
-            r.first = in.get<int64_t>(), r.second = in.get<int64_t>();
+            r.first = relativeNs(in), r.second = relativeNs(in);
             if (r.second < r.first) throw Malformed("a collective's range ends before it starts");
         }
     }
@@ -124,6 +138,8 @@ RankTraceSummary getBody(Source& in) {
     s.rank_source = RankSource(source);
     s.path = in.text(), s.backend = in.text();
     s.origin_ns = in.get<int64_t>();
+    if (s.origin_ns < -kMaxOriginNs || s.origin_ns > kMaxOriginNs)
+        throw Malformed("the trace's clock lies more than 126 years from 1970");
     s.world_size = in.get<int64_t>();
     s.library = in.text();
     s.uses_gpu = in.flag();
@@ -154,6 +170,9 @@ std::string writeRankSummary(const RankTraceSummary& summary, const RankSummaryS
     header.trace_size = stamp.trace_size;
     header.fingerprint[0] = stamp.fingerprint[0];
     header.fingerprint[1] = stamp.fingerprint[1];
+    header.mtime_ns = stamp.mtime_ns;
+    header.device = stamp.device;
+    header.inode = stamp.inode;
     header.options = stamp.plugin_compatible ? 1 : 0;
     header.body_length = body.bytes().size();
     header.body_checksum = bodyChecksum(body.bytes());
@@ -185,6 +204,9 @@ std::optional<RankSummaryRead> readRankSummary(std::string_view bytes, std::stri
     out.stamp.trace_size = header.trace_size;
     out.stamp.fingerprint[0] = header.fingerprint[0];
     out.stamp.fingerprint[1] = header.fingerprint[1];
+    out.stamp.mtime_ns = header.mtime_ns;
+    out.stamp.device = header.device;
+    out.stamp.inode = header.inode;
     out.stamp.plugin_compatible = header.options == 1;
     try {
         Source in(body);

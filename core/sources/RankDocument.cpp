@@ -26,14 +26,14 @@ void addSpanView(std::vector<DistributedView>& views, std::string& problems, con
     try {
         SpanSummaries read = summarizeSpan(span, RankSummarySettings{}, request.progress,
                                            span.files.size() <= kRanksOnTimeline);
+        ranks = std::move(read.traces); // the other tabs show them even without a view
+        std::stable_sort(ranks.begin(), ranks.end(),
+                         [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
         DistributedView view = computeDistributedView(std::move(read.ranks), GpuAnalysisOptions{});
         view.left_out.insert(view.left_out.begin(), read.unreadable.begin(), read.unreadable.end());
         view.notes.insert(view.notes.end(), read.notes.begin(), read.notes.end());
         view.span = span.number;
         view.span_count = int(span_count);
-        ranks = std::move(read.traces);
-        std::stable_sort(ranks.begin(), ranks.end(),
-                         [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
         views.push_back(std::move(view));
     } catch (const Cancelled&) {
         throw;

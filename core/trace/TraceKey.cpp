@@ -29,17 +29,28 @@ bool readAt(int fd, uint64_t offset, uint64_t size, std::vector<char>& buffer) {
     return true;
 }
 
-} // namespace
-
-std::optional<TraceKey> traceKeyOf(const std::filesystem::path& path) {
-    const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    struct stat st {};
-    if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+TraceKey statKey(const struct stat& st) {
     TraceKey key;
     key.size = static_cast<uint64_t>(st.st_size);
     key.mtime_ns = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
     key.device = static_cast<uint64_t>(st.st_dev);
     key.inode = static_cast<uint64_t>(st.st_ino);
+    return key;
+}
+
+} // namespace
+
+std::optional<TraceKey> traceStatOf(const std::filesystem::path& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return statKey(st);
+}
+
+std::optional<TraceKey> traceKeyOf(const std::filesystem::path& path) {
+    const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    struct stat st {};
+    if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    TraceKey key = statKey(st);
     // (offset, length) of the sampled ranges; small files are hashed whole.
     std::vector<std::pair<uint64_t, uint64_t>> ranges;
     if (key.size <= 2 * kEndBytes + kBlocks * kBlockBytes) {

@@ -16,5 +16,9 @@ namespace ts {
 // nullopt when the file cannot be read (the caller then reads the trace the
 // ordinary way, which reports the problem in words).
 std::optional<TraceKey> traceKeyOf(const std::filesystem::path& path);
+// Only what stat() says (size, mtime, device, inode; no fingerprint): for a
+// result kept of a small file, where hashing most of the file on every
+// open would cost more than the stat check saves.
+std::optional<TraceKey> traceStatOf(const std::filesystem::path& path);
 
 } // namespace ts

@@ -13,12 +13,16 @@
 
 #include "LegendChecks.h"
 #include "ModelCells.h"
+#include "SyntheticRanks.h"
 #include "SyntheticRecords.h"
 #include "TestPaths.h"
 #include "WidgetTests.h"
+#include "common/DocumentSelection.h"
 #include "common/ItemRoles.h"
+#include "common/SpecTableModel.h"
 #include "ranks/DistributedModels.h"
 #include "ranks/RankBarsChart.h"
+#include "ranks/RankHeatMap.h"
 #include "ranks/RanksView.h"
 #include "report/DistributedTables.h"
 #include "report/RunDirectory.h"
@@ -218,7 +222,7 @@ private slots:
         QVERIFY(!none.ok());
         QVERIFY2(QString::fromStdString(none.error).contains(empty.path()), none.error.c_str());
 
-        // Ranks without the same collectives: the first rank still opens, with the reason.
+        // A rank without collectives is left out, named; the other forms the view.
         QTemporaryDir mismatched;
         QVERIFY(QFile::copy(dataPath(QStringLiteral("tb_plugin/test_distributed_nccl_0.json")),
                             mismatched.filePath(QStringLiteral("worker0.1000.pt.trace.json"))));
@@ -227,13 +231,83 @@ private slots:
         const OpenedDocument partial = openDocument(mismatched.path());
         QVERIFY2(partial.ok(), partial.error.c_str());
         QVERIFY(partial.trace);
-        QVERIFY(!partial.distributed);
-        QVERIFY(!partial.distributed_error.empty());
+        QVERIFY(partial.distributed);
+        QCOMPARE(int(partial.distributed->front().ranks.size()), 1);
         RanksView view;
         view.setSpans(partial.distributed, QString::fromStdString(partial.path),
                       QString::fromStdString(partial.distributed_error));
+        QVERIFY2(view.stragglerText().contains(
+                     QStringLiteral("Left out: %1")
+                         .arg(mismatched.filePath(QStringLiteral("worker1.1001.pt.trace.json")))),
+                 qPrintable(view.stragglerText()));
+
+        // Not one rank forms a view: the folder's reason is shown.
+        QTemporaryDir none_form;
+        for (const char* worker : {"worker0.1000.pt.trace.json", "worker1.1001.pt.trace.json"})
+            QVERIFY(QFile::copy(dataPath(QStringLiteral("tb_plugin/test_memory_view.json")),
+                                none_form.filePath(QString::fromLatin1(worker))));
+        const OpenedDocument no_view = openDocument(none_form.path());
+        QVERIFY2(no_view.ok(), no_view.error.c_str());
+        QVERIFY(!no_view.distributed);
+        view.setSpans(no_view.distributed, QString::fromStdString(no_view.path),
+                      QString::fromStdString(no_view.distributed_error));
         QVERIFY(
             view.messageText().startsWith(QStringLiteral("These traces form no distributed view")));
+    }
+
+    // 1,024 ranks of 200 steps from their summaries: no bars, the spreads,
+    // the heat map with the straggler's row brightest; a cell picks its rank
+    // and step, a double click asks for that rank's trace at that step.
+    void aThousandRanksReadAsDistributionsAndAHeatMap() {
+        const auto views = std::make_shared<std::vector<DistributedView>>();
+        views->push_back(computeDistributedView(testing::syntheticRankSummaries(1024, 200, 517),
+                                                GpuAnalysisOptions{}));
+        const DistributedView& v = views->front();
+        QCOMPARE(v.ranks.size(), size_t(1024));
+        QVERIFY2(QString::fromStdString(v.arrivals.verdict)
+                     .startsWith(QStringLiteral("rank 517 arrives last at 200 of 200 collectives")),
+                 v.arrivals.verdict.c_str());
+        DocumentSelection selection;
+        selection.setDocument(QStringLiteral("/folder"));
+        RanksView view;
+        view.followSelection(&selection);
+        view.resize(1200, 900);
+        view.setSpans(views, QStringLiteral("/folder"));
+        QVERIFY(!view.barsShown());
+        QCOMPARE(view.spreadModel()->rowCount(), 6);
+        RankHeatMap* heat = view.heatMap();
+        QCOMPARE(heat->data().ranks.size(), size_t(1024));
+        QCOMPARE(heat->data().steps.size(), 200);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        // The straggler computes 1.5x: its row is the brightest (above the 99th percentile).
+        view.selectMetric(1);
+        const HeatMapData& data = heat->data();
+        for (int s = 0; s < 200; s += 37)
+            QVERIFY(data.ns[517 * 200 + size_t(s)] > heat->highNs() * 0.99);
+        // Clicking the straggler's cell at step 7 picks rank 517 and step 7.
+        const QRect area = heat->cellArea();
+        const QPointF cell(area.left() + (7.5 / 200) * area.width(),
+                           area.top() + (517.5 / 1024) * area.height());
+        QCOMPARE(heat->cellAt(cell), QPoint(517, 7));
+        QVERIFY2(
+            heat->describeAt(cell).startsWith(QStringLiteral("rank 517 · step 7 · Computation")),
+            qPrintable(heat->describeAt(cell)));
+        view.pickCell(517, 7);
+        QCOMPARE(selection.current().rank, std::optional<int>(517));
+        QSignalSpy opened(&view, &RanksView::openRequested);
+        view.openCell(517, 7);
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.at(0).at(0).toString(), QStringLiteral("/synthetic/rank-517.json"));
+        selection.setDocument(QStringLiteral("/synthetic/rank-517.json"));
+        QCOMPARE(selection.current().step, std::optional<int64_t>(7));
+        QCOMPARE(selection.current().range->start_ns, v.ranks[517].steps[7].start_ns);
+        // Zooming keeps the window inside the map and draws.
+        heat->zoom(8, cell);
+        QVERIFY(heat->window().width() < 30 && heat->window().height() < 130);
+        QVERIFY(heat->window().contains(QPointF(7.5, 517.5)));
+        heat->repaint();
+        QVERIFY(heat->frameMeter().count() > 0);
     }
 };
 

@@ -42,12 +42,12 @@ RankHeatMap::RankHeatMap(QWidget* parent) : QWidget(parent) {
 
 void RankHeatMap::setData(HeatMapData data) {
     data_ = std::move(data);
-    render();
+    renderImage();
     window_ = QRectF(0, 0, image_.width(), image_.height());
     update();
 }
 
-void RankHeatMap::render() {
+void RankHeatMap::renderImage() {
     const int rows = int(data_.ranks.size()), columns = int(data_.steps.size());
     std::vector<double> present;
     present.reserve(data_.ns.size());

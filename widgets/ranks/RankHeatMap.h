@@ -62,7 +62,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
-    void render();
+    void renderImage();
     void clampWindow();
     void drawAxes(QPainter& painter, const QRect& area) const;
     void drawLegend(QPainter& painter, const QRect& area) const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -228,18 +229,16 @@ void RanksView::showSpan() {
         rank_box_->clear();
         if (view) {
             step_box_->addItem(tr("Average"), QString::fromLatin1(kAverage));
-            // The steps every rank has (a rank's Overview may leave out a trailing step).
-            for (const DistributedStep& step : view->ranks.front().steps) {
-                const bool everywhere =
-                    std::all_of(view->ranks.begin(), view->ranks.end(), [&](const RankView& rank) {
-                        return std::any_of(
-                            rank.steps.begin(), rank.steps.end(),
-                            [&](const DistributedStep& s) { return s.label == step.label; });
-                    });
-                if (everywhere)
+            // The steps every rank has (a rank's Overview may leave out a trailing
+            // step), counted once per rank: 1,024 ranks of 1,000 steps.
+            std::unordered_map<std::string, size_t> ranks_with;
+            for (const RankView& rank : view->ranks)
+                for (const DistributedStep& s : rank.steps)
+                    ++ranks_with[s.label];
+            for (const DistributedStep& step : view->ranks.front().steps)
+                if (ranks_with[step.label] == view->ranks.size())
                     step_box_->addItem(QString::fromStdString(step.label),
                                        QString::fromStdString(step.label));
-            }
             for (const RankView& rank : view->ranks)
                 rank_box_->addItem(
                     tr("rank %1 (%2)").arg(rank.rank).arg(QString::fromStdString(rank.worker)));
