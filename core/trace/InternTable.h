@@ -9,7 +9,9 @@
 // The table holds positions, not texts: the vector owns them. It rebuilds
 // itself when the vector was filled or changed without it (the trace index
 // loads names directly), as the maps it replaces did.
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -22,6 +24,8 @@ public:
     // The position of `text` in `strings`, appending it when absent.
     int32_t intern(std::vector<std::string>& strings, std::string_view text) {
         if (count_ != strings.size()) rebuild(strings);
+        uint32_t& recent = recent_[recentSlot(text)];
+        if (recent != 0 && strings[recent - 1] == text) return static_cast<int32_t>(recent - 1);
         if ((count_ + 1) * 2 > slots_.size()) grow(strings);
         const uint64_t hash = std::hash<std::string_view>{}(text);
         const auto tag = static_cast<uint32_t>(hash >> 32);
@@ -29,18 +33,40 @@ public:
         for (size_t i = static_cast<size_t>(hash) & mask;; i = (i + 1) & mask) {
             const Slot& s = slots_[i];
             if (s.position == 0) break; // empty: not there
-            if (s.tag == tag && strings[s.position - 1] == text)
+            if (s.tag == tag && strings[s.position - 1] == text) {
+                recent = s.position;
                 return static_cast<int32_t>(s.position - 1);
+            }
         }
         strings.emplace_back(text);
         insert(hash, static_cast<uint32_t>(strings.size()));
         ++count_;
+        recent = static_cast<uint32_t>(strings.size());
         return static_cast<int32_t>(strings.size() - 1);
     }
 
-    size_t memoryBytes() const { return slots_.capacity() * sizeof(Slot); }
+    size_t memoryBytes() const { return slots_.capacity() * sizeof(Slot) + sizeof(recent_); }
 
 private:
+    // The texts interned lately, by a slot made from their length and three
+    // 8-byte pieces: a hit costs one comparison instead of hashing the whole
+    // text. GPU traces intern kernel names of a few hundred bytes on every
+    // kernel event, where hashing was the larger part of the intern.
+    static size_t recentSlot(std::string_view text) {
+        uint64_t a = text.size(), b = 0, c = 0;
+        if (text.size() >= 8) {
+            std::memcpy(&b, text.data(), 8);
+            std::memcpy(&c, text.data() + text.size() - 8, 8);
+            uint64_t m = 0;
+            std::memcpy(&m, text.data() + text.size() / 2 - 4, 8);
+            a ^= m * 0x9E3779B97F4A7C15ull;
+        } else {
+            std::memcpy(&b, text.data(), text.size());
+        }
+        const uint64_t h = (a + b * 0xC2B2AE3D27D4EB4Full) ^ (c * 0x165667B19E3779F9ull);
+        return static_cast<size_t>((h ^ (h >> 29)) * 0xFF51AFD7ED558CCDull >> 56);
+    }
+
     struct Slot {
         uint32_t tag = 0;      // the hash's high half
         uint32_t position = 0; // position + 1; 0: empty
@@ -56,6 +82,7 @@ private:
     void grow(const std::vector<std::string>& strings) { reindex(strings, count_); }
     void rebuild(const std::vector<std::string>& strings) {
         count_ = strings.size();
+        recent_.fill(0);
         reindex(strings, count_);
     }
     // Slots for the first `count` strings, at most half full. A text that
@@ -81,7 +108,8 @@ private:
     }
 
     std::vector<Slot> slots_;
-    size_t count_ = 0; // strings.size() when the table was last in step with it
+    std::array<uint32_t, 256> recent_{}; // position + 1; 0: none
+    size_t count_ = 0;                   // strings.size() when the table was last in step with it
 };
 
 } // namespace ts

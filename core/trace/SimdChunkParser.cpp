@@ -162,9 +162,15 @@ private:
                 table.at(kRawArgKeys[f].size()).push_back(RawArg(f));
             return table;
         }();
-        if (key.size() >= by_length.size()) return RawArg::Count;
-        for (const RawArg f : by_length[key.size()])
-            if (kRawArgKeys[size_t(f)] == key) return f;
+        if (key.empty() || key.size() >= by_length.size()) return RawArg::Count;
+        // The first and last bytes tell most keys of one length apart
+        // ("device" and "stream", "queued"; "grid" and "step"): a kernel's
+        // dozen keys would otherwise cost a memcmp call each.
+        for (const RawArg f : by_length[key.size()]) {
+            const std::string_view known = kRawArgKeys[size_t(f)];
+            if (known.front() == key.front() && known.back() == key.back() && known == key)
+                return f;
+        }
         return RawArg::Count;
     }
 

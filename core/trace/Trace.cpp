@@ -96,6 +96,42 @@ int32_t Trace::laneFor(int64_t tid, bool device, const std::string& name) {
 
 namespace {
 
+// Sorts [first, last) by `before` (a strict total order) when only a few of
+// its items are out of place: those (each one that would come before the
+// largest kept so far) go to `rest` and are sorted alone, then merged back
+// from the end. A GPU trace's lanes are such: Kineto writes a CPU thread or a
+// stream in time order but for a few events per step (a parent after its
+// children), and a full sort of a lane of millions cost 6% of the read.
+// Lanes with more out of place are sorted whole, as before.
+template <typename It, typename Before>
+void sortNearlySorted(It first, It last, Before before, std::vector<int32_t>& rest) {
+    rest.clear();
+    const size_t most = static_cast<size_t>(last - first) / 8;
+    It kept = first;
+    for (It i = first; i != last; ++i) {
+        if (kept == first || !before(*i, *std::prev(kept))) {
+            *kept++ = *i;
+            continue;
+        }
+        rest.push_back(*i);
+        if (rest.size() > most) {
+            // Not nearly sorted: [kept, i] is as long as `rest`, so the range
+            // holds its items again once `rest` is put there; sort them all.
+            std::copy(rest.begin(), rest.end(), kept);
+            std::sort(first, last, before);
+            return;
+        }
+    }
+    std::sort(rest.begin(), rest.end(), before);
+    It write = last;
+    for (size_t j = rest.size(); j > 0;) {
+        if (kept != first && before(rest[j - 1], *std::prev(kept)))
+            *--write = *--kept;
+        else
+            *--write = rest[--j];
+    }
+}
+
 // Positions by (lane, start, longest first, old position), so parents
 // precede their children: a counting pass by lane, then a sort of each lane,
 // skipped where the lane is already in order (Kineto writes CPU threads in
@@ -120,10 +156,11 @@ std::vector<int32_t> sortedPositions(const EventStore& events, size_t lanes) {
         if (x.dur_ns != y.dur_ns) return x.dur_ns > y.dur_ns;
         return a < b;
     };
+    std::vector<int32_t> rest;
     for (size_t l = 0; l + 1 < lane_begin.size(); ++l) {
         auto first = order.begin() + static_cast<std::ptrdiff_t>(lane_begin[l]);
         auto last = order.begin() + static_cast<std::ptrdiff_t>(lane_begin[l + 1]);
-        if (!std::is_sorted(first, last, before)) std::sort(first, last, before);
+        if (!std::is_sorted(first, last, before)) sortNearlySorted(first, last, before, rest);
     }
     std::vector<int32_t> new_index(n);
     for (size_t i = 0; i < n; ++i)

@@ -56,11 +56,13 @@ std::string TraceBuilder::flowKey(const RawTraceEvent& e, int64_t ts_ns) {
 }
 
 KinetoCategory TraceBuilder::categoryOf(std::string_view cat) {
-    if (cat != last_cat_) {
-        last_cat_.assign(cat);
-        last_category_ = kinetoCategoryFromString(last_cat_);
-    }
-    return last_category_;
+    for (const RecentCategory& r : recent_categories_)
+        if (r.known && r.text == cat) return r.category;
+    RecentCategory& slot = recent_categories_[next_recent_category_++ % recent_categories_.size()];
+    slot.text.assign(cat);
+    slot.category = kinetoCategoryFromString(slot.text);
+    slot.known = true;
+    return slot.category;
 }
 
 EventKind TraceBuilder::kindOf(KinetoCategory category, uint32_t name) {

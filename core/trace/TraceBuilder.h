@@ -100,8 +100,18 @@ private:
     bool any_call_stack_ = false; // some operator has a "Call stack" field
     int64_t malformed_ = 0, python_skipped_ = 0, unsupported_ = 0;
     // Per-event scratch, reused so that building allocates only for what it
-    // keeps; and the last category seen (consecutive events mostly share one).
-    std::string name_, key_, last_cat_ = "\x01";
+    // keeps.
+    std::string name_, key_;
+    // The last few categories seen: a GPU trace interleaves cpu_op,
+    // cuda_runtime and kernel events, so one remembered category missed on
+    // most of its events (a string, a lowercase copy and a dozen compares each).
+    struct RecentCategory {
+        std::string text;
+        KinetoCategory category = KinetoCategory::None;
+        bool known = false;
+    };
+    std::array<RecentCategory, 4> recent_categories_;
+    size_t next_recent_category_ = 0;
     // The lanes of the last few (pid, tid) texts: most events repeat one of
     // a few threads and streams, and laneOf's map wants a built key.
     struct RecentLane {
@@ -110,7 +120,6 @@ private:
     };
     std::array<RecentLane, 4> recent_lanes_;
     size_t next_recent_ = 0;
-    KinetoCategory last_category_ = KinetoCategory::None;
     // By name index: the category and kind last found for it.
     std::vector<std::pair<KinetoCategory, EventKind>> kind_by_name_;
     std::vector<bool> kind_known_;
