@@ -238,8 +238,8 @@ TEST(EventStore, RepeatedInputsShareOneSignature) {
 
 // The old finalize: a stable sort of the whole events by (lane, start,
 // longest first). The store's counting sort by lane must give the same order,
-// whether a lane is shuffled (sorted whole) or in order but for a few events
-// (those few sorted and merged back).
+// whether a lane is shuffled (sorted whole) or made of a few runs in order
+// (merged).
 void expectFinalizeOrdersLikeTheStableSort(bool nearly_sorted) {
     std::mt19937 random(42);
     Trace t;
@@ -252,11 +252,13 @@ void expectFinalizeOrdersLikeTheStableSort(bool nearly_sorted) {
         e.lane = int32_t(random() % 40);
         e.start_ns = int64_t(random() % 200); // many ties
         if (nearly_sorted) {
-            // In time order per lane (ties and all), one event in 50 earlier,
-            // a few the latest of all (out of place at the lane's start).
-            e.start_ns = k / 10;
-            if (k % 50 == 7) e.start_ns -= int64_t(random() % 300);
-            if (k < 80 && k % 40 == 3) e.start_ns = 1000;
+            // Two lanes written in pieces of 300 events in time order, each
+            // piece starting before the previous one ended (and on times it
+            // used: ties); one event in 97 earlier, one the latest of all.
+            e.lane = int32_t(random() % 2);
+            e.start_ns = (k / 300) * 200 + k % 300;
+            if (k % 97 == 7) e.start_ns -= int64_t(random() % 3000);
+            if (k == 3) e.start_ns = 100000;
         }
         e.dur_ns = int64_t(random() % 4);
         e.seq = k % 17 == 0 ? k : -1;
