@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string_view>
 
@@ -231,6 +232,14 @@ RankTemplate::RankTemplate(const std::string& text, int64_t events_per_repetitio
     texts_.push_back(std::move(piece));
     for (const std::string& t : texts_)
         rendered_bytes_ += t.size();
+    events_ = kept;
+    first_ts_ns_ = std::numeric_limits<int64_t>::max();
+    for (size_t i = 0; i < holes_.size(); ++i) {
+        if (holes_[i] == Hole::Ts) first_ts_ns_ = std::min(first_ts_ns_, ns_[i]);
+        if (holes_[i] != Hole::ComputeDur) continue;
+        compute_ns_ += ns_[i];
+        ++compute_kernels_;
+    }
     rendered_bytes_ += holes_.size() * 24;
 }
 

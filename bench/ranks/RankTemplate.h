@@ -37,12 +37,24 @@ public:
     // Replaces `out` with the rank's trace.
     void render(const RankTiming& timing, std::string& out) const;
 
+    // What a rendered trace holds, for checking it with Trainscope's reader:
+    // events (metadata included), the first timestamp and the summed compute
+    // kernel durations before the rank's changes, in ns.
+    int64_t events() const { return events_; }
+    int64_t firstTsNs() const { return first_ts_ns_; }
+    int64_t computeNs() const { return compute_ns_; }
+    int64_t computeKernels() const { return compute_kernels_; }
+
 private:
     enum class Hole { Rank, WorldSize, Ts, ComputeDur };
     std::vector<std::string> texts_; // holes_.size() + 1 pieces
     std::vector<Hole> holes_;
     std::vector<int64_t> ns_; // per hole: the source's ts or duration in ns
     size_t rendered_bytes_ = 0;
+    int64_t events_ = 0;
+    int64_t first_ts_ns_ = 0;
+    int64_t compute_ns_ = 0;
+    int64_t compute_kernels_ = 0;
 };
 
 // Event lines (one per event) in a TraceRepeater trace.
