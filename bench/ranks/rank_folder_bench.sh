@@ -60,22 +60,23 @@ for n in "${ns[@]}"; do [[ $n =~ ^[0-9]+$ && $n -ge 2 ]] || { echo "rank_folder_
 mkdir -p "$work"
 
 # time_run LABEL CACHE_DIR ARGS...: runs CLI ARGS with the cache, prints
-# "seconds rss_kb lines rc" and keeps stdout in $work/out-LABEL.txt.
+# "seconds rss_kb lines rc cpu_seconds" and keeps stdout in $work/out-LABEL.txt.
+# The CPU seconds (user + sys) vary less than the wall time on a busy machine.
 time_run() {
     local label=$1 cache=$2; shift 2
     local out=$work/out-$label.txt tm=$work/out-$label.time rc=0
-    TRAINSCOPE_CACHE_DIR=$cache /usr/bin/time -f '%e %M' -o "$tm" \
+    TRAINSCOPE_CACHE_DIR=$cache /usr/bin/time -f '%e %M %U %S' -o "$tm" \
         timeout "$timeout_s" "$cli" "$@" >"$out" 2>"$work/out-$label.err" || rc=$?
-    local secs rss
-    read -r secs rss < <(tail -1 "$tm")
+    local secs rss user sys
+    read -r secs rss user sys < <(tail -1 "$tm")
     [[ $rc == 124 ]] && secs=">$timeout_s"
-    echo "$secs $rss $(wc -l <"$out") $rc"
+    echo "$secs $rss $(wc -l <"$out") $rc $(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.1f", u + s}')"
 }
 
 # median of the numbers on stdin
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 
-# cold then warm: prints "cold_s cold_rss_kb lines rc warm_median_s warm_max_rss_kb warm_lines"
+# cold then warm: prints "cold_s cold_rss_kb lines rc cold_cpu_s warm_median_s warm_max_rss_kb warm_lines"
 measure() {
     local label=$1 cache=$2; shift 2
     rm -rf "$cache"; mkdir -p "$cache"
@@ -83,7 +84,7 @@ measure() {
     if [[ ${cold%% *} == ">"* ]]; then echo "$cold - 0 0"; return; fi # no warm runs after a timeout
     local times=() rss=0 lines=0 r s m l
     for ((r = 1; r <= runs; r++)); do
-        read -r s m l _ < <(time_run "$label-warm$r" "$cache" "$@")
+        read -r s m l _ _ < <(time_run "$label-warm$r" "$cache" "$@")
         times+=("$s"); ((m > rss)) && rss=$m; lines=$l
     done
     echo "$cold $(printf '%s\n' "${times[@]}" | median) $rss $lines"
@@ -101,24 +102,24 @@ for n in "${ns[@]}"; do
     bytes=$(awk '/"bytes"/ {gsub(/[^0-9]/, ""); print; exit}' "$folder.done")
     find "$folder" -maxdepth 1 -name '*.tsrank' -delete
     echo "load before N=$n: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-    read -r fc frss flines frc fw fwrss fwlines < <(measure "ranks-$n" "$work/cache-ranks-$n" \
+    read -r fc frss flines frc fcpu fw fwrss fwlines < <(measure "ranks-$n" "$work/cache-ranks-$n" \
         trace-stats "$folder" --view distributed)
     [[ $frc == 0 ]] || echo "N=$n folder: exit $frc (see $work/out-ranks-$n-cold.err)" >&2
     [[ $flines == "$fwlines" ]] || echo "N=$n folder: $flines lines cold, $fwlines warm" >&2
-    sc=- srss=0 sw=- swrss=0
+    sc=- srss=0 sw=- swrss=0 scpu=-
     if [[ ${#single_args[@]} -gt 0 ]]; then
         single=$folder-single.json
         rm -f "$single".tsrank
-        read -r sc srss _ src sw swrss _ < <(measure "single-$n" "$work/cache-single-$n" trace-stats "$single")
+        read -r sc srss _ src scpu sw swrss _ < <(measure "single-$n" "$work/cache-single-$n" trace-stats "$single")
         [[ $src == 0 ]] || echo "N=$n single: exit $src (see $work/out-single-$n-cold.err)" >&2
     fi
-    rows+=("| $n | $(awk -v b="$bytes" 'BEGIN {printf "%.2f", b / 1e9}') | $fc | $fw | $(mb "$frss") / $(mb "$fwrss") | $flines | $sc | $sw | $(mb "$srss") / $(mb "$swrss") | $(ratio "$fc" "$sc") | $(ratio "$fw" "$sw") |")
+    rows+=("| $n | $(awk -v b="$bytes" 'BEGIN {printf "%.2f", b / 1e9}') | $fc ($fcpu) | $fw | $(mb "$frss") / $(mb "$fwrss") | $flines | $sc ($scpu) | $sw | $(mb "$srss") / $(mb "$swrss") | $(ratio "$fc" "$sc") | $(ratio "$fw" "$sw") |")
     echo "${rows[-1]}" >&2
 done
 
 echo
 echo "trace-stats with $cli; warm: median of $runs; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| Ranks | GB | Folder cold (s) | Folder warm (s) | Folder RSS cold / warm (MB) | Lines | Single cold (s) | Single warm (s) | Single RSS cold / warm (MB) | Cold folder / single | Warm folder / single |"
+echo "| Ranks | GB | Folder cold (s) (CPU s) | Folder warm (s) | Folder RSS cold / warm (MB) | Lines | Single cold (s) (CPU s) | Single warm (s) | Single RSS cold / warm (MB) | Cold folder / single | Warm folder / single |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
