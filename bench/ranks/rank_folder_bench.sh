@@ -13,11 +13,15 @@
 #   bench/ranks/rank_folder_bench.sh CLI [N...]     (default N: 64 256 1024)
 #     --runs R          warm runs (default 3; the median is shown)
 #     --single-max N    time the single trace only for N ranks or fewer
-#                       (default: every N; 1,024 ranks make an 9 GB one)
+#                       (default: every N; 1,024 ranks make a 9 GB one)
 #     --timeout S       a run past S seconds is killed and shown as ">S" (default 1800)
 #     --work DIR        where the folders are kept (default /tmp/rank-bench)
 #     --gen PATH        bench_rank_folder (default build/default/bench/bench_rank_folder)
 #     --rank-mb MB      size of each rank's trace (default 8)
+#     --no-prewarm      do not read the traces once before the cold run (by default
+#                       they are, so that cold means Trainscope's cold, the traces in
+#                       the OS page cache, whatever ran before: 1,024 ranks and their
+#                       single trace are 18 GB, more than this machine's page cache)
 #     --clean           delete the work folder's traces and caches, then stop
 set -euo pipefail
 
@@ -30,9 +34,10 @@ work=/tmp/rank-bench
 gen=$root/build/default/bench/bench_rank_folder
 rank_mb=8
 clean=0
+prewarm=1
 cli=
 ns=()
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
     case $1 in
     --runs) runs=$2; shift 2 ;;
@@ -42,6 +47,7 @@ while [[ $# -gt 0 ]]; do
     --gen) gen=$2; shift 2 ;;
     --rank-mb) rank_mb=$2; shift 2 ;;
     --clean) clean=1; shift ;;
+    --no-prewarm) prewarm=0; shift ;;
     -h | --help) usage ;;
     -*) echo "rank_folder_bench.sh: unknown option '$1'" >&2; usage ;;
     *) if [[ -z $cli ]]; then cli=$1; else ns+=("$1"); fi; shift ;;
@@ -101,6 +107,7 @@ for n in "${ns[@]}"; do
     nice -n 0 "$gen" --ranks "$n" --rank-mb "$rank_mb" --out "$folder" "${single_args[@]}"
     bytes=$(awk '/"bytes"/ {gsub(/[^0-9]/, ""); print; exit}' "$folder.done")
     find "$folder" -maxdepth 1 -name '*.tsrank' -delete
+    [[ $prewarm == 1 ]] && find "$folder" -maxdepth 1 -name '*.json' -print0 | xargs -0 cat >/dev/null
     echo "load before N=$n: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
     read -r fc frss flines frc fcpu fw fwrss fwlines < <(measure "ranks-$n" "$work/cache-ranks-$n" \
         trace-stats "$folder" --view distributed)
@@ -110,6 +117,7 @@ for n in "${ns[@]}"; do
     if [[ ${#single_args[@]} -gt 0 ]]; then
         single=$folder-single.json
         rm -f "$single".tsrank
+        [[ $prewarm == 1 ]] && cat "$single" >/dev/null
         read -r sc srss _ src scpu sw swrss _ < <(measure "single-$n" "$work/cache-single-$n" trace-stats "$single")
         [[ $src == 0 ]] || echo "N=$n single: exit $src (see $work/out-single-$n-cold.err)" >&2
     fi
