@@ -31,6 +31,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include "trace/KinetoNames.h"
 #include "trace/TraceJsonStream.h"
@@ -51,17 +52,20 @@ const char* const kUsage =
     R"(bench_rank_folder: a folder of N rank traces for the rank-folder benchmark (issue #66)
 
   bench_rank_folder --ranks N [--rank-mb MB] [--out DIR] [--single] [--sources DIR]
-                    [--threads T] [--force] [--check]
+                    [--threads T] [--gz] [--force] [--check]
 
   --ranks N      ranks (files rank-0.json ... rank-<N-1>.json), at least 2
   --rank-mb MB   size of each rank's trace in MB (10^6 bytes; default 8): the source's
                  whole repetitions nearest to it
-  --out DIR      the folder (default /tmp/rank-bench/ranks-N); DIR.done is written beside it
-  --single       also write DIR-single.json: rank 0's source repeated in time to the
-                 folder's total bytes
+  --out DIR      the folder (default /tmp/rank-bench/ranks-N[-gz]); DIR.done is written
+                 beside it
+  --single       also write DIR-single.json[.gz]: rank 0's source repeated in time to
+                 the folder's total bytes of JSON
   --sources DIR  the folder with rank-0.json.gz and rank-1.json.gz
                  (default tests/data/distributed_hta)
   --threads T    ranks rendered and written at once (default: the cores, at most 4)
+  --gz           write rank-<r>.json.gz and the single trace gzip-compressed (level 1),
+                 as torch.profiler's tensorboard_trace_handler(use_gzip=True) does
   --force        make the folder (and the single trace) again even if found
   --check        read every rank back with Trainscope's reader: its rank, world size,
                  events, clock offset and compute kernels' scale (exit 1 if one differs)
@@ -76,6 +80,7 @@ struct Options {
     int threads = int(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
     bool force = false;
     bool check = false;
+    bool gz = false;
 };
 
 [[noreturn]] void usageError(const std::string& message) {
@@ -115,13 +120,16 @@ Options parseOptions(int argc, char** argv) {
             o.force = true;
         else if (arg == "--check")
             o.check = true;
+        else if (arg == "--gz")
+            o.gz = true;
         else if (arg == "--help" || arg == "-h")
             std::cout << kUsage, std::exit(0);
         else
             usageError("unknown option '" + arg + "'");
     }
     if (o.ranks < 2) usageError("--ranks: give 2 ranks or more");
-    if (o.out.empty()) o.out = "/tmp/rank-bench/ranks-" + std::to_string(o.ranks);
+    if (o.out.empty())
+        o.out = "/tmp/rank-bench/ranks-" + std::to_string(o.ranks) + (o.gz ? "-gz" : "");
     return o;
 }
 
@@ -132,13 +140,22 @@ std::string readFile(const fs::path& path) {
     return text;
 }
 
-void writeFile(const fs::path& path, const std::string& bytes) {
+// Plain, or gzip level 1 when `gz` (as TraceRepeater writes it).
+void writeFile(const fs::path& path, const std::string& bytes, bool gz) {
     const fs::path part = path.string() + ".part";
-    std::FILE* f = std::fopen(part.c_str(), "wb");
-    if (!f) throw std::runtime_error(part.string() + ": cannot be created");
-    const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-    if (std::fclose(f) != 0 || !ok)
-        throw std::runtime_error(part.string() + ": could not be written (disk full?)");
+    bool ok = false;
+    if (gz) {
+        gzFile f = gzopen(part.c_str(), "wb1");
+        if (!f) throw std::runtime_error(part.string() + ": cannot be created");
+        ok = bytes.empty() || gzwrite(f, bytes.data(), unsigned(bytes.size())) == int(bytes.size());
+        ok = gzclose(f) == Z_OK && ok;
+    } else {
+        std::FILE* f = std::fopen(part.c_str(), "wb");
+        if (!f) throw std::runtime_error(part.string() + ": cannot be created");
+        ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+        ok = std::fclose(f) == 0 && ok;
+    }
+    if (!ok) throw std::runtime_error(part.string() + ": could not be written (disk full?)");
     fs::rename(part, path);
 }
 
@@ -176,13 +193,17 @@ fs::path doneMarker(const Options& o) {
     return o.out.string() + ".done";
 }
 fs::path singlePath(const Options& o) {
-    return o.out.string() + "-single.json";
+    return o.out.string() + (o.gz ? "-single.json.gz" : "-single.json");
+}
+fs::path rankPath(const Options& o, int64_t rank) {
+    return o.out / ("rank-" + std::to_string(rank) + (o.gz ? ".json.gz" : ".json"));
 }
 
 json folderKey(const Options& o) {
     return {{"version", kGeneratorVersion},
             {"ranks", o.ranks},
             {"rank_mb", o.rank_mb},
+            {"gz", o.gz},
             {"sources", fs::absolute(o.sources).string()}};
 }
 
@@ -193,7 +214,7 @@ json findFolder(const Options& o) {
     json done = json::parse(readFile(doneMarker(o)), nullptr, false);
     if (!done.is_object() || done.value("key", json()) != folderKey(o)) return nullptr;
     for (int64_t r = 0; r < o.ranks; ++r)
-        if (!fs::exists(o.out / ("rank-" + std::to_string(r) + ".json"), ec)) return nullptr;
+        if (!fs::exists(rankPath(o, r), ec)) return nullptr;
     return done;
 }
 
@@ -278,7 +299,7 @@ public:
 // std::runtime_error naming the first rank that differs.
 void checkFolder(const Options& o, const Templates& t) {
     for (int64_t r = 0; r < o.ranks; ++r) {
-        const fs::path path = o.out / ("rank-" + std::to_string(r) + ".json");
+        const fs::path path = rankPath(o, r);
         const bench::RankTemplate& source = t.ranks[size_t(r % 2)];
         const bench::RankTiming timing = t.timing(r, o.ranks);
         RankReadBack read;
@@ -313,7 +334,7 @@ json makeFolder(const Options& o, const Templates& t) {
     clearFolder(o.out);
     const std::vector<bench::RankTemplate>& templates = t.ranks;
     std::atomic<int64_t> next{0};
-    std::atomic<uint64_t> bytes{0}, smallest{UINT64_MAX}, largest{0};
+    std::atomic<uint64_t> bytes{0}, file_bytes{0}, smallest{UINT64_MAX}, largest{0};
     std::exception_ptr failure;
     std::mutex failure_mutex;
     const auto worker = [&] {
@@ -321,8 +342,9 @@ json makeFolder(const Options& o, const Templates& t) {
         try {
             for (int64_t r; (r = next++) < o.ranks;) {
                 templates[r % 2].render(t.timing(r, o.ranks), text);
-                writeFile(o.out / ("rank-" + std::to_string(r) + ".json"), text);
+                writeFile(rankPath(o, r), text, o.gz);
                 bytes += text.size();
+                file_bytes += fs::file_size(rankPath(o, r));
                 for (uint64_t s = smallest;
                      text.size() < s && !smallest.compare_exchange_weak(s, text.size());)
                     ;
@@ -349,6 +371,7 @@ json makeFolder(const Options& o, const Templates& t) {
         {"repetitions", t.repetitions},
         {"events_per_repetition", {t.events_per_repetition[0], t.events_per_repetition[1]}},
         {"bytes", bytes.load()},
+        {"file_bytes", file_bytes.load()},
         {"rank_bytes_min", smallest.load()},
         {"rank_bytes_max", largest.load()},
         {"slow_rank", bench::slowRank(o.ranks)},
@@ -360,11 +383,12 @@ json makeFolder(const Options& o, const Templates& t) {
 void report(const Options& o, const json& done, bool reused) {
     const double bytes = done["bytes"].get<double>();
     std::printf("%s: %lld ranks, %lld repetitions of HTA's rank trace each, %.2f-%.2f MB a rank, "
-                "%.2f GB in all; rank %lld's compute kernels 1.5x longer",
+                "%.2f GB of JSON in all (%.2f GB on disk); rank %lld's compute kernels 1.5x longer",
                 o.out.c_str(), static_cast<long long>(o.ranks),
                 static_cast<long long>(done["repetitions"].get<int64_t>()),
                 done["rank_bytes_min"].get<double>() / 1e6,
                 done["rank_bytes_max"].get<double>() / 1e6, bytes / 1e9,
+                done.value("file_bytes", 0.0) / 1e9,
                 static_cast<long long>(done["slow_rank"].get<int64_t>()));
     if (reused)
         std::printf(" (found)\n");
@@ -375,17 +399,26 @@ void report(const Options& o, const json& done, bool reused) {
 
 void makeSingle(const Options& o, uint64_t folder_bytes) {
     const fs::path path = singlePath(o);
+    const fs::path marker = path.string() + ".done";
     std::error_code ec;
-    const uint64_t found = fs::exists(path, ec) ? fs::file_size(path) : 0;
-    // TraceRepeater writes whole repetitions past the target: a found trace
-    // of the folder's size or one repetition more is this one.
-    if (!o.force && found >= folder_bytes && found < folder_bytes + 4 * 1000 * 1000) {
-        std::printf("%s: %.2f GB (found)\n", path.c_str(), double(found) / 1e9);
+    const json found = fs::exists(path, ec) && fs::exists(marker, ec)
+                           ? json::parse(readFile(marker), nullptr, false)
+                           : json();
+    if (!o.force && found.is_object() && found.value("folder_bytes", uint64_t(0)) == folder_bytes &&
+        found.value("file_bytes", uint64_t(0)) == fs::file_size(path)) {
+        std::printf("%s: %.2f GB (found)\n", path.c_str(), found.value("json_bytes", 0.0) / 1e9);
         return;
     }
+    fs::remove(marker, ec);
     const auto start = std::chrono::steady_clock::now();
     const bench::GeneratedTrace g =
-        bench::TraceRepeater(o.sources / "rank-0.json.gz").write(path, folder_bytes, false);
+        bench::TraceRepeater(o.sources / "rank-0.json.gz").write(path, folder_bytes, o.gz);
+    std::ofstream(marker) << json{{"folder_bytes", folder_bytes},
+                                  {"json_bytes", g.json_bytes},
+                                  {"file_bytes", g.file_bytes},
+                                  {"repetitions", g.repetitions}}
+                                 .dump(2)
+                          << "\n";
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("%s: %.2f GB, %lld repetitions of rank 0's trace; made in %.1f s (%.0f MB/s)\n",

@@ -22,6 +22,8 @@
 #                       they are, so that cold means Trainscope's cold, the traces in
 #                       the OS page cache, whatever ran before: 1,024 ranks and their
 #                       single trace are 18 GB, more than this machine's page cache)
+#     --gz              gzip-compressed traces (rank-<r>.json.gz, as torch.profiler's
+#                       use_gzip=True writes them) in ranks-N-gz; GB is still JSON's
 #     --clean           delete the work folder's traces and caches, then stop
 set -euo pipefail
 
@@ -35,9 +37,10 @@ gen=$root/build/default/bench/bench_rank_folder
 rank_mb=8
 clean=0
 prewarm=1
+gz=
 cli=
 ns=()
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
     case $1 in
     --runs) runs=$2; shift 2 ;;
@@ -48,6 +51,7 @@ while [[ $# -gt 0 ]]; do
     --rank-mb) rank_mb=$2; shift 2 ;;
     --clean) clean=1; shift ;;
     --no-prewarm) prewarm=0; shift ;;
+    --gz) gz=-gz; shift ;;
     -h | --help) usage ;;
     -*) echo "rank_folder_bench.sh: unknown option '$1'" >&2; usage ;;
     *) if [[ -z $cli ]]; then cli=$1; else ns+=("$1"); fi; shift ;;
@@ -101,32 +105,34 @@ mb() { awk -v k="$1" 'BEGIN {printf "%.0f", k / 1024}'; }
 
 rows=()
 for n in "${ns[@]}"; do
-    folder=$work/ranks-$n
+    folder=$work/ranks-$n$gz
     single_args=()
     if [[ -z $single_max || $n -le $single_max ]]; then single_args=(--single); fi
-    nice -n 0 "$gen" --ranks "$n" --rank-mb "$rank_mb" --out "$folder" "${single_args[@]}"
+    gen_args=(--ranks "$n" --rank-mb "$rank_mb" --out "$folder" "${single_args[@]}")
+    [[ -n $gz ]] && gen_args+=(--gz)
+    "$gen" "${gen_args[@]}"
     bytes=$(awk '/"bytes"/ {gsub(/[^0-9]/, ""); print; exit}' "$folder.done")
     find "$folder" -maxdepth 1 -name '*.tsrank' -delete
-    [[ $prewarm == 1 ]] && find "$folder" -maxdepth 1 -name '*.json' -print0 | xargs -0 cat >/dev/null
+    [[ $prewarm == 1 ]] && find "$folder" -maxdepth 1 \( -name '*.json' -o -name '*.json.gz' \) -print0 | xargs -0 cat >/dev/null
     echo "load before N=$n: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-    read -r fc frss flines frc fcpu fw fwrss fwlines < <(measure "ranks-$n" "$work/cache-ranks-$n" \
+    read -r fc frss flines frc fcpu fw fwrss fwlines < <(measure "ranks-$n$gz" "$work/cache-ranks-$n$gz" \
         trace-stats "$folder" --view distributed)
-    [[ $frc == 0 ]] || echo "N=$n folder: exit $frc (see $work/out-ranks-$n-cold.err)" >&2
+    [[ $frc == 0 ]] || echo "N=$n folder: exit $frc (see $work/out-ranks-$n$gz-cold.err)" >&2
     [[ $flines == "$fwlines" ]] || echo "N=$n folder: $flines lines cold, $fwlines warm" >&2
     sc=- srss=0 sw=- swrss=0 scpu=-
     if [[ ${#single_args[@]} -gt 0 ]]; then
-        single=$folder-single.json
+        single=$folder-single.json${gz:+.gz}
         rm -f "$single".tsrank
         [[ $prewarm == 1 ]] && cat "$single" >/dev/null
-        read -r sc srss _ src scpu sw swrss _ < <(measure "single-$n" "$work/cache-single-$n" trace-stats "$single")
-        [[ $src == 0 ]] || echo "N=$n single: exit $src (see $work/out-single-$n-cold.err)" >&2
+        read -r sc srss _ src scpu sw swrss _ < <(measure "single-$n$gz" "$work/cache-single-$n$gz" trace-stats "$single")
+        [[ $src == 0 ]] || echo "N=$n single: exit $src (see $work/out-single-$n$gz-cold.err)" >&2
     fi
     rows+=("| $n | $(awk -v b="$bytes" 'BEGIN {printf "%.2f", b / 1e9}') | $fc ($fcpu) | $fw | $(mb "$frss") / $(mb "$fwrss") | $flines | $sc ($scpu) | $sw | $(mb "$srss") / $(mb "$swrss") | $(ratio "$fc" "$sc") | $(ratio "$fw" "$sw") |")
     echo "${rows[-1]}" >&2
 done
 
 echo
-echo "trace-stats with $cli; warm: median of $runs; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "trace-stats with $cli${gz:+, gzip-compressed traces}; warm: median of $runs; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| Ranks | GB | Folder cold (s) (CPU s) | Folder warm (s) | Folder RSS cold / warm (MB) | Lines | Single cold (s) (CPU s) | Single warm (s) | Single RSS cold / warm (MB) | Cold folder / single | Warm folder / single |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
