@@ -74,9 +74,18 @@ std::string arrivalVerdict(const DistributedView& view) {
         [](const RankView& a, const RankView& b) { return a.caused_wait_ns < b.caused_wait_ns; });
     if (worst == view.ranks.end() || view.arrivals.calls == 0) return "";
     const size_t steps = std::max<size_t>(1, worst->steps.size());
-    return "rank " + std::to_string(worst->rank) + " arrives last at " +
-           std::to_string(worst->last_arrivals) + " of " + std::to_string(view.arrivals.calls) +
-           " collectives: the others wait for it " +
+    // Ranks as late as the worst (a group of ranks, a node): said with it.
+    size_t alike = 0;
+    for (const RankView& r : view.ranks)
+        alike += &r != &*worst && r.last_arrivals == worst->last_arrivals &&
+                         std::llabs(r.caused_wait_ns - worst->caused_wait_ns) <=
+                             worst->caused_wait_ns / 1000
+                     ? 1
+                     : 0;
+    const std::string who = "rank " + std::to_string(worst->rank) +
+                            (alike ? " (and " + std::to_string(alike) + " ranks alike)" : "");
+    return who + " arrives last at " + std::to_string(worst->last_arrivals) + " of " +
+           std::to_string(view.arrivals.calls) + " collectives: the others wait for it " +
            durationText(worst->caused_wait_ns / int64_t(steps)) + " per step (" +
            durationText(worst->caused_wait_ns) + " in all); first to last arrival: median " +
            durationText(view.arrivals.median_ns) + ", p95 " + durationText(view.arrivals.p95_ns) +
@@ -115,14 +124,21 @@ void measureArrivals(DistributedView& view, const std::vector<const RankTraceSum
                                   ranks[0]->origin_ns);
         }
         int64_t waits = 0, spread = 0;
+        size_t tied = 0; // ranks that arrived last together (within a microsecond)
         for (size_t r = 0; r < n; ++r) {
             const int64_t wait = durations[r] - durations[last];
             view.ranks[r].waited_ns += wait;
             waits += wait;
             spread = std::max(spread, wait);
+            tied += wait <= kSameArrivalNs ? 1 : 0;
         }
-        ++view.ranks[last].last_arrivals;
-        view.ranks[last].caused_wait_ns += waits / int64_t(n - 1);
+        // The others' mean wait, shared among the ranks that were last together.
+        const int64_t caused = waits / int64_t(n - 1) / int64_t(tied);
+        for (size_t r = 0; r < n; ++r)
+            if (durations[r] - durations[last] <= kSameArrivalNs) {
+                ++view.ranks[r].last_arrivals;
+                view.ranks[r].caused_wait_ns += caused;
+            }
         spreads.push_back(spread);
     }
     for (size_t r = 0; r < n; ++r)

@@ -56,6 +56,8 @@ void addIdentityNotes(DistributedView& view);
 // view.spreads, over the ranks that have steps.
 void measureSpreads(DistributedView& view);
 
+// Ranks whose calls took within this of the shortest arrived last together.
+inline constexpr int64_t kSameArrivalNs = 1'000;
 // Clocks further apart than this are named (NTP keeps nodes well within).
 inline constexpr int64_t kClockDisagreementNs = 1'000'000;
 

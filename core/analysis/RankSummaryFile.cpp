@@ -20,6 +20,10 @@ constexpr uint32_t kFormatVersion = 1;
 // years of 1970 (two clocks' difference cannot either).
 constexpr int64_t kMaxRelativeNs = 1'000'000'000'000'000;
 constexpr int64_t kMaxOriginNs = 4'000'000'000'000'000'000;
+// A collective's bytes (a petabyte), a rank and a world size: sums and
+// neighbours (rank + 1) stay far from overflowing.
+constexpr int64_t kMaxBytes = int64_t(1) << 50;
+constexpr int64_t kMaxRank = int64_t(1) << 40;
 
 int64_t relativeNs(Source& in) {
     const int64_t v = in.get<int64_t>();
@@ -117,6 +121,7 @@ void getCollectives(Source& in, RankTraceSummary& s) {
         c.name = in.get<uint32_t>();
         c.step = in.get<int32_t>();
         c.bytes = in.get<int64_t>();
+        if (c.bytes < 0 || c.bytes > kMaxBytes) throw Malformed("a collective's size is no size");
         if (c.name >= s.collective_names.size())
             throw Malformed("a collective names no collective name");
         if (c.step < -1 || c.step >= int64_t(s.steps.size()))
@@ -133,6 +138,7 @@ RankTraceSummary getBody(Source& in) {
     RankTraceSummary s;
     s.worker = in.text(), s.span = in.text();
     s.rank = in.get<int64_t>();
+    if (s.rank < -1 || s.rank > kMaxRank) throw Malformed("the rank is no rank");
     const uint8_t source = in.get<uint8_t>();
     if (source > uint8_t(RankSource::Order)) throw Malformed("the rank's source is unknown");
     s.rank_source = RankSource(source);
@@ -141,6 +147,7 @@ RankTraceSummary getBody(Source& in) {
     if (s.origin_ns < -kMaxOriginNs || s.origin_ns > kMaxOriginNs)
         throw Malformed("the trace's clock lies more than 126 years from 1970");
     s.world_size = in.get<int64_t>();
+    if (s.world_size < -1 || s.world_size > kMaxRank) throw Malformed("the world size is no size");
     s.library = in.text();
     s.uses_gpu = in.flag();
     s.devices.resize(in.count(4 + 8 + 8 + 4 + 4, "devices"));

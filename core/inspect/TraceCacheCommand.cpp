@@ -17,7 +17,8 @@ int runTraceCache(const TraceCacheOptions& options, std::ostream& out, std::ostr
     out << "trace cache: " << usage.directory.string() << "\n";
     const size_t overviews = usage.files - usage.indexes;
     out << usage.indexes << (usage.indexes == 1 ? " index" : " indexes") << " and " << overviews
-        << (overviews == 1 ? " saved Overview, " : " saved Overviews, ")
+        << (overviews == 1 ? " saved Overview or rank summary, "
+                           : " saved Overviews and rank summaries, ")
         << wholeMegabytes(usage.bytes) + " MB"
         << " (the oldest are removed above " << wholeMegabytes(settings.max_total_bytes) + " MB"
         << "; traces under " << wholeMegabytes(settings.min_trace_bytes) + " MB"

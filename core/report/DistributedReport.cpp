@@ -1,5 +1,7 @@
 #include "report/DistributedReport.h"
 
+#include <limits>
+
 #include <nlohmann/json.hpp>
 
 #include "report/DistributedTables.h"
@@ -118,10 +120,15 @@ bool RankSelection::contains(int64_t rank) const {
 
 RankSelection RankSelection::parse(const std::string& text) {
     RankSelection out;
+    if (text == "all") {
+        out.ranges.emplace_back(std::numeric_limits<int64_t>::min(),
+                                std::numeric_limits<int64_t>::max());
+        return out;
+    }
     size_t at = 0;
     const auto fail = [&] {
         return std::invalid_argument("Option --ranks is '" + text +
-                                     "': give ranks and ranges of ranks, like 0,5-7,12.");
+                                     "': give ranks and ranges of ranks, like 0,5-7,12, or all.");
     };
     while (at <= text.size()) {
         const size_t comma = std::min(text.find(',', at), text.size());

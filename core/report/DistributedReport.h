@@ -21,7 +21,7 @@ namespace ts {
 struct RankSelection {
     std::vector<std::pair<int64_t, int64_t>> ranges; // inclusive; empty: automatic
     bool contains(int64_t rank) const;
-    // "0,5-7,12"; throws std::invalid_argument naming the value.
+    // "0,5-7,12" or "all"; throws std::invalid_argument naming the value.
     static RankSelection parse(const std::string& text);
 };
 inline constexpr size_t kAllRankRowsUpTo = 16;

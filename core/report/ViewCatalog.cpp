@@ -83,7 +83,7 @@ struct Declared {
     O span = O::whole("--span", 1, 1000000,
                       "the profiling span of a folder of per-rank traces, 1..n in time order")
                  .byDefault("1");
-    O ranks = O::text("--ranks", "the ranks whose full rows are printed: 0,5-7,12")
+    O ranks = O::text("--ranks", "the ranks whose full rows are printed: 0,5-7,12 or all")
                   .byDefault(nullptr, "every rank up to 16 ranks, else none");
     O kernel_wait_us = O::micros("--kernel-wait-us", 0, 1e9,
                                  "gaps shorter than this before work launched in time are kernel "

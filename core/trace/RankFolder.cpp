@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "trace/ChromeTraceReader.h"
+#include "trace/FastTraceReader.h"
 
 namespace fs = std::filesystem;
 
@@ -204,7 +205,12 @@ RankTrace readRankFile(const RankFile& f, size_t position, const ReadProgress& p
     RankTrace r;
     r.worker = f.worker;
     r.path = f.path;
-    r.trace = readChromeTraceFile(f.path, progress);
+    // The fast reader whatever the size: rank files are small (8 MB, a
+    // tenth of it gzipped), read many at once, where the stream reader's
+    // 3x per byte adds up (a 256-rank gzipped folder: 46 of 78 s).
+    TraceReadOptions options;
+    options.min_parallel_bytes = 0;
+    r.trace = readChromeTraceFile(f.path, progress, options);
     r.rank = rankFromDistributedInfo(r.trace.kineto.distributed_info);
     r.rank_source = RankSource::DistributedInfo;
     if (r.rank < 0) {

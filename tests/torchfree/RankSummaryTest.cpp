@@ -310,6 +310,7 @@ TEST(RankSelection, ListsAndRangesOfRanks) {
         EXPECT_TRUE(s.contains(r)) << r;
     for (int64_t r : {1, 4, 8, 11, 13})
         EXPECT_FALSE(s.contains(r)) << r;
+    EXPECT_TRUE(RankSelection::parse("all").contains(1023));
     for (const char* bad : {"", "a", "3-1", "1,,2", "-4", "1-"})
         try {
             RankSelection::parse(bad);
