@@ -53,12 +53,14 @@ run() {
 }
 # The reader's tests that run its threads: the parallel pipeline on a trace
 # cut into many chunks, gzip, a cancel mid-read, malformed input handed back
-# to the sequential reader, the index and the cache (reading every sample
-# trace, 2 minutes under TSan, runs outside CI only).
+# to the sequential reader, the index and the cache, a rank folder read in
+# parallel into summaries and merged (reading every sample trace, 2 minutes
+# under TSan, runs outside CI only).
 filter='TraceThreads.*:FastTraceReader.TheSampleTraceIsReallyCutIntoManyChunks'
 filter+=':FastTraceReader.GzipFilesReadTheSame:FastTraceReader.CancelMidReadStopsEveryThread'
 filter+=':FastTraceReader.MalformedInputsGiveTheSameErrors:TraceCacheTest.*'
 filter+=':TraceIndex.RoundTripReproducesEveryTrace:ThreadPool.*:BackgroundWrites.*:Cancel.*'
+filter+=':RankFolderTest.*'
 [ $mode = ci ] || filter+=':FastTraceReader.EverySampleTraceReadsTheSame'
 run tsan_trace_tests $build/tests/tsan/tsan_trace_tests --gtest_brief=1 --gtest_filter="$filter"
 run tsan_bridge_scripted $build/tests/tsan/tsan_bridge_scripted --gtest_brief=1

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,7 @@
 #include "analysis/RankSpreads.h"
 #include "analysis/RankSummaries.h"
 #include "analysis/RankSummaryFile.h"
+#include "inspect/TraceIndexCommand.h"
 #include "report/DistributedReport.h"
 #include "trace/ChromeTraceReader.h"
 
@@ -302,6 +304,30 @@ TEST_F(RankFolderTest, TheRankTheOthersWaitForIsOneLine) {
     EXPECT_EQ(waiting.key, "synchronizing");
     EXPECT_EQ(waiting.lowest.front(), 2);
     EXPECT_EQ(waiting.max_ns, 400'000);
+}
+
+TEST_F(RankFolderTest, TraceIndexWritesSummariesBesideTheTracesAndNamesTheOnesThatFail) {
+    writeRanks(fourRanks(500));
+    write("rank-4.json", rankTrace(RankSpec{4}, 100).substr(0, 500)); // cut short
+    std::ostringstream out, err;
+    TraceIndexOptions options;
+    options.inputs = {(dir_ / "ranks").string()};
+    EXPECT_EQ(runTraceIndex(options, out, err), 2);
+    for (int r = 0; r < 4; ++r)
+        EXPECT_TRUE(fs::exists(dir_ / "ranks" / ("rank-" + std::to_string(r) + ".json.tsrank")))
+            << r;
+    EXPECT_FALSE(fs::exists(dir_ / "ranks" / "rank-4.json.tsrank"));
+    EXPECT_NE(err.str().find("rank-4.json"), std::string::npos) << err.str();
+    EXPECT_NE(out.str().find("4 of 5 summaries written"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("rank 2, 3 steps, 3 collectives -> rank-2.json.tsrank"),
+              std::string::npos)
+        << out.str();
+    // Read back without the cache: the summaries beside the traces, and the cut-short rank named.
+    settings_.cache.enabled = false;
+    SpanSummaries read = summarizeSpan(span(), settings_);
+    EXPECT_EQ(read.from_summary_files, 4u);
+    ASSERT_EQ(read.unreadable.size(), 1u);
+    EXPECT_NE(read.unreadable[0].find("rank-4.json"), std::string::npos);
 }
 
 TEST(RankSelection, ListsAndRangesOfRanks) {
