@@ -302,6 +302,11 @@ private slots:
         selection.setDocument(QStringLiteral("/synthetic/rank-517.json"));
         QCOMPARE(selection.current().step, std::optional<int64_t>(7));
         QCOMPARE(selection.current().range->start_ns, v.ranks[517].steps[7].start_ns);
+        // A rank's row: its whole trace for the average step.
+        view.selectStep(0);
+        view.openRankRow(3);
+        QCOMPARE(opened.count(), 2);
+        QCOMPARE(opened.at(1).at(0).toString(), QStringLiteral("/synthetic/rank-3.json"));
         // Zooming keeps the window inside the map and draws.
         heat->zoom(8, cell);
         QVERIFY(heat->window().width() < 30 && heat->window().height() < 130);

@@ -4,6 +4,7 @@
 // bar, and Cancel leaves the document shown as it was. Also --open twice.
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QProgressBar>
 #include <QPushButton>
@@ -15,9 +16,12 @@
 #include "TestPaths.h"
 #include "TestTraces.h"
 #include "WidgetTests.h"
+#include "common/DocumentSelection.h"
 #include "gpu/OverviewContent.h"
 #include "operators/OpTableModel.h"
 #include "operators/OperatorsView.h"
+#include "ranks/RankHeatMap.h"
+#include "ranks/RanksView.h"
 #include "shell/Application.h"
 #include "shell/DocumentLoader.h"
 #include "shell/DocumentPages.h"
@@ -348,6 +352,29 @@ private slots:
         QCOMPARE(runApplication({"trainscope", "--settings", dir.filePath("s.ini"), "--open",
                                  dir.filePath("missing.json"), "--find", "x", "--quit-when-done"}),
                  1);
+    }
+
+    // The Distributed tab's drill-in: a heat map cell opens that rank's trace
+    // as a document of its own, at that step in every view.
+    void aRankOpensFromTheDistributedTabAtItsStep() {
+        testing::GuiFixture fx;
+        MainWindow& window = fx.open(machine_);
+        for (const char* rank : {"rank-0.json.gz", "rank-1.json.gz"})
+            QVERIFY(QFile::copy(testing::dataFile("distributed_hta/") + QLatin1String(rank),
+                                fx.dir.filePath(QLatin1String(rank))));
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openPath(fx.dir.path());
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kOpenTimeoutMs);
+        RanksView* ranks = window.page<RanksView>("distributed");
+        QCOMPARE(ranks->heatMap()->data().steps,
+                 QStringList({QStringLiteral("551"), QStringLiteral("552")}));
+        ranks->openCell(1, 1); // rank 1, step 552
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, kOpenTimeoutMs);
+        QCOMPARE(window.documents()->count(), 2);
+        QVERIFY(window.documents()->combo()->currentText().startsWith(QStringLiteral("rank-1")));
+        const Selection& at = window.selection()->current();
+        QCOMPARE(at.step, std::optional<int64_t>(552));
+        QVERIFY(at.range && at.range->end_ns > at.range->start_ns);
     }
 };
 

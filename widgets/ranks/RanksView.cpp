@@ -128,6 +128,10 @@ RanksView::RanksView(QWidget* parent)
     connect(metric_box_, &QComboBox::currentIndexChanged, this, [this] { showHeatMap(); });
     connect(heat_, &RankHeatMap::cellClicked, this, &RanksView::pickCell);
     connect(heat_, &RankHeatMap::cellActivated, this, &RanksView::openCell);
+    // A rank's row, double-clicked: its trace, at the step shown (or whole).
+    connect(rank_table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        openRankRow(rank_proxy_->mapToSource(index).row());
+    });
     clear();
 }
 
@@ -340,6 +344,17 @@ void RanksView::pickCell(int row, int column) {
     if (step < 0) return;
     step_box_->setCurrentIndex(step);
     pickStep();
+}
+
+void RanksView::openRankRow(int row) {
+    const DistributedView* view = span();
+    if (!view || row < 0 || row >= int(view->ranks.size())) return;
+    const int column = heat_->data().steps.indexOf(step_box_->currentData().toString());
+    if (column >= 0) {
+        openCell(row, column);
+        return;
+    }
+    emit openRequested(QString::fromStdString(view->ranks[size_t(row)].path));
 }
 
 void RanksView::openCell(int row, int column) {

@@ -66,6 +66,9 @@ public:
     // that rank's trace opened at that step (openRequested).
     void pickCell(int row, int column);
     void openCell(int row, int column);
+    // A row of the rank table (the rank's index in the span): its trace, at
+    // the step chosen, or whole for the average step.
+    void openRankRow(int row);
 
 signals:
     void openRequested(const QString& path);
