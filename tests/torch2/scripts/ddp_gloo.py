@@ -29,6 +29,9 @@ def main():
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+    # Neither rank tears its Gloo pairs down while the other may still use
+    # them (once, in a clean-clone CI run, rank 1 aborted after its last step).
+    dist.barrier()
     dist.destroy_process_group()
     print(f"rank {rank} done", flush=True)
 
