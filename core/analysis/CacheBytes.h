@@ -3,6 +3,7 @@
 // (the Overview cache, the rank summaries): written as little-endian memory
 // bytes, read back with every count checked against the bytes left, so that
 // a corrupt file throws Malformed and never allocates or reads past its end.
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -11,12 +12,28 @@
 #include <string_view>
 #include <type_traits>
 
+#include "util/Hash64.h"
 #include "util/Utf8.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "cache files store numbers as little-endian memory bytes");
 
 namespace ts::cache_bytes {
+
+// The checksum of a file's header: its bytes up to its `header_checksum`
+// member, seeded per kind of file.
+template <typename Header> uint64_t headerChecksum(const Header& header, uint64_t seed) {
+    Hash64 h(seed);
+    h.add(&header, offsetof(Header, header_checksum));
+    return h.digest();
+}
+
+// The checksum of a file's body, whatever the kind of file.
+inline uint64_t bodyChecksum(std::string_view body) {
+    Hash64 h(0x626f6479);
+    h.add(body);
+    return h.digest();
+}
 
 class Sink {
 public:

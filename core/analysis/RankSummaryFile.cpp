@@ -50,15 +50,7 @@ struct Header {
 static_assert(std::is_trivially_copyable_v<Header>);
 
 uint64_t headerChecksum(const Header& header) {
-    Hash64 h(0x7473726b);
-    h.add(&header, offsetof(Header, header_checksum));
-    return h.digest();
-}
-
-uint64_t bodyChecksum(std::string_view body) {
-    Hash64 h(0x626f6479);
-    h.add(body);
-    return h.digest();
+    return cache_bytes::headerChecksum(header, 0x7473726b);
 }
 
 void putStep(Sink& out, const DistributedStep& s, const std::array<int64_t, kGpuRoleCount>& roles) {
