@@ -107,7 +107,10 @@ run stdin "$work/stdin.py"
 run ddp --nproc-per-node 2 --set profile.skip_first=2 "$scripts/ddp_gloo.py" --steps 10
 if [[ $code == 0 && -f $work/ddp/ranks/1/steps.csv && -f $work/ddp/traces/cycle0/rank1.json ]]; then
   pass "torchrun: ranks/0-1 and traces/cycle0/rank{0,1}.json"
-  if "$cli" trace-stats "$work/ddp/traces/cycle0" --view distributed 2>&1 | grep -q "2 ranks"; then
+  # Read whole, not piped into grep -q: under pipefail the CLI's SIGPIPE once
+  # grep has matched would fail the check (it did, in a clean-clone CI run).
+  view=$("$cli" trace-stats "$work/ddp/traces/cycle0" --view distributed 2>&1)
+  if grep -q "2 ranks" <<<"$view"; then
     pass "the rank folder opens in the Distributed view"
   else
     fail "the rank folder does not open as 2 ranks"
