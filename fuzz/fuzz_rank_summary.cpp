@@ -23,7 +23,7 @@ namespace {
 // The header's layout (RankSummaryFile.cpp): magic 8, format version 4,
 // header size 4, build 8, trace size 8, fingerprint 16, mtime 8, device 8,
 // inode 8, options 4, pad 4, body length 8, body checksum 8, header checksum 8.
-constexpr size_t kBodyLengthAt = 80, kBodyChecksumAt = 88, kHeaderChecksumAt = 96;
+constexpr size_t kVersionAt = 8, kBodyLengthAt = 80, kBodyChecksumAt = 88, kHeaderChecksumAt = 96;
 constexpr size_t kHeaderSize = 104;
 
 void put64(std::string& bytes, size_t at, uint64_t value) {
@@ -31,6 +31,10 @@ void put64(std::string& bytes, size_t at, uint64_t value) {
 }
 
 void restamp(std::string& bytes) {
+    // This build's format version, so that seeds from an older format still
+    // reach the body's checks.
+    static const std::string current = ts::writeRankSummary({}, {});
+    std::memcpy(&bytes[kVersionAt], &current[kVersionAt], 4);
     put64(bytes, kBodyLengthAt, bytes.size() - kHeaderSize);
     ts::Hash64 body(0x626f6479);
     body.add(std::string_view(bytes).substr(kHeaderSize));

@@ -21,7 +21,7 @@ namespace {
 
 // The header's layout (TraceIndex.cpp): magic, format version, header size,
 // layout hash, key, body length, body checksum, header checksum.
-constexpr size_t kKeyAt = 24, kBodyLengthAt = kKeyAt + sizeof(ts::TraceKey);
+constexpr size_t kVersionAt = 8, kKeyAt = 24, kBodyLengthAt = kKeyAt + sizeof(ts::TraceKey);
 constexpr size_t kBodyChecksumAt = kBodyLengthAt + 8, kHeaderChecksumAt = kBodyChecksumAt + 8;
 constexpr size_t kHeaderSize = kHeaderChecksumAt + 8;
 static_assert(sizeof(ts::TraceKey) == 48);
@@ -32,6 +32,10 @@ void put64(std::string& bytes, size_t at, uint64_t value) {
 
 // The header of `bytes` made consistent with its body.
 void restamp(std::string& bytes) {
+    // This build's format version, header size and layout hash, so that
+    // seeds written by an older format still reach the body's checks.
+    static const std::string current = ts::writeTraceIndex(ts::Trace{}, ts::TraceKey{});
+    std::memcpy(&bytes[kVersionAt], &current[kVersionAt], kKeyAt - kVersionAt);
     const uint64_t body_length = bytes.size() - kHeaderSize;
     put64(bytes, kBodyLengthAt, body_length);
     put64(bytes, kBodyChecksumAt,

@@ -126,6 +126,15 @@ private:
         if (!p.device.insert(position).second) return;
         const KinetoEvent& k = events_.events[position];
         p.node.ranges.emplace_back(k.start, k.end);
+        tag(p, k.event);
+    }
+    // The call's place in its process group, from the first event that says.
+    void tag(Pending& p, int32_t event) const {
+        if (p.node.seq >= 0) return;
+        if (const CollectiveTag* t = trace_.collectiveTagOf(event); t && t->seq >= 0) {
+            p.node.seq = t->seq;
+            p.node.group = trace_.stringAt(t->group);
+        }
     }
 
     void pluginNodes();
@@ -191,6 +200,7 @@ void NodeBuilder::nestedNodes() {
             nodes_[it->second].node.name = n;
             nodes_[it->second].node.bytes = bytesOf(e.event);
         }
+        tag(nodes_[it->second], e.event);
         if (const int64_t external_id = kinetoIds(trace_, e).external_id; external_id >= 0)
             by_external.emplace(external_id, it->second);
     }

@@ -19,6 +19,11 @@ struct CommNode {
     // range), then its kernels by (start, -end).
     RangeList ranges;
     int32_t step = -1; // index into GpuOverview::steps; -1 outside every step
+    // Its process group's name and its number in that group (PyTorch 2's
+    // "Process Group Name" and "Seq" on record_param_comms or its kernels);
+    // seq -1 where the trace does not say.
+    std::string group;
+    int64_t seq = -1;
 };
 
 // Plugin-compatible: every host event named like one of the plugin's ten
@@ -31,7 +36,8 @@ struct CommNode {
 // gives NCCL kernels no External id of the call); when the library's calls
 // stand alone (PyTorch 2's Gloo on the CPU: gloo: ranges on Gloo's threads,
 // the c10d:: calls on the caller's), the c10d:: calls that wrap none are
-// not counted again.
+// not counted again. A node's group and Seq are those of the first of its
+// events (host call or kernel) that carries them.
 std::vector<CommNode> collectCommNodes(const Trace& trace, const KinetoEvents& events,
                                        const LaunchLinks& links, const GpuOverview& overview,
                                        const GpuAnalysisOptions& options);

@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <set>
 #include <stdexcept>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -67,21 +69,76 @@ std::string unmatchedText(const RankInput& in, const RankInput& first, const std
            "same steps of the same run?";
 }
 
+using Match = std::vector<std::vector<uint32_t>>; // per match, per rank its call
+using Unmatched = std::vector<std::pair<size_t, std::string>>;
+
+// A call's process group (by name) and number in it.
+using SeqKey = std::pair<std::string_view, int64_t>;
+
+// Whether every call of every rank says its process group and Seq, no pair
+// twice on a rank: PyTorch 2's NCCL traces do, older and Gloo ones do not.
+bool keyedBySeq(const std::vector<RankInput>& inputs) {
+    for (const RankInput& in : inputs) {
+        const RankTraceSummary& s = *in.summary;
+        std::set<SeqKey> seen;
+        for (const RankCollective& c : s.collectives)
+            if (c.group < 0 || !seen.emplace(s.group_names[size_t(c.group)], c.seq).second)
+                return false;
+    }
+    return true;
+}
+
+// Matches the calls that share process group and Seq with the first rank's.
+void matchBySeq(const std::vector<RankInput>& inputs, bool strict, Match& match,
+                Unmatched& unmatched) {
+    const RankTraceSummary& first = *inputs.front().summary;
+    std::map<SeqKey, uint32_t> slot;
+    for (size_t i = 0; i < first.collectives.size(); ++i) {
+        const RankCollective& c = first.collectives[i];
+        slot.emplace(SeqKey(first.group_names[size_t(c.group)], c.seq), uint32_t(i));
+    }
+    for (size_t r = 0; r < inputs.size(); ++r) {
+        const RankTraceSummary& rank = *inputs[r].summary;
+        for (size_t i = 0; i < rank.collectives.size(); ++i) {
+            const RankCollective& c = rank.collectives[i];
+            const std::string& group = rank.group_names[size_t(c.group)];
+            if (auto it = slot.find(SeqKey(group, c.seq)); it != slot.end()) {
+                match[it->second][r] = uint32_t(i);
+                continue;
+            }
+            const std::string why =
+                rankName(rank) + " made " + callName(inputs[r], i) + " number " +
+                std::to_string(c.seq) + " of process group \"" + group + "\", which " +
+                rankName(first) +
+                " did not, so their calls cannot be matched one to one: were the traces "
+                "recorded over the same steps of the same run?";
+            if (strict) throw std::invalid_argument(why);
+            unmatched.emplace_back(r, why);
+            break;
+        }
+    }
+}
+
 // Which call of each rank is the same collective: per match, per rank its
-// call. The plugin pairs the i-th calls; Trainscope the i-th call of each
-// name, since ranks issue collectives from several threads and their order
-// can differ (all_to_all before all_reduce on one rank, after on another).
-// A rank whose calls do not match the first rank's throws when `strict`,
-// else is named in `unmatched` (by position) and its row left unset.
-std::vector<std::vector<uint32_t>>
-matchCalls(const std::vector<RankInput>& inputs, bool plugin_compatible, bool strict,
-           std::vector<std::pair<size_t, std::string>>& unmatched) {
+// call. The plugin pairs the i-th calls. Trainscope pairs the calls with the
+// same process group and Seq where every call says them (PyTorch 2 on
+// NCCL), else the i-th call of each name, since ranks issue collectives
+// from several threads and their order can differ (all_to_all before
+// all_reduce on one rank, after on another; one group's calls before
+// another's). A rank whose calls do not match the first rank's throws when
+// `strict`, else is named in `unmatched` (by position) and its row left unset.
+Match matchCalls(const std::vector<RankInput>& inputs, bool plugin_compatible, bool strict,
+                 Unmatched& unmatched) {
     const size_t calls = inputs.front().summary->collectives.size();
-    std::vector<std::vector<uint32_t>> match(calls, std::vector<uint32_t>(inputs.size()));
+    Match match(calls, std::vector<uint32_t>(inputs.size()));
     if (plugin_compatible) {
         for (size_t i = 0; i < calls; ++i)
             for (size_t r = 0; r < inputs.size(); ++r)
                 match[i][r] = uint32_t(i);
+        return match;
+    }
+    if (keyedBySeq(inputs)) {
+        matchBySeq(inputs, strict, match, unmatched);
         return match;
     }
     // Per name (the first rank's index), per n-th call of it: the match.
@@ -241,7 +298,9 @@ void opTable(const RankInput& in, RankView& view) {
         }
         const size_t row = row_of[c.name];
         ++view.ops[row].calls;
-        view.ops[row].total_bytes += c.bytes;
+        // Sizes come from the trace's shapes: a fuzzed one's sum saturates.
+        if (__builtin_add_overflow(view.ops[row].total_bytes, c.bytes, &view.ops[row].total_bytes))
+            view.ops[row].total_bytes = std::numeric_limits<int64_t>::max();
         latency[row].insert(latency[row].end(), c.ranges.begin(), c.ranges.end());
         in.realOf(i, transfer[row]);
         if (c.step < 0) ++view.outside_steps;
@@ -305,7 +364,7 @@ std::vector<RankInput> usableRanks(std::vector<RankTraceSummary>& ranks, bool st
             left_out.push_back(ranks[i].problem);
             continue;
         }
-        out.push_back(RankInput{&ranks[i], {}});
+        out.emplace_back().summary = &ranks[i];
     }
     return out;
 }
@@ -337,7 +396,7 @@ std::vector<std::vector<uint32_t>> matchAll(std::vector<RankInput>& inputs,
         inputs = std::move(kept);
     }
     for (;;) {
-        std::vector<std::pair<size_t, std::string>> unmatched;
+        Unmatched unmatched;
         auto match = matchCalls(inputs, options.plugin_compatible, strict, unmatched);
         if (unmatched.empty()) return match;
         for (auto it = unmatched.rbegin(); it != unmatched.rend(); ++it) {
@@ -461,6 +520,9 @@ DistributedView computeDistributedView(std::vector<RankTraceSummary> ranks,
                                   : "No rank forms a distributed view: " + view.left_out.front());
     if (strict) checkSameCollectiveCount(inputs);
     std::vector<std::vector<uint32_t>> match = matchAll(inputs, options, strict, view.left_out);
+    if (!options.plugin_compatible && keyedBySeq(inputs))
+        view.notes.push_back("Collective calls are matched across ranks by their process group "
+                             "and sequence number (Seq).");
     dataTransferRanges(inputs, match, options.plugin_compatible, view.notes);
     // Each rank's own figures, in parallel: 1,024 ranks of 1,000 steps.
     view.ranks.resize(inputs.size());

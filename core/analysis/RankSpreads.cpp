@@ -256,7 +256,8 @@ void measureSpreads(DistributedView& view) {
         std::vector<std::pair<int64_t, int64_t>> values; // (value, rank)
         for (const RankView& r : view.ranks)
             if (!r.steps.empty()) values.emplace_back(metric.value(r.average), r.rank);
-        MetricSpread s{metric.key, metric.label, values.size()};
+        MetricSpread s;
+        s.key = metric.key, s.label = metric.label, s.ranks = values.size();
         if (values.empty()) {
             view.spreads.push_back(std::move(s));
             continue;

@@ -14,7 +14,7 @@ namespace {
 using namespace cache_bytes;
 
 constexpr char kMagic[8] = {'T', 'S', 'R', 'A', 'N', 'K', '\0', '\0'};
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2; // 2: collectives' process group and Seq
 // Times a summary may hold: relative ones within 11 days of the trace's
 // start (sums over a span's steps cannot overflow), its clock within 126
 // years of 1970 (two clocks' difference cannot either).
@@ -81,9 +81,12 @@ void putBody(Sink& out, const RankTraceSummary& s) {
     out.count(s.collective_names.size());
     for (const std::string& name : s.collective_names)
         out.text(name);
+    out.count(s.group_names.size());
+    for (const std::string& name : s.group_names)
+        out.text(name);
     out.count(s.collectives.size());
     for (const RankCollective& c : s.collectives) {
-        out.put(c.name), out.put(c.step), out.put(c.bytes);
+        out.put(c.name), out.put(c.step), out.put(c.bytes), out.put(c.group), out.put(c.seq);
         out.count(c.ranges.size());
         for (const TimeRange& r : c.ranges)
             out.put(r.first), out.put(r.second);
@@ -108,14 +111,22 @@ void getCollectives(Source& in, RankTraceSummary& s) {
     const size_t names = in.count(8, "collective names");
     for (size_t i = 0; i < names; ++i)
         s.collective_names.push_back(in.text());
-    s.collectives.resize(in.count(4 + 4 + 8 + 8, "collectives"));
+    const size_t groups = in.count(8, "process group names");
+    for (size_t i = 0; i < groups; ++i)
+        s.group_names.push_back(in.text());
+    s.collectives.resize(in.count(4 + 4 + 8 + 4 + 8 + 8, "collectives"));
     for (RankCollective& c : s.collectives) {
         c.name = in.get<uint32_t>();
         c.step = in.get<int32_t>();
         c.bytes = in.get<int64_t>();
+        c.group = in.get<int32_t>();
+        c.seq = in.get<int64_t>();
         if (c.bytes < 0 || c.bytes > kMaxBytes) throw Malformed("a collective's size is no size");
         if (c.name >= s.collective_names.size())
             throw Malformed("a collective names no collective name");
+        if (c.group < -1 || c.group >= int64_t(s.group_names.size()) ||
+            (c.group >= 0) != (c.seq >= 0))
+            throw Malformed("a collective names no process group, or a group without a number");
         if (c.step < -1 || c.step >= int64_t(s.steps.size()))
             throw Malformed("a collective lies in no step of the rank");
         c.ranges.resize(in.count(16, "a collective's ranges"));

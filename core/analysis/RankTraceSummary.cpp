@@ -71,14 +71,22 @@ void stepSplits(const GpuOverview& o, RankTraceSummary& out) {
 
 void collectives(std::vector<CommNode>& nodes, RankTraceSummary& out) {
     std::unordered_map<std::string, uint32_t> ids;
+    std::unordered_map<std::string, int32_t> groups;
     bool nccl = false, gloo = false;
     for (CommNode& node : nodes) {
         auto [it, added] = ids.emplace(node.name, uint32_t(out.collective_names.size()));
         if (added) out.collective_names.push_back(node.name);
         nccl = nccl || node.name.rfind("nccl:", 0) == 0;
         gloo = gloo || node.name.rfind("gloo:", 0) == 0;
-        out.collectives.push_back(
-            RankCollective{it->second, node.step, node.bytes, std::move(node.ranges)});
+        RankCollective c{it->second, node.step, node.bytes, std::move(node.ranges)};
+        if (node.seq >= 0) {
+            auto group = groups.emplace(node.group, int32_t(out.group_names.size())).first;
+            if (group->second == int32_t(out.group_names.size()))
+                out.group_names.push_back(node.group);
+            c.group = group->second;
+            c.seq = node.seq;
+        }
+        out.collectives.push_back(std::move(c));
     }
     out.library = nccl && gloo ? "NCCL+Gloo" : nccl ? "NCCL" : gloo ? "Gloo" : "";
 }

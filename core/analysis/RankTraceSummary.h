@@ -22,6 +22,10 @@ struct RankCollective {
     int32_t step = -1; // index into RankTraceSummary::steps; -1 outside every step
     int64_t bytes = 0;
     RangeList ranges; // the host call first, then its kernels by (start, -end)
+    // Its process group and number in it (CommNode::group, seq): the key
+    // the ranks' calls are matched by when every call has one.
+    int32_t group = -1; // index into RankTraceSummary::group_names; -1 none
+    int64_t seq = -1;
 };
 
 struct RankTraceSummary {
@@ -44,6 +48,7 @@ struct RankTraceSummary {
     std::vector<std::array<int64_t, kGpuRoleCount>> step_roles;
     std::vector<std::string> collective_names;
     std::vector<RankCollective> collectives; // in time order
+    std::vector<std::string> group_names;    // process groups ("0", "1", ...)
     std::string steps_note;                  // derivedStepsText, "" for ProfilerStep ranges
     // Why this rank gives the view nothing (no torch.profiler events, no
     // collectives), in plain words naming the file; "" when it does.

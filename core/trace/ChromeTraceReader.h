@@ -26,8 +26,9 @@ namespace ts {
 // synchronisation waited for is kept (Trace::syncWaitOf). 5: FLOPs
 // estimated from the input shapes of a trace without any (FlopModel.h).
 // 6: a trace without ProfilerStep#N has steps between its optimizer steps
-// (OptimizerSteps.h).
-inline constexpr uint32_t kTraceReaderVersion = 6;
+// (OptimizerSteps.h). 7: a collective's process group and Seq are kept
+// (Trace::collectiveTagOf).
+inline constexpr uint32_t kTraceReaderVersion = 7;
 
 // Throws TraceReadError, or TraceReadCancelled when progress.report returns
 // false (also on its last call, with done == total: no trace is returned).

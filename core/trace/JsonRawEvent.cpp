@@ -110,6 +110,7 @@ void JsonEventFeed::event(json& e) {
             o.call_stack = std::string_view(stack->get_ref<const std::string&>());
         o.kind = stringAt(a, "kind");
         o.name = stringAt(a, "name");
+        o.process_group = stringAt(a, "Process Group Name");
         for (size_t f = 0; f < kRawArgCount; ++f)
             if (const json* v = find(a, kRawArgKeys[f].data())) // literals: terminated
                 o.set(RawArg(f), numberOf(v));

@@ -108,12 +108,24 @@ struct PythonFrame {
     int64_t python_id = -1, parent_id = -1, module_id = -1;
 };
 
+// A collective call's place in its process group, as PyTorch 2 writes it on
+// record_param_comms and on NCCL kernels ("Process Group Name", "Seq"):
+// the same call on every rank of the group has the same pair, so the
+// Distributed view matches calls by it (analysis/DistributedView.h) rather
+// than by their order, which can differ between ranks.
+struct CollectiveTag {
+    int32_t event = -1; // index into Trace::events
+    int32_t group = -1; // index into Trace::strings: the group's name, -1 none
+    int64_t seq = -1;
+};
+
 // The trace-level Kineto data. Per-event data (category, ids, launch, call
 // stack) lives in the EventStore: Trace::categoryOf, idsOf, launchOf.
 struct KinetoInfo {
     std::vector<DeviceMemoryEvent> memory;
     std::vector<DeviceProperties> devices;
     std::vector<PythonFrame> python_frames;
+    std::vector<CollectiveTag> collective_tags; // by event
     std::string distributed_info; // the "distributedInfo" object as JSON text, "" none
     std::string framework;        // top-level "Framework" ("pytorch-lightning"), "" none
     int64_t ac2g_links = 0;       // device events linked through "ac2g" flows

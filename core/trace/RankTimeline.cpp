@@ -79,6 +79,11 @@ private:
             if (!stack.empty()) kineto.call_stack = out_.internString(stack);
             out_.events.push_back(e, kineto);
         }
+        for (CollectiveTag tag : in.kineto.collective_tags) {
+            tag.event += base;
+            tag.group = stringOf(in, tag.group);
+            out_.kineto.collective_tags.push_back(tag);
+        }
         if (out_.steps.empty()) {
             for (StepMark m : in.steps) {
                 m.start_ns += shift;

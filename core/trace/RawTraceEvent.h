@@ -128,6 +128,7 @@ enum class RawArg : uint8_t {
     Bandwidth,       // "memory bandwidth (GB/s)"
     WaitOnStream,    // "wait_on_stream" (cuda_sync: the stream an event was recorded on)
     WaitOnRecord,    // "wait_on_cuda_event_record_corr_id" (its cudaEventRecord)
+    CollectiveSeq,   // "Seq" (a collective's number in its process group)
     Count
 };
 inline constexpr size_t kRawArgCount = static_cast<size_t>(RawArg::Count);
@@ -150,6 +151,7 @@ struct RawTraceArgs {
     std::optional<std::string_view> call_stack;       // "Call stack" (a string)
     std::string_view kind;                            // "kind" ("" if none or not a string)
     std::string_view name;                            // "name" (thread_name events)
+    std::string_view process_group;                   // "Process Group Name" ("" if none)
     std::array<int32_t, 3> grid{-1, -1, -1}, block{-1, -1, -1};
 
     // The number under `field`'s key; Absent when the key is not there.

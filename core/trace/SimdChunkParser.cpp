@@ -140,6 +140,8 @@ private:
                 a.kind = stringOrEmpty(v);
             } else if (key == "name") {
                 a.name = stringOrEmpty(v);
+            } else if (key == "Process Group Name") {
+                a.process_group = stringOrEmpty(v);
             } else if (const RawArg f = numberField(key); f != RawArg::Count) {
                 a.set(f, number(v));
             } else if (key == "grid") {

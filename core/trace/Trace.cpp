@@ -314,6 +314,11 @@ void Trace::finalize(std::vector<int32_t>* new_index_out) {
     for (MemorySample& m : memory) {
         if (m.event >= 0) renumber(m.event, new_index);
     }
+    std::vector<CollectiveTag>& tags = kineto.collective_tags;
+    for (CollectiveTag& tag : tags)
+        renumber(tag.event, new_index);
+    std::sort(tags.begin(), tags.end(),
+              [](const CollectiveTag& a, const CollectiveTag& b) { return a.event < b.event; });
     computeNesting(events);
     linkBackward(events);
     std::stable_sort(memory.begin(), memory.end(),
@@ -322,6 +327,13 @@ void Trace::finalize(std::vector<int32_t>* new_index_out) {
                      [](const StepMark& a, const StepMark& b) { return a.start_ns < b.start_ns; });
     assignSteps(events, steps);
     if (new_index_out) *new_index_out = std::move(new_index);
+}
+
+const CollectiveTag* Trace::collectiveTagOf(int32_t event) const {
+    const std::vector<CollectiveTag>& tags = kineto.collective_tags;
+    auto it = std::lower_bound(tags.begin(), tags.end(), event,
+                               [](const CollectiveTag& t, int32_t e) { return t.event < e; });
+    return it != tags.end() && it->event == event ? &*it : nullptr;
 }
 
 KinetoCategory Trace::categoryOf(int32_t event) const {

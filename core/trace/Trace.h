@@ -75,6 +75,8 @@ struct Trace {
     std::optional<SyncWait> syncWaitOf(int32_t event) const;
     // Its Python call stack ("" none).
     const std::string& callStackOf(int32_t event) const;
+    // A collective call's process group and number in it, nullptr none.
+    const CollectiveTag* collectiveTagOf(int32_t event) const;
     // Whether the trace came with Kineto data (categories, launches, devices).
     bool hasKinetoInfo() const;
     // The lane for (tid, device), created with `name` when new.

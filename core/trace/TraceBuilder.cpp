@@ -222,6 +222,11 @@ void TraceBuilder::appendEvent(const RawTraceEvent& e, const TraceEvent& t,
         extras.call_stack = internText(*args.call_stack);
         any_call_stack_ = true;
     }
+    if (CollectiveTag tag; args[RawArg::CollectiveSeq].getInt(tag.seq)) {
+        tag.event = index;
+        if (!args.process_group.empty()) tag.group = internText(args.process_group);
+        trace_.kineto.collective_tags.push_back(tag);
+    }
     trace_.events.growAhead(growth_);
     trace_.events.push_back(t, extras);
 }

@@ -27,7 +27,7 @@ namespace ts {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'I', 'D', 'X', '\0'};
-constexpr uint32_t kFormatVersion = 11; // 2: the EventStore columns; 3: signatures, memory;
+constexpr uint32_t kFormatVersion = 12; // 2: the EventStore columns; 3: signatures, memory;
                                         // 4: no steps from gpu_user_annotation;
                                         // 5: call stacks from python_function frames;
                                         // 6: CUPTI's overhead lane named;
@@ -35,7 +35,8 @@ constexpr uint32_t kFormatVersion = 11; // 2: the EventStore columns; 3: signatu
                                         // 8: ops' bytes from the instants on demand (flags);
                                         // 9: the checksum by 1 MiB blocks (IndexChecksum.h);
                                         // 10: costs interned, in the op row when alone;
-                                        // 11: steps from Optimizer.step ranges (steps_from)
+                                        // 11: steps from Optimizer.step ranges (steps_from);
+                                        // 12: collectives' process group and Seq
 
 struct Header {
     char magic[8];
@@ -78,7 +79,7 @@ uint64_t layoutHash() {
          {sizeof(EventCore), sizeof(EventOpFields), sizeof(LaunchConfig), sizeof(EventCost),
           sizeof(OpSignature), sizeof(EventMemory), sizeof(OverflowValue), sizeof(EventRareFields),
           sizeof(MemorySample), sizeof(StepMark), sizeof(DeviceMemoryEvent), sizeof(PythonFrame),
-          sizeof(LaneRecord), sizeof(DeviceRecord), sizeof(MetaRecord)})
+          sizeof(LaneRecord), sizeof(DeviceRecord), sizeof(MetaRecord), sizeof(CollectiveTag)})
         h.addValue(uint32_t(size));
     TS_FIELD(EventCore, start_ns), TS_FIELD(EventCore, dur_ns), TS_FIELD(EventCore, name);
     TS_FIELD(EventCore, parent), TS_FIELD(EventCore, lane), TS_FIELD(EventCore, depth);
@@ -104,6 +105,7 @@ uint64_t layoutHash() {
     TS_FIELD(DeviceMemoryEvent, addr), TS_FIELD(DeviceMemoryEvent, bytes);
     TS_FIELD(DeviceMemoryEvent, total_allocated), TS_FIELD(DeviceMemoryEvent, total_reserved);
     TS_FIELD(DeviceMemoryEvent, flags);
+    TS_FIELD(CollectiveTag, event), TS_FIELD(CollectiveTag, group), TS_FIELD(CollectiveTag, seq);
     TS_FIELD(PythonFrame, name), TS_FIELD(PythonFrame, lane), TS_FIELD(PythonFrame, start_ns);
     TS_FIELD(PythonFrame, dur_ns), TS_FIELD(PythonFrame, python_id);
     TS_FIELD(PythonFrame, parent_id), TS_FIELD(PythonFrame, module_id);
@@ -206,6 +208,7 @@ void writeBody(const Trace& t, BodyWriter& w) {
     w.strings(device_names);
     w.pods(devices);
     w.pods(k.python_frames);
+    w.pods(k.collective_tags);
 }
 
 // Writes a blank header and the body through `sink`, in one pass over the
@@ -421,6 +424,7 @@ Trace readBody(BodyReader& r, uint64_t expected_checksum) {
     r.pods(devices, true);
     if (device_names.size() != devices.size()) throw Refused{"device names and devices differ"};
     r.pods(k.python_frames);
+    r.pods(k.collective_tags);
     r.finish(expected_checksum);
 
     for (size_t i = 0; i < lanes.size(); ++i)

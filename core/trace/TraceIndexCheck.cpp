@@ -50,6 +50,14 @@ std::string kinetoProblem(const Trace& t) {
     for (const PythonFrame& f : k.python_frames)
         if (!inRange(f.name, t.names.size()) || !inRange(f.lane, t.lanes.size()))
             return "a Python frame is out of range";
+    // Trace::collectiveTagOf searches them by event.
+    int32_t previous = -1;
+    for (const CollectiveTag& tag : k.collective_tags) {
+        if (tag.event <= previous || !inRange(tag.event, t.events.size(), false) ||
+            !inRange(tag.group, t.strings.size()))
+            return "a collective's process group tag is out of range or order";
+        previous = tag.event;
+    }
     return {};
 }
 

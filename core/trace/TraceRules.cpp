@@ -39,6 +39,7 @@ const std::string_view kRawArgKeys[kRawArgCount] = {
     "memory bandwidth (GB/s)",
     "wait_on_stream",
     "wait_on_cuda_event_record_corr_id",
+    "Seq",
 };
 
 EventKind kindFromCategory(KinetoCategory category, const std::string& name) {

@@ -14,6 +14,7 @@
 // Gloo calls, and name the reason where the plugin silently shows nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -24,8 +25,11 @@
 #include "TestPaths.h"
 #include "analysis/CommunicationNodes.h"
 #include "analysis/DistributedView.h"
+#include "analysis/RankSummaryFile.h"
+#include "analysis/RankTraceSummary.h"
 #include "report/DistributedReport.h"
 #include "trace/ChromeTraceReader.h"
+#include "trace/RankTimeline.h"
 
 namespace ts {
 namespace {
@@ -356,6 +360,80 @@ TEST(DistributedView, CallsAreMatchedByNameNotByPosition) {
     EXPECT_EQ(plugin.ranks[0].ops[1].total_data_transfer_ns, 5000);
 }
 
+// PyTorch 2 on NCCL: two process groups' all_reduce calls, issued from two
+// threads, in the opposite order on the two ranks; record_param_comms says
+// each call's group and its number in it ("Process Group Name", "Seq").
+// `group_a`/`group_b` name the first and second call's group.
+std::string twoGroupTrace(const char* group_a, int64_t a_ts, int64_t a_dur, const char* group_b,
+                          int64_t b_ts, int64_t b_dur, int64_t seq_b = 1) {
+    auto call = [](const char* group, int64_t seq, int tid, int64_t ts, int64_t dur, int id) {
+        const std::string where =
+            R"(, "pid": 1, "tid": )" + std::to_string(tid) + R"(, "ts": )" + std::to_string(ts);
+        return R"({"ph": "X", "cat": "cpu_op", "name": "record_param_comms")" + where +
+               R"(, "dur": )" + std::to_string(dur) + R"(, "args": {"External id": )" +
+               std::to_string(id) + R"(, "Collective name": "allreduce", "Process Group Name": ")" +
+               group + R"(", "Process Group Ranks": "[0, 1]", "Seq": )" + std::to_string(seq) +
+               R"(}}, {"ph": "X", "cat": "user_annotation", "name": "nccl:all_reduce")" + where +
+               R"(, "dur": )" + std::to_string(dur) + R"(, "args": {"External id": )" +
+               std::to_string(id + 1) + R"(, "Input Dims": [[10]], "Input type": ["float"]}})";
+    };
+    return R"({"schemaVersion": 1, "traceEvents": [)"
+           R"({"ph": "X", "cat": "cpu_op", "name": "aten::mul", "pid": 1, "tid": 3, "ts": 0, "dur": 60, "args": {"External id": 1}}, )" +
+           call(group_a, 1, 1, a_ts, a_dur, 2) + ", " + call(group_b, seq_b, 2, b_ts, b_dur, 4) +
+           "]}";
+}
+
+TEST(DistributedView, CallsAreMatchedByProcessGroupAndSeqWhereTheTraceSaysThem) {
+    std::vector<RankTrace> ranks(2);
+    // Rank 0 calls group 0's all_reduce first (20 us), rank 1 group 1's (30 us).
+    ranks[0].trace = parseChromeTrace(twoGroupTrace("0", 10, 20, "1", 40, 10), "a.json");
+    ranks[0].rank = 0;
+    ranks[1].trace = parseChromeTrace(twoGroupTrace("1", 5, 30, "0", 50, 5), "b.json");
+    ranks[1].rank = 1;
+    const json nodes = nodesOf(ranks[1], mode(false));
+    ASSERT_EQ(nodes.size(), 2u);
+    EXPECT_EQ(nodes[0][0], "nccl:all_reduce"); // named by the library's event
+    // Group 0's call pairs with group 0's (5 us on the faster rank), group
+    // 1's with group 1's (10 us): 15 us moving data on each rank.
+    const DistributedView ours = computeDistributedView(ranks, mode(false));
+    ASSERT_EQ(ours.ranks[0].ops.size(), 1u);
+    EXPECT_EQ(ours.ranks[0].ops[0].calls, 2);
+    EXPECT_EQ(ours.ranks[0].ops[0].total_data_transfer_ns, 15000);
+    EXPECT_EQ(ours.ranks[1].ops[0].total_data_transfer_ns, 15000);
+    EXPECT_NE(std::find(ours.notes.begin(), ours.notes.end(),
+                        "Collective calls are matched across ranks by their process group and "
+                        "sequence number (Seq)."),
+              ours.notes.end());
+    // The n-th all_reduce of each rank (what traces without Seq get) would
+    // pair group 0's with group 1's: 20 + 5 us.
+    const DistributedView plugin = computeDistributedView(ranks, mode(true));
+    EXPECT_EQ(plugin.ranks[0].ops[0].total_data_transfer_ns, 25000);
+    // From the summaries, through their file, the same.
+    std::vector<RankTraceSummary> summaries;
+    for (const RankTrace& r : ranks) {
+        RankTraceSummary s = summarizeRank(r, mode(false));
+        ASSERT_EQ(s.group_names.size(), 2u);
+        const std::optional<RankSummaryRead> back = readRankSummary(writeRankSummary(s, {}));
+        ASSERT_TRUE(back);
+        summaries.push_back(back->summary);
+    }
+    EXPECT_EQ(summaries[1].group_names[summaries[1].collectives[0].group], "1");
+    EXPECT_EQ(summaries[1].collectives[0].seq, 1);
+    const DistributedView merged = computeDistributedView(summaries, mode(false), true);
+    EXPECT_EQ(merged.ranks[0].ops[0].total_data_transfer_ns, 15000);
+
+    // A rank whose call has a number the first rank's calls do not: named.
+    ranks[1].trace = parseChromeTrace(twoGroupTrace("1", 5, 30, "0", 50, 5, 9), "b.json");
+    try {
+        computeDistributedView(ranks, mode(false));
+        ADD_FAILURE() << "matched calls the first rank did not make";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("nccl:all_reduce number 9 of process group \"0\""),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 // ---- folder layout ---------------------------------------------------------
 
 class TempDir {
@@ -571,6 +649,43 @@ TEST(DistributedView, RealPyTorch2Traces) {
     EXPECT_EQ(v.ranks[0].average.synchronizing_ns, 57136500);
     EXPECT_EQ(v.ranks[1].average.total_ns, 619271500);
     EXPECT_TRUE(v.stragglers.empty()); // 30.8 ms more computation: under 5% of 617 ms
+}
+
+// Kineto's shape of a two-group NCCL job (tests/data/collective_seq): the
+// group and Seq come from record_param_comms, the kernels carry them too.
+TEST(DistributedView, TwoProcessGroupsInKinetosShape) {
+    const fs::path dir = fs::path(TRAINSCOPE_TEST_DATA_DIR) / "collective_seq";
+    const std::vector<RankSpan> spans = findRankSpans({dir});
+    ASSERT_EQ(spans.size(), 1u);
+    const std::vector<RankTrace> ranks = readRankSpan(spans[0]);
+    ASSERT_EQ(ranks.size(), 2u);
+    // Both record_param_comms and both kernels are tagged, in event order.
+    const Trace& t = ranks[0].trace;
+    ASSERT_EQ(t.kineto.collective_tags.size(), 4u);
+    for (const CollectiveTag& tag : t.kineto.collective_tags) {
+        EXPECT_EQ(tag.seq, 7);
+        const std::string& name = t.names[t.events[size_t(tag.event)].name];
+        EXPECT_TRUE(name == "record_param_comms" || name.rfind("ncclDevKernel", 0) == 0) << name;
+    }
+    // The merged timeline keeps every rank's tags on the same events.
+    const Trace merged = mergeRankTraces(ranks);
+    ASSERT_EQ(merged.kineto.collective_tags.size(), 8u);
+    for (const CollectiveTag& tag : merged.kineto.collective_tags) {
+        const std::string& name = merged.names[merged.events[size_t(tag.event)].name];
+        EXPECT_TRUE(name == "record_param_comms" || name.rfind("ncclDevKernel", 0) == 0) << name;
+        EXPECT_TRUE(merged.stringAt(tag.group) == "0" || merged.stringAt(tag.group) == "1");
+    }
+    const DistributedView v = computeDistributedView(ranks);
+    ASSERT_EQ(v.ranks.size(), 2u);
+    EXPECT_EQ(v.ranks[0].collectives, 2u);
+    EXPECT_EQ(v.notes, std::vector<std::string>{"Collective calls are matched across ranks by "
+                                                "their process group and sequence number (Seq)."});
+    // Group 0's call: 30 us on rank 0 (kernel 20), 12 on rank 1 (kernel 5);
+    // group 1's: 20 (10) and 40 (30). Each call's transfer is the faster
+    // rank's per range, overlapping within the call: 12 and 20 us. Paired
+    // by order instead (group 0's with group 1's) it would be 30 + 12.
+    EXPECT_EQ(v.ranks[0].ops[0].total_data_transfer_ns, 32000);
+    EXPECT_EQ(v.ranks[1].ops[0].total_data_transfer_ns, 32000);
 }
 
 // ---- reports -----------------------------------------------------------------

@@ -145,6 +145,12 @@ std::string traceDifference(const Trace& a, const Trace& b) {
             std::tie(x.name, x.lane, x.start_ns, x.dur_ns, x.python_id, x.parent_id, x.module_id),
             std::tie(y.name, y.lane, y.start_ns, y.dur_ns, y.python_id, y.parent_id, y.module_id));
     }
+    TS_SAME("collective tags count", k.collective_tags.size(), l.collective_tags.size());
+    for (size_t i = 0; i < k.collective_tags.size(); ++i) {
+        const CollectiveTag &x = k.collective_tags[i], &y = l.collective_tags[i];
+        TS_SAME("collective tag " << i, std::make_tuple(x.event, a.stringAt(x.group), x.seq),
+                std::make_tuple(y.event, b.stringAt(y.group), y.seq));
+    }
     TS_SAME("distributed info", k.distributed_info, l.distributed_info);
     TS_SAME("framework", k.framework, l.framework);
     TS_SAME("ac2g links", k.ac2g_links, l.ac2g_links);

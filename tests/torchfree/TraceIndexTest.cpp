@@ -43,6 +43,7 @@ const char* const kTraces[] = {
     "tb_plugin/test_distributed_nccl_0.json",
     "tb_plugin/test_build_module_hierarchy.json",
     "ondemand/duration_sgd.json.gz",
+    "collective_seq/rank0.json",
 };
 
 TEST(TraceIndex, RoundTripReproducesEveryTrace) {
@@ -63,6 +64,13 @@ TEST(TraceIndex, RoundTripReproducesEveryTrace) {
         EXPECT_EQ(back->steps_from, trace.steps_from);
         EXPECT_EQ(back->origin_ns, trace.origin_ns);
         EXPECT_EQ(back->kineto.distributed_info, trace.kineto.distributed_info);
+        ASSERT_EQ(back->kineto.collective_tags.size(), trace.kineto.collective_tags.size());
+        for (const CollectiveTag& tag : trace.kineto.collective_tags) {
+            const CollectiveTag* again = back->collectiveTagOf(tag.event);
+            ASSERT_NE(again, nullptr);
+            EXPECT_EQ(back->stringAt(again->group), trace.stringAt(tag.group));
+            EXPECT_EQ(again->seq, tag.seq);
+        }
         ASSERT_EQ(back->lanes.size(), trace.lanes.size());
         for (size_t i = 0; i < trace.lanes.size(); ++i) {
             EXPECT_EQ(back->lanes[i].name, trace.lanes[i].name);
@@ -164,6 +172,19 @@ TEST(TraceIndex, SoundnessCheckCatchesOutOfRangeIndexes) {
         bad.events = EventStore::fromColumns(std::move(c));
     }
     EXPECT_EQ(traceIndexProblem(bad), "an event's extra row is out of range");
+    bad = trace;
+    bad.kineto.collective_tags = {CollectiveTag{2, -1, 1}, CollectiveTag{1, -1, 2}};
+    EXPECT_EQ(traceIndexProblem(bad), "a collective's process group tag is out of range or order");
+    bad.kineto.collective_tags = {CollectiveTag{1, static_cast<int32_t>(bad.strings.size()), 1}};
+    EXPECT_EQ(traceIndexProblem(bad), "a collective's process group tag is out of range or order");
+    bad.kineto.collective_tags = {CollectiveTag{static_cast<int32_t>(bad.events.size()), -1, 1}};
+    EXPECT_EQ(traceIndexProblem(bad), "a collective's process group tag is out of range or order");
+    bad = trace;
+    {
+        EventStore::Columns c = bad.events.columns().copy();
+        c.extra.back() = static_cast<int32_t>(c.op.size()); // an op row past the end
+        bad.events = EventStore::fromColumns(std::move(c));
+    }
     // An index whose checksum is right but whose content is unsound (as a
     // bug in a writer could make) is refused too.
     std::string why;
