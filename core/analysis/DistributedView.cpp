@@ -76,14 +76,26 @@ using Unmatched = std::vector<std::pair<size_t, std::string>>;
 using SeqKey = std::pair<std::string_view, int64_t>;
 
 // Whether every call of every rank says its process group and Seq, no pair
-// twice on a rank: PyTorch 2's NCCL traces do, older and Gloo ones do not.
+// twice on a rank, and every rank calls in the same groups: PyTorch 2's NCCL
+// traces say them, older and Gloo ones do not. Ranks in different subgroups
+// (tensor-parallel groups of 8 in a data-parallel job) call in groups of
+// different names; their calls are then matched by name and order, as the
+// same call of the same program.
 bool keyedBySeq(const std::vector<RankInput>& inputs) {
+    std::set<std::string_view> first_groups;
     for (const RankInput& in : inputs) {
         const RankTraceSummary& s = *in.summary;
         std::set<SeqKey> seen;
-        for (const RankCollective& c : s.collectives)
+        std::set<std::string_view> groups;
+        for (const RankCollective& c : s.collectives) {
             if (c.group < 0 || !seen.emplace(s.group_names[size_t(c.group)], c.seq).second)
                 return false;
+            groups.insert(s.group_names[size_t(c.group)]);
+        }
+        if (&in == &inputs.front())
+            first_groups = std::move(groups);
+        else if (groups != first_groups)
+            return false;
     }
     return true;
 }

@@ -422,6 +422,16 @@ TEST(DistributedView, CallsAreMatchedByProcessGroupAndSeqWhereTheTraceSaysThem) 
     const DistributedView merged = computeDistributedView(summaries, mode(false), true);
     EXPECT_EQ(merged.ranks[0].ops[0].total_data_transfer_ns, 15000);
 
+    // Ranks in different subgroups (rank 1's second group is "2"): the same
+    // call of the same program, matched by name and order, said nowhere.
+    {
+        std::vector<RankTrace> subgroups = ranks;
+        subgroups[1].trace = parseChromeTrace(twoGroupTrace("2", 5, 30, "0", 50, 5), "b.json");
+        const DistributedView v = computeDistributedView(subgroups, mode(false));
+        EXPECT_EQ(v.ranks[0].ops[0].total_data_transfer_ns, 25000);
+        EXPECT_TRUE(v.notes.empty());
+    }
+
     // A rank whose call has a number the first rank's calls do not: named.
     ranks[1].trace = parseChromeTrace(twoGroupTrace("1", 5, 30, "0", 50, 5, 9), "b.json");
     try {
