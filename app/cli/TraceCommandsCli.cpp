@@ -221,7 +221,10 @@ std::optional<int> runTraceCommands(TraceCommands& commands, std::ostream& out, 
     }
     if (*commands.diff_cmd) return runTraceDiff(commands.diff, out, err);
     if (*commands.cache_cmd) return runTraceCache(commands.cache, out, err);
-    if (*commands.index_cmd) return runTraceIndex(commands.index, out, err);
+    if (*commands.index_cmd) {
+        commands.index.progress = stderrIsTerminal();
+        return runTraceIndex(commands.index, out, err);
+    }
     if (*commands.export_cmd) {
         commands.export_trace.trace.view_options = givenViewOptions(commands.export_view_options);
         return runTraceExport(commands.export_trace, out, err);

@@ -13,6 +13,9 @@ namespace ts {
 // `terminal`: whether `err` is a terminal (isatty); false gives an empty
 // ReadProgress (no reports, no cost).
 ReadProgress readProgressLine(const std::string& file, std::ostream& err, bool terminal);
+// The same while a folder of rank traces is read: "reading ranks/: 312/1024
+// rank files (30%)".
+ReadProgress rankFilesProgressLine(const std::string& folder, std::ostream& err, bool terminal);
 
 // True when stderr is a terminal.
 bool stderrIsTerminal();

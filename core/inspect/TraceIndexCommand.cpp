@@ -1,9 +1,12 @@
 #include "inspect/TraceIndexCommand.h"
 
+#include <atomic>
 #include <filesystem>
+#include <mutex>
 
 #include "analysis/RankSummaries.h"
 #include "inspect/ExitCodes.h"
+#include "inspect/ReadProgressLine.h"
 #include "util/ThreadPool.h"
 
 namespace ts {
@@ -47,6 +50,10 @@ int runTraceIndex(const TraceIndexOptions& options, std::ostream& out, std::ostr
     GpuAnalysisOptions analysis;
     analysis.plugin_compatible = options.plugin_compatible;
     std::vector<std::string> lines(files.size()), failures(files.size());
+    const ReadProgress progress = rankFilesProgressLine(
+        options.inputs.size() == 1 ? options.inputs.front() : "the traces", err, options.progress);
+    std::mutex report;
+    std::atomic<size_t> done{0};
     parallelFor(files.size(), std::max(1u, ThreadPool::shared().size()), [&](size_t i) {
         try {
             const RankTraceSummary s = writeSummaryBeside(files[i], i, analysis);
@@ -55,6 +62,9 @@ int runTraceIndex(const TraceIndexOptions& options, std::ostream& out, std::ostr
         } catch (const std::exception& e) {
             failures[i] = e.what();
         }
+        const size_t finished = ++done;
+        std::lock_guard<std::mutex> lock(report);
+        if (progress.report) progress.report(finished, files.size());
     });
     size_t failed = 0;
     for (size_t i = 0; i < files.size(); ++i) {

@@ -14,6 +14,7 @@ namespace ts {
 struct TraceIndexOptions {
     std::vector<std::string> inputs; // trace files and folders of them
     bool plugin_compatible = false;
+    bool progress = false; // a progress line on `err` (the CLI sets it on a terminal)
 };
 
 // 0 when every trace got its summary; 2 (bad input) when a trace could not

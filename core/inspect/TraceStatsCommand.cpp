@@ -92,7 +92,7 @@ void printView(const TraceStatsOptions& options, const views::OptionValues& valu
                std::ostream& out, std::ostream& err) {
     const CliView& view = cliView(options.view);
     if (readsRankFolder(*view.info, options)) {
-        TraceViewRequest request{options, values, nullptr, out};
+        TraceViewRequest request{options, values, nullptr, out, err};
         return view.print(request);
     }
     checkOneTrace(options);
@@ -101,7 +101,7 @@ void printView(const TraceStatsOptions& options, const views::OptionValues& valu
         throw std::invalid_argument("Option --span applies to the views of a rank folder only (" +
                                     views::quotedRankFolderNames() + ").");
     TraceInput input(options.file, inputOptions(options), err);
-    TraceViewRequest request{options, values, &input, out};
+    TraceViewRequest request{options, values, &input, out, err};
     view.print(request);
     input.keepIndex();
 }
@@ -111,7 +111,7 @@ void printOperatorTable(const TraceStatsOptions& options, const views::OptionVal
                         std::ostream& out, std::ostream& err) {
     checkOneTrace(options);
     TraceInput input(options.file, inputOptions(options), err);
-    TraceViewRequest request{options, values, &input, out};
+    TraceViewRequest request{options, values, &input, out, err};
     printers::operatorTable(request);
     input.keepIndex();
 }

@@ -14,6 +14,7 @@
 #include "analysis/OverviewCache.h"
 #include "analysis/RankSummaries.h"
 #include "analysis/TimelineTracks.h"
+#include "inspect/ReadProgressLine.h"
 #include "report/DistributedReport.h"
 #include "report/GpuTraceReport.h"
 #include "report/MemoryReport.h"
@@ -101,7 +102,8 @@ void printDistributedView(const TraceViewRequest& request) {
     RankSummarySettings settings;
     settings.options.plugin_compatible = o.plugin_compatible;
     settings.cache.enabled = o.cache;
-    SpanSummaries read = summarizeSpan(span, settings);
+    SpanSummaries read =
+        summarizeSpan(span, settings, rankFilesProgressLine(o.file, request.err, o.progress));
     DistributedView view = computeDistributedView(std::move(read.ranks), settings.options);
     view.left_out.insert(view.left_out.begin(), read.unreadable.begin(), read.unreadable.end());
     view.notes.insert(view.notes.end(), read.notes.begin(), read.notes.end());

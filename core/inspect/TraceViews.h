@@ -23,6 +23,7 @@ struct TraceViewRequest {
     const views::OptionValues& values;
     TraceInput* input;
     std::ostream& out;
+    std::ostream& err; // the progress line of a rank folder's read
 };
 
 struct CliView {

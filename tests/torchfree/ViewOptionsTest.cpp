@@ -279,7 +279,7 @@ TEST(ViewOptions, EveryDeclaredOptionIsReadByItsPrinter) {
         TraceInput::Options uncached;
         uncached.cache = false;
         if (!folder) input.emplace(o.file, uncached, err);
-        TraceViewRequest request{o, values, input ? &*input : nullptr, out};
+        TraceViewRequest request{o, values, input ? &*input : nullptr, out, err};
         try {
             print(request);
         } catch (const std::exception&) {
