@@ -132,4 +132,14 @@ DeviceActivities collectDeviceActivity(const Trace& trace, const ActivityOptions
     return out;
 }
 
+ActivityFacts activityFacts(const DeviceActivities& activity) {
+    ActivityFacts f;
+    f.any = !activity.empty();
+    f.linked = std::any_of(activity.events.begin(), activity.events.end(),
+                           [](const DeviceActivity& e) { return e.launch >= 0; });
+    f.last_step_dropped = activity.last_step_dropped;
+    f.dropped = activity.dropped;
+    return f;
+}
+
 } // namespace ts

@@ -53,6 +53,17 @@ struct DeviceActivities {
     bool empty() const { return events.empty(); }
 };
 
+// What a rank's device activity says of itself, without its events: what
+// the notes on it need (report/IdleTables.h activityNotes), kept in a rank's
+// summary (RankTraceSummary.h).
+struct ActivityFacts {
+    bool any = false;    // kernels, copies or sets on a GPU stream
+    bool linked = false; // some of it linked to the runtime call that launched it
+    bool last_step_dropped = false;
+    uint64_t dropped = 0;
+};
+ActivityFacts activityFacts(const DeviceActivities& activity);
+
 // [start, end) of an event in ns from the origin, rounded as HTA rounds
 // (ActivityOptions::hta_rounding): for the other diagnoses' HTA modes.
 std::pair<int64_t, int64_t> htaRounded(int64_t start, int64_t end, int64_t origin);

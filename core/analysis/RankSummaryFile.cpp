@@ -14,7 +14,8 @@ namespace {
 using namespace cache_bytes;
 
 constexpr char kMagic[8] = {'T', 'S', 'R', 'A', 'N', 'K', '\0', '\0'};
-constexpr uint32_t kFormatVersion = 2; // 2: collectives' process group and Seq
+constexpr uint32_t kFormatVersion = 3; // 2: collectives' process group and Seq;
+                                       // 3: the temporal breakdown
 // Times a summary may hold: relative ones within 11 days of the trace's
 // start (sums over a span's steps cannot overflow), its clock within 126
 // years of 1970 (two clocks' difference cannot either).
@@ -91,7 +92,26 @@ void putBody(Sink& out, const RankTraceSummary& s) {
         for (const TimeRange& r : c.ranges)
             out.put(r.first), out.put(r.second);
     }
+    const TemporalBreakdown& t = s.temporal;
+    out.put(t.window_ns), out.put(t.idle_ns), out.put(t.compute_ns), out.put(t.non_compute_ns);
+    const ActivityFacts& a = s.activity;
+    out.flag(a.any), out.flag(a.linked), out.flag(a.last_step_dropped), out.put(a.dropped);
     out.text(s.steps_note), out.text(s.problem);
+}
+
+// The temporal breakdown's parts lie within its window, and it within the trace.
+void getTemporal(Source& in, RankTraceSummary& s) {
+    TemporalBreakdown& t = s.temporal;
+    t.window_ns = relativeNs(in);
+    if (t.window_ns < 0) throw Malformed("the device's time window ends before it starts");
+    for (int64_t* v : {&t.idle_ns, &t.compute_ns, &t.non_compute_ns}) {
+        *v = relativeNs(in);
+        if (*v < 0 || *v > t.window_ns)
+            throw Malformed("a part of the device's time lies outside its window");
+    }
+    ActivityFacts& a = s.activity;
+    a.any = in.flag(), a.linked = in.flag(), a.last_step_dropped = in.flag();
+    a.dropped = in.get<uint64_t>();
 }
 
 void getStep(Source& in, RankTraceSummary& s) {
@@ -162,6 +182,7 @@ RankTraceSummary getBody(Source& in) {
     for (size_t i = 0; i < steps; ++i)
         getStep(in, s);
     getCollectives(in, s);
+    getTemporal(in, s);
     s.steps_note = in.text(), s.problem = in.text();
     if (!in.atEnd()) throw Malformed("bytes follow the summary");
     return s;

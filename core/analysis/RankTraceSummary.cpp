@@ -107,6 +107,10 @@ std::string noCollectivesText(const RankTrace& r, const GpuOverview& overview,
 RankTraceSummary summarizeRank(const RankTrace& r, const GpuAnalysisOptions& options) {
     RankTraceSummary out;
     identity(r, out);
+    const DeviceActivities activity = collectDeviceActivity(r.trace);
+    out.activity = activityFacts(activity);
+    if (!activity.empty()) out.temporal = temporalBreakdown(activity);
+    out.temporal.rank = 0;
     const KinetoEvents events = collectKinetoEvents(r.trace, options);
     if (events.empty()) {
         out.problem =

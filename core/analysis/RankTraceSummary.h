@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/DeviceActivity.h"
 #include "analysis/DistributedView.h"
 #include "analysis/GpuOverview.h"
+#include "analysis/IdleTime.h"
 
 namespace ts {
 
@@ -50,6 +52,12 @@ struct RankTraceSummary {
     std::vector<RankCollective> collectives; // in time order
     std::vector<std::string> group_names;    // process groups ("0", "1", ...)
     std::string steps_note;                  // derivedStepsText, "" for ProfilerStep ranges
+    // Holistic Trace Analysis' headline figure of the rank (--view temporal
+    // of a folder reads it here, not from the trace): its device work's
+    // temporal breakdown (rank left at 0: the summary's rank is the rank),
+    // and what its device activity left out (the notes on it).
+    TemporalBreakdown temporal;
+    ActivityFacts activity;
     // Why this rank gives the view nothing (no torch.profiler events, no
     // collectives), in plain words naming the file; "" when it does.
     std::string problem;

@@ -8,6 +8,8 @@
 
 #include "analysis/IdleTime.h"
 #include "analysis/LaunchStats.h"
+#include "analysis/RankSummaries.h"
+#include "inspect/ReadProgressLine.h"
 #include "inspect/TraceViewPrinters.h"
 #include "report/AnnotationTables.h"
 #include "report/CounterTables.h"
@@ -23,6 +25,39 @@ namespace {
 constexpr const char* kNoLaunches =
     ": no device work is linked to the runtime call that launched it (the trace has no "
     "cuda_runtime events, or no correlation ids; record with ProfilerActivity.CPU and CUDA) for ";
+
+// The ranks below the highest that `sorted` lacks (at most 64 named).
+std::vector<int64_t> missingRanks(const std::vector<int64_t>& sorted) {
+    std::vector<int64_t> missing;
+    int64_t next = 0;
+    for (int64_t rank : sorted) {
+        for (; next < rank && missing.size() < 64; ++next)
+            missing.push_back(next);
+        next = std::max(next, rank + 1);
+    }
+    return missing;
+}
+
+void noteMissingRanks(const std::vector<int64_t>& sorted, const TraceStatsOptions& o,
+                      std::ostream& out) {
+    if (o.format == "text")
+        for (int64_t missing : missingRanks(sorted))
+            out << "note: rank " << missing << " has no trace in " << o.file
+                << ": its figures are missing below\n";
+}
+
+std::string noDeviceWorkText(const std::string& file, const std::string& view) {
+    return file + ": no kernels, copies or sets on a GPU stream for --view " + view +
+           " (a torch.profiler trace recorded with ProfilerActivity.CUDA has them).";
+}
+
+// The notes on what a rank's device activity left out, in text.
+void noteActivity(const ActivityFacts& facts, int64_t rank, size_t ranks,
+                  const TraceStatsOptions& o, std::ostream& out) {
+    if (o.format != "text") return;
+    for (const std::string& note : activityNotes(facts))
+        out << "note: " << (ranks > 1 ? "rank " + std::to_string(rank) + ": " : "") << note << '\n';
+}
 
 // The traces a diagnosis reads: the one trace, or every rank's trace of one
 // span of a folder (or of several files), each analysed on its own.
@@ -52,26 +87,16 @@ public:
         DeviceActivities activity = collectDeviceActivity(*traces_[i]);
         if (ranks_[i] >= 0) activity.rank = ranks_[i];
         if (activity.empty())
-            throw std::invalid_argument(fileOf(i) +
-                                        ": no kernels, copies or sets on a GPU stream for "
-                                        "--view " +
-                                        options_.view +
-                                        " (a torch.profiler trace recorded with "
-                                        "ProfilerActivity.CUDA has them).");
+            throw std::invalid_argument(noDeviceWorkText(fileOf(i), options_.view));
         return activity;
     }
 
-    // The ranks below the highest that the folder has no trace of (sorted
-    // by rank, as readRankSpan gives them).
-    std::vector<int64_t> missingRanks() const {
-        std::vector<int64_t> missing;
-        int64_t next = 0;
-        for (const RankTrace& r : folder_) {
-            for (; next < r.rank && missing.size() < 64; ++next)
-                missing.push_back(next);
-            next = std::max(next, r.rank + 1);
-        }
-        return missing;
+    // The folder's ranks, sorted (as readRankSpan gives them).
+    std::vector<int64_t> folderRanks() const {
+        std::vector<int64_t> ranks;
+        for (const RankTrace& r : folder_)
+            ranks.push_back(r.rank);
+        return ranks;
     }
 
     // The file (and rank) of a trace, for a message on what it lacks.
@@ -92,20 +117,48 @@ template <typename Analyse>
 auto analyseRanks(const DiagnosisInput& input, const TraceStatsOptions& o, std::ostream& out,
                   Analyse analyse) {
     std::vector<decltype(analyse(input.trace(0), DeviceActivities{}))> ranks;
-    if (o.format == "text")
-        for (int64_t missing : input.missingRanks())
-            out << "note: rank " << missing << " has no trace in " << o.file
-                << ": its figures are missing below\n";
+    noteMissingRanks(input.folderRanks(), o, out);
     for (size_t i = 0; i < input.size(); ++i) {
         const DeviceActivities activity = input.activity(i);
-        if (o.format == "text")
-            for (const std::string& note : activityNotes(activity))
-                out << "note: "
-                    << (input.size() > 1 ? "rank " + std::to_string(activity.rank) + ": " : "")
-                    << note << '\n';
+        noteActivity(activityFacts(activity), activity.rank, input.size(), o, out);
         ranks.push_back(analyse(input.trace(i), activity));
     }
     return ranks;
+}
+
+// A folder's temporal breakdowns, from its ranks' summaries
+// (analysis/RankSummaries.h): read in parallel and kept, so that a
+// 1,024-rank folder is read once, never whole in memory, and reopened from
+// its summaries. A trace that cannot be read is a note, not the end.
+std::vector<TemporalBreakdown> folderTemporal(TraceViewRequest& request) {
+    const TraceStatsOptions& o = request.options;
+    int count = 0;
+    RankSummarySettings settings;
+    settings.cache.enabled = o.cache;
+    SpanSummaries read = summarizeSpan(chosenSpan(request, count), settings,
+                                       rankFilesProgressLine(o.file, request.err, o.progress));
+    if (read.ranks.empty())
+        throw std::invalid_argument("No trace of " + o.file + " could be read for --view " +
+                                    o.view + ": " + read.unreadable.front());
+    std::sort(read.ranks.begin(), read.ranks.end(),
+              [](const RankTraceSummary& a, const RankTraceSummary& b) { return a.rank < b.rank; });
+    std::vector<int64_t> numbers;
+    for (const RankTraceSummary& s : read.ranks)
+        numbers.push_back(s.rank);
+    if (o.format == "text")
+        for (const std::string& why : read.unreadable)
+            request.out << "note: " << why << " (left out)\n";
+    noteMissingRanks(numbers, o, request.out);
+    std::vector<TemporalBreakdown> out;
+    for (const RankTraceSummary& s : read.ranks) {
+        if (!s.activity.any)
+            throw std::invalid_argument(
+                noDeviceWorkText(s.path + " (rank " + std::to_string(s.rank) + ")", o.view));
+        noteActivity(s.activity, s.rank, read.ranks.size(), o, request.out);
+        out.push_back(s.temporal);
+        out.back().rank = s.rank;
+    }
+    return out;
 }
 
 } // namespace
@@ -123,11 +176,14 @@ void printTables(const std::vector<table::TableSpec>& tables, const TraceStatsOp
 
 void temporal(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
-    const DiagnosisInput input(request);
-    const std::vector<TemporalBreakdown> ranks =
-        analyseRanks(input, o, request.out, [](const Trace&, const DeviceActivities& activity) {
-            return temporalBreakdown(activity);
-        });
+    std::vector<TemporalBreakdown> ranks;
+    if (request.input)
+        ranks = analyseRanks(DiagnosisInput(request), o, request.out,
+                             [](const Trace&, const DeviceActivities& activity) {
+                                 return temporalBreakdown(activity);
+                             });
+    else
+        ranks = folderTemporal(request);
     if (o.format == "json") {
         request.out << temporalJson(ranks).dump(2) << '\n';
         return;

@@ -130,19 +130,21 @@ table::TableSpec idleIntervalTable(const std::vector<IdleBreakdown>& ranks) {
     return spec;
 }
 
-std::vector<std::string> activityNotes(const DeviceActivities& a) {
+std::vector<std::string> activityNotes(const DeviceActivities& activity) {
+    return activityNotes(activityFacts(activity));
+}
+
+std::vector<std::string> activityNotes(const ActivityFacts& a) {
     std::vector<std::string> notes;
-    if (a.empty())
+    if (!a.any)
         notes.push_back("the trace has no kernels, copies or sets on a GPU stream: record it "
                         "with torch.profiler and ProfilerActivity.CUDA");
-    const bool linked = std::any_of(a.events.begin(), a.events.end(),
-                                    [](const DeviceActivity& e) { return e.launch >= 0; });
-    if (!a.empty() && !linked)
+    if (a.any && !a.linked)
         notes.push_back("no device work is linked to the runtime call that launched it (the "
                         "trace has no cuda_runtime events, or no correlation ids): host wait, "
                         "launches and queue length need them");
     // A trace without device work (a CPU-only profile) has nothing to leave out.
-    if (a.last_step_dropped && !(a.empty() && a.dropped == 0))
+    if (a.last_step_dropped && !(!a.any && a.dropped == 0))
         notes.push_back("the last ProfilerStep is left out, as HTA does (the profiler often cuts "
                         "it short): " +
                         std::to_string(a.dropped) +

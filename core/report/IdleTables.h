@@ -22,6 +22,7 @@ table::TableSpec idleIntervalTable(const std::vector<IdleBreakdown>& ranks);
 
 // What the trace's device activity leaves out, and why, for notes.
 std::vector<std::string> activityNotes(const DeviceActivities& activity);
+std::vector<std::string> activityNotes(const ActivityFacts& facts);
 
 // {"ranks": [{"rank", "idle_us", "compute_us", "non_compute_us",
 //  "kernel_us", "idle_pct", "compute_pct", "non_compute_pct"}]}

@@ -12,7 +12,10 @@ bool Document::provides(views::Input input) const {
     case Input::RankFolder:
         return distributed || !distributed_error.empty();
     case Input::TraceOrRanks:
-        return trace || distributed;
+        // A view of one trace or of each rank's: the GUI shows it of one
+        // trace (a rank folder's lowest rank), which a folder of rank
+        // summaries alone lacks.
+        return trace != nullptr;
     case Input::Run:
         return run.has_value();
     case Input::Snapshot:

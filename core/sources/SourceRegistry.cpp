@@ -6,6 +6,7 @@
 #include "experiments/ReportReader.h"
 #include "report/RunDirectory.h"
 #include "sources/SourceOpeners.h"
+#include "trace/RankFolder.h"
 
 namespace ts::sources {
 namespace {
@@ -52,13 +53,21 @@ Match recogniseRun(const SourceProbe& p) {
                                                                         : Match::ByName;
 }
 
-// A folder of traces: its first trace-named file is looked into.
+// A folder of traces: its first trace-named file is looked into. A folder
+// of rank summaries alone (gathered from the nodes that recorded the traces,
+// docs/gpu-traces.md "Past one machine") is one too.
 Match recogniseRankFolder(const SourceProbe& p) {
     if (!p.is_dir || p.hasEntry(run_files::kRunJson)) return Match::No;
     for (const std::string& name : p.entries)
         if (jsonName(name)) {
             const SourceProbe first = probeSource(p.path / name);
             return traceContent(first) == Match::ByContent ? Match::ByContent : Match::ByName;
+        }
+    for (const std::string& name : p.entries)
+        if (endsWith(name, kRankSummaryFileExtension)) {
+            const SourceProbe first = probeSource(p.path / name);
+            return first.head.rfind(std::string("TSRANK\0\0", 8), 0) == 0 ? Match::ByContent
+                                                                          : Match::ByName;
         }
     return Match::No;
 }
@@ -168,7 +177,8 @@ std::string whatItIs(const SourceProbe& p) {
     if (p.is_dir && p.entries.empty()) return path + ": the folder is empty";
     if (p.is_dir)
         return path + ": neither a run (it has no " + run_files::kRunJson +
-               ") nor a folder of traces (no *.json or *.json.gz files)";
+               ") nor a folder of traces (no *.json or *.json.gz files, no *.tsrank summaries "
+               "of them)";
     if (!p.read_error.empty()) return path + ": cannot be read: " + p.read_error;
     if (p.head.empty()) return path + ": the file is empty";
     if (p.head.rfind("PK\x03\x04", 0) == 0)

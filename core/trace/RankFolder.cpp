@@ -210,6 +210,12 @@ RankTrace readRankFile(const RankFile& f, size_t position, const ReadProgress& p
     // 3x per byte adds up (a 256-rank gzipped folder: 46 of 78 s).
     TraceReadOptions options;
     options.min_parallel_bytes = 0;
+    std::error_code ec;
+    if (!fs::exists(f.path, ec) && fs::exists(f.path.string() + kRankSummaryFileExtension, ec))
+        throw TraceReadError(f.path.string() + ": the trace is not here, only its rank summary (" +
+                             f.path.filename().string() + kRankSummaryFileExtension +
+                             "), which --view distributed and --view temporal read; this "
+                             "view needs the trace.");
     r.trace = readChromeTraceFile(f.path, progress, options);
     r.rank = rankFromDistributedInfo(r.trace.kineto.distributed_info);
     r.rank_source = RankSource::DistributedInfo;

@@ -12,6 +12,7 @@
 #include "ProfTestSupport.h"
 #include "TestPaths.h"
 #include "inspect/TraceExportCommand.h"
+#include "inspect/TraceIndexCommand.h"
 #include "inspect/TraceStatsCommand.h"
 #include "report/ViewCatalog.h"
 #include "trace/ChromeTraceReader.h"
@@ -279,6 +280,25 @@ TEST_F(TraceStatsCommand, DiagnosesOfARankFolderPerRank) {
     options_.file = data.string();
     ASSERT_EQ(run(), 0) << err_.str();
     EXPECT_EQ(nlohmann::json::parse(out_.str())["ranks"][1]["idle_us"], 328671.0);
+
+    // Past one machine: the summaries trace-index wrote beside the traces,
+    // gathered without them, give the same temporal breakdown (HTA's figure).
+    const std::filesystem::path nodes = dir_ / "nodes", gathered = dir_ / "gathered";
+    std::filesystem::create_directories(nodes);
+    std::filesystem::create_directories(gathered);
+    for (const char* name : {"rank-0.json.gz", "rank-1.json.gz"})
+        std::filesystem::copy_file(data / name, nodes / name);
+    TraceIndexOptions index;
+    index.inputs = {nodes.string()};
+    std::ostringstream index_out, index_err;
+    ASSERT_EQ(runTraceIndex(index, index_out, index_err), 0) << index_err.str();
+    for (const char* name : {"rank-0.json.gz.tsrank", "rank-1.json.gz.tsrank"})
+        std::filesystem::copy_file(nodes / name, gathered / name);
+    options_.format = "json";
+    const std::string from_traces = out_.str();
+    options_.file = gathered.string();
+    ASSERT_EQ(run(), 0) << err_.str();
+    EXPECT_EQ(out_.str(), from_traces);
 
     // A folder without rank 0: its figures are missing, and the text says so.
     const std::filesystem::path lone = dir_ / "lone";

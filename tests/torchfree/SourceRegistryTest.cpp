@@ -7,6 +7,7 @@
 
 #include "EngineTestSupport.h"
 #include "TestPaths.h"
+#include "analysis/RankSummaries.h"
 #include "report/RunDirectory.h"
 #include "sources/OpenDocument.h"
 #include "sources/SourceRegistry.h"
@@ -171,6 +172,34 @@ TEST(SourceRegistry, AFolderOfOneTraceOpensThatTrace) {
     ASSERT_TRUE(doc.ok()) << doc.error;
     EXPECT_EQ(doc.source->name, std::string("trace"));
     EXPECT_TRUE(doc.trace && !doc.distributed);
+}
+
+// The rank summaries trace-index wrote on the nodes, gathered without their
+// traces: a rank folder, whose Ranks view they fill; the views of one
+// trace are not offered (the GUI showed them of a trace it did not have).
+TEST(SourceRegistry, AFolderOfRankSummariesAloneOpensAsRanks) {
+    const fs::path nodes = ts::test::freshDir("registry_summaries_nodes");
+    const fs::path gathered = ts::test::freshDir("registry_summaries_gathered");
+    const std::vector<ts::RankSpan> spans = ts::findRankSpans({data("distributed_hta")});
+    ASSERT_EQ(spans.size(), 1u);
+    for (size_t i = 0; i < spans[0].files.size(); ++i) {
+        const fs::path copy = nodes / spans[0].files[i].path.filename();
+        fs::copy_file(spans[0].files[i].path, copy);
+        ts::RankFile file = spans[0].files[i];
+        file.path = copy;
+        ts::writeSummaryBeside(file, i, {});
+        fs::copy_file(ts::summaryBeside(copy), gathered / ts::summaryBeside(copy).filename());
+    }
+    EXPECT_EQ(kindOf(gathered), "rank-folder");
+    const Document doc = openDocument(gathered);
+    ASSERT_TRUE(doc.ok()) << doc.error;
+    EXPECT_TRUE(doc.distributed && !doc.trace);
+    EXPECT_TRUE(doc.provides(ts::views::Input::RankFolder));
+    EXPECT_FALSE(doc.provides(ts::views::Input::TraceOrRanks));
+    // A folder of other files is named with what it lacks.
+    const fs::path other = ts::test::freshDir("registry_summaries_other");
+    writeFile(other / "notes.txt", "hello");
+    EXPECT_NE(kindOf(other).find("no *.tsrank summaries"), std::string::npos) << kindOf(other);
 }
 
 // A large trace opens with what the Overview and the Timeline show; the
