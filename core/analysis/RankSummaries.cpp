@@ -1,15 +1,12 @@
 #include "analysis/RankSummaries.h"
 
-#include <atomic>
 #include <map>
-#include <mutex>
 #include <optional>
 
 #include "analysis/OverviewCacheFormat.h"
 #include "analysis/RankSummaryFile.h"
 #include "trace/TraceKey.h"
 #include "util/AtomicFile.h"
-#include "util/ThreadPool.h"
 
 namespace ts {
 
@@ -187,18 +184,9 @@ SpanSummaries summarizeSpan(const RankSpan& span, const RankSummarySettings& set
                             const ReadProgress& progress, bool keep_traces) {
     const size_t n = span.files.size();
     std::vector<Outcome> outcomes(n);
-    std::atomic<size_t> done{0};
-    std::atomic<bool> cancelled{false};
-    std::mutex report;
-    const unsigned threads = std::max(1u, ThreadPool::shared().size());
-    parallelFor(n, threads, [&](size_t i) {
-        if (cancelled.load()) return;
-        outcomes[i] = summarizeFile(span.files[i], i, settings, keep_traces);
-        const size_t finished = ++done;
-        std::lock_guard<std::mutex> lock(report);
-        if (progress.report && !progress.report(finished, n)) cancelled = true;
-    });
-    if (cancelled.load()) throw TraceReadCancelled();
+    forEachRankFile(
+        n, [&](size_t i) { outcomes[i] = summarizeFile(span.files[i], i, settings, keep_traces); },
+        progress);
     SpanSummaries out;
     for (size_t i = 0; i < n; ++i) {
         Outcome& o = outcomes[i];

@@ -2,7 +2,10 @@
 // `annotations`, `kernel-sequences`: Holistic Trace Analysis' diagnoses of
 // one trace, or of each rank of a folder.
 #include <algorithm>
+#include <filesystem>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +21,7 @@
 #include "report/KernelTypeTables.h"
 #include "report/LaunchTables.h"
 #include "trace/RankFolder.h"
+#include "trace/RankOrder.h"
 
 namespace ts::printers {
 namespace {
@@ -59,71 +63,112 @@ void noteActivity(const ActivityFacts& facts, int64_t rank, size_t ranks,
         out << "note: " << (ranks > 1 ? "rank " + std::to_string(rank) + ": " : "") << note << '\n';
 }
 
-// The traces a diagnosis reads: the one trace, or every rank's trace of one
-// span of a folder (or of several files), each analysed on its own.
-class DiagnosisInput {
-public:
-    explicit DiagnosisInput(TraceViewRequest& request) : options_(request.options) {
-        if (request.input) {
-            traces_.push_back(&request.input->trace());
-            ranks_.push_back(-1); // the trace's own (distributedInfo), 0 without
-            return;
-        }
-        int count = 0;
-        folder_ = readRankSpan(chosenSpan(request, count));
-        for (const RankTrace& rank : folder_) {
-            traces_.push_back(&rank.trace);
-            ranks_.push_back(rank.rank);
-        }
-    }
+// "note: <file>: <why> (left out)" for each rank file that could not be
+// read; the error naming the first when none could.
+void noteUnreadable(const std::vector<std::string>& unreadable, size_t read,
+                    const TraceStatsOptions& o, std::ostream& out) {
+    if (read == 0)
+        throw std::invalid_argument(
+            "No trace of " + o.file + " could be read for --view " + o.view +
+            (unreadable.empty() ? std::string(": it has none") : ": " + unreadable.front()));
+    if (o.format == "text")
+        for (const std::string& why : unreadable)
+            out << "note: " << why << " (left out)\n";
+}
 
-    size_t size() const { return traces_.size(); }
-    const Trace& trace(size_t i) const { return *traces_[i]; }
-    const std::vector<const Trace*>& traces() const { return traces_; }
-
-    // A rank's device activity; throws naming the file (and rank) when it
-    // has none.
-    DeviceActivities activity(size_t i) const {
-        DeviceActivities activity = collectDeviceActivity(*traces_[i]);
-        if (ranks_[i] >= 0) activity.rank = ranks_[i];
-        if (activity.empty())
-            throw std::invalid_argument(noDeviceWorkText(fileOf(i), options_.view));
-        return activity;
-    }
-
-    // The folder's ranks, sorted (as readRankSpan gives them).
-    std::vector<int64_t> folderRanks() const {
-        std::vector<int64_t> ranks;
-        for (const RankTrace& r : folder_)
-            ranks.push_back(r.rank);
-        return ranks;
-    }
-
-    // The file (and rank) of a trace, for a message on what it lacks.
-    std::string fileOf(size_t i) const {
-        if (folder_.empty()) return options_.file;
-        return folder_[i].path.string() + " (rank " + std::to_string(folder_[i].rank) + ")";
-    }
-
-private:
-    const TraceStatsOptions& options_;
-    std::vector<RankTrace> folder_;
-    std::vector<const Trace*> traces_;
-    std::vector<int64_t> ranks_;
+// Every rank's analysis in rank order, and the file each came from (for a
+// message on what it lacks).
+template <typename Result> struct RankResults {
+    std::vector<Result> ranks;
+    std::vector<std::string> files;
 };
 
-// Every rank's analysis of its activity, with the notes on what each left out.
-template <typename Analyse>
-auto analyseRanks(const DiagnosisInput& input, const TraceStatsOptions& o, std::ostream& out,
-                  Analyse analyse) {
-    std::vector<decltype(analyse(input.trace(0), DeviceActivities{}))> ranks;
-    noteMissingRanks(input.folderRanks(), o, out);
-    for (size_t i = 0; i < input.size(); ++i) {
-        const DeviceActivities activity = input.activity(i);
-        noteActivity(activityFacts(activity), activity.rank, input.size(), o, out);
-        ranks.push_back(analyse(input.trace(i), activity));
+// A rank of a folder as analysed on the pool: its trace is dropped once
+// analysed, so that 1,024 ranks hold their results and the traces being
+// read, never the whole folder.
+template <typename Result> struct AnalysedRank {
+    int64_t rank = -1; // rank, rank_source, path: what orderRanks sorts by
+    RankSource rank_source = RankSource::Order;
+    std::filesystem::path path;
+    ActivityFacts facts;
+    std::optional<Result> result; // none: the trace has no device work
+    std::string unreadable;       // why the file could not be read, "" read
+};
+
+// Where a result holds its rank (orderRanks may number guessed ranks again).
+template <typename Result> void setRank(Result& result, int64_t rank) {
+    result.rank = rank;
+}
+
+template <typename Result>
+RankResults<Result> ranksInOrder(std::vector<AnalysedRank<Result>> read, const TraceStatsOptions& o,
+                                 std::ostream& out) {
+    std::vector<AnalysedRank<Result>> ranks;
+    std::vector<std::string> unreadable;
+    for (AnalysedRank<Result>& a : read)
+        if (a.unreadable.empty())
+            ranks.push_back(std::move(a));
+        else
+            unreadable.push_back(std::move(a.unreadable));
+    noteUnreadable(unreadable, ranks.size(), o, out);
+    orderRanksOrThrow(ranks);
+    std::vector<int64_t> numbers;
+    for (const AnalysedRank<Result>& a : ranks)
+        numbers.push_back(a.rank);
+    noteMissingRanks(numbers, o, out);
+    RankResults<Result> results;
+    for (AnalysedRank<Result>& a : ranks) {
+        const std::string file = a.path.string() + " (rank " + std::to_string(a.rank) + ")";
+        if (!a.result) throw std::invalid_argument(noDeviceWorkText(file, o.view));
+        noteActivity(a.facts, a.rank, ranks.size(), o, out);
+        setRank(*a.result, a.rank);
+        results.ranks.push_back(std::move(*a.result));
+        results.files.push_back(file);
     }
-    return ranks;
+    return results;
+}
+
+// The diagnosis of one trace, or of every rank of a folder's span: ranks
+// read and analysed in parallel (as many at once as the pool has threads),
+// a file that cannot be read named and left out. Throws naming a rank
+// without device work.
+template <typename Analyse> auto analyseRanks(TraceViewRequest& request, Analyse analyse) {
+    using Result = decltype(analyse(std::declval<const Trace&>(), DeviceActivities{}));
+    const TraceStatsOptions& o = request.options;
+    if (request.input) {
+        const Trace& trace = request.input->trace();
+        const DeviceActivities activity = collectDeviceActivity(trace);
+        if (activity.empty()) throw std::invalid_argument(noDeviceWorkText(o.file, o.view));
+        noteActivity(activityFacts(activity), activity.rank, 1, o, request.out);
+        return RankResults<Result>{{analyse(trace, activity)}, {o.file}};
+    }
+    int count = 0;
+    const RankSpan span = chosenSpan(request, count);
+    std::vector<AnalysedRank<Result>> read(span.files.size());
+    forEachRankFile(
+        span.files.size(),
+        [&](size_t i) {
+            AnalysedRank<Result>& a = read[i];
+            RankTrace rank;
+            try {
+                rank = readRankFile(span.files[i], i);
+            } catch (const Cancelled&) {
+                throw;
+            } catch (const std::exception& e) {
+                a.unreadable = e.what();
+                return;
+            }
+            a.rank = rank.rank;
+            a.rank_source = rank.rank_source;
+            a.path = rank.path;
+            DeviceActivities activity = collectDeviceActivity(rank.trace);
+            activity.rank = rank.rank;
+            if (activity.empty()) return;
+            a.facts = activityFacts(activity);
+            a.result = analyse(rank.trace, activity);
+        },
+        rankFilesProgressLine(o.file, request.err, o.progress));
+    return ranksInOrder(std::move(read), o, request.out);
 }
 
 // A folder's temporal breakdowns, from its ranks' summaries
@@ -137,17 +182,12 @@ std::vector<TemporalBreakdown> folderTemporal(TraceViewRequest& request) {
     settings.cache.enabled = o.cache;
     SpanSummaries read = summarizeSpan(chosenSpan(request, count), settings,
                                        rankFilesProgressLine(o.file, request.err, o.progress));
-    if (read.ranks.empty())
-        throw std::invalid_argument("No trace of " + o.file + " could be read for --view " +
-                                    o.view + ": " + read.unreadable.front());
     std::sort(read.ranks.begin(), read.ranks.end(),
               [](const RankTraceSummary& a, const RankTraceSummary& b) { return a.rank < b.rank; });
+    noteUnreadable(read.unreadable, read.ranks.size(), o, request.out);
     std::vector<int64_t> numbers;
     for (const RankTraceSummary& s : read.ranks)
         numbers.push_back(s.rank);
-    if (o.format == "text")
-        for (const std::string& why : read.unreadable)
-            request.out << "note: " << why << " (left out)\n";
     noteMissingRanks(numbers, o, request.out);
     std::vector<TemporalBreakdown> out;
     for (const RankTraceSummary& s : read.ranks) {
@@ -159,6 +199,15 @@ std::vector<TemporalBreakdown> folderTemporal(TraceViewRequest& request) {
         out.back().rank = s.rank;
     }
     return out;
+}
+
+// Launch statistics with the names they print (their trace is gone by then).
+struct RankLaunches {
+    LaunchStats stats;
+    LaunchNames names;
+};
+template <> void setRank(RankLaunches& result, int64_t rank) {
+    result.stats.rank = rank;
 }
 
 } // namespace
@@ -178,10 +227,9 @@ void temporal(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
     std::vector<TemporalBreakdown> ranks;
     if (request.input)
-        ranks = analyseRanks(DiagnosisInput(request), o, request.out,
-                             [](const Trace&, const DeviceActivities& activity) {
-                                 return temporalBreakdown(activity);
-                             });
+        ranks = analyseRanks(request, [](const Trace&, const DeviceActivities& activity) {
+                    return temporalBreakdown(activity);
+                }).ranks;
     else
         ranks = folderTemporal(request);
     if (o.format == "json") {
@@ -196,11 +244,10 @@ void idle(TraceViewRequest& request) {
     IdleOptions options;
     options.kernel_wait_ns =
         request.values.nanos("--kernel-wait-us").value_or(options.kernel_wait_ns);
-    const DiagnosisInput input(request);
-    const std::vector<IdleBreakdown> ranks = analyseRanks(
-        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
+    const std::vector<IdleBreakdown> ranks =
+        analyseRanks(request, [&](const Trace& trace, const DeviceActivities& activity) {
             return idleBreakdown(trace, activity, options);
-        });
+        }).ranks;
     if (o.format == "json") {
         request.out << idleJson(ranks).dump(2) << '\n';
         return;
@@ -218,32 +265,37 @@ void launches(TraceViewRequest& request) {
         request.values.nanos("--runtime-cutoff-us").value_or(options.runtime_cutoff_ns);
     options.launch_delay_cutoff_ns =
         request.values.nanos("--launch-delay-cutoff-us").value_or(options.launch_delay_cutoff_ns);
-    const DiagnosisInput input(request);
-    const std::vector<LaunchStats> ranks = analyseRanks(
-        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
-            return launchStats(trace, activity, options);
+    RankResults<RankLaunches> analysed =
+        analyseRanks(request, [&](const Trace& trace, const DeviceActivities& activity) {
+            RankLaunches out{launchStats(trace, activity, options), {}};
+            out.names = launchNames(trace, out.stats);
+            return out;
         });
-    for (size_t i = 0; i < ranks.size(); ++i)
-        if (ranks[i].launches.empty())
-            throw std::invalid_argument(input.fileOf(i) + kNoLaunches + "--view launches.");
+    std::vector<LaunchStats> ranks;
+    std::vector<LaunchNames> names;
+    for (size_t i = 0; i < analysed.ranks.size(); ++i) {
+        if (analysed.ranks[i].stats.launches.empty())
+            throw std::invalid_argument(analysed.files[i] + kNoLaunches + "--view launches.");
+        ranks.push_back(std::move(analysed.ranks[i].stats));
+        names.push_back(std::move(analysed.ranks[i].names));
+    }
     if (o.format == "json") {
-        request.out << launchesJson(input.traces(), ranks, o.limit).dump(2) << '\n';
+        request.out << launchesJson(ranks, names, o.limit).dump(2) << '\n';
         return;
     }
     // Text lists the 20 longest-delayed outliers unless --limit says otherwise.
     const size_t listed = o.format == "text" && o.limit == 0 ? 20 : o.limit;
     printTables({launchSummaryTable(ranks), launchOutlierTable(ranks),
-                 outlierLaunchTable(input.traces(), ranks, listed)},
+                 outlierLaunchTable(ranks, names, listed)},
                 o, request.out);
 }
 
 void kernelTypes(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
-    const DiagnosisInput input(request);
-    const std::vector<KernelTypeBreakdown> ranks = analyseRanks(
-        input, o, request.out, [](const Trace& trace, const DeviceActivities& activity) {
+    const std::vector<KernelTypeBreakdown> ranks =
+        analyseRanks(request, [](const Trace& trace, const DeviceActivities& activity) {
             return kernelTypeBreakdown(trace, activity);
-        });
+        }).ranks;
     if (o.format == "json") {
         request.out << kernelTypesJson(ranks).dump(2) << '\n';
         return;
@@ -259,14 +311,14 @@ void queue(TraceViewRequest& request) {
     QueueLengthOptions options;
     options.max_queue_length =
         int32_t(request.values.whole("--max-queue-length").value_or(options.max_queue_length));
-    const DiagnosisInput input(request);
-    const std::vector<QueueLength> ranks = analyseRanks(
-        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
+    const RankResults<QueueLength> analysed =
+        analyseRanks(request, [&](const Trace& trace, const DeviceActivities& activity) {
             return queueLength(trace, activity, options);
         });
+    const std::vector<QueueLength>& ranks = analysed.ranks;
     for (size_t i = 0; i < ranks.size(); ++i)
         if (ranks[i].streams.empty())
-            throw std::invalid_argument(input.fileOf(i) + kNoLaunches + "--view queue.");
+            throw std::invalid_argument(analysed.files[i] + kNoLaunches + "--view queue.");
     if (o.format == "json") {
         request.out << queueLengthJson(ranks).dump(2) << '\n';
         return;
@@ -279,22 +331,22 @@ void queue(TraceViewRequest& request) {
 
 void memoryBandwidth(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
-    const DiagnosisInput input(request);
-    size_t without = 0;
-    const std::vector<MemoryBandwidth> ranks = analyseRanks(
-        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
-            MemoryBandwidth bw = memoryBandwidth(trace, activity);
-            without += bw.without_bandwidth;
-            return bw;
+    const RankResults<MemoryBandwidth> analysed =
+        analyseRanks(request, [](const Trace& trace, const DeviceActivities& activity) {
+            return memoryBandwidth(trace, activity);
         });
-    for (size_t i = 0; i < ranks.size(); ++i)
+    const std::vector<MemoryBandwidth>& ranks = analysed.ranks;
+    size_t without = 0;
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        without += ranks[i].without_bandwidth;
         if (ranks[i].kinds.empty())
             throw std::invalid_argument(
-                input.fileOf(i) +
+                analysed.files[i] +
                 (ranks[i].without_bandwidth > 0
                      ? ": its copies and sets have neither a bandwidth nor bytes"
                      : ": no memcpy or memset on a GPU stream") +
                 " for --view memory-bw.");
+    }
     if (o.format == "json") {
         request.out << memoryBandwidthJson(ranks).dump(2) << '\n';
         return;
@@ -310,15 +362,17 @@ void annotations(TraceViewRequest& request) {
     const TraceStatsOptions& o = request.options;
     AnnotationOptions options;
     if (request.values.text("--annotations") == "cpu") options.side = AnnotationSide::Cpu;
-    const DiagnosisInput input(request);
-    const std::vector<AnnotationBreakdown> ranks = analyseRanks(
-        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
-            return userAnnotations(trace, activity, options);
+    const RankResults<AnnotationBreakdown> analysed =
+        analyseRanks(request, [&](const Trace& trace, const DeviceActivities& activity) {
+            AnnotationBreakdown b = userAnnotations(trace, activity, options);
+            b.label = {}; // a word per kernel, for the GUI's links; printed nowhere
+            return b;
         });
+    const std::vector<AnnotationBreakdown>& ranks = analysed.ranks;
     for (size_t i = 0; i < ranks.size(); ++i)
         if (ranks[i].empty())
             throw std::invalid_argument(
-                input.fileOf(i) + ": no " +
+                analysed.files[i] + ": no " +
                 (options.side == AnnotationSide::Gpu
                      ? "gpu_user_annotation events (record_function ranges as the GPU ran them; "
                        "try --annotations cpu)"
@@ -337,21 +391,21 @@ void kernelSequences(TraceViewRequest& request) {
     options.operator_text = request.values.text("--operator").value_or("");
     options.min_pattern_len =
         size_t(request.values.whole("--min-pattern-len").value_or(options.min_pattern_len));
-    const DiagnosisInput input(request);
-    const std::vector<KernelSequences> ranks = analyseRanks(
-        input, o, request.out, [&](const Trace& trace, const DeviceActivities& activity) {
+    const RankResults<KernelSequences> analysed =
+        analyseRanks(request, [&](const Trace& trace, const DeviceActivities& activity) {
             return kernelSequences(trace, activity, options);
         });
+    const std::vector<KernelSequences>& ranks = analysed.ranks;
     const std::string calls = options.operator_text.empty()
                                   ? std::string("operator call")
                                   : "call whose name contains '" + options.operator_text + "'";
     for (size_t i = 0; i < ranks.size(); ++i) {
         if (ranks[i].calls == 0)
-            throw std::invalid_argument(input.fileOf(i) + ": no " + calls +
+            throw std::invalid_argument(analysed.files[i] + ": no " + calls +
                                         " launched GPU work, for --view kernel-sequences.");
         if (ranks[i].empty())
             throw std::invalid_argument(
-                input.fileOf(i) + ": no " + calls + " launched " +
+                analysed.files[i] + ": no " + calls + " launched " +
                 std::to_string(options.min_pattern_len) +
                 " or more kernels, for --view kernel-sequences (--min-pattern-len).");
     }

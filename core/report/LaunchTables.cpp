@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -108,8 +109,25 @@ table::TableSpec launchOutlierTable(const std::vector<LaunchStats>& ranks) {
     return spec;
 }
 
-table::TableSpec outlierLaunchTable(const std::vector<const Trace*>& traces,
-                                    const std::vector<LaunchStats>& ranks, size_t limit) {
+LaunchNames launchNames(const Trace& trace, const LaunchStats& stats) {
+    LaunchNames out;
+    std::unordered_map<uint32_t, uint32_t> index; // the trace's name -> out.names
+    const auto nameOf = [&](int32_t event) {
+        const TraceEvent e = trace.events[size_t(event)];
+        const auto [at, added] = index.try_emplace(e.name, uint32_t(out.names.size()));
+        if (added) out.names.emplace_back(trace.nameOf(e));
+        return at->second;
+    };
+    for (const KernelLaunch& l : stats.launches) {
+        out.kernel.push_back(nameOf(l.device));
+        out.runtime.push_back(nameOf(l.runtime));
+        out.start_ns.push_back(trace.events[size_t(l.device)].start_ns);
+    }
+    return out;
+}
+
+table::TableSpec outlierLaunchTable(const std::vector<LaunchStats>& ranks,
+                                    const std::vector<LaunchNames>& names, size_t limit) {
     TableSpec spec;
     spec.title = "Outlying launches";
     spec.columns = {
@@ -125,16 +143,16 @@ table::TableSpec outlierLaunchTable(const std::vector<const Trace*>& traces,
         Column{"kernel", "Kernel", "The kernel, copy or set"}};
     for (size_t r = 0; r < ranks.size(); ++r) {
         const LaunchStats& s = ranks[r];
-        const Trace& trace = *traces.at(r);
+        const LaunchNames& n = names.at(r);
         for (const KernelLaunch* l : outliersOf(s, limit)) {
-            const TraceEvent work = trace.events[size_t(l->device)];
-            std::vector<Cell> row{integerCell(s.rank), micros(double(work.start_ns)),
+            const size_t i = size_t(l - s.launches.data());
+            std::vector<Cell> row{integerCell(s.rank), micros(double(n.start_ns[i])),
                                   micros(double(l->cpu_ns)), micros(double(l->gpu_ns)),
                                   micros(double(l->delay_ns))};
             for (size_t k = 0; k < kLaunchOutlierCount; ++k)
                 row.push_back(yesNoCell(isOutlier(*l, LaunchOutlier(k), s.options)));
-            row.push_back(textCell(trace.nameOf(trace.events[size_t(l->runtime)])));
-            row.push_back(textCell(trace.nameOf(work)));
+            row.push_back(textCell(n.names[n.runtime[i]]));
+            row.push_back(textCell(n.names[n.kernel[i]]));
             spec.rows.push_back(std::move(row));
             spec.row_events.push_back(l->device);
         }
@@ -142,21 +160,21 @@ table::TableSpec outlierLaunchTable(const std::vector<const Trace*>& traces,
     return spec;
 }
 
-nlohmann::json launchesJson(const std::vector<const Trace*>& traces,
-                            const std::vector<LaunchStats>& ranks, size_t limit) {
+nlohmann::json launchesJson(const std::vector<LaunchStats>& ranks,
+                            const std::vector<LaunchNames>& names, size_t limit) {
     nlohmann::json out = nlohmann::json::array();
     LaunchStatOptions options;
     for (size_t r = 0; r < ranks.size(); ++r) {
         const LaunchStats& s = ranks[r];
-        const Trace& trace = *traces.at(r);
+        const LaunchNames& n = names.at(r);
         options = s.options;
         nlohmann::json list = nlohmann::json::array();
-        for (const KernelLaunch& l : s.launches) {
+        for (size_t i = 0; i < s.launches.size(); ++i) {
             if (limit != 0 && list.size() >= limit) break;
-            const TraceEvent work = trace.events[size_t(l.device)];
-            list.push_back({{"kernel", trace.nameOf(work)},
-                            {"runtime", trace.nameOf(trace.events[size_t(l.runtime)])},
-                            {"start_us", double(work.start_ns) / 1000},
+            const KernelLaunch& l = s.launches[i];
+            list.push_back({{"kernel", n.names[n.kernel[i]]},
+                            {"runtime", n.names[n.runtime[i]]},
+                            {"start_us", double(n.start_ns[i]) / 1000},
                             {"cpu_duration_us", double(l.cpu_ns) / 1000},
                             {"gpu_duration_us", double(l.gpu_ns) / 1000},
                             {"launch_delay_us", double(l.delay_ns) / 1000}});

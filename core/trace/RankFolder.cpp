@@ -2,8 +2,10 @@
 #include "trace/RankOrder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <stdexcept>
 #include <system_error>
@@ -12,6 +14,7 @@
 
 #include "trace/ChromeTraceReader.h"
 #include "trace/FastTraceReader.h"
+#include "util/ThreadPool.h"
 
 namespace fs = std::filesystem;
 
@@ -234,11 +237,24 @@ std::vector<RankTrace> readRankSpan(const RankSpan& span, const ReadProgress& pr
     std::vector<RankTrace> out;
     for (const RankFile& f : span.files)
         out.push_back(readRankFile(f, out.size(), progress));
-    for (size_t i : orderRanks(out))
-        throw std::invalid_argument(out[i - 1].path.string() + " and " + out[i].path.string() +
-                                    " are both rank " + std::to_string(out[i].rank) +
-                                    " (from their " + toString(out[i].rank_source) + ").");
+    orderRanksOrThrow(out);
     return out;
+}
+
+void forEachRankFile(size_t count, const std::function<void(size_t)>& work,
+                     const ReadProgress& progress) {
+    std::atomic<size_t> done{0};
+    std::atomic<bool> cancelled{false};
+    std::mutex report;
+    const unsigned threads = std::max(1u, ThreadPool::shared().size());
+    parallelFor(count, threads, [&](size_t i) {
+        if (cancelled.load()) return;
+        work(i);
+        const size_t finished = ++done;
+        std::lock_guard<std::mutex> lock(report);
+        if (progress.report && !progress.report(finished, count)) cancelled = true;
+    });
+    if (cancelled.load()) throw TraceReadCancelled();
 }
 
 } // namespace ts

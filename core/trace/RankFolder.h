@@ -5,8 +5,10 @@
 // one span). A span is one distributed profile: every worker's n-th file in
 // time order (each worker stamps its files with its own clock, so the
 // timestamps of one span differ between workers).
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,5 +82,14 @@ RankTrace readRankFile(const RankFile& file, size_t position, const ReadProgress
 // `progress` reports each file's read in turn (done/total restart per
 // file) and cancels like a single trace's read (TraceReadCancelled).
 std::vector<RankTrace> readRankSpan(const RankSpan& span, const ReadProgress& progress = {});
+
+// work(i) for each of `count` files of a span, as many at once as the shared
+// pool has threads: a folder of 1,024 ranks is read at the speed of one big
+// trace, and what `work` keeps of each (a summary, an analysis) is all that
+// stays in memory besides the files in flight. `progress` reports files done
+// of files; returning false cancels (TraceReadCancelled once the files in
+// flight end). An exception from `work` stops the others and is rethrown.
+void forEachRankFile(size_t count, const std::function<void(size_t)>& work,
+                     const ReadProgress& progress = {});
 
 } // namespace ts

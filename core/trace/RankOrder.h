@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "trace/RankFolder.h"
@@ -38,6 +40,15 @@ template <typename Rank> std::vector<size_t> orderRanks(std::vector<Rank>& ranks
     for (size_t i = 1; i < ranks.size(); ++i)
         if (ranks[i].rank == ranks[i - 1].rank) twice.push_back(i);
     return twice;
+}
+
+// orderRanks, and std::invalid_argument naming the first two files that
+// state the same rank.
+template <typename Rank> void orderRanksOrThrow(std::vector<Rank>& ranks) {
+    for (size_t i : orderRanks(ranks))
+        throw std::invalid_argument(ranks[i - 1].path.string() + " and " + ranks[i].path.string() +
+                                    " are both rank " + std::to_string(ranks[i].rank) +
+                                    " (from their " + toString(ranks[i].rank_source) + ").");
 }
 
 } // namespace ts

@@ -317,6 +317,11 @@ void Trace::finalize(std::vector<int32_t>* new_index_out) {
     std::vector<CollectiveTag>& tags = kineto.collective_tags;
     for (CollectiveTag& tag : tags)
         renumber(tag.event, new_index);
+    // A tag of no event (a builder's mistake) would sort first and be found
+    // by no lookup; it goes rather than be kept in the index.
+    tags.erase(std::remove_if(tags.begin(), tags.end(),
+                              [](const CollectiveTag& t) { return t.event < 0; }),
+               tags.end());
     std::sort(tags.begin(), tags.end(),
               [](const CollectiveTag& a, const CollectiveTag& b) { return a.event < b.event; });
     computeNesting(events);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -308,6 +309,32 @@ TEST_F(TraceStatsCommand, DiagnosesOfARankFolderPerRank) {
     options_.format = "text";
     ASSERT_EQ(run(), 0) << err_.str();
     EXPECT_NE(out_.str().find("note: rank 0 has no trace in"), std::string::npos) << out_.str();
+
+    // A rank's file cut short is named and left out; the other is diagnosed
+    // (each rank is read, analysed and dropped on the pool).
+    const std::filesystem::path cut = dir_ / "cut";
+    std::filesystem::create_directories(cut);
+    std::filesystem::copy_file(data / "rank-0.json.gz", cut / "rank-0.json.gz");
+    {
+        std::ifstream whole(data / "rank-1.json.gz", std::ios::binary);
+        const std::string bytes{std::istreambuf_iterator<char>(whole), {}};
+        std::ofstream(cut / "rank-1.json.gz", std::ios::binary)
+            << bytes.substr(0, bytes.size() / 2);
+    }
+    options_.file = cut.string();
+    options_.view = "idle";
+    ASSERT_EQ(run(), 0) << err_.str();
+    EXPECT_NE(out_.str().find("rank-1.json.gz"), std::string::npos) << out_.str();
+    EXPECT_NE(out_.str().find("(left out)"), std::string::npos) << out_.str();
+    options_.format = "json";
+    for (const char* view : {"idle", "launches", "temporal"}) {
+        options_.view = view;
+        ASSERT_EQ(run(), 0) << view << ": " << err_.str();
+        const auto left = nlohmann::json::parse(out_.str());
+        ASSERT_EQ(left["ranks"].size(), 1u) << view;
+        EXPECT_EQ(left["ranks"][0]["rank"], 0) << view;
+    }
+    options_.format = "text";
 
     // Device work without the runtime calls that launched it: what is
     // missing is named.

@@ -71,7 +71,8 @@ TEST(LaunchStats, DriverLaunchesCount) {
 TEST(LaunchTables, JsonAndTables) {
     const Trace trace = load("kineto_call_stacks.json");
     const std::vector<LaunchStats> ranks{launchStats(trace, collectDeviceActivity(trace))};
-    const nlohmann::json j = launchesJson({&trace}, ranks, 0);
+    const std::vector<LaunchNames> names{launchNames(trace, ranks[0])};
+    const nlohmann::json j = launchesJson(ranks, names, 0);
     EXPECT_DOUBLE_EQ(j["runtime_cutoff_us"].get<double>(), 50);
     const nlohmann::json& r = j["ranks"][0];
     EXPECT_EQ(r["launches"], 2);
@@ -79,10 +80,22 @@ TEST(LaunchTables, JsonAndTables) {
     ASSERT_EQ(r["launch_list"].size(), 2u);
     EXPECT_EQ(r["launch_list"][0]["runtime"], "cudaLaunchKernel");
     EXPECT_DOUBLE_EQ(r["launch_list"][0]["launch_delay_us"].get<double>(), 5);
-    EXPECT_EQ(launchesJson({&trace}, ranks, 1)["ranks"][0]["launch_list"].size(), 1u);
+    EXPECT_EQ(launchesJson(ranks, names, 1)["ranks"][0]["launch_list"].size(), 1u);
     EXPECT_EQ(launchSummaryTable(ranks).rows.size(), 3u);
     EXPECT_EQ(launchOutlierTable(ranks).rows.size(), 3u);
-    EXPECT_TRUE(outlierLaunchTable({&trace}, ranks, 0).rows.empty()); // no outliers here
+    EXPECT_TRUE(outlierLaunchTable(ranks, names, 0).rows.empty()); // no outliers here
+    // Every launch delayed past a cutoff of 0: each row names its call and
+    // kernel as the trace does, with the work's start.
+    LaunchStatOptions tight;
+    tight.launch_delay_cutoff_ns = 0;
+    const std::vector<LaunchStats> late{launchStats(trace, collectDeviceActivity(trace), tight)};
+    const table::TableSpec rows = outlierLaunchTable(late, {launchNames(trace, late[0])}, 0);
+    ASSERT_FALSE(rows.rows.empty());
+    for (size_t i = 0; i < rows.rows.size(); ++i) {
+        const TraceEvent work = trace.events[size_t(rows.row_events[i])];
+        EXPECT_EQ(rows.rows[i].back().text, trace.nameOf(work));
+        EXPECT_EQ(rows.rows[i][rows.rows[i].size() - 2].text, "cudaLaunchKernel");
+    }
 }
 
 } // namespace

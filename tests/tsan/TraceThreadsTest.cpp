@@ -3,7 +3,8 @@
 // `trace-stats` reads a trace of more than 16 MB in parallel, analyses it
 // (the GPU analysis fills its tables on a work queue) while the trace's
 // index is written on a thread beside it (inspect/TraceInput), and the next
-// run reads that index on threads; both print the same views.
+// run reads that index on threads; both print the same views. The
+// diagnoses of a rank folder analyse its ranks on the pool.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -50,5 +51,20 @@ TEST(TraceThreads, AnalysedBesideItsIndexWriterThenReopenedFromTheIndex) {
         const std::string again = viewOf(trace, view, from_index);
         EXPECT_TRUE(from_index) << "no index was kept for the second run";
         EXPECT_EQ(again, fresh) << view;
+    }
+}
+
+// HTA's diagnoses of a rank folder: each rank read, analysed and dropped on
+// the pool (inspect/DiagnosisPrinters), the figures of both ranks printed.
+TEST(TraceThreads, EachDiagnosisOfARankFolderAnalysesItsRanksOnThePool) {
+    const auto data = std::filesystem::path(TRAINSCOPE_TEST_DATA_DIR) / "distributed_hta";
+    for (const std::string view : {"idle", "launches", "kernel-types", "queue", "memory-bw"}) {
+        TraceStatsOptions options;
+        options.file = data.string();
+        options.view = view;
+        options.format = "csv";
+        std::ostringstream out, err;
+        EXPECT_EQ(runTraceStats(options, out, err), 0) << view << ": " << err.str();
+        EXPECT_NE(out.str().find("\n1,"), std::string::npos) << view << ": no row of rank 1";
     }
 }

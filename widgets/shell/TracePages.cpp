@@ -163,7 +163,7 @@ std::vector<ViewPage> tracePages() {
     }));
     pages.push_back(tablesPage("launches", [](const Trace& trace, const GpuDiagnoses& d) {
         return Tables{launchSummaryTable({d.launches}), launchOutlierTable({d.launches}),
-                      outlierLaunchTable({&trace}, {d.launches}, 5000)};
+                      outlierLaunchTable({d.launches}, {launchNames(trace, d.launches)}, 5000)};
     }));
     pages.push_back(tablesPage("kernel-types", [](const Trace&, const GpuDiagnoses& d) {
         return Tables{kernelTypeTable({d.kernel_types}), commCompOverlapTable({d.kernel_types}),
