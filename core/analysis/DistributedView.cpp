@@ -70,6 +70,11 @@ std::string unmatchedText(const RankInput& in, const RankInput& first, const std
 }
 
 using Match = std::vector<std::vector<uint32_t>>; // per match, per rank its call
+// The match, and whether it is by process group and Seq (said in a note).
+struct Matched {
+    Match match;
+    bool by_seq = false;
+};
 using Unmatched = std::vector<std::pair<size_t, std::string>>;
 
 // A call's process group (by name) and number in it.
@@ -139,19 +144,21 @@ void matchBySeq(const std::vector<RankInput>& inputs, bool strict, Match& match,
 // all_reduce on one rank, after on another; one group's calls before
 // another's). A rank whose calls do not match the first rank's throws when
 // `strict`, else is named in `unmatched` (by position) and its row left unset.
-Match matchCalls(const std::vector<RankInput>& inputs, bool plugin_compatible, bool strict,
-                 Unmatched& unmatched) {
+Matched matchCalls(const std::vector<RankInput>& inputs, bool plugin_compatible, bool strict,
+                   Unmatched& unmatched) {
     const size_t calls = inputs.front().summary->collectives.size();
-    Match match(calls, std::vector<uint32_t>(inputs.size()));
+    Matched out{Match(calls, std::vector<uint32_t>(inputs.size()))};
+    Match& match = out.match;
     if (plugin_compatible) {
         for (size_t i = 0; i < calls; ++i)
             for (size_t r = 0; r < inputs.size(); ++r)
                 match[i][r] = uint32_t(i);
-        return match;
+        return out;
     }
-    if (keyedBySeq(inputs)) {
+    out.by_seq = keyedBySeq(inputs);
+    if (out.by_seq) {
         matchBySeq(inputs, strict, match, unmatched);
-        return match;
+        return out;
     }
     // Per name (the first rank's index), per n-th call of it: the match.
     const RankTraceSummary& first = *inputs.front().summary;
@@ -185,7 +192,7 @@ Match matchCalls(const std::vector<RankInput>& inputs, bool plugin_compatible, b
             break;
         }
     }
-    return match;
+    return out;
 }
 
 const RangeList& rangesOf(const RankInput& in, size_t call) {
@@ -384,9 +391,8 @@ std::vector<RankInput> usableRanks(std::vector<RankTraceSummary>& ranks, bool st
 // Matches the calls of every rank. Outside `strict`, a rank whose calls
 // differ from most ranks' (in number, or in names) is left out with why,
 // so that one rank's cut-short trace leaves the other 1,023 their view.
-std::vector<std::vector<uint32_t>> matchAll(std::vector<RankInput>& inputs,
-                                            const GpuAnalysisOptions& options, bool strict,
-                                            std::vector<std::string>& left_out) {
+Matched matchAll(std::vector<RankInput>& inputs, const GpuAnalysisOptions& options, bool strict,
+                 std::vector<std::string>& left_out) {
     if (!strict) {
         std::map<size_t, size_t> counts; // calls -> ranks
         for (const RankInput& in : inputs)
@@ -409,8 +415,8 @@ std::vector<std::vector<uint32_t>> matchAll(std::vector<RankInput>& inputs,
     }
     for (;;) {
         Unmatched unmatched;
-        auto match = matchCalls(inputs, options.plugin_compatible, strict, unmatched);
-        if (unmatched.empty()) return match;
+        Matched matched = matchCalls(inputs, options.plugin_compatible, strict, unmatched);
+        if (unmatched.empty()) return matched;
         for (auto it = unmatched.rbegin(); it != unmatched.rend(); ++it) {
             left_out.push_back(it->second + " Left out.");
             inputs.erase(inputs.begin() + long(it->first));
@@ -531,8 +537,9 @@ DistributedView computeDistributedView(std::vector<RankTraceSummary> ranks,
             view.left_out.empty() ? std::string("No rank traces for the distributed view.")
                                   : "No rank forms a distributed view: " + view.left_out.front());
     if (strict) checkSameCollectiveCount(inputs);
-    std::vector<std::vector<uint32_t>> match = matchAll(inputs, options, strict, view.left_out);
-    if (!options.plugin_compatible && keyedBySeq(inputs))
+    const Matched matched = matchAll(inputs, options, strict, view.left_out);
+    const Match& match = matched.match;
+    if (matched.by_seq)
         view.notes.push_back("Collective calls are matched across ranks by their process group "
                              "and sequence number (Seq).");
     dataTransferRanges(inputs, match, options.plugin_compatible, view.notes);

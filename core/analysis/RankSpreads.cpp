@@ -257,7 +257,9 @@ void measureSpreads(DistributedView& view) {
         for (const RankView& r : view.ranks)
             if (!r.steps.empty()) values.emplace_back(metric.value(r.average), r.rank);
         MetricSpread s;
-        s.key = metric.key, s.label = metric.label, s.ranks = values.size();
+        s.key = metric.key;
+        s.label = metric.label;
+        s.ranks = values.size();
         if (values.empty()) {
             view.spreads.push_back(std::move(s));
             continue;

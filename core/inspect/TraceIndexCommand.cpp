@@ -1,13 +1,11 @@
 #include "inspect/TraceIndexCommand.h"
 
-#include <atomic>
 #include <filesystem>
-#include <mutex>
 
 #include "analysis/RankSummaries.h"
 #include "inspect/ExitCodes.h"
 #include "inspect/ReadProgressLine.h"
-#include "util/ThreadPool.h"
+#include "trace/RankFolder.h"
 
 namespace ts {
 
@@ -52,20 +50,18 @@ int runTraceIndex(const TraceIndexOptions& options, std::ostream& out, std::ostr
     std::vector<std::string> lines(files.size()), failures(files.size());
     const ReadProgress progress = rankFilesProgressLine(
         options.inputs.size() == 1 ? options.inputs.front() : "the traces", err, options.progress);
-    std::mutex report;
-    std::atomic<size_t> done{0};
-    parallelFor(files.size(), std::max(1u, ThreadPool::shared().size()), [&](size_t i) {
-        try {
-            const RankTraceSummary s = writeSummaryBeside(files[i], i, analysis);
-            lines[i] = files[i].path.string() + ": " + describe(s) + " -> " +
-                       summaryBeside(files[i].path).filename().string();
-        } catch (const std::exception& e) {
-            failures[i] = e.what();
-        }
-        const size_t finished = ++done;
-        std::lock_guard<std::mutex> lock(report);
-        if (progress.report) progress.report(finished, files.size());
-    });
+    forEachRankFile(
+        files.size(),
+        [&](size_t i) {
+            try {
+                const RankTraceSummary s = writeSummaryBeside(files[i], i, analysis);
+                lines[i] = files[i].path.string() + ": " + describe(s) + " -> " +
+                           summaryBeside(files[i].path).filename().string();
+            } catch (const std::exception& e) {
+                failures[i] = e.what();
+            }
+        },
+        progress);
     size_t failed = 0;
     for (size_t i = 0; i < files.size(); ++i) {
         if (!lines[i].empty()) out << lines[i] << "\n";

@@ -144,7 +144,7 @@ std::vector<std::string> activityNotes(const ActivityFacts& a) {
                         "trace has no cuda_runtime events, or no correlation ids): host wait, "
                         "launches and queue length need them");
     // A trace without device work (a CPU-only profile) has nothing to leave out.
-    if (a.last_step_dropped && !(!a.any && a.dropped == 0))
+    if (a.last_step_dropped && (a.any || a.dropped > 0))
         notes.push_back("the last ProfilerStep is left out, as HTA does (the profiler often cuts "
                         "it short): " +
                         std::to_string(a.dropped) +
